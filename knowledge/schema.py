@@ -1,0 +1,146 @@
+"""What a question file holds, and the names of the features a rubric implies.
+
+This module is the contract between the teacher's files (`knowledge/`), the feature
+extractor (`features/`) and the learner (`grader/`): the extractor produces exactly the
+columns `rubric_feature_specs` lists (plus the terms it learns when fitted), and rule
+files are validated against the same list.
+
+Feature names
+-------------
+A feature of a family is named `family:name`, e.g. `concept:gap`, and is written in ASP
+as a three-argument atom `concept(X,gap,present)`. A feature without a family, e.g.
+`coverage`, is a two-argument atom `coverage(X,V)`. Families:
+
+=================  ===========  ==================================================
+column             type         values
+=================  ===========  ==================================================
+concept:NAME       categorical  present / negated / absent
+quantity:NAME      categorical  correct / wrong_value / wrong_unit / no_unit / missing
+value:NAME         numeric      the value converted to the expected unit (NaN if none)
+misconception:NAME categorical  present / absent
+ref:NAME           categorical  present / negated / absent (content words and phrases of
+                                the reference answers; computed by the extractor)
+term:NAME          categorical  present / negated / absent (words and phrases learned from
+                                marked answers when the extractor is fitted)
+coverage           numeric      share of the reference answer's content words covered (0..1)
+precision          numeric      share of the answer's content words found in the reference
+length             numeric      number of word tokens in the answer
+non_answer         categorical  yes / no ("I don't know", "help", empty, ...)
+=================  ===========  ==================================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from grader.rules import PredicateDefinition, Rule
+
+CONCEPT_VALUES = ("present", "negated", "absent")
+QUANTITY_VALUES = ("correct", "wrong_value", "wrong_unit", "no_unit", "missing")
+MISCONCEPTION_VALUES = ("present", "absent")
+TERM_VALUES = CONCEPT_VALUES
+YES_NO = ("yes", "no")
+
+
+@dataclass(frozen=True)
+class Concept:
+    """An idea a good answer expresses; `phrases` are the words, phrases and synonyms for it."""
+
+    name: str
+    phrases: tuple[str, ...]
+    description: str | None = None
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A number the answer should give, in `unit` (any unit the units library parses).
+
+    `tolerance` is relative (0.02 means within 2%) unless `absolute_tolerance` is True,
+    in which case it is in `unit`.
+    """
+
+    name: str
+    value: float
+    unit: str
+    tolerance: float = 0.02
+    absolute_tolerance: bool = False
+    description: str | None = None
+
+
+@dataclass(frozen=True)
+class Misconception:
+    """A known wrong idea, recognised by its phrases."""
+
+    name: str
+    phrases: tuple[str, ...]
+    description: str | None = None
+
+
+@dataclass
+class Question:
+    """One short-answer question with its rubric, as read from a question file."""
+
+    id: str
+    text: str
+    reference_answers: tuple[str, ...]
+    marks: tuple[str, ...] = ()  # ordered from lowest to highest; may be read off marked answers
+    concepts: tuple[Concept, ...] = ()
+    quantities: tuple[Quantity, ...] = ()
+    misconceptions: tuple[Misconception, ...] = ()
+    background: list[Rule | PredicateDefinition] = field(default_factory=list)
+    initial_rules: list[Rule] = field(default_factory=list)
+    source: Path | None = None
+
+
+@dataclass(frozen=True)
+class FeatureSpec:
+    """One column the extractor produces: its name, type, allowed values and a description
+    that justifications show to markers ("mentions the gap between the terminals")."""
+
+    name: str
+    kind: str  # "categorical" or "numeric"
+    values: tuple[str, ...] | None = None  # allowed values of a categorical feature
+    description: str = ""
+
+
+def feature_name(family: str, name: str) -> str:
+    """`feature_name("concept", "gap")` -> `"concept:gap"`."""
+    return f"{family}:{name}"
+
+
+def split_feature_name(column: str) -> tuple[str | None, str]:
+    """`"concept:gap"` -> `("concept", "gap")`; `"coverage"` -> `(None, "coverage")`."""
+    family, sep, name = column.partition(":")
+    return (family, name) if sep else (None, column)
+
+
+def rubric_feature_specs(question: Question) -> list[FeatureSpec]:
+    """The features a question's rubric implies, known without running spaCy.
+
+    The extractor also produces `ref:*` features (from the reference answers) and, once
+    fitted, `term:*` features; their names depend on the text, so a rule file may use any
+    name of those two families with the values of `TERM_VALUES`.
+    """
+    specs: list[FeatureSpec] = []
+    for c in question.concepts:
+        specs.append(FeatureSpec(feature_name("concept", c.name), "categorical", CONCEPT_VALUES,
+                                 c.description or f"mentions {c.phrases[0] if c.phrases else c.name}"))
+    for q in question.quantities:
+        tol = (f"{q.tolerance:g} {q.unit}" if q.absolute_tolerance else f"{q.tolerance * 100:g}%")
+        desc = q.description or q.name
+        specs.append(FeatureSpec(feature_name("quantity", q.name), "categorical", QUANTITY_VALUES,
+                                 f"{desc}: value {q.value:g} {q.unit} within {tol}"))
+        specs.append(FeatureSpec(feature_name("value", q.name), "numeric", None,
+                                 f"{desc}: the value given, in {q.unit}"))
+    for m in question.misconceptions:
+        specs.append(FeatureSpec(feature_name("misconception", m.name), "categorical",
+                                 MISCONCEPTION_VALUES,
+                                 m.description or f"says {m.phrases[0] if m.phrases else m.name}"))
+    specs += [
+        FeatureSpec("coverage", "numeric", None, "share of the reference answer's content words it covers"),
+        FeatureSpec("precision", "numeric", None, "share of its content words found in the reference answer"),
+        FeatureSpec("length", "numeric", None, "number of words"),
+        FeatureSpec("non_answer", "categorical", YES_NO, "is a non-answer (empty, 'I don't know', ...)"),
+    ]
+    return specs
