@@ -1,0 +1,261 @@
+"""The markers' decisions, kept in SQLite: an append-only audit trail.
+
+Every decision a marker takes (accept the proposed mark, set another, comment) is a new
+row; nothing is ever updated or deleted. The current mark of an answer is its latest
+decision. Several markers may work on the same exam at once (several browser sessions,
+several server processes): saves are *optimistic* — a decision carries the version of the
+answer it was based on (the id of the latest decision the marker saw, 0 for none), and
+when somebody else decided in between the save is refused with a `ConflictError` that
+carries the other decision, so the app can show it instead of overwriting it. The marker
+then keeps theirs explicitly by saving again on top of the version they have now seen.
+
+The database runs in WAL mode (readers never block the writer) and each save is one
+`BEGIN IMMEDIATE` transaction, so the check and the insert cannot interleave with another
+process's save.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Iterable, Iterator, Sequence
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS decisions (
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
+    exam_id       TEXT NOT NULL,
+    question_id   TEXT NOT NULL,
+    answer_id     TEXT NOT NULL,
+    marker        TEXT NOT NULL,
+    decided_at    TEXT NOT NULL,
+    old_mark      TEXT,
+    new_mark      TEXT NOT NULL,
+    comment       TEXT NOT NULL DEFAULT '',
+    base_version  INTEGER NOT NULL DEFAULT 0,
+    scope         TEXT NOT NULL DEFAULT 'answer'
+);
+CREATE INDEX IF NOT EXISTS decisions_by_answer
+    ON decisions (exam_id, question_id, answer_id, id);
+CREATE TABLE IF NOT EXISTS store_info (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+
+
+class StoreError(RuntimeError):
+    """The decisions database cannot be opened or is not one of ours."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One marker's decision on one answer, as stored.
+
+    `version` is the row id: it grows with every save, so the latest decision of an answer
+    is the one with the highest version. `base_version` is the version the marker had seen
+    (0: no decision yet). `scope` is "answer", or "group" when the decision was taken for a
+    whole group of answers with identical features.
+    """
+
+    version: int
+    exam_id: str
+    question_id: str
+    answer_id: str
+    marker: str
+    decided_at: str
+    old_mark: str | None
+    new_mark: str
+    comment: str
+    base_version: int
+    scope: str = "answer"
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class NewDecision:
+    """A decision about to be saved (for `ReviewStore.record_many`)."""
+
+    question_id: str
+    answer_id: str
+    new_mark: str
+    base_version: int
+    old_mark: str | None = None
+
+
+class ConflictError(Exception):
+    """Somebody else decided on this answer since the marker loaded it.
+
+    `current` is that other decision (the latest one); nothing was saved.
+    """
+
+    def __init__(self, current: Decision, attempted_base: int):
+        self.current = current
+        self.attempted_base = attempted_base
+        super().__init__(
+            f"answer {current.answer_id!r} of question {current.question_id!r} was marked "
+            f"{current.new_mark!r} by {current.marker} at {current.decided_at} "
+            f"(version {current.version}) after you loaded it (version {attempted_base})")
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+_COLUMNS = ("id", "exam_id", "question_id", "answer_id", "marker", "decided_at", "old_mark",
+            "new_mark", "comment", "base_version", "scope")
+_SELECT = f"SELECT {', '.join(_COLUMNS)} FROM decisions"
+
+
+def _decision(row: Sequence) -> Decision:
+    return Decision(*row)
+
+
+class ReviewStore:
+    """The decisions of all markers on all exams, in one SQLite file (`path`).
+
+    Connections are opened per operation, so one store object can be shared by the
+    threads Streamlit runs sessions in (e.g. through `st.cache_resource`).
+    """
+
+    def __init__(self, path: str | os.PathLike, *, timeout: float = 15.0):
+        self.path = Path(path)
+        self.timeout = timeout
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self._connect() as db:
+                db.execute("PRAGMA journal_mode=WAL")
+                db.executescript(_SCHEMA)
+                db.execute("INSERT OR IGNORE INTO store_info VALUES ('schema_version', ?)",
+                           (str(SCHEMA_VERSION),))
+                found = db.execute(
+                    "SELECT value FROM store_info WHERE key='schema_version'").fetchone()[0]
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: cannot open the decisions database: {exc}") from exc
+        except OSError as exc:
+            raise StoreError(f"{self.path}: cannot create the decisions database: {exc}") from exc
+        if int(found) > SCHEMA_VERSION:
+            raise StoreError(f"{self.path}: decisions database schema version {found} is newer "
+                             f"than this program's ({SCHEMA_VERSION}); upgrade the program")
+
+    # -- connections -------------------------------------------------------------------
+    @contextmanager
+    def _connect(self) -> Iterator[sqlite3.Connection]:
+        # isolation_level=None: we issue BEGIN/COMMIT ourselves.
+        db = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None)
+        try:
+            db.execute("PRAGMA busy_timeout = %d" % int(self.timeout * 1000))
+            yield db
+        finally:
+            db.close()
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        with self._connect() as db:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+
+    # -- reading -------------------------------------------------------------------------
+    def latest(self, exam_id: str, question_id: str, answer_id: str) -> Decision | None:
+        """The current decision on one answer, or None if nobody decided yet."""
+        with self._connect() as db:
+            return self._latest(db, exam_id, question_id, answer_id)
+
+    @staticmethod
+    def _latest(db: sqlite3.Connection, exam_id: str, question_id: str,
+                answer_id: str) -> Decision | None:
+        row = db.execute(f"{_SELECT} WHERE exam_id=? AND question_id=? AND answer_id=? "
+                         "ORDER BY id DESC LIMIT 1", (exam_id, question_id, answer_id)).fetchone()
+        return _decision(row) if row else None
+
+    def current(self, exam_id: str) -> dict[tuple[str, str], Decision]:
+        """The latest decision on every decided answer of an exam, keyed by (question, answer)."""
+        with self._connect() as db:
+            rows = db.execute(
+                f"{_SELECT} WHERE id IN (SELECT MAX(id) FROM decisions WHERE exam_id=? "
+                "GROUP BY question_id, answer_id)", (exam_id,)).fetchall()
+        return {(r[2], r[3]): _decision(r) for r in rows}
+
+    def history(self, exam_id: str, question_id: str | None = None,
+                answer_id: str | None = None) -> list[Decision]:
+        """Every decision (oldest first): the audit trail of an exam, a question or an answer."""
+        sql, args = f"{_SELECT} WHERE exam_id=?", [exam_id]
+        if question_id is not None:
+            sql, args = sql + " AND question_id=?", args + [question_id]
+        if answer_id is not None:
+            sql, args = sql + " AND answer_id=?", args + [answer_id]
+        with self._connect() as db:
+            return [_decision(r) for r in db.execute(sql + " ORDER BY id", args).fetchall()]
+
+    def exams(self) -> list[tuple[str, int, str]]:
+        """(exam id, number of decisions, time of the last one) for every exam in the store."""
+        with self._connect() as db:
+            return [tuple(r) for r in db.execute(
+                "SELECT exam_id, COUNT(*), MAX(decided_at) FROM decisions GROUP BY exam_id "
+                "ORDER BY MAX(id) DESC").fetchall()]
+
+    # -- writing -------------------------------------------------------------------------
+    def record(self, exam_id: str, question_id: str, answer_id: str, *, marker: str,
+               new_mark: str, base_version: int, old_mark: str | None = None,
+               comment: str = "", scope: str = "answer") -> Decision:
+        """Save one decision, unless somebody else decided since `base_version`.
+
+        Raises `ConflictError` (carrying the other decision) when the answer's latest
+        version is not `base_version`; nothing is saved then.
+        """
+        _check_text(marker=marker, new_mark=new_mark)
+        with self._write() as db:
+            latest = self._latest(db, exam_id, question_id, answer_id)
+            if (latest.version if latest else 0) != base_version:
+                raise ConflictError(latest, base_version)  # type: ignore[arg-type]
+            return self._insert(db, exam_id, question_id, answer_id, marker, old_mark,
+                                new_mark, comment, base_version, scope)
+
+    def record_many(self, exam_id: str, decisions: Iterable[NewDecision], *, marker: str,
+                    comment: str = "", scope: str = "group"
+                    ) -> tuple[list[Decision], list[ConflictError]]:
+        """Save a decision for several answers in one transaction (a group decision).
+
+        Answers somebody else decided on in the meantime are left alone and returned as
+        conflicts; the others are saved. Returns (saved, conflicts).
+        """
+        saved: list[Decision] = []
+        conflicts: list[ConflictError] = []
+        with self._write() as db:
+            for d in decisions:
+                _check_text(marker=marker, new_mark=d.new_mark)
+                latest = self._latest(db, exam_id, d.question_id, d.answer_id)
+                if (latest.version if latest else 0) != d.base_version:
+                    conflicts.append(ConflictError(latest, d.base_version))  # type: ignore[arg-type]
+                    continue
+                saved.append(self._insert(db, exam_id, d.question_id, d.answer_id, marker,
+                                          d.old_mark, d.new_mark, comment, d.base_version, scope))
+        return saved, conflicts
+
+    @staticmethod
+    def _insert(db: sqlite3.Connection, exam_id: str, question_id: str, answer_id: str,
+                marker: str, old_mark: str | None, new_mark: str, comment: str,
+                base_version: int, scope: str) -> Decision:
+        decided_at = _now()
+        cur = db.execute(
+            "INSERT INTO decisions (exam_id, question_id, answer_id, marker, decided_at, "
+            "old_mark, new_mark, comment, base_version, scope) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            (exam_id, question_id, answer_id, marker, decided_at, old_mark, new_mark,
+             comment or "", base_version, scope))
+        return Decision(cur.lastrowid, exam_id, question_id, answer_id, marker, decided_at,
+                        old_mark, new_mark, comment or "", base_version, scope)
+
+
+def _check_text(**fields: str) -> None:
+    for name, value in fields.items():
+        if not isinstance(value, str) or not value.strip():
+            raise ValueError(f"a decision needs a non-empty {name.replace('_', ' ')}")
