@@ -1,0 +1,49 @@
+"""The one error type of the knowledge package, and the problems it carries.
+
+Every mistake in a teacher's file becomes a `Problem` that says where it is (file, line,
+column, 1-based) and what was expected. Loading a file collects *all* its problems and raises
+one `KnowledgeError`, so a teacher fixes a file in one go instead of one error per run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One mistake in a file: `file:line:col: message (expected ...)`."""
+
+    file: str
+    line: int
+    column: int
+    message: str
+    expected: str | None = None
+
+    def __str__(self) -> str:
+        text = f"{self.file}:{self.line}:{self.column}: {self.message}"
+        if self.expected:
+            text += f" (expected {self.expected})"
+        return text
+
+    def to_dict(self) -> dict:
+        return {"file": self.file, "line": self.line, "column": self.column,
+                "message": self.message, "expected": self.expected}
+
+
+class KnowledgeError(ValueError):
+    """A question or rule file has problems; `problems` lists every one of them.
+
+    `str()` gives one `file:line:col: message` line per problem. It subclasses ValueError so
+    that callers that treat bad input generically still catch it.
+    """
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = list(problems)
+        super().__init__("\n".join(str(p) for p in self.problems) or "invalid knowledge file")
+
+
+def source_name(source: str | Path | None) -> str:
+    """The name used for a file in messages; `<text>` for text that has no file yet."""
+    return str(source) if source is not None else "<text>"
