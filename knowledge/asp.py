@@ -147,7 +147,11 @@ def rules_to_asp(rules: Sequence[Rule], background: Sequence[Rule | PredicateDef
     return write_program(rules, background, target=target, confidence_style=confidence_style)
 
 
-def parse_program(text: str, source=None, origin: str = "initial", target: str | None = None) -> Program:
-    """Parse a teacher's plain rules or what `write_program` wrote; see `knowledge.asp_parser`."""
-    from knowledge.asp_parser import parse_program as _parse
-    return _parse(text, source=source, origin=origin, target=target)
+def parse_program(text: str, source=None, origin: str = "initial", target: str | None = None,
+                  line: int = 1, column: int = 1) -> Program:
+    """Parse a teacher's plain rules or what `write_program` wrote (`knowledge.asp_rules`).
+
+    Raises `KnowledgeError` listing every problem with file, line and column.
+    """
+    from knowledge.asp_rules import parse_program as _parse
+    return _parse(text, source=source, origin=origin, target=target, line=line, column=column)

@@ -1,0 +1,281 @@
+"""A small hand-written parser for the ASP rule subset teachers write and `write_program`
+writes. It never depends on clingo (a test dependency only), never recurses on user input
+beyond one level of function terms, and reports every problem with its line and column as a
+`KnowledgeError`.
+
+Grammar (comments start with `%`):
+
+    clause   := [NUMBER "::"] atom [":-" element ("," element)*] "."
+    element  := ["not"] atom | term CMP term
+    atom     := name ["(" term ("," term)* ")"]
+    term     := Variable | name | 'quoted' | "quoted" | [-]number | name "(" simple,... ")"
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import struct
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from grader.rules import Literal, PredicateDefinition, Rule
+from knowledge.errors import KnowledgeError, Problem, source_name
+
+_TOKEN = re.compile(r"""
+    (?P<ws>[ \t\r]+) | (?P<nl>\n) | (?P<comment>%[^\n]*)
+  | (?P<number>\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)
+  | (?P<name>[a-z][A-Za-z0-9_]*) | (?P<var>[A-Z_][A-Za-z0-9_]*)
+  | (?P<string>'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")
+  | (?P<badstring>['"][^\n]*)
+  | (?P<punct>:-|::|<=|>=|==|!=|<|>|=|\(|\)|,|\.|-)
+""", re.VERBOSE)
+_ANNOTATION = re.compile(r"%\s*rule\b\s*(?:\d+\s*)?(?:\(([^)]*)\))?\s*(?::\s*([A-Za-z_][\w-]*))?\s*$")
+_CONFIDENCE_COMMENT = re.compile(r"%\s*confidence\s+([0-9.eE+-]+)\s*$")
+_AB = re.compile(r"ab(\d+|_\w+)\Z")
+ORDER_OPS = ("<=", ">", "<", ">=")
+_FLIP = {"<=": ">=", ">=": "<=", "<": ">", ">": "<"}
+ORIGINS = ("learned", "initial", "background")
+
+
+@dataclass
+class Token:
+    kind: str
+    text: str
+    line: int
+    col: int
+
+
+@dataclass
+class Term:
+    kind: str  # var, const, num, fn
+    value: object
+    line: int
+    col: int
+    args: tuple = ()
+
+
+@dataclass
+class Atom:
+    name: str
+    args: list[Term]
+    negated: bool
+    line: int
+    col: int
+
+
+@dataclass
+class Comparison:
+    left: Term
+    op: str
+    right: Term
+    line: int
+    col: int
+
+
+@dataclass
+class Clause:
+    head: Atom
+    body: list
+    confidence: float | None
+    annotation: re.Match | None
+    line: int
+    col: int
+    comment_confidence: float | None = None
+
+
+def _unescape(text: str) -> str:
+    out, i = [], 1
+    while i < len(text) - 1:
+        ch = text[i]
+        if ch == "\\" and i + 1 < len(text) - 1:
+            nxt = text[i + 1]
+            out.append("\n" if nxt == "n" else nxt)
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+def _key_to_float(key: str) -> float | None:
+    """Inverse of `knowledge.asp_terms.float_key`."""
+    if not re.fullmatch(r"[0-9a-f]{16}", key):
+        return None
+    bits = int(key, 16)
+    bits = (bits & ~(1 << 63)) if bits >> 63 else (~bits & 0xFFFFFFFFFFFFFFFF)
+    return struct.unpack(">d", struct.pack(">Q", bits))[0]
+
+
+class _Parser:
+    def __init__(self, text: str, file: str, line0: int, col0: int):
+        self.file, self.line0, self.col0 = file, line0, col0
+        self.problems: list[Problem] = []
+        self.tokens: list[Token] = []
+        self.comments: list[Token] = []
+        self._tokenize(text)
+        self.pos = 0
+        self.comment_pos = 0
+
+    # -- errors -------------------------------------------------------------------------
+    def problem(self, line: int, col: int, message: str, expected: str | None = None) -> None:
+        self.problems.append(Problem(self.file, line, col, message, expected))
+
+    def _tokenize(self, text: str) -> None:
+        line, line_start, i = self.line0, 0, 0
+        while i < len(text):
+            m = _TOKEN.match(text, i)
+            col = i - line_start + (self.col0 if line == self.line0 else 1)
+            if m is None:
+                self.problem(line, col, f"unexpected character {text[i]!r}",
+                             "a name, a Variable, a number, a quoted string or one of ( ) , . :- not")
+                i += 1
+                continue
+            kind = m.lastgroup
+            if kind == "badstring":
+                self.problem(line, col, "quoted string not closed on its line", "a closing quote")
+            elif kind == "nl":
+                line, line_start = line + 1, m.end()
+            elif kind == "comment":
+                self.comments.append(Token(kind, m.group(), line, col))
+            elif kind != "ws":
+                self.tokens.append(Token(kind, m.group(), line, col))
+            i = m.end()
+        end_col = len(text) - line_start + (self.col0 if line == self.line0 else 1)
+        self.tokens.append(Token("eof", "", line, end_col))
+
+    # -- token helpers -----------------------------------------------------------------
+    def peek(self, offset: int = 0) -> Token:
+        return self.tokens[min(self.pos + offset, len(self.tokens) - 1)]
+
+    def take(self) -> Token:
+        tok = self.peek()
+        self.pos = min(self.pos + 1, len(self.tokens) - 1)
+        return tok
+
+    def expect(self, text: str, what: str) -> Token:
+        tok = self.peek()
+        if tok.text != text or tok.kind == "string":
+            raise _Syntax(tok, f"unexpected {_describe(tok)}", what)
+        return self.take()
+
+    # -- grammar -----------------------------------------------------------------------
+    def clauses(self) -> list[Clause]:
+        out = []
+        while self.peek().kind != "eof":
+            start = self.pos
+            try:
+                out.append(self.clause())
+            except _Syntax as err:
+                self.problem(err.token.line, err.token.col, err.message, err.expected)
+                self.pos = max(self.pos, start + 1)
+                while self.peek().kind != "eof" and self.peek().text != ".":
+                    self.take()
+                self.take()
+        return out
+
+    def clause(self) -> Clause:
+        first = self.peek()
+        annotation = None
+        while self.comment_pos < len(self.comments) and \
+                (self.comments[self.comment_pos].line, self.comments[self.comment_pos].col) < (first.line, first.col):
+            m = _ANNOTATION.match(self.comments[self.comment_pos].text)
+            annotation = m or annotation
+            self.comment_pos += 1
+        confidence = None
+        if first.kind == "number" and self.peek(1).text == "::":
+            confidence = float(self.take().text)
+            self.take()
+            if not 0.0 <= confidence <= 1.0:
+                self.problem(first.line, first.col, f"confidence {first.text} is not a probability",
+                             "a number between 0 and 1")
+        head = self.atom(negated=False)
+        body = []
+        if self.peek().text == ":-":
+            self.take()
+            body.append(self.element())
+            while self.peek().text == ",":
+                self.take()
+                body.append(self.element())
+        end = self.expect(".", "',' or '.' at the end of the rule" if body or first else "'.'")
+        clause = Clause(head, body, confidence, annotation, first.line, first.col)
+        for c in self.comments:
+            if c.line == end.line and c.col > end.col:
+                m = _CONFIDENCE_COMMENT.match(c.text)
+                if m:
+                    try:
+                        clause.comment_confidence = float(m.group(1))
+                    except ValueError:
+                        pass
+        return clause
+
+    def element(self):
+        tok = self.peek()
+        if tok.kind == "name" and tok.text == "not":
+            self.take()
+            return self.atom(negated=True)
+        if tok.kind == "name" and self.peek(1).text not in ORDER_OPS + ("=", "==", "!="):
+            return self.atom(negated=False)
+        left = self.term()
+        op = self.peek()
+        if op.text not in ORDER_OPS + ("=", "==", "!="):
+            raise _Syntax(op, f"unexpected {_describe(op)} after {_describe(tok)}",
+                          "a comparison: one of <= > < >=")
+        self.take()
+        return Comparison(left, op.text, self.term(), op.line, op.col)
+
+    def atom(self, negated: bool) -> Atom:
+        tok = self.peek()
+        if tok.kind != "name" or tok.text == "not":
+            raise _Syntax(tok, f"unexpected {_describe(tok)}",
+                          "an atom such as concept(X,gap,present)")
+        self.take()
+        args: list[Term] = []
+        if self.peek().text == "(":
+            self.take()
+            args.append(self.term(nested=True))
+            while self.peek().text == ",":
+                self.take()
+                args.append(self.term(nested=True))
+            self.expect(")", "',' or ')'")
+        return Atom(tok.text, args, negated, tok.line, tok.col)
+
+    def term(self, nested: bool = False) -> Term:
+        tok = self.take()
+        if tok.kind == "var":
+            return Term("var", tok.text, tok.line, tok.col)
+        if tok.kind == "string":
+            return Term("const", _unescape(tok.text), tok.line, tok.col)
+        if tok.kind == "number" or (tok.text == "-" and self.peek().kind == "number"):
+            sign = 1
+            if tok.text == "-":
+                sign, tok2 = -1, self.take()
+            else:
+                tok2 = tok
+            text = tok2.text
+            value = int(text) * sign if re.fullmatch(r"\d+", text) else float(text) * sign
+            return Term("num", value, tok.line, tok.col)
+        if tok.kind == "name":
+            if nested and self.peek().text == "(":
+                self.take()
+                inner = [self.term()]
+                while self.peek().text == ",":
+                    self.take()
+                    inner.append(self.term())
+                self.expect(")", "')'")
+                return Term("fn", tok.text, tok.line, tok.col, tuple(inner))
+            if tok.text in ("true", "false"):
+                return Term("const", tok.text == "true", tok.line, tok.col)
+            return Term("const", tok.text, tok.line, tok.col)
+        raise _Syntax(tok, f"unexpected {_describe(tok)}",
+                      "a Variable, a name, a number or a quoted string")
+
+
+class _Syntax(Exception):
+    def __init__(self, token: Token, message: str, expected: str | None = None):
+        super().__init__(message)
+        self.token, self.message, self.expected = token, message, expected
+
+
+def _describe(tok: Token) -> str:
+    return "the end of the text" if tok.kind == "eof" else repr(tok.text)
