@@ -1,0 +1,69 @@
+"""Finding phrases in answers and deciding whether each is present, negated or absent.
+
+One spaCy `PhraseMatcher` on `NORM` (where the extractor stores each token's mended
+lemma, see `lexicon`) finds the phrases of every feature at once: rubric concepts and
+misconceptions, reference words (`ref:*`) and learned terms (`term:*`). Phrases are
+lemmatized like the answers, so "connects", "connected" and "connecting" all match
+"connect", and "seperated" matches "separated" once mended.
+
+A feature with several occurrences: **present wins**. It is *present* if at least one
+occurrence lies outside every negation scope, *negated* if it occurs only inside
+negation scopes, *absent* otherwise. ("Terminal 2 is connected to the negative terminal
+and not to the positive one": connected is present.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from spacy.language import Language
+from spacy.matcher import PhraseMatcher
+from spacy.tokens import Doc
+
+from .lexicon import token_keys
+from .spelling import Speller
+
+PRESENT, NEGATED, ABSENT = "present", "negated", "absent"
+
+
+def phrase_keys(nlp: Language, phrases: Sequence[str], speller: Speller | None = None
+                ) -> list[tuple[str, ...]]:
+    """The keys (lemmas, labels) of each phrase, as the matcher compares them."""
+    speller = speller or Speller({})
+    out = []
+    for doc in nlp.pipe(list(phrases)):
+        keys = tuple(k for k in token_keys(doc, speller) if k.strip())
+        out.append(keys)
+    return out
+
+
+class FeatureMatcher:
+    """All phrases of all features, matched in one pass over each doc."""
+
+    def __init__(self, nlp: Language, phrases: dict[str, Iterable[tuple[str, ...]]]):
+        self.nlp = nlp
+        self.matcher = PhraseMatcher(nlp.vocab, attr="NORM")
+        self.columns = list(phrases)
+        self._ids: dict[int, str] = {}
+        for column, keyed in phrases.items():
+            patterns = []
+            for keys in keyed:
+                if not keys:
+                    continue
+                pattern = Doc(nlp.vocab, words=list(keys))
+                for tok, key in zip(pattern, keys):
+                    tok.norm_ = key
+                patterns.append(pattern)
+            if patterns:
+                self.matcher.add(column, patterns)
+                self._ids[nlp.vocab.strings[column]] = column
+
+    def states(self, doc: Doc, negated: list[bool]) -> dict[str, str]:
+        """Column -> present/negated for the features found (absent ones are left out)."""
+        found: dict[str, str] = {}
+        for match_id, start, end in self.matcher(doc):
+            column = self._ids[match_id]
+            if found.get(column) == PRESENT:
+                continue
+            found[column] = NEGATED if any(negated[start:end]) else PRESENT
+        return found

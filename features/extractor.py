@@ -1,0 +1,280 @@
+"""The fit/transform object that turns answers to one question into a feature table.
+
+    fx = FeatureExtractor(question, n_terms=30).fit(train_answers, train_marks)
+    X = fx.transform(new_answers)     # one row per answer, columns as in knowledge.schema
+
+`fit` learns the `term:*` features from marked answers (none without marks); the rubric
+and reference features need no fitting but are fixed there too, so `transform` computes
+the same columns on the training answers and on new ones. Answers are streamed through
+`nlp.pipe` in chunks: memory stays flat in the number of answers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Iterable, Iterator, Sequence
+from itertools import islice
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from knowledge.schema import (CONCEPT_VALUES, TERM_VALUES, FeatureSpec, Question,
+                              feature_name, rubric_feature_specs)
+
+from . import quantities as qty
+from .concepts import ABSENT, PRESENT, FeatureMatcher, phrase_keys
+from .lexicon import feature_suffix, is_content, phrase_text, set_keys, token_keys
+from .negation import negated_tokens
+from .nlp import has_parser, load_nlp
+from .nonanswer import is_non_answer
+from .reference import RefPhrase, ReferenceModel, build_reference, content_polarity, \
+    coverage_precision
+from .spelling import Speller
+from .terms import answer_grams, select_terms
+from .text import normalize
+
+FORMAT_VERSION = 1
+BASE_COLUMNS = ("coverage", "precision", "length", "non_answer")
+
+
+class NotFittedError(RuntimeError):
+    """transform() or the fitted attributes were used before fit()."""
+
+
+class FeatureExtractor:
+    """Features of short answers to one question (see the module docstring).
+
+    Parameters: `n_terms` learned terms at most; `model` the spaCy model name (None: the
+    `GRADER_SPACY_MODEL` setting, else en_core_web_sm, else the blank fallback);
+    `batch_size` of `nlp.pipe`; `min_term_count`: answers a term must occur in.
+    """
+
+    def __init__(self, question: Question, n_terms: int = 30, model: str | None = None,
+                 batch_size: int = 256, min_term_count: int = 3):
+        self.question = question
+        self.n_terms = n_terms
+        self.model = model
+        self.batch_size = batch_size
+        self.min_term_count = min_term_count
+
+    # ------------------------------------------------------------------ fitting
+    def fit(self, answers: Sequence[Any], marks: Sequence[Hashable] | None = None
+            ) -> FeatureExtractor:
+        """Fix the features; learn `term:*` from the answers if marks are given."""
+        answers = list(answers)
+        if marks is not None:
+            marks = list(marks)
+            if len(marks) != len(answers):
+                raise ValueError(f"fit: {len(answers)} answers but {len(marks)} marks; "
+                                 "give one mark per answer")
+        self._setup(self._question_vocabulary(extra=self._answer_words(answers)))
+        self.reference_ = build_reference(self.nlp_, self.question, self.speller_)
+        self.terms_: list[RefPhrase] = []
+        if marks is not None and self.n_terms > 0:
+            keep = [i for i, m in enumerate(marks) if not _missing(m)]
+            grams = [answer_grams(keys, neg) for keys, neg, _ in
+                     self._analyse(answers[i] for i in keep)]
+            exclude = {tuple(p.keys[0]) for p in self.reference_.phrases}
+            chosen = select_terms(grams, [marks[i] for i in keep], self.n_terms,
+                                  self.min_term_count, exclude)
+            names = {p.name for p in self.reference_.phrases}
+            for gram, mi in chosen:
+                name = feature_suffix(gram)
+                if name not in names:
+                    names.add(name)
+                    self.terms_.append(RefPhrase(name, [gram], phrase_text(gram)))
+            self.term_mi_ = {p.name: mi for p, (_, mi) in zip(self.terms_, chosen)}
+            # Misspellings of a learned term are mended towards it from now on.
+            extra = self.vocabulary_extra_ + [p.keys[0] for p in self.terms_]
+            self._setup(self._question_vocabulary(extra=extra))
+        self._build()
+        return self
+
+    def fit_transform(self, answers: Sequence[Any], marks: Sequence[Hashable] | None = None
+                      ) -> pd.DataFrame:
+        answers = list(answers)
+        return self.fit(answers, marks).transform(answers)
+
+    def _answer_words(self, answers: Sequence[Any], min_answers: int = 2
+                      ) -> list[tuple[str, ...]]:
+        """English words used in at least min_answers training answers: more targets for
+        mending misspellings ("seperated" -> "separated" if someone spelled it right)."""
+        from collections import Counter
+        nlp = load_nlp(self.model)
+        counts: Counter = Counter()
+        for doc in nlp.pipe((normalize(a) for a in answers), batch_size=self.batch_size):
+            counts.update({t.lemma_.lower() for t in doc if t.is_alpha and len(t.text) >= 4})
+        return sorted((w,) for w, n in counts.items() if n >= min_answers)
+
+    def _setup(self, vocabulary: dict[str, str]) -> None:
+        self.nlp_ = load_nlp(self.model)
+        self.use_parse_ = has_parser(self.nlp_)
+        self.speller_ = Speller(vocabulary)
+
+    def _question_vocabulary(self, extra: Iterable[tuple[str, ...]] = ()) -> dict[str, str]:
+        """Words misspellings are mended towards: surface form or lemma -> lemma."""
+        self.vocabulary_extra_ = [tuple(k) for k in extra]
+        q = self.question
+        texts = [q.text, *q.reference_answers,
+                 *(p for c in q.concepts for p in c.phrases),
+                 *(p for m in q.misconceptions for p in m.phrases)]
+        vocab: dict[str, str] = {}
+        nlp = load_nlp(self.model)
+        for doc in nlp.pipe(texts):
+            for tok in doc:
+                if tok.is_alpha and len(tok.text) >= 3:
+                    lemma = tok.lemma_.lower()
+                    vocab.setdefault(tok.lower_, lemma)
+                    vocab.setdefault(lemma, lemma)
+        from .spelling import english_words
+        known = english_words()
+        for keys in self.vocabulary_extra_:
+            for k in keys:
+                if k.isalpha() and len(k) >= 3 and (k in known or k in vocab):
+                    vocab.setdefault(k, k)
+        return vocab
+
+    def _build(self) -> None:
+        q = self.question
+        phrases: dict[str, list[tuple[str, ...]]] = {}
+        for c in q.concepts:
+            phrases[feature_name("concept", c.name)] = phrase_keys(self.nlp_, c.phrases)
+        for m in q.misconceptions:
+            phrases[feature_name("misconception", m.name)] = phrase_keys(self.nlp_, m.phrases)
+        for p in self.reference_.phrases:
+            phrases[feature_name("ref", p.name)] = [tuple(k) for k in p.keys]
+        for p in self.terms_:
+            phrases[feature_name("term", p.name)] = [tuple(k) for k in p.keys]
+        self.matcher_ = FeatureMatcher(self.nlp_, phrases)
+        self._union = self.reference_.union
+
+        rubric = rubric_feature_specs(q)
+        base = [s for s in rubric if s.name in BASE_COLUMNS]
+        specs = [s for s in rubric if s.name not in BASE_COLUMNS]
+        for p in self.reference_.phrases:
+            specs.append(FeatureSpec(feature_name("ref", p.name), "categorical", CONCEPT_VALUES,
+                                     f'mentions "{p.text}" (from the reference answer)'))
+        for p in self.terms_:
+            specs.append(FeatureSpec(feature_name("term", p.name), "categorical", TERM_VALUES,
+                                     f'mentions "{p.text}" (a word that separates the marks '
+                                     'in the marked answers)'))
+        self.feature_specs_: list[FeatureSpec] = specs + base
+        self.descriptions_: dict[str, str] = {s.name: s.description for s in self.feature_specs_}
+        self._columns = [s.name for s in self.feature_specs_]
+        self._numeric = {s.name for s in self.feature_specs_ if s.kind == "numeric"}
+
+    # ------------------------------------------------------------------ transforming
+    def _check_fitted(self) -> None:
+        if not hasattr(self, "feature_specs_"):
+            raise NotFittedError("this FeatureExtractor is not fitted yet: call fit(answers, "
+                                 "marks) (marks may be None) before transform()")
+
+    def _analyse(self, answers: Iterable[Any]) -> Iterator[tuple[list[str], list[bool], Any]]:
+        """(keys, negated flags, doc) per answer, streamed through nlp.pipe."""
+        texts = (normalize(a) for a in answers)
+        for doc in self.nlp_.pipe(texts, batch_size=self.batch_size):
+            keys = token_keys(doc, self.speller_)
+            set_keys(doc, keys)
+            yield keys, negated_tokens(doc, self.use_parse_), doc
+
+    def transform(self, answers: Iterable[Any]) -> pd.DataFrame:
+        """One row per answer, in order, with the columns of `feature_specs_`."""
+        self._check_fitted()
+        rows = [self._row(keys, neg, doc) for keys, neg, doc in self._analyse(answers)]
+        return self._frame(rows)
+
+    def transform_chunks(self, answers: Iterable[Any], chunk_size: int = 1000
+                         ) -> Iterator[pd.DataFrame]:
+        """The rows of `transform` in DataFrames of chunk_size rows (RangeIndex each)."""
+        self._check_fitted()
+        it = iter(answers)
+        while chunk := list(islice(it, chunk_size)):
+            yield self.transform(chunk)
+
+    def _row(self, keys: list[str], negated: list[bool], doc: Any) -> list[Any]:
+        q = self.question
+        found = self.matcher_.states(doc, negated)
+        row: list[Any] = []
+        for c in q.concepts:
+            row.append(found.get(feature_name("concept", c.name), ABSENT))
+        if q.quantities:
+            mentions = qty.find_numbers(doc.text)
+            for quantity in q.quantities:
+                verdict = qty.check(quantity, mentions)
+                row += [verdict.status, verdict.value]
+        for m in q.misconceptions:
+            row.append(PRESENT if found.get(feature_name("misconception", m.name)) == PRESENT
+                       else ABSENT)
+        for p in self.reference_.phrases:
+            row.append(found.get(feature_name("ref", p.name), ABSENT))
+        for p in self.terms_:
+            row.append(found.get(feature_name("term", p.name), ABSENT))
+        polarity = content_polarity(keys, negated)
+        coverage, precision = coverage_precision(self.reference_, polarity, self._union)
+        length = sum(1 for t in doc if not (t.is_punct or t.is_space))
+        non_answer = is_non_answer(doc.text, polarity,
+                                   any(not c.startswith("term:") for c in found))
+        row += [coverage, precision, float(length), "yes" if non_answer else "no"]
+        return row
+
+    def _frame(self, rows: list[list[Any]]) -> pd.DataFrame:
+        columns = list(zip(*rows)) if rows else [()] * len(self._columns)
+        data = {}
+        for name, values in zip(self._columns, columns):
+            dtype = float if name in self._numeric else object
+            # dtype=object explicitly: pandas >= 3 would otherwise infer its `str` dtype.
+            data[name] = pd.Series(np.array(values, dtype=dtype), dtype=dtype)
+        return pd.DataFrame(data, columns=self._columns)
+
+    # ------------------------------------------------------------------ saving
+    def to_dict(self) -> dict[str, Any]:
+        """Everything needed to rebuild the fitted extractor, as JSON-able data."""
+        self._check_fitted()
+        return {
+            "format": "physics-grader feature extractor",
+            "version": FORMAT_VERSION,
+            "question_id": self.question.id,
+            "params": {"n_terms": self.n_terms, "model": self.model,
+                       "batch_size": self.batch_size, "min_term_count": self.min_term_count},
+            "reference": [_phrase_dict(p) for p in self.reference_.phrases],
+            "reference_polarities": [dict(p) for p in self.reference_.polarities],
+            "terms": [_phrase_dict(p) for p in self.terms_],
+            "vocabulary_extra": [list(k) for k in self.vocabulary_extra_],
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any], question: Question) -> FeatureExtractor:
+        """Rebuild an extractor saved with `to_dict` for the same question."""
+        if not isinstance(d, dict) or d.get("version") != FORMAT_VERSION:
+            raise ValueError("not a saved feature extractor of version "
+                             f"{FORMAT_VERSION}: {str(d)[:80]!r}")
+        if d.get("question_id") != question.id:
+            raise ValueError(f"the saved extractor is for question {d.get('question_id')!r}, "
+                             f"not {question.id!r}")
+        fx = cls(question, **d["params"])
+        terms = [_phrase_from(p) for p in d["terms"]]
+        fx._setup(fx._question_vocabulary(extra=[tuple(k) for k in d["vocabulary_extra"]]))
+        fx.reference_ = ReferenceModel([_phrase_from(p) for p in d["reference"]],
+                                       [dict(p) for p in d["reference_polarities"]])
+        fx.terms_ = terms
+        fx._build()
+        return fx
+
+
+def transform_stream(fx: FeatureExtractor, answers: Iterable[Any], chunk_size: int = 1000
+                     ) -> Iterator[pd.DataFrame]:
+    """Features of a long stream of answers, chunk by chunk (batch grading of exports)."""
+    return fx.transform_chunks(answers, chunk_size)
+
+
+def _missing(mark: Any) -> bool:
+    return mark is None or (isinstance(mark, float) and math.isnan(mark))
+
+
+def _phrase_dict(p: RefPhrase) -> dict[str, Any]:
+    return {"name": p.name, "keys": [list(k) for k in p.keys], "text": p.text}
+
+
+def _phrase_from(d: dict[str, Any]) -> RefPhrase:
+    return RefPhrase(d["name"], [tuple(k) for k in d["keys"]], d["text"])

@@ -1,0 +1,95 @@
+"""The words an answer is compared on: mended lemmas, content words and diagram labels.
+
+Every token gets a *key*: its lemma, lower case, with misspellings mended (`spelling`).
+Single letters that name something in a diagram ("bulb A", "A and C", "switch y") get
+the upper-case letter as key, so that they never match the article "a". The extractor
+stores the key in `token.norm_`, which is what the phrase matchers compare.
+
+A *content* word is one that carries meaning for marking: not a stop word, but spaCy's
+stop list is cut back to keep words that decide physics answers ("same", "between",
+"both", "off", "one", "other", "down", ...). Negation cues are not content words: they
+decide the polarity of the content words instead (`negation`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from spacy.lang.en.stop_words import STOP_WORDS
+from spacy.tokens import Doc
+
+from .negation import CUES
+from .spelling import Speller
+
+MEANINGFUL = frozenset({
+    "same", "different", "other", "another", "between", "both", "each", "only", "off", "on",
+    "up", "down", "out", "through", "together", "whole", "empty", "full", "first", "last",
+    "against", "all", "every", "more", "less", "least", "most", "few", "above", "below",
+    "before", "after", "over", "under", "part", "side", "back", "front", "top", "bottom",
+    "move", "within", "across", "along", "around", "behind", "beyond", "towards", "toward",
+    "into", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "twelve", "twenty", "fifteen", "fifty", "forty", "sixty", "hundred", "still", "again",
+    "same", "separate", "either", "whether", "no", "never", "per", "than", "increase",
+})
+STOP = frozenset(w for w in STOP_WORDS if w not in MEANINGFUL) | {"'s", "be", "do", "have", "get"}
+
+_LABEL_BEFORE = frozenset({"bulb", "bulbs", "switch", "switches", "terminal", "terminals",
+                           "point", "points", "and", "or", "nor", ",", "&", "both", "neither",
+                           "either", "resistor", "wire", "battery", "node", "junction",
+                           "between", "lamp", "lamps", "circuit", "branch", "path", "object",
+                           "block", "car", "ball", "mass", "charge", "plate"})
+_LABEL_AFTER = frozenset({"and", "or", "nor", ",", ".", "&", "is", "are", "was", "were",
+                          "will", "would", "and/or", ")", ";", "!", "?"})
+_NAME_CHARS = re.compile(r"[^a-z0-9_]+")
+
+
+def is_label(doc: Doc, i: int) -> bool:
+    """Is token i a single letter naming a part of a diagram (bulb A, switch Y)?"""
+    tok = doc[i]
+    text = tok.text
+    if len(text) != 1 or not text.isalpha() or text in "iI":
+        return False
+    prev = doc[i - 1].lower_ if i > 0 else ""
+    nxt = doc[i + 1].lower_ if i + 1 < len(doc) else ""
+    if prev in _LABEL_BEFORE or nxt in _LABEL_AFTER or (nxt == "" and prev not in ("a", "the")):
+        return True
+    if text == "A":  # capital A: a label unless it starts a sentence before a noun
+        return not tok.is_sent_start and i > 0
+    return text.isupper()
+
+
+def token_keys(doc: Doc, speller: Speller) -> list[str]:
+    """The key of every token (mended lemma, or upper-case letter for a label)."""
+    keys = speller.norms(doc)
+    for i, tok in enumerate(doc):
+        if len(tok.text) == 1 and tok.text.isalpha() and is_label(doc, i):
+            keys[i] = tok.text.upper()
+    return keys
+
+
+def is_content(key: str) -> bool:
+    """Does the key carry meaning for marking (not a stop word, cue or punctuation)?"""
+    if key in STOP or key in CUES:
+        return False
+    if len(key) == 1:
+        return key.isupper() or key.isdigit()
+    return any(c.isalnum() for c in key)
+
+
+def set_keys(doc: Doc, keys: list[str]) -> None:
+    """Store the keys in `token.norm_`, the attribute the phrase matchers compare."""
+    for tok, key in zip(doc, keys):
+        if tok.norm_ != key:
+            tok.norm_ = key
+
+
+def feature_suffix(keys: tuple[str, ...]) -> str:
+    """A valid feature name part for a phrase: `("positive", "terminal")` -> positive_terminal."""
+    name = _NAME_CHARS.sub("_", "_".join(keys).lower()).strip("_")
+    name = re.sub(r"_+", "_", name) or "x"
+    return name if name[0].isalpha() else f"n{name}"
+
+
+def phrase_text(keys: tuple[str, ...]) -> str:
+    """A phrase's keys as readable text for descriptions."""
+    return " ".join(keys)

@@ -1,0 +1,124 @@
+"""Which tokens of an answer a negation applies to.
+
+A concept is *negated* when one of its occurrences lies in the scope of a negation cue
+("not connected", "isn't in a closed path", "there is no gap", "never touches",
+"neither A nor B"). The scope is the negated predicate or noun phrase, not the whole
+answer: in "terminal 2 is not connected to the positive terminal, so there is a gap"
+only "connected" is negated, and "gap" is not.
+
+Two strategies, the same contract (`negated_tokens(doc) -> list[bool]`):
+
+- with a dependency parse (a trained pipeline): the head of the cue and the dependents
+  that belong to the negated predicate (objects, complements, modifiers), not its subject,
+  its subordinate clauses or the prepositional phrases after a lexical verb;
+- without one (the blank fallback): a cue negates the tokens that follow it, up to the end
+  of its clause (punctuation, "but", "because", "so", "which", "and"/"or" before a new
+  subject, ...) and up to a preposition that follows the first content word
+  ("no gap | between ...", "not connected | to ...", but "not in the same path").
+"""
+
+from __future__ import annotations
+
+from spacy.tokens import Doc, Token
+
+#: Lemmas that negate what follows. The lemmatizer maps "n't", "nt" (isnt, dont) to "not".
+CUES = frozenset({"not", "no", "never", "neither", "nor", "without", "none", "nothing",
+                  "nobody", "nowhere", "cannot", "nope"})
+#: Words that end a clause, and with it a negation scope.
+CLAUSE_BREAKS = frozenset({"but", "because", "cause", "cuz", "so", "although", "though",
+                           "however", "while", "whereas", "since", "therefore", "thus",
+                           "hence", "then", "if", "when", "unless", "until", "which", "who",
+                           "yet", "instead", "otherwise", "whereby", "where", "as long as"})
+#: After "and"/"or", these start a new clause ("not connected and there is a gap").
+NEW_SUBJECT = frozenset({"i", "you", "he", "she", "it", "we", "they", "there", "this", "that",
+                         "these", "those", "its", "their", "his", "her", "my", "our"})
+PREPOSITIONS = frozenset({"to", "from", "with", "between", "by", "than", "as", "for", "at",
+                          "into", "onto", "across", "through", "via", "because"})
+FUNCTION_LEMMAS = frozenset({"be", "do", "have", "the", "a", "an", "in", "on", "any", "there",
+                             "it", "can", "will", "would", "should", "could", "must", "may",
+                             "might", "that", "this", "same", "one", "of", "only", "even",
+                             "ever", "really", "actually", "also", "even", "just", "anything"})
+MAX_SCOPE = 10  # tokens; beyond this a rule-based scope is a guess
+
+
+def negated_tokens(doc: Doc, use_parse: bool | None = None) -> list[bool]:
+    """One flag per token: is it inside the scope of a negation?"""
+    if use_parse is None:
+        use_parse = doc.has_annotation("DEP")
+    flags = [False] * len(doc)
+    if not any(t.lemma_ in CUES or t.lower_ in CUES for t in doc):
+        return flags
+    scope = _dependency_scope if use_parse else _rule_scope
+    for tok in doc:
+        if tok.lemma_ in CUES or tok.lower_ in CUES:
+            for i in scope(doc, tok):
+                flags[i] = True
+    return flags
+
+
+def _is_cue(tok: Token) -> bool:
+    return tok.lemma_ in CUES or tok.lower_ in CUES
+
+
+def _rule_scope(doc: Doc, cue: Token) -> list[int]:
+    """Tokens after the cue, up to the end of its clause (see the module docstring)."""
+    out: list[int] = []
+    seen_content = False
+    n = len(doc)
+    for i in range(cue.i + 1, min(n, cue.i + 1 + MAX_SCOPE)):
+        tok = doc[i]
+        low = tok.lower_
+        if tok.is_punct and low not in ("-", "'", "/"):
+            break
+        if low in CLAUSE_BREAKS or (low == "nor" and cue.lower_ != "neither"):
+            break
+        if low == "nor":  # "neither A nor B": nor is a cue of its own and negates B
+            break
+        if low in ("and", "or") and i + 1 < n and doc[i + 1].lower_ in NEW_SUBJECT:
+            break
+        if seen_content and (low in PREPOSITIONS or tok.lemma_ in ("be", "have", "do")):
+            break  # "no gap | between the terminals", "neither A nor B | is lit"
+        if _is_cue(tok):  # the next cue takes over
+            break
+        out.append(i)
+        if tok.is_alpha and tok.lemma_ not in FUNCTION_LEMMAS:
+            seen_content = True
+    return out
+
+
+_SKIP_DEPS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl", "aux", "auxpass",
+                        "punct", "cc", "mark", "advcl", "parataxis", "neg", "det", "relcl",
+                        "ccomp", "intj", "dep"})
+
+
+def _dependency_scope(doc: Doc, cue: Token) -> list[int]:
+    """The negated predicate or noun phrase, read off the parse."""
+    low = cue.lower_
+    if cue.dep_ == "det" or low in ("no", "none", "nothing", "nobody"):
+        # "no gap between A and B": the noun and its modifiers, not the attached PPs.
+        head = cue.head if cue.dep_ == "det" else cue
+        return [t.i for t in _phrase(head, keep_preps=False) if t.i != cue.i]
+    if low == "without":
+        return [t.i for child in cue.children for t in _phrase(child, keep_preps=False)]
+    if low == "neither":  # preconj of the first conjunct: all the conjuncts
+        first = cue.head
+        return [t.i for c in (first, *first.conjuncts) for t in _phrase(c, keep_preps=False)]
+    if low == "nor":
+        after = [c for c in cue.head.conjuncts if c.i > cue.i]
+        return [t.i for t in _phrase(after[0], keep_preps=False)] if after else _rule_scope(doc, cue)
+    head = cue.head if cue.head.i != cue.i else cue
+    # A copula keeps its PP ("is not in the same path"); a lexical verb does not
+    # ("not connected | to the battery").
+    keep_preps = head.lemma_ == "be"
+    return [t.i for t in _phrase(head, keep_preps=keep_preps) if t.i != cue.i]
+
+
+def _phrase(head: Token, keep_preps: bool) -> list[Token]:
+    out = [head]
+    for child in head.children:
+        if child.dep_ in _SKIP_DEPS or child.dep_ == "conj":
+            continue
+        if child.dep_ in ("prep", "agent") and not keep_preps:
+            continue
+        out.extend(child.subtree)
+    return out

@@ -1,0 +1,281 @@
+"""Numbers with units in an answer, checked against a rubric's expected quantity.
+
+Numbers come in every form students write: `9.8`, `9,8`, `1,500`, `3e8`, `3 x 10^8`,
+`3×10⁸` (the text module turns superscripts into `^8`), `10^-3`, `1/2`, `-9.8`, and in
+words (`three`, `nine point eight`, `twenty five`, `half`). Units too: `m/s^2`, `m s^-2`,
+`ms-2`, `m/s²`, `m/s2`, `meters per second squared`, `1500 mV`. Units are read by pint:
+the words after a number are tried, longest first, as a unit expression; of the readings
+(`ms-2` is also "per millisecond squared") the one with the expected dimension wins.
+
+The sign is not checked (`-9.8 m/s^2` for a magnitude of 9.8 is correct): the direction
+of a vector is a concept of the rubric ("downward"), not part of the number.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+import pint
+
+from knowledge.schema import Quantity
+
+_UREG: pint.UnitRegistry | None = None
+
+
+def ureg() -> pint.UnitRegistry:
+    """The one unit registry (loading pint's definitions takes a fifth of a second)."""
+    global _UREG
+    if _UREG is None:
+        _UREG = pint.UnitRegistry()
+    return _UREG
+
+
+# ----------------------------------------------------------------------------- numbers
+_DIGITS = r"(?:\d+(?:,\d{3})+(?![\d,])|\d+(?:[.,]\d+)?|\.\d+)"
+_NUMBER = re.compile(
+    rf"(?<![\w.^-])(?P<sign>[-+])?(?:(?P<num>\d+)\s*/\s*(?P<den>\d+)(?![\d/])"
+    rf"|(?P<mant>{_DIGITS})(?:\s*[eE](?P<e1>[-+]?\d+)"
+    rf"|\s*[x×*]\s*10\s*(?:\^|\*\*)\s*\(?(?P<e2>[-+]?\d+)\)?)?"
+    rf"|10\s*(?:\^|\*\*)\s*\(?(?P<e3>[-+]?\d+)\)?)")
+
+_ONES = {"zero": 0, "oh": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+         "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+         "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
+         "eighteen": 18, "nineteen": 19}
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+         "eighty": 80, "ninety": 90}
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 1e6, "billion": 1e9}
+_FRACTIONS = {"half": 0.5, "third": 1 / 3, "quarter": 0.25}
+NUMBER_WORDS = frozenset({*_ONES, *_TENS, *_SCALES, *_FRACTIONS} - {"oh"})
+_WORD_RUN = re.compile(
+    r"\b(?:(?:%s)(?:[\s-]+(?:and[\s-]+)?(?:%s|point))*)\b"
+    % ("|".join(sorted(NUMBER_WORDS, key=len, reverse=True)),
+       "|".join(sorted({*NUMBER_WORDS, "oh"}, key=len, reverse=True))), re.IGNORECASE)
+_HAS_NUMBER = re.compile(r"\d|\b(?:%s)\b" % "|".join(NUMBER_WORDS), re.IGNORECASE)
+
+
+def has_number(text: str) -> bool:
+    """Cheap test run before the full scan: a digit or a number word."""
+    return _HAS_NUMBER.search(text) is not None
+
+
+def _digits_value(s: str) -> float:
+    if re.fullmatch(r"\d+(?:,\d{3})+", s):  # 1,500: thousands separator
+        return float(s.replace(",", ""))
+    return float(s.replace(",", "."))  # 9,8: decimal comma
+
+
+def words_value(words: str) -> float | None:
+    """`"twenty five"` -> 25, `"nine point eight"` -> 9.8, `"half"` -> 0.5."""
+    parts = [w for w in re.split(r"[\s-]+", words.lower()) if w and w != "and"]
+    if "point" in parts:
+        i = parts.index("point")
+        whole = words_value(" ".join(parts[:i])) if i else 0.0
+        decimals = [_ONES.get(w) for w in parts[i + 1:]]
+        if whole is None or not decimals or any(d is None or d > 9 for d in decimals):
+            return None
+        return whole + float("0." + "".join(str(d) for d in decimals))
+    total, current = 0.0, 0.0
+    for w in parts:
+        if w in _ONES:
+            current += _ONES[w]
+        elif w in _TENS:
+            current += _TENS[w]
+        elif w == "hundred":
+            current = (current or 1) * 100
+        elif w in _SCALES:
+            total += (current or 1) * _SCALES[w]
+            current = 0.0
+        elif w in _FRACTIONS:
+            current = (current or 1) * _FRACTIONS[w]
+        else:
+            return None
+    return total + current
+
+
+# ----------------------------------------------------------------------------- units
+_UNIT_ATOM = r"(?:%|°[CF]|[a-zA-Zμ°Ω]+(?:\s*(?:\^|\*\*)\s*\(?[-+]?\d\)?|-?\d(?![\d.,]))?)"
+_UNIT_TAIL = re.compile(rf"\s*(?P<unit>{_UNIT_ATOM}(?:\s*(?:/|\*|\s)\s*{_UNIT_ATOM}){{0,4}})")
+_ATOM_SPLIT = re.compile(r"\s*(/|\*)\s*|\s+")
+#: English words pint reads as units (a = year, in = inch, are = 100 m²): never units here.
+NOT_UNITS = frozenset({"a", "an", "in", "at", "as", "are", "e", "c", "pi", "it", "is", "be",
+                       "or", "to", "of", "on", "the", "and", "by", "so", "if", "do", "up",
+                       "i", "we", "me", "t", "d", "b", "y", "x", "u", "p", "st", "nt"})
+#: Spellings pint does not know or reads differently ("amps" is attometres per second).
+ALIASES = {"amps": "A", "amp": "A", "hz": "Hz", "mps": "m/s", "kmh": "km/h", "kmph": "km/h",
+           "ohms": "ohm", "Ω": "ohm", "°c": "degC", "°C": "degC", "°F": "degF", "%": "percent",
+           "sec": "s", "secs": "s", "mins": "min", "hrs": "h", "kgs": "kg", "meter": "m",
+           "meters": "m", "metre": "m", "metres": "m", "v": "V", "kv": "kV", "mv": "mV",
+           "ma": "mA", "kohm": "kiloohm", "kilohms": "kiloohm", "ohm": "ohm"}
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A number in an answer, with the unit words that follow it (possibly none)."""
+
+    value: float
+    unit_words: tuple[str, ...]  # candidate unit atoms and operators, in order
+    start: int
+    end: int
+
+
+def find_numbers(text: str) -> list[Mention]:
+    """Every number of the text, in order, with the words after it that may be its unit."""
+    if not has_number(text):
+        return []
+    found: list[Mention] = []
+    for m in _NUMBER.finditer(text):
+        if m.group("num"):
+            den = float(m.group("den"))
+            if den == 0:
+                continue
+            value = float(m.group("num")) / den
+        elif m.group("mant"):
+            value = _digits_value(m.group("mant"))
+            exp = m.group("e1") or m.group("e2")
+            if exp:
+                value *= 10.0 ** int(exp)
+        else:
+            value = 10.0 ** int(m.group("e3"))
+        if m.group("sign") == "-":
+            value = -value
+        found.append(_with_unit(text, value, m.start(), m.end()))
+    for m in _WORD_RUN.finditer(text):
+        value = words_value(m.group())
+        if value is None:
+            continue
+        mention = _with_unit(text, value, m.start(), m.end())
+        if value == 1 and not mention.unit_words:  # "one of the bulbs" is not a quantity
+            continue
+        found.append(mention)
+    found.sort(key=lambda x: x.start)
+    return found
+
+
+def _with_unit(text: str, value: float, start: int, end: int) -> Mention:
+    tail = _UNIT_TAIL.match(text, end)
+    words: tuple[str, ...] = ()
+    if tail:
+        words = tuple(w for w in _ATOM_SPLIT.split(tail.group("unit")) if w and not w.isspace())
+    # "meters per second": per is a division; trailing operators are dropped.
+    words = tuple("/" if w.lower() == "per" else w for w in words)
+    return Mention(value, words, start, tail.end() if tail else end)
+
+
+def _atom_expr(atom: str) -> list[str]:
+    """pint spellings of one unit atom: `s^2`/`s2` -> `s**2`; `ms-2` -> also `m*s**-2`."""
+    m = re.fullmatch(r"([a-zA-Zμ°Ω%]+)\s*(?:\^|\*\*)?\s*\(?([-+]?\d)?\)?", atom)
+    if not m:
+        return []
+    letters, exp = m.group(1), m.group(2)
+    letters = ALIASES.get(letters, ALIASES.get(letters.lower(), letters)) if letters not in (
+        "A", "C", "F") else letters
+    if letters.lower() in NOT_UNITS and letters not in ("A", "C", "T"):
+        return []
+    suffix = f"**{exp}" if exp else ""
+    out = [f"{letters}{suffix}" if not letters.startswith("**") else letters]
+    if exp and len(letters) in (2, 3) and letters.isalpha():  # ms-2 = m*s**-2
+        out += [f"{letters[:k]}*{letters[k:]}{suffix}" for k in range(1, len(letters))]
+    return out
+
+
+@lru_cache(maxsize=4096)
+def parse_unit(words: tuple[str, ...]) -> tuple[pint.Unit | None, ...]:
+    """Every pint reading of the unit words (several when a spelling is ambiguous)."""
+    exprs = [""]
+    pending_op = ""
+    for w in words:
+        if w in ("/", "*"):
+            pending_op = w
+            continue
+        w = {"squared": "**2", "cubed": "**3"}.get(w.lower(), w)
+        if w in ("**2", "**3"):  # squared / cubed applies to the previous atom
+            exprs = [e + w for e in exprs]
+            continue
+        options = _atom_expr(w)
+        if not options:
+            return ()
+        op = pending_op or "*"
+        exprs = [(f"{e}{op}{o}" if e else o) for e in exprs for o in options]
+        pending_op = ""
+    readings = []
+    for expr in exprs:
+        if not expr:
+            continue
+        try:
+            readings.append(ureg().parse_units(expr.replace("μ", "u")))
+        except Exception:  # pint raises several error types for unreadable expressions
+            continue
+    return tuple(readings)
+
+
+# ----------------------------------------------------------------------------- checking
+@dataclass(frozen=True)
+class Check:
+    """The verdict on one expected quantity: a value of QUANTITY_VALUES and the value."""
+
+    status: str
+    value: float  # in the expected unit (as written if the unit is wrong or missing); NaN
+
+
+_RANK = {"correct": 0, "wrong_value": 1, "wrong_unit": 2, "no_unit": 3}
+
+
+def within(value: float, q: Quantity) -> bool:
+    """Is the value (in q.unit) within q's tolerance? Sign is ignored (see module doc)."""
+    for v in (value, -value):
+        if q.absolute_tolerance:
+            if abs(v - q.value) <= q.tolerance:
+                return True
+        elif abs(v - q.value) <= q.tolerance * abs(q.value) + 1e-12:
+            return True
+    return False
+
+
+@lru_cache(maxsize=256)
+def expected_unit(unit: str) -> pint.Unit:
+    return ureg().parse_units(unit.replace("^", "**") if unit else "dimensionless")
+
+
+def check(q: Quantity, mentions: list[Mention]) -> Check:
+    """The best reading of the answer for quantity q (correct beats wrong_value beats ...)."""
+    if not mentions:
+        return Check("missing", math.nan)
+    target = expected_unit(q.unit)
+    dimensionless = target.dimensionality == ureg().dimensionless.dimensionality
+    best: tuple[int, float, Check] | None = None
+    for m in mentions:
+        candidates = _readings(m, target)
+        for status, value in candidates:
+            if status in ("correct", "wrong_value"):
+                status = "correct" if within(value, q) else "wrong_value"
+            elif status == "no_unit" and dimensionless:
+                status = "correct" if within(value, q) else "wrong_value"
+            distance = abs(abs(value) - abs(q.value)) if math.isfinite(value) else math.inf
+            key = (_RANK[status], distance, Check(status, value))
+            if best is None or key[:2] < best[:2]:
+                best = key
+    assert best is not None
+    return best[2]
+
+
+def _readings(m: Mention, target: pint.Unit) -> list[tuple[str, float]]:
+    """(status, value) for each way of reading the unit words after a number."""
+    words = m.unit_words
+    wrong: list[tuple[str, float]] = []
+    for n in range(len(words), 0, -1):  # longest unit expression first
+        prefix = words[:n]
+        if prefix[-1] in ("/", "*"):
+            continue
+        readings = parse_unit(prefix)
+        for unit in readings:
+            if unit.dimensionality == target.dimensionality:
+                converted = ureg().Quantity(m.value, unit).to(target).magnitude
+                return [("wrong_value", float(converted))]
+        if readings and not wrong and not (
+                readings[0].dimensionality == ureg().dimensionless.dimensionality):
+            wrong = [("wrong_unit", m.value)]
+    return wrong or [("no_unit", m.value)]

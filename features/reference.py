@@ -1,0 +1,114 @@
+"""Features from the reference answers alone: useful before any rubric is written.
+
+The content words of the reference answers and the pairs of adjacent content words
+("positive terminal", "closed path") become `ref:*` phrases, matched like rubric concepts
+(lemmas, mended misspellings, negation scope). A rubric concept that lists a reference
+word among its phrases lends that word its synonyms.
+
+`coverage` is the share of a reference answer's content words that the answer says with
+the same polarity (the best reference answer counts); `precision` the share of the
+answer's content words that some reference answer says with that polarity. Polarity
+matters: "A and B are in the same path" covers little of "A and B are not in the same
+path".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from spacy.language import Language
+
+from knowledge.schema import Question
+
+from .concepts import phrase_keys
+from .lexicon import feature_suffix, is_content, token_keys
+from .negation import negated_tokens
+from .spelling import Speller
+
+MAX_REF_PHRASES = 60
+
+
+@dataclass
+class RefPhrase:
+    """One `ref:*` feature: its name, the phrases that express it, readable text."""
+
+    name: str
+    keys: list[tuple[str, ...]]
+    text: str
+
+
+@dataclass
+class ReferenceModel:
+    """What the extractor keeps of the reference answers."""
+
+    phrases: list[RefPhrase] = field(default_factory=list)
+    # For each reference answer: its content keys with polarity (True = negated there).
+    polarities: list[dict[str, bool]] = field(default_factory=list)
+
+    @property
+    def union(self) -> dict[str, set[bool]]:
+        out: dict[str, set[bool]] = {}
+        for pol in self.polarities:
+            for k, neg in pol.items():
+                out.setdefault(k, set()).add(neg)
+        return out
+
+
+def content_polarity(keys: list[str], negated: list[bool]) -> dict[str, bool]:
+    """Content key -> negated? A key said at least once outside negation is not negated."""
+    out: dict[str, bool] = {}
+    for key, neg in zip(keys, negated):
+        if is_content(key):
+            out[key] = out.get(key, True) and neg
+    return out
+
+
+def build_reference(nlp: Language, question: Question, speller: Speller) -> ReferenceModel:
+    model = ReferenceModel()
+    seen: dict[str, RefPhrase] = {}
+    synonyms = _concept_synonyms(nlp, question, speller)
+    for doc in nlp.pipe(list(question.reference_answers)):
+        keys = token_keys(doc, speller)
+        negated = negated_tokens(doc)
+        model.polarities.append(content_polarity(keys, negated))
+        content = [is_content(k) for k in keys]
+        grams: list[tuple[tuple[str, ...], str]] = []
+        for i, key in enumerate(keys):
+            if content[i]:
+                grams.append(((key,), doc[i].text))
+        for i in range(len(keys) - 1):
+            if content[i] and content[i + 1]:
+                grams.append(((keys[i], keys[i + 1]), doc[i:i + 2].text))
+        for gram, text in grams:
+            name = feature_suffix(gram)
+            if name in seen:
+                continue
+            phrase = RefPhrase(name, [gram, *synonyms.get(gram, [])], text.lower())
+            seen[name] = phrase
+            model.phrases.append(phrase)
+    model.phrases = model.phrases[:MAX_REF_PHRASES]
+    return model
+
+
+def _concept_synonyms(nlp: Language, question: Question, speller: Speller
+                      ) -> dict[tuple[str, ...], list[tuple[str, ...]]]:
+    out: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
+    for concept in question.concepts:
+        keyed = phrase_keys(nlp, concept.phrases, speller)
+        for keys in keyed:
+            out.setdefault(keys, []).extend(k for k in keyed if k != keys)
+    return out
+
+
+def coverage_precision(model: ReferenceModel, answer: dict[str, bool],
+                       union: dict[str, set[bool]]) -> tuple[float, float]:
+    """(coverage, precision) of an answer's content keys with polarity (see module doc)."""
+    coverage = 0.0
+    for ref in model.polarities:
+        if ref:
+            hit = sum(1 for k, neg in ref.items() if k in answer and answer[k] == neg)
+            coverage = max(coverage, hit / len(ref))
+    if not answer:
+        return coverage, 0.0
+    inside = sum(1 for k, neg in answer.items() if neg in union.get(k, ()))
+    return coverage, inside / len(answer)

@@ -1,0 +1,82 @@
+"""Lemmas with misspellings mended: what every matcher of the extractor compares.
+
+Students write "seperated", "termianl", "becuase". A token that is not an English word
+(not in the lemma tables of spacy-lookups-data nor a stop word) is compared with
+rapidfuzz to the words of the question (rubric phrases, reference answers, learned terms)
+and replaced by the closest one's lemma when it is close enough. Results are cached per
+distinct token: students repeat the same misspellings, so a batch costs a few hundred
+fuzzy look-ups, not one per token.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from functools import lru_cache
+from importlib import resources
+
+import spacy_lookups_data
+from rapidfuzz import fuzz, process
+from spacy.lang.en.stop_words import STOP_WORDS
+from spacy.tokens import Doc
+
+#: Number words as digits, so that "terminal two" matches "terminal 2" ("one" stays: it is
+#: mostly a pronoun, "one of the bulbs").
+NUMBER_KEYS = {w: str(i) for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve".split()) if i != 1}
+MIN_FUZZY_LENGTH = 4  # shorter tokens are too ambiguous to correct ("gay" stays "gay")
+
+
+@lru_cache(maxsize=1)
+def english_words() -> frozenset[str]:
+    """Words never corrected: the forms and lemmas of the English lookup table, stop words."""
+    path = resources.files(spacy_lookups_data) / "data" / "en_lemma_lookup.json.gz"
+    with path.open("rb") as fh:
+        table: dict[str, str] = json.loads(gzip.decompress(fh.read()))
+    words = {w.lower() for w in table}
+    words.update(v.lower() for v in table.values())
+    words.update(STOP_WORDS)
+    return frozenset(words)
+
+
+def cutoff(length: int) -> float:
+    """Similarity (0..100) a correction needs: one edit in four letters, two in nine."""
+    return 75.0 if length <= 5 else 80.0
+
+
+class Speller:
+    """Maps tokens to lemmas, mending misspellings towards a question's vocabulary."""
+
+    def __init__(self, vocabulary: dict[str, str]):
+        # vocabulary: surface form or lemma -> lemma, all lower case
+        self.vocabulary = dict(vocabulary)
+        self._choices = list(self.vocabulary)
+        self._known = english_words()
+        self._cache: dict[tuple[str, str], str] = {}
+
+    def norm(self, lower: str, lemma: str) -> str:
+        """The lemma to match on for a token (lower-cased text, lemma from the pipeline)."""
+        key = (lower, lemma)
+        hit = self._cache.get(key)
+        if hit is None:
+            hit = self._correct(lower, lemma)
+            if len(self._cache) < 200_000:
+                self._cache[key] = hit
+        return hit
+
+    def _correct(self, lower: str, lemma: str) -> str:
+        lemma = lemma.lower()
+        if lower in NUMBER_KEYS:
+            return NUMBER_KEYS[lower]
+        if lower in self.vocabulary:
+            return self.vocabulary[lower]
+        if (len(lower) < MIN_FUZZY_LENGTH or not lower.isalpha() or lower in self._known
+                or not self._choices):
+            return lemma
+        best = process.extractOne(lower, self._choices, scorer=fuzz.ratio,
+                                  score_cutoff=cutoff(len(lower)))
+        return self.vocabulary[best[0]] if best else lemma
+
+    def norms(self, doc: Doc) -> list[str]:
+        """The mended lemma of every token of a doc."""
+        return [self.norm(t.lower_, t.lemma_) for t in doc]

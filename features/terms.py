@@ -1,0 +1,72 @@
+"""Words and short phrases that separate the marks, learned from marked answers.
+
+Candidates are the content words of the training answers and the pairs of adjacent
+content words. Each candidate is a three-valued feature (present / negated / absent, as
+for concepts) and they are ranked by their mutual information with the mark, as in the
+boosting paper's feature ordering (seed 001): MI(F; C) = H(C) - H(C | F), estimated from
+counts. The `n_terms` best, seen in at least `min_count` answers, become `term:*`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Hashable, Sequence
+
+from .lexicon import is_content
+
+Gram = tuple[str, ...]
+
+
+def answer_grams(keys: list[str], negated: list[bool]) -> dict[Gram, bool]:
+    """Unigrams and adjacent bigrams of content keys -> negated? (present wins)."""
+    content = [is_content(k) for k in keys]
+    out: dict[Gram, bool] = {}
+    for i, key in enumerate(keys):
+        if content[i]:
+            g = (key,)
+            out[g] = out.get(g, True) and negated[i]
+            if i + 1 < len(keys) and content[i + 1]:
+                g2 = (key, keys[i + 1])
+                out[g2] = out.get(g2, True) and (negated[i] or negated[i + 1])
+    return out
+
+
+def mutual_information(joint: dict[tuple[str, Hashable], int], n: int) -> float:
+    """MI in bits from joint counts of (feature value, class) over n examples."""
+    fv: Counter = Counter()
+    cl: Counter = Counter()
+    for (v, c), k in joint.items():
+        fv[v] += k
+        cl[c] += k
+    mi = 0.0
+    for (v, c), k in joint.items():
+        if k:
+            mi += k / n * math.log2(k * n / (fv[v] * cl[c]))
+    return mi
+
+
+def select_terms(grams_per_answer: Sequence[dict[Gram, bool]], marks: Sequence[Hashable],
+                 n_terms: int, min_count: int = 3, exclude: set[Gram] | None = None
+                 ) -> list[tuple[Gram, float]]:
+    """The n_terms grams with the highest MI with the marks, best first: (gram, MI)."""
+    exclude = exclude or set()
+    n = len(marks)
+    if n == 0 or n_terms <= 0:
+        return []
+    per_class = Counter(marks)
+    seen: dict[Gram, Counter] = defaultdict(Counter)
+    for grams, mark in zip(grams_per_answer, marks):
+        for g, neg in grams.items():
+            seen[g][("negated" if neg else "present", mark)] += 1
+    scored = []
+    for g, counts in seen.items():
+        if g in exclude or sum(counts.values()) < min_count:
+            continue
+        joint = dict(counts)
+        for c, total in per_class.items():
+            joint[("absent", c)] = total - counts[("present", c)] - counts[("negated", c)]
+        scored.append((mutual_information(joint, n), len(g), g))
+    # Ties: the shorter phrase, then alphabetical, so the selection is reproducible.
+    scored.sort(key=lambda t: (-t[0], t[1], t[2]))
+    return [(g, mi) for mi, _, g in scored[:n_terms]]

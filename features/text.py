@@ -1,0 +1,64 @@
+"""Cleaning answers before spaCy sees them: anything to str, HTML, unicode, emoji.
+
+Exam exports hold HTML (`<p>9.8 m/s<sup>2</sup></p>`, `&nbsp;`), typographic quotes
+(`isn’t`), superscript exponents (`3×10⁸`, `m/s²`) and emoji. Superscripts are turned
+into `^` exponents *before* unicode normalisation, which would otherwise read `10⁸`
+as `108`.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import re
+import unicodedata
+
+#: Longer answers are cut here: nobody writes a 10,000-character short answer, and a
+#: pasted essay must not slow a batch down.
+MAX_CHARS = 5000
+
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
+_SUPERSCRIPT_RUN = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+")
+_SUP_TAG = re.compile(r"<sup>\s*([^<]*?)\s*</sup>", re.IGNORECASE)
+_BLOCK_TAG = re.compile(r"<\s*(br|/?p|/?div|/?li|/?tr|/?h\d)\b[^>]*>", re.IGNORECASE)
+_TAG = re.compile(r"<[^>]{0,200}>")
+_QUOTES = str.maketrans({"‘": "'", "’": "'", "‛": "'", "′": "'", "`": "'", "´": "'",
+                         "“": '"', "”": '"', "„": '"', "″": '"',
+                         "–": "-", "—": "-", "−": "-", "‐": "-", "‑": "-",
+                         "·": "*", "⋅": "*", "∙": "*", "µ": "μ"})
+# Emoji and pictographs, dingbats, variation selectors, zero-width joiners, flags.
+_EMOJI = re.compile("[\U0001F000-\U0001FAFF\U00002600-\U000027BF\U0000FE00-\U0000FE0F"
+                    "\U0000200B-\U0000200D\U0001F1E6-\U0001F1FF\U00002B00-\U00002BFF]+")
+_SPACES = re.compile(r"\s+")
+
+
+def to_text(answer: object) -> str:
+    """Any cell of an answer column as a string: None and NaN are the empty answer."""
+    if answer is None:
+        return ""
+    if isinstance(answer, float) and math.isnan(answer):
+        return ""
+    if isinstance(answer, bytes):
+        return answer.decode("utf-8", errors="replace")
+    return answer if isinstance(answer, str) else str(answer)
+
+
+def normalize(answer: object) -> str:
+    """The answer as clean plain text, whitespace collapsed, at most MAX_CHARS long."""
+    text = to_text(answer)
+    if not text:
+        return ""
+    text = text[: MAX_CHARS * 2]
+    if "<" in text:
+        text = _SUP_TAG.sub(r"^\1", text)
+        text = _BLOCK_TAG.sub(" ", text)
+        text = _TAG.sub("", text)
+    if "&" in text:
+        text = html.unescape(text)
+    if not text.isascii():
+        text = _SUPERSCRIPT_RUN.sub(lambda m: "^" + m.group().translate(_SUPERSCRIPTS), text)
+        text = text.translate(_QUOTES)
+        text = _EMOJI.sub(" ", text)
+        text = unicodedata.normalize("NFKC", text)
+    text = _SPACES.sub(" ", text).strip()
+    return text[:MAX_CHARS]
