@@ -1,0 +1,324 @@
+"""`grader`: train, grade, evaluate, explain and show rules from the command line.
+
+Every documented error (a problem in a question file, a CSV that cannot be read, a damaged
+model file, bad learner input, a missing file) is printed as `grader: error: <one line>`
+with exit status 2; anything unexpected is one line with status 1. `--debug` shows the
+traceback instead. See docs/cli.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Sequence
+
+from grader.pipeline import (DEFAULT_CONFIDENCE_THRESHOLD, DEFAULT_FLAG_BELOW,
+                             DEFAULT_IMPROVEMENT_THRESHOLD)
+
+PROG = "grader"
+
+
+def _version() -> str:
+    """The installed package's version, or pyproject.toml's when run from a source tree."""
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+
+        return version("physics-grader")
+    except PackageNotFoundError:
+        import tomllib
+
+        pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+        try:
+            return tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["version"]
+        except (OSError, KeyError, ValueError):
+            return "unknown"
+
+
+def _threshold(text: str) -> float | None:
+    """A pruning threshold: a number in [0, 1], or "off" to disable that pruning."""
+    if text.strip().lower() in ("off", "none"):
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1 or 'off', not {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, not {value}")
+    return value
+
+
+def _fraction(text: str) -> float:
+    value = _threshold(text)
+    if value is None:
+        raise argparse.ArgumentTypeError("expected a number between 0 and 1")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of at least 1, not {value}")
+    return value
+
+
+def _add_columns(p: argparse.ArgumentParser, mark: bool = True) -> None:
+    g = p.add_argument_group("columns of the answers file")
+    g.add_argument("--id-column", default="id", metavar="NAME",
+                   help="column identifying each answer (default: id; row numbers if a file has none)")
+    g.add_argument("--answer-column", default="answer", metavar="NAME", help="default: answer")
+    if mark:
+        g.add_argument("--mark-column", default="mark", metavar="NAME", help="default: mark")
+
+
+def _add_learning(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("learning")
+    g.add_argument("--improvement-threshold", type=_threshold, default=DEFAULT_IMPROVEMENT_THRESHOLD,
+                   metavar="T", help="CON-FOLD pruning: minimum gain in confidence for a literal to be "
+                   f"added (default {DEFAULT_IMPROVEMENT_THRESHOLD}; 'off' disables)")
+    g.add_argument("--confidence-threshold", type=_threshold, default=DEFAULT_CONFIDENCE_THRESHOLD,
+                   metavar="T", help="CON-FOLD pruning: drop rules less confident than this "
+                   f"(default {DEFAULT_CONFIDENCE_THRESHOLD}; 'off' disables)")
+    g.add_argument("--ratio", type=_fraction, default=0.5, help="FOLD-RM exception ratio (default 0.5)")
+    g.add_argument("--z", type=float, default=3.0, help="z of the Wilson confidence (default 3.0)")
+    g.add_argument("--n-terms", type=int, default=30, metavar="N",
+                   help="words and phrases learned from the marked answers (default 30)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG, description="Mark short physics answers with rules learned from marked answers.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    p = sub.add_parser("train", help="learn a model from marked answers",
+                       description="Fit the feature extractor and CON-FOLD on marked answers and "
+                       "write one model file.")
+    p.add_argument("--question", required=True, type=Path, metavar="Q.yaml")
+    p.add_argument("--answers", required=True, type=Path, metavar="marked.csv")
+    p.add_argument("--model", required=True, type=Path, metavar="model.json", help="model file to write")
+    _add_columns(p)
+    _add_learning(p)
+
+    p = sub.add_parser("grade", help="grade an exam export",
+                       description="Grade every answer of a CSV export: the output has every input "
+                       "column plus mark, confidence, flagged, rule and explanation. Either "
+                       "--model with --answers, or --exam with an exam file.")
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--model", type=Path, metavar="model.json")
+    src.add_argument("--exam", type=Path, metavar="exam.yaml",
+                     help="an exam file mapping questions to columns and models (see docs/cli.md)")
+    p.add_argument("--answers", type=Path, metavar="exam.csv", help="the export (with --model)")
+    p.add_argument("--out", required=True, type=Path, metavar="graded.csv")
+    p.add_argument("--flag-below", type=_fraction, default=DEFAULT_FLAG_BELOW, metavar="C",
+                   help=f"flag marks less confident than this (default {DEFAULT_FLAG_BELOW})")
+    p.add_argument("--answer-column", default="answer", metavar="NAME", help="with --model (default: answer)")
+    p.add_argument("--id-column", default=None, metavar="NAME", help="checked for duplicate ids")
+    p.add_argument("--chunk-size", type=_positive_int, default=2000, metavar="N")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--restart", action="store_true",
+                   help="discard the output of an interrupted run instead of resuming it")
+    p.add_argument("--save-models", type=Path, metavar="DIR",
+                   help="with --exam: save the models trained for the exam in this folder")
+
+    p = sub.add_parser("evaluate", help="cross-validate on marked answers",
+                       description="Cross-validated accuracy, macro-F1, quadratic weighted kappa, "
+                       "IBS, and the accuracy of the automatic marks against the share flagged.")
+    p.add_argument("--question", required=True, type=Path, metavar="Q.yaml")
+    p.add_argument("--answers", required=True, type=Path, metavar="marked.csv")
+    p.add_argument("--folds", type=_positive_int, default=5)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", type=Path, metavar="report.json", help="also write the report as JSON")
+    _add_columns(p)
+    _add_learning(p)
+
+    p = sub.add_parser("explain", help="the full justification of one answer's mark")
+    p.add_argument("--model", required=True, type=Path, metavar="model.json")
+    p.add_argument("answer", help="the answer text")
+    p.add_argument("--json", action="store_true", help="print the explanation as JSON")
+
+    p = sub.add_parser("rules", help="print a model's rules")
+    p.add_argument("--model", required=True, type=Path, metavar="model.json")
+    p.add_argument("--format", choices=("text", "asp", "yaml"), default="text")
+    return parser
+
+
+# -- commands ------------------------------------------------------------------------------
+
+
+def _warn(messages: Sequence[str]) -> None:
+    for m in messages:
+        print(f"{PROG}: warning: {m}", file=sys.stderr)
+
+
+def _learning_params(args: argparse.Namespace) -> dict:
+    return {"ratio": args.ratio, "z": args.z, "improvement_threshold": args.improvement_threshold,
+            "confidence_threshold": args.confidence_threshold, "n_terms": args.n_terms}
+
+
+def _load_marked(args: argparse.Namespace, question_path: Path):
+    from knowledge import load_question
+
+    from grader.exam_io import read_marked_answers
+
+    question = load_question(question_path)
+    marked = read_marked_answers(args.answers, id_column=args.id_column, answer_column=args.answer_column,
+                                 mark_column=args.mark_column, marks=question.marks)
+    _warn(marked.warnings)
+    return question, marked
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    from grader.pipeline import GradingModel
+
+    question, marked = _load_marked(args, args.question)
+    model = GradingModel.train(question, marked.answers, marked.marks, **_learning_params(args))
+    model.save(args.model)
+    marks = ", ".join(f"{m}: {n}" for m, n in model.trained_on["marks"].items())
+    print(f"trained on {len(marked)} answers ({marks}); {len(model.learner.rules_)} rules; "
+          f"model written to {args.model}")
+    return 0
+
+
+def cmd_grade(args: argparse.Namespace) -> int:
+    from grader.batch import exam_grader, grade_file
+    from grader.pipeline import GradingModel
+
+    progress = False if args.no_progress else None
+    if args.model is not None:
+        if args.answers is None:
+            raise ValueError("grade --model needs --answers (the export to grade)")
+        grader = GradingModel.load(args.model)
+        answers = args.answers
+        result = grade_file(answers, args.out, grader, answer_column=args.answer_column,
+                            flag_below=args.flag_below, id_column=args.id_column,
+                            chunk_size=args.chunk_size, progress=progress, resume=not args.restart)
+    else:
+        from grader.exam_io import read_exam
+
+        exam = read_exam(args.exam)
+        if args.answers is not None:
+            raise ValueError("grade --exam takes the export from the exam file; drop --answers")
+        models = _exam_models(exam, args.save_models)
+        result = grade_file(exam.answers, args.out, exam_grader(exam, models, args.flag_below),
+                            id_column=args.id_column or exam.id_column, chunk_size=args.chunk_size,
+                            progress=progress, resume=not args.restart)
+    _warn(result.warnings)
+    resumed = f" ({result.resumed} of them from the interrupted run)" if result.resumed else ""
+    done = result.rows - result.resumed
+    rate = f"; {done / result.seconds:.0f} answers/s" if done and result.seconds > 0 else ""
+    print(f"graded {result.rows} rows into {result.out_path}{resumed}; {result.flagged} flagged "
+          f"for review{rate}")
+    return 0
+
+
+def _exam_models(exam, save_dir: Path | None) -> dict:
+    """Load or train the model of each question of an exam."""
+    from knowledge import load_question
+
+    from grader.exam_io import read_marked_answers
+    from grader.pipeline import GradingModel
+
+    if save_dir is not None and not save_dir.is_dir():
+        raise FileNotFoundError(f"{save_dir}: no such folder for the models")
+    models = {}
+    for q in exam.questions:
+        if q.model is not None:
+            models[q.id] = GradingModel.load(q.model)
+            continue
+        question = load_question(q.question)
+        marked = read_marked_answers(q.training, marks=question.marks)
+        _warn(marked.warnings)
+        print(f"training {q.id} on {len(marked)} marked answers...", file=sys.stderr)
+        models[q.id] = GradingModel.train(question, marked.answers, marked.marks)
+        if save_dir is not None:
+            models[q.id].save(save_dir / f"{q.id}.model.json")
+    return models
+
+
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    from grader.evaluation import cross_validate
+    from grader.exam_io import atomic_write_text
+
+    question, marked = _load_marked(args, args.question)
+    report = cross_validate(question, marked.answers, marked.marks, folds=args.folds, seed=args.seed,
+                            **_learning_params(args))
+    print(report.text())
+    if args.json is not None:
+        atomic_write_text(args.json, json.dumps(report.to_dict(), indent=1) + "\n")
+        print(f"report written to {args.json}")
+    return 0
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    from grader.pipeline import GradingModel
+
+    model = GradingModel.load(args.model)
+    explanation = model.explain(args.answer)
+    if args.json:
+        print(json.dumps(explanation.to_dict(), indent=1, default=str))
+    else:
+        print(explanation.text())
+    return 0
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    from grader.pipeline import GradingModel
+
+    text = GradingModel.load(args.model).rules(args.format)
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return 0
+
+
+COMMANDS = {"train": cmd_train, "grade": cmd_grade, "evaluate": cmd_evaluate,
+            "explain": cmd_explain, "rules": cmd_rules}
+
+
+# -- errors --------------------------------------------------------------------------------
+
+
+def _error_lines(exc: BaseException) -> list[str]:
+    """The one-line message(s) of a documented error."""
+    problems = getattr(exc, "problems", None)
+    if problems:  # KnowledgeError: one line per problem in the teacher's file
+        return [str(p) for p in problems]
+    if isinstance(exc, OSError) and exc.filename is not None and exc.strerror:
+        return [f"{exc.filename}: {exc.strerror.lower()}"]
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return [text]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 ok, 2 documented error, 1 other)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # --help, --version, or a usage error argparse already printed
+        return int(e.code or 0)
+    try:
+        return COMMANDS[args.command](args)
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted (grade resumes where it stopped when run again)", file=sys.stderr)
+        return 130
+    except (ValueError, OSError, UnicodeError) as e:  # KnowledgeError, CSV and model errors are ValueErrors
+        if args.debug:
+            raise
+        for line in _error_lines(e):
+            print(f"{PROG}: error: {line}", file=sys.stderr)
+        return 2
+    except Exception as e:  # noqa: BLE001 - the promise is one line, never a traceback
+        if args.debug:
+            raise
+        print(f"{PROG}: error: unexpected {type(e).__name__}: {' '.join(str(e).split())} "
+              f"(run with --debug for details)", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
