@@ -1,0 +1,190 @@
+"""The marks table behind the app: proposed marks, markers' decisions, queue, groups.
+
+Everything here works on pandas DataFrames without Streamlit, so the app's logic is tested
+directly. One row of the *marks table* is one answer to one question:
+
+===============  ===========================================================================
+question_id      the question (as in the exam file)
+answer_id        the student's id (wide exports) or the answer's id (long exports)
+answer           the student's text, as written
+proposed         the mark the model proposes (None when no rule applies)
+confidence       the confidence of the rule that fired (NaN when none)
+rule             the rule that fired, short
+explanation      one line of justification
+group            answers of a question with identical features share a group
+mark             the current mark: the latest marker's decision, else the proposed mark
+reviewed         a marker decided on this answer
+marker, decided_at, comment    the latest decision, if any
+version          the version a new decision is based on (0: nobody decided yet)
+===============  ===========================================================================
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from grader.review_store import Decision
+
+NO_MARK = "—"  # how a missing mark is shown
+
+TABLE_COLUMNS = ["question_id", "answer_id", "answer", "proposed", "confidence", "rule",
+                 "explanation", "group", "mark", "reviewed", "marker", "decided_at",
+                 "comment", "version"]
+
+
+def feature_groups(features: pd.DataFrame) -> pd.Series:
+    """A group key per row: rows with identical features (all columns) share it."""
+    if features.shape[1] == 0:
+        return pd.Series(["g0"] * len(features), index=features.index)
+    normalised = features.astype(object).where(features.notna(), None).astype(str)
+    hashes = pd.util.hash_pandas_object(normalised, index=False)
+    return hashes.map(lambda h: f"g{int(h):016x}")
+
+
+def proposed_table(question_id: str, answer_ids: Sequence[str], answers: Sequence[str],
+                   grades: pd.DataFrame, features: pd.DataFrame) -> pd.DataFrame:
+    """The marks table of one question before any decision (from `GradingModel.grade`)."""
+    n = len(answers)
+    if not (len(answer_ids) == n == len(grades) == len(features)):
+        raise ValueError(f"question {question_id}: {len(answer_ids)} ids, {n} answers, "
+                         f"{len(grades)} grades and {len(features)} feature rows do not match")
+    marks = grades["mark"].astype(object).where(grades["mark"].notna(), None)
+    table = pd.DataFrame({
+        "question_id": question_id,
+        "answer_id": [str(a) for a in answer_ids],
+        "answer": [("" if a is None else str(a)) for a in answers],
+        "proposed": [None if m is None or m == "" else str(m) for m in marks],
+        "confidence": pd.to_numeric(grades["confidence"], errors="coerce").to_numpy(float),
+        "rule": grades["rule"].fillna("").astype(str).to_numpy(),
+        "explanation": grades["explanation"].fillna("").astype(str).to_numpy(),
+        "group": feature_groups(features.reset_index(drop=True)).to_numpy(),
+    })
+    return with_decisions(table, {})
+
+
+def with_decisions(table: pd.DataFrame, decisions: Mapping[tuple[str, str], Decision]
+                   ) -> pd.DataFrame:
+    """The table with the current mark of every answer: its latest decision, if any."""
+    out = table[[c for c in table.columns if c not in TABLE_COLUMNS[8:]]].copy()
+    latest = [decisions.get((q, a)) for q, a in zip(out["question_id"], out["answer_id"])]
+    out["mark"] = [d.new_mark if d else p for d, p in zip(latest, out["proposed"])]
+    out["reviewed"] = np.array([d is not None for d in latest], dtype=bool)
+    out["marker"] = [d.marker if d else "" for d in latest]
+    out["decided_at"] = [d.decided_at if d else "" for d in latest]
+    out["comment"] = [d.comment if d else "" for d in latest]
+    out["version"] = np.array([d.version if d else 0 for d in latest], dtype=np.int64)
+    return out
+
+
+def flagged(table: pd.DataFrame, threshold: float) -> pd.Series:
+    """Answers a human should look at: no rule applied, a confidence below the threshold,
+    or a blank answer (as the CLI flags them)."""
+    conf = table["confidence"].to_numpy(float)
+    no_mark = table["proposed"].isna().to_numpy()
+    blank = (table["answer"].fillna("").astype(str).str.strip() == "").to_numpy()
+    return pd.Series(no_mark | blank | np.isnan(conf) | (conf < threshold), index=table.index)
+
+
+def review_queue(table: pd.DataFrame, threshold: float) -> pd.DataFrame:
+    """Flagged answers nobody has decided on yet, least confident first."""
+    todo = table[flagged(table, threshold) & ~table["reviewed"]]
+    conf = todo["confidence"].fillna(-1.0)
+    return todo.assign(_c=conf).sort_values(["_c", "question_id", "answer_id"],
+                                            kind="stable").drop(columns="_c")
+
+
+def filter_table(table: pd.DataFrame, threshold: float, *, marks: Sequence[str] | None = None,
+                 flag: str = "all", confidence: tuple[float, float] = (0.0, 1.0),
+                 include_unscored: bool = True, reviewed: str = "all") -> pd.DataFrame:
+    """The rows a marker asked for: current mark in `marks` (NO_MARK for none),
+    `flag` in all/flagged/not flagged, confidence within the range, `reviewed` in
+    all/reviewed/not reviewed."""
+    keep = pd.Series(True, index=table.index)
+    if marks is not None:
+        shown = table["mark"].fillna(NO_MARK)
+        keep &= shown.isin(list(marks))
+    is_flagged = flagged(table, threshold)
+    if flag == "flagged":
+        keep &= is_flagged
+    elif flag == "not flagged":
+        keep &= ~is_flagged
+    conf = table["confidence"]
+    in_range = conf.between(confidence[0], confidence[1])
+    keep &= in_range | (conf.isna() & include_unscored)
+    if reviewed == "reviewed":
+        keep &= table["reviewed"]
+    elif reviewed == "not reviewed":
+        keep &= ~table["reviewed"]
+    return table[keep]
+
+
+def group_summary(table: pd.DataFrame) -> pd.DataFrame:
+    """Groups of two or more answers with identical features, largest first."""
+    if table.empty:
+        return pd.DataFrame(columns=["question_id", "group", "size", "proposed", "reviewed",
+                                     "example"])
+    g = table.groupby(["question_id", "group"], sort=False)
+    summary = pd.DataFrame({
+        "size": g.size(),
+        "proposed": g["proposed"].agg(lambda s: ", ".join(sorted({str(v) if v is not None
+                                                                  else NO_MARK for v in s}))),
+        "reviewed": g["reviewed"].sum().astype(int),
+        "example": g["answer"].agg(lambda s: min(s, key=len)),
+    }).reset_index()
+    summary = summary[summary["size"] >= 2]
+    return summary.sort_values(["size", "question_id"], ascending=[False, True],
+                               kind="stable").reset_index(drop=True)
+
+
+def features_found(row: Mapping[str, object], descriptions: Mapping[str, str]) -> list[str]:
+    """What the extractor found in one answer, in words, most telling first."""
+    found: list[tuple[int, str]] = []
+    for name, value in row.items():
+        desc = descriptions.get(name) or name
+        family = name.split(":", 1)[0] if ":" in name else None
+        if value is None or (isinstance(value, float) and np.isnan(value)):
+            continue
+        if family in ("concept", "misconception", "term", "ref"):
+            rank = {"misconception": 0, "concept": 1, "term": 3, "ref": 4}[family]
+            if value == "present":
+                found.append((rank, f"{desc} ({name})"))
+            elif value == "negated":
+                found.append((rank, f"negated: {desc} ({name})"))
+        elif family == "quantity":
+            if value != "missing":
+                found.append((2, f"{desc} — {str(value).replace('_', ' ')} ({name})"))
+        elif family == "value":
+            found.append((2, f"{desc}: {float(value):g} ({name})"))
+        elif name == "non_answer" and value == "yes":
+            found.append((0, "a non-answer (non_answer)"))
+        elif name in ("coverage", "precision"):
+            found.append((5, f"{name}: {float(value):.2f}"))
+        elif name == "length":
+            found.append((5, f"length: {float(value):g} words"))
+    return [text for _, text in sorted(found, key=lambda t: t[0])]
+
+
+def changed_marks(before: pd.DataFrame, after: pd.DataFrame) -> pd.DataFrame:
+    """Answers whose proposed mark or flag changed between two gradings of the same answers."""
+    keys = ["question_id", "answer_id"]
+    both = before[keys + ["answer", "proposed", "confidence"]].merge(
+        after[keys + ["proposed", "confidence"]], on=keys, suffixes=("_before", "_after"))
+    b = both["proposed_before"].fillna(NO_MARK)
+    a = both["proposed_after"].fillna(NO_MARK)
+    return both[b != a].reset_index(drop=True)
+
+
+def progress_counts(table: pd.DataFrame, threshold: float) -> dict[str, int]:
+    """Figures for the top of the page."""
+    is_flagged = flagged(table, threshold)
+    return {
+        "answers": int(len(table)),
+        "flagged": int(is_flagged.sum()),
+        "to review": int((is_flagged & ~table["reviewed"]).sum()),
+        "reviewed": int(table["reviewed"].sum()),
+        "overridden": int((table["reviewed"] & (table["mark"].fillna(NO_MARK)
+                                                != table["proposed"].fillna(NO_MARK))).sum()),
+    }

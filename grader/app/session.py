@@ -1,0 +1,345 @@
+"""A grading session: an exam opened in the app, its models trained, its answers graded.
+
+Opening an exam file (exam.yaml) reads the export, trains one model per question on its
+marked answers and grades every answer. Trained models are kept in the working folder
+under a hash of everything they are trained from (question file, marked answers, training
+parameters, model format), so reopening the exam — or restarting the server — loads them
+in a moment instead of training again.
+
+Reviewed answers a marker adds to the training set are written (safe CSV, atomic) to
+`<workdir>/exams/<exam id>/training/<question>.csv`; when that file exists it is the
+question's training set from then on, so a retrained model survives a restart too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Mapping, Sequence
+
+import pandas as pd
+
+from grader.app.review import proposed_table
+from grader.app.settings import REPO, AppSettings
+from grader.exam_io import (Exam, atomic_write_text, csv_text, read_exam, read_marked_answers,
+                            read_table, resolve_column)
+from grader.review_store import Decision
+
+log = logging.getLogger(__name__)
+
+Progress = Callable[[float, str], None]
+
+#: Training parameters the app uses (the pipeline's defaults unless set here).
+TRAIN_PARAMS: dict = {}
+
+
+@dataclass
+class QuestionSession:
+    """One question of an open exam: its rubric, its model and its graded answers."""
+
+    id: str
+    question: object               # knowledge.schema.Question
+    question_path: Path
+    training_path: Path            # the marked answers the model was trained on
+    model: object                  # grader.pipeline.GradingModel
+    model_key: str
+    table: pd.DataFrame            # the marks table without decisions (see grader.app.review)
+    features: pd.DataFrame         # extracted features, aligned with `table`
+    training_size: int
+    training_extended: bool        # trained on marked answers plus markers' reviews
+
+    @property
+    def marks(self) -> tuple[str, ...]:
+        marks = tuple(getattr(self.question, "marks", ()) or ())
+        return marks or tuple(getattr(self.model, "marks", ()) or ())
+
+    @property
+    def descriptions(self) -> dict[str, str]:
+        extractor = getattr(self.model, "extractor", None)
+        return dict(getattr(extractor, "descriptions_", {}) or {})
+
+
+@dataclass
+class ExamSession:
+    """An exam opened in the app."""
+
+    exam: Exam
+    exam_id: str
+    path: Path
+    rows: pd.DataFrame             # the export as read, every column as text
+    answers: pd.DataFrame          # one row per (question, answer): question_id, answer_id, answer, row
+    questions: dict[str, QuestionSession]
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return self.exam.name
+
+    def table(self) -> pd.DataFrame:
+        """The marks table of all questions (without decisions)."""
+        return pd.concat([q.table for q in self.questions.values()], ignore_index=True)
+
+
+# -- where things live -----------------------------------------------------------------
+
+def exam_id_for(path: Path, name: str) -> str:
+    """A stable id for an exam: its name plus a short hash of where its file is."""
+    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40] or "exam"
+    digest = hashlib.sha256(str(Path(path).resolve()).encode()).hexdigest()[:8]
+    return f"{slug}-{digest}"
+
+
+def prepare_sample(settings: AppSettings) -> Path:
+    """The exam file to open at start.
+
+    The bundled sample is copied once into the working folder and opened from there, so
+    that editing its rubric in the app never changes the repository's files. Any other
+    GRADER_SAMPLE_EXAM is opened where it is.
+    """
+    bundled = REPO / "sample_data"
+    sample = settings.sample_exam.resolve()
+    if bundled.resolve() not in sample.parents:
+        return sample
+    copy = settings.workdir / "sample_data"
+    if not (copy / sample.relative_to(bundled.resolve())).exists():
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        tmp = settings.workdir / ".sample_data.tmp"
+        shutil.rmtree(tmp, ignore_errors=True)
+        shutil.copytree(bundled, tmp, ignore=shutil.ignore_patterns(".history", "__pycache__"))
+        shutil.rmtree(copy, ignore_errors=True)
+        tmp.rename(copy)
+    return copy / sample.relative_to(bundled.resolve())
+
+
+def extended_training_path(settings: AppSettings, exam_id: str, question_id: str) -> Path:
+    return settings.workdir / "exams" / exam_id / "training" / f"{question_id}.csv"
+
+
+# -- reading the export ------------------------------------------------------------------
+
+def read_exam_answers(exam: Exam) -> tuple[pd.DataFrame, pd.DataFrame, list[str]]:
+    """(the export's rows, one row per answer, warnings) for a wide or long exam export."""
+    frame, rows, _ = read_table(exam.answers)
+    warnings: list[str] = []
+    if frame.empty:
+        raise ValueError(f"{exam.answers}: the exam export has no answers (only a header row)")
+    if exam.id_column:
+        ids = frame[resolve_column(exam.id_column, frame.columns, exam.answers, "id column")]
+        ids = ids.str.strip().tolist()
+    else:
+        ids = [f"row {r}" for r in rows]
+    ids = _unique_ids(ids, rows, exam.answers, warnings)
+    parts = []
+    if exam.layout == "wide":
+        for q in exam.questions:
+            col = resolve_column(q.column or q.id, frame.columns, exam.answers, "answer column")
+            parts.append(pd.DataFrame({"question_id": q.id, "answer_id": ids,
+                                       "answer": frame[col].to_numpy(object), "row": rows}))
+    else:
+        col = resolve_column(exam.answer_column, frame.columns, exam.answers, "answer column")
+        qcol = (resolve_column(exam.question_column, frame.columns, exam.answers,
+                               "question column") if exam.question_column else None)
+        for q in exam.questions:
+            mask = (frame[qcol].str.strip() == q.id).to_numpy() if qcol else slice(None)
+            parts.append(pd.DataFrame({"question_id": q.id,
+                                       "answer_id": pd.Series(ids, dtype=object)[mask].to_numpy(),
+                                       "answer": frame[col].to_numpy(object)[mask],
+                                       "row": rows[mask]}))
+    answers = pd.concat(parts, ignore_index=True)
+    return frame.assign(_row=rows), answers, warnings
+
+
+def _unique_ids(ids: list[str], rows, path: Path, warnings: list[str]) -> list[str]:
+    seen: dict[str, int] = {}
+    out = []
+    for i, r in zip(ids, rows):
+        i = i or f"row {r}"
+        if i in seen:
+            warnings.append(f"{path}: {i!r} appears again on row {r} (first on row {seen[i]}); "
+                            f"both attempts are kept and graded")
+            out.append(f"{i} (row {r})")
+        else:
+            seen[i] = int(r)
+            out.append(i)
+    return out
+
+
+# -- training with a cache ----------------------------------------------------------------
+
+def _file_digest(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def model_key(question_path: Path, training_path: Path, params: Mapping) -> str:
+    """A hash of everything a model is trained from."""
+    import grader.pipeline as pipeline
+
+    h = hashlib.sha256()
+    h.update(_file_digest(question_path).encode())
+    h.update(_file_digest(training_path).encode())
+    h.update(json.dumps(params, sort_keys=True, default=str).encode())
+    h.update(str(getattr(pipeline, "FORMAT_VERSION", getattr(pipeline, "MODEL_FORMAT_VERSION", "")))
+             .encode())
+    return h.hexdigest()[:20]
+
+
+def load_question(path: Path):
+    from knowledge import load_question as _load
+
+    return _load(path)
+
+
+def train_or_load(question_path: Path, training_path: Path, cache_dir: Path, *,
+                  progress: Progress | None = None, params: Mapping | None = None):
+    """(model, key): the cached model for these inputs, or a freshly trained (and cached) one."""
+    from grader.pipeline import GradingModel
+
+    params = dict(TRAIN_PARAMS if params is None else params)
+    key = model_key(question_path, training_path, params)
+    cached = Path(cache_dir) / f"{Path(question_path).parent.name}-{key}.json"
+    if cached.exists():
+        try:
+            return GradingModel.load(cached), key
+        except Exception as exc:  # a damaged or outdated cache entry: train again
+            log.warning("cannot reuse cached model %s (%s); training again", cached, exc)
+    question = load_question(question_path)
+    marked = read_marked_answers(training_path, marks=tuple(getattr(question, "marks", ()) or ()))
+    model = GradingModel.train(question, marked.answers, marked.marks, progress=progress, **params)
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    model.save(cached)
+    return model, key
+
+
+def grade_question(question_id: str, model, answer_ids: Sequence[str],
+                   answers: Sequence[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(marks table without decisions, features) for one question's answers."""
+    answers = ["" if a is None else str(a) for a in answers]
+    grades = model.grade(answers).reset_index(drop=True)
+    features = model.features(answers).reset_index(drop=True)
+    return proposed_table(question_id, answer_ids, answers, grades, features), features
+
+
+def open_question(settings: AppSettings, exam: Exam, exam_id: str, qid: str,
+                  answers: pd.DataFrame, progress: Progress | None = None) -> QuestionSession:
+    spec = next(q for q in exam.questions if q.id == qid)
+    if spec.question is None or spec.training is None:
+        raise ValueError(f"question {qid!r}: the app needs a question file and marked answers "
+                         "(a 'question' and a 'training' entry in the exam file)")
+    extended = extended_training_path(settings, exam_id, qid)
+    training = extended if extended.exists() else spec.training
+    model, key = train_or_load(spec.question, training, settings.workdir / "models",
+                               progress=progress)
+    mine = answers[answers["question_id"] == qid]
+    table, features = grade_question(qid, model, mine["answer_id"].tolist(),
+                                     mine["answer"].tolist())
+    trained_on = getattr(model, "trained_on", None)
+    size = _training_size(trained_on)
+    return QuestionSession(qid, model.question, spec.question, training, model, key, table,
+                           features, size, extended.exists())
+
+
+def _training_size(trained_on) -> int:
+    if isinstance(trained_on, Mapping):
+        for k in ("n", "n_answers", "answers", "size"):
+            if isinstance(trained_on.get(k), int):
+                return trained_on[k]
+    for k in ("n", "n_answers", "answers", "size"):
+        if isinstance(getattr(trained_on, k, None), int):
+            return getattr(trained_on, k)
+    return 0
+
+
+def open_exam(path: Path, settings: AppSettings,
+              progress: Progress | None = None) -> ExamSession:
+    """Read an exam file, train (or load) each question's model and grade every answer."""
+    path = Path(path)
+    exam = read_exam(path)
+    exam_id = exam_id_for(path, exam.name)
+    rows, answers, warnings = read_exam_answers(exam)
+    questions: dict[str, QuestionSession] = {}
+    n = len(exam.questions)
+    for i, spec in enumerate(exam.questions):
+        def step(fraction: float, message: str, i=i, spec=spec) -> None:
+            if progress:
+                progress((i + max(0.0, min(1.0, fraction))) / n, f"{spec.id}: {message}")
+        step(0.0, "training")
+        questions[spec.id] = open_question(settings, exam, exam_id, spec.id, answers, step)
+    if progress:
+        progress(1.0, "graded")
+    return ExamSession(exam, exam_id, path, rows, answers, questions, warnings)
+
+
+# -- learning from reviews -----------------------------------------------------------------
+
+def reviewed_examples(table: pd.DataFrame, decisions: Mapping[tuple[str, str], Decision],
+                      question_id: str) -> pd.DataFrame:
+    """The answers of a question a marker decided on, with their decided mark."""
+    rows = table[(table["question_id"] == question_id)]
+    keep = [(question_id, a) in decisions for a in rows["answer_id"]]
+    rows = rows[keep]
+    return pd.DataFrame({"id": ["review:" + a for a in rows["answer_id"]],
+                         "answer": rows["answer"].tolist(),
+                         "mark": [decisions[(question_id, a)].new_mark for a in rows["answer_id"]]})
+
+
+def write_extended_training(settings: AppSettings, session: ExamSession, question_id: str,
+                            decisions: Mapping[tuple[str, str], Decision]) -> tuple[Path, int]:
+    """Write the question's training set plus its reviewed answers; (path, n reviewed added)."""
+    spec = next(q for q in session.exam.questions if q.id == question_id)
+    qs = session.questions[question_id]
+    marked = read_marked_answers(spec.training, marks=qs.marks)
+    base = pd.DataFrame({"id": marked.ids, "answer": marked.answers, "mark": marked.marks})
+    reviewed = reviewed_examples(qs.table, decisions, question_id)
+    both = pd.concat([base, reviewed], ignore_index=True)
+    path = extended_training_path(settings, session.exam_id, question_id)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # the exact texts (not neutralised): this is training data the app reads back, not a report
+    atomic_write_text(path, csv_text(list(both.columns), both.astype(str).values.tolist()), "utf-8")
+    return path, len(reviewed)
+
+
+def forget_extended_training(settings: AppSettings, session: ExamSession, question_id: str) -> None:
+    """Go back to the exam's own marked answers for this question."""
+    extended_training_path(settings, session.exam_id, question_id).unlink(missing_ok=True)
+
+
+# -- evaluation (cross-validation), cached like the models --------------------------------------
+
+def evaluate(qs: QuestionSession, cache_dir: Path, *, folds: int = 5) -> dict:
+    """Cross-validated figures of the question's model (accuracy, macro-F1, QWK, IBS and the
+    curve of automatic-marking accuracy against the share flagged), cached on disk."""
+    cached = Path(cache_dir) / f"{qs.question_path.parent.name}-{qs.model_key}.cv{folds}.json"
+    if cached.exists():
+        try:
+            return json.loads(cached.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            pass
+    from grader.evaluation import cross_validate
+
+    marked = read_marked_answers(qs.training_path, marks=qs.marks)
+    report = cross_validate(qs.question, marked.answers, marked.marks, folds=folds, seed=0,
+                            **TRAIN_PARAMS)
+    curve = pd.DataFrame(report.curve)
+    figures = {
+        "accuracy": _float(report, "accuracy"), "macro_f1": _float(report, "macro_f1"),
+        "qwk": _float(report, "qwk"), "ibs": _float(report, "ibs"),
+        "answers": len(marked.answers), "folds": folds,
+        "curve": {c: [None if pd.isna(v) else float(v) for v in curve[c]]
+                  for c in ("threshold", "share_flagged", "auto_accuracy") if c in curve},
+    }
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(cached, json.dumps(figures, indent=1))
+    return figures
+
+
+def _float(report, name: str) -> float | None:
+    value = getattr(report, name, None)
+    try:
+        return None if value is None else float(value)
+    except (TypeError, ValueError):
+        return None

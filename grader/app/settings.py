@@ -1,0 +1,66 @@
+"""The app's settings: where decisions, models and uploads live, who the marker is.
+
+Each setting is an environment variable with a default that works on a fresh clone, so
+`streamlit run app.py` needs no configuration (see docs/app.md).
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping
+
+#: The repository root (the folder holding app.py and sample_data/).
+REPO = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True)
+class AppSettings:
+    """Where things are and the defaults a marker starts with."""
+
+    workdir: Path          # the app's working folder: models, uploads, exports, sample copy
+    db_path: Path          # the SQLite file of the markers' decisions
+    sample_exam: Path      # the exam opened when the app starts
+    marker: str            # the marker's name shown in the name box at first
+    max_upload_mb: float   # uploads larger than this are refused with a message
+    flag_below: float      # answers with a confidence below this go to the review queue
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> "AppSettings":
+        """Read the `GRADER_*` environment variables; raise ValueError naming a bad one."""
+        env = os.environ if environ is None else environ
+        workdir = Path(env.get("GRADER_WORKDIR") or REPO / ".grader").expanduser()
+        db = Path(env.get("GRADER_DB") or workdir / "reviews.sqlite").expanduser()
+        sample = Path(env.get("GRADER_SAMPLE_EXAM")
+                      or REPO / "sample_data" / "exam" / "exam.yaml").expanduser()
+        marker = (env.get("GRADER_MARKER") or _user_name()).strip() or "marker"
+        max_mb = _number(env, "GRADER_MAX_UPLOAD_MB", 20.0, low=0.001, high=200.0)
+        flag = _number(env, "GRADER_FLAG_BELOW", 0.7, low=0.0, high=1.0)
+        return cls(workdir, db, sample, marker, max_mb, flag)
+
+    @property
+    def max_upload_bytes(self) -> int:
+        return int(self.max_upload_mb * 1024 * 1024)
+
+
+def _user_name() -> str:
+    try:
+        return getpass.getuser()
+    except Exception:  # no user name in some containers
+        return "marker"
+
+
+def _number(env: Mapping[str, str], name: str, default: float, *, low: float,
+            high: float) -> float:
+    raw = env.get(name)
+    if raw is None or not raw.strip():
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"setting {name}={raw!r} is not a number") from None
+    if not low <= value <= high:
+        raise ValueError(f"setting {name}={raw!r} is outside {low:g}..{high:g}")
+    return value

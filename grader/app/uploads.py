@@ -1,0 +1,85 @@
+"""Turning uploaded files into an exam the app can open, checking them on the way.
+
+A marker uploads a question file, its marked answers and an exam export (one answer per
+row). The files are size-checked, validated (the rubric by `knowledge`, the CSVs by
+`grader.exam_io`) and stored under `<workdir>/uploads/<hash>/` with an `exam.yaml` that
+ties them together; that exam file is then opened like any other. Every problem becomes an
+`UploadError` with a message for the marker, never a traceback.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import yaml
+
+from grader.exam_io import atomic_write_text, read_marked_answers, read_table, resolve_column
+
+
+class UploadError(ValueError):
+    """An uploaded file cannot be used; the message says which and why."""
+
+
+def _check_size(name: str, data: bytes, max_bytes: int) -> None:
+    if len(data) > max_bytes:
+        raise UploadError(f"{name} is {len(data) / 1e6:.1f} MB; the limit is "
+                          f"{max_bytes / 1e6:.1f} MB (setting GRADER_MAX_UPLOAD_MB)")
+    if not data.strip():
+        raise UploadError(f"{name} is empty")
+
+
+def save_upload(workdir: Path, *, question: tuple[str, bytes], marked: tuple[str, bytes],
+                export: tuple[str, bytes], id_column: str, answer_column: str,
+                max_bytes: int) -> Path:
+    """Check and store uploaded (name, bytes) files; return the path of the exam file made."""
+    import knowledge
+
+    for name, data in (question, marked, export):
+        _check_size(name, data, max_bytes)
+    digest = hashlib.sha256(b"\0".join(d for _, d in (question, marked, export))
+                            + f"{id_column}\0{answer_column}".encode()).hexdigest()[:16]
+    folder = Path(workdir) / "uploads" / digest
+    folder.mkdir(parents=True, exist_ok=True)
+
+    try:
+        text = question[1].decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UploadError(f"{question[0]}: not UTF-8 text (byte {exc.start})") from None
+    q_path = folder / "question.yaml"
+    problems = knowledge.check_question_text(text, question[0])
+    if problems:
+        listed = "; ".join(f"line {p.line}, column {p.column}: {p.message}" for p in problems[:5])
+        more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""
+        raise UploadError(f"{question[0]} has {len(problems)} problem(s): {listed}{more}")
+    atomic_write_text(q_path, text)
+    question_id = str((yaml.safe_load(text) or {}).get("id", "question"))
+
+    m_path, e_path = folder / "marked.csv", folder / "export.csv"
+    m_path.write_bytes(marked[1])
+    e_path.write_bytes(export[1])
+    try:
+        read_marked_answers(m_path)
+    except (ValueError, OSError) as exc:
+        raise UploadError(f"{marked[0]}: {_strip_path(exc, m_path)}") from None
+    try:
+        frame, _, _ = read_table(e_path)
+        if frame.empty:
+            raise ValueError("no answers (only a header row)")
+        ids = resolve_column(id_column, frame.columns, e_path, "id column")
+        answers = resolve_column(answer_column, frame.columns, e_path, "answer column")
+    except (ValueError, OSError) as exc:
+        raise UploadError(f"{export[0]}: {_strip_path(exc, e_path)}") from None
+
+    exam = {"name": f"{question_id} — {Path(export[0]).stem}", "answers": "export.csv",
+            "layout": "long", "id_column": ids, "answer_column": answers,
+            "questions": [{"id": question_id, "question": "question.yaml",
+                           "training": "marked.csv"}]}
+    exam_path = folder / "exam.yaml"
+    atomic_write_text(exam_path, yaml.safe_dump(exam, allow_unicode=True, sort_keys=False))
+    return exam_path
+
+
+def _strip_path(exc: Exception, path: Path) -> str:
+    """The error message without our storage path in front (the marker knows the file by name)."""
+    return str(exc).replace(f"{path}: ", "").replace(str(path), path.name)

@@ -1,0 +1,149 @@
+"""The marks table with its filters and charts, the export and the audit trail."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from grader.app.export import csv_bytes, export_long, export_wide, save_export
+from grader.app.review import NO_MARK, filter_table, flagged, with_decisions
+from grader.app.session import ExamSession, evaluate
+from grader.app.settings import AppSettings
+from grader.review_store import ReviewStore
+
+_SHOWN = ["question_id", "answer_id", "answer", "mark", "proposed", "confidence", "flagged",
+          "reviewed", "marker", "rule"]
+
+
+def marks_view(session: ExamSession, table: pd.DataFrame, threshold: float,
+               settings: AppSettings) -> None:
+    with st.container(border=True):
+        a, b, c, d = st.columns([2, 2, 3, 2])
+        marks = sorted(table["mark"].fillna(NO_MARK).unique())
+        chosen = a.multiselect("Mark", marks, default=marks, key="filter_marks")
+        flag = b.radio("Flag", ["all", "flagged", "not flagged"], key="filter_flag",
+                       horizontal=True)
+        low, high = c.slider("Confidence", 0.0, 1.0, (0.0, 1.0), step=0.05, key="filter_conf")
+        reviewed = d.radio("Reviewed", ["all", "reviewed", "not reviewed"], key="filter_reviewed",
+                           horizontal=True)
+    shown = filter_table(table, threshold, marks=chosen, flag=flag, confidence=(low, high),
+                         include_unscored=low == 0.0, reviewed=reviewed)
+    st.caption(f"{len(shown)} of {len(table)} answers")
+    st.dataframe(
+        shown.assign(flagged=flagged(shown, threshold))[_SHOWN], hide_index=True,
+        use_container_width=True, height=min(560, 38 + 35 * max(1, len(shown))),
+        column_config={
+            "question_id": st.column_config.TextColumn("question"),
+            "answer_id": st.column_config.TextColumn("student"),
+            "answer": st.column_config.TextColumn("answer", width="large"),
+            "confidence": st.column_config.ProgressColumn("confidence", min_value=0.0,
+                                                          max_value=1.0, format="%.2f"),
+            "proposed": st.column_config.TextColumn("proposed"),
+        })
+    left, right = st.columns(2, gap="large")
+    with left:
+        st.markdown("**Confidence of the proposed marks**")
+        st.altair_chart(confidence_histogram(table, threshold), use_container_width=True)
+    with right:
+        st.markdown("**Accuracy of automatic marking against the share flagged**")
+        accuracy_curve_panel(session, threshold, settings)
+
+
+def confidence_histogram(table: pd.DataFrame, threshold: float) -> alt.LayerChart:
+    data = pd.DataFrame({"confidence": table["confidence"].fillna(0.0),
+                         "status": flagged(table, threshold).map(
+                             {True: "flagged", False: "marked automatically"})})
+    bars = alt.Chart(data).mark_bar().encode(
+        alt.X("confidence:Q", bin=alt.Bin(step=0.05), scale=alt.Scale(domain=[0, 1]),
+              title="confidence (no rule = 0)"),
+        alt.Y("count():Q", title="answers"),
+        alt.Color("status:N", scale=alt.Scale(domain=["flagged", "marked automatically"],
+                                              range=["#d98c3f", "#2f6f9f"]),
+                  legend=alt.Legend(orient="top", title=None)))
+    rule = alt.Chart(pd.DataFrame({"t": [threshold]})).mark_rule(strokeDash=[4, 3]).encode(x="t:Q")
+    return (bars + rule).properties(height=260)
+
+
+def accuracy_curve_panel(session: ExamSession, threshold: float, settings: AppSettings) -> None:
+    """The cross-validated curve of each question, with the current threshold marked."""
+    qid = st.session_state.get("question")
+    ids = [qid] if qid in session.questions else list(session.questions)
+    frames, figures = [], []
+    for q in ids:
+        qs = session.questions[q]
+        try:
+            with st.spinner(f"Cross-validating {q} (once; the result is kept)…"):
+                report = evaluate(qs, settings.workdir / "models")
+        except Exception as exc:
+            st.warning(f"No evaluation for {q}: {exc}")
+            continue
+        curve = pd.DataFrame(report.get("curve", {}))
+        if not curve.empty:
+            frames.append(curve.assign(question=q))
+        figures.append({"question": q, "answers": report.get("answers"),
+                        "accuracy": report.get("accuracy"), "macro-F1": report.get("macro_f1"),
+                        "QWK": report.get("qwk"), "IBS": report.get("ibs")})
+    if frames:
+        data = pd.concat(frames, ignore_index=True).dropna(subset=["share_flagged", "auto_accuracy"])
+        line = alt.Chart(data).mark_line(point=alt.OverlayMarkDef(size=18)).encode(
+            alt.X("share_flagged:Q", title="share of answers flagged for a human",
+                  axis=alt.Axis(format="%")),
+            alt.Y("auto_accuracy:Q", title="accuracy of the automatic marks",
+                  scale=alt.Scale(zero=False)),
+            alt.Color("question:N", legend=alt.Legend(orient="top", title=None)),
+            tooltip=["question", alt.Tooltip("threshold:Q", format=".2f"),
+                     alt.Tooltip("share_flagged:Q", format=".0%"),
+                     alt.Tooltip("auto_accuracy:Q", format=".1%")])
+        here = (data.assign(d=(data["threshold"] - threshold).abs())
+                .sort_values("d").groupby("question").head(1))
+        dot = alt.Chart(here).mark_point(size=140, filled=True, color="#d98c3f").encode(
+            x="share_flagged:Q", y="auto_accuracy:Q")
+        st.altair_chart((line + dot).properties(height=260), use_container_width=True)
+        st.caption("From 5-fold cross-validation on the marked answers; the orange dot is the threshold "
+                   "set in the sidebar.")
+    if figures:
+        st.dataframe(pd.DataFrame(figures), hide_index=True, use_container_width=True,
+                     column_config={k: st.column_config.NumberColumn(format="%.3f")
+                                    for k in ("accuracy", "macro-F1", "QWK", "IBS")})
+
+
+def export_view(session: ExamSession, store: ReviewStore, threshold: float,
+                settings: AppSettings) -> None:
+    table = with_decisions(session.table(), store.current(session.exam_id))
+    st.subheader("Export the graded exam")
+    st.caption("Every answer with its current mark (the marker's decision where there is one), "
+               "the proposed mark, confidence, rule and who reviewed it. Cells a spreadsheet "
+               "would run as formulas are neutralised.")
+    shape = st.radio("Shape", ["one row per answer", "one row per student (the export's columns "
+                               "plus a mark per question)"], key="export_shape")
+    if shape.startswith("one row per answer"):
+        frame = export_long(table, threshold)
+        stem = f"{session.exam_id}-graded"
+    else:
+        frame = export_wide(session.rows, session.answers, table, threshold)
+        stem = f"{session.exam_id}-graded-wide"
+    st.dataframe(frame.head(8), hide_index=True, use_container_width=True)
+    a, b = st.columns(2)
+    a.download_button("Download CSV", csv_bytes(frame), file_name=f"{stem}.csv",
+                      mime="text/csv", type="primary", use_container_width=True)
+    if b.button("Save in the working folder", use_container_width=True, key="export_save"):
+        stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+        path = save_export(frame, settings.workdir / "exports", f"{stem}-{stamp}")
+        st.session_state["export_path"] = str(path)
+    if st.session_state.get("export_path"):
+        st.success(f"Saved {st.session_state['export_path']}")
+
+    st.subheader("Audit trail")
+    history = store.history(session.exam_id)
+    if not history:
+        st.caption("No decisions yet.")
+        return
+    trail = pd.DataFrame([d.to_dict() for d in history]).sort_values("version", ascending=False)
+    st.dataframe(trail[["decided_at", "marker", "question_id", "answer_id", "old_mark",
+                        "new_mark", "comment", "scope", "version", "base_version"]],
+                 hide_index=True, use_container_width=True, height=300)
+    st.download_button("Download the audit trail (CSV)", csv_bytes(trail),
+                       file_name=f"{session.exam_id}-decisions.csv", mime="text/csv")

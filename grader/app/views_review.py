@@ -1,0 +1,275 @@
+"""The review queue and group decisions.
+
+A decision is saved the moment the marker submits it, based on the version of the answer
+the page showed (kept in `st.session_state["seen"]`): if another marker decided in between,
+the store refuses it and the page shows the other decision, letting the marker keep theirs
+explicitly. Student text is always shown as plain text (`st.text`), never as Markdown/HTML.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from grader.app.review import (NO_MARK, features_found, flagged, group_summary, review_queue)
+from grader.app.session import ExamSession, QuestionSession
+from grader.review_store import ConflictError, NewDecision, ReviewStore
+
+
+def _marker() -> str:
+    return str(st.session_state.get("marker", "")).strip()
+
+
+def _notice(kind: str, text: str) -> None:
+    st.session_state["notice"] = (kind, text)
+
+
+def show_notice() -> None:
+    kind, text = st.session_state.pop("notice", (None, None))
+    if kind:
+        getattr(st, kind)(md_escape(text))
+
+
+# -- saving ---------------------------------------------------------------------------------
+
+def _save_one(store: ReviewStore, exam_id: str, qid: str, aid: str, old_mark: str | None,
+              mark_key: str | None, comment_key: str, fixed_mark: str | None = None) -> None:
+    """Form callback: save the marker's decision on one answer, or record the conflict."""
+    state = st.session_state
+    mark = fixed_mark if fixed_mark is not None else state.get(mark_key)
+    comment = str(state.get(comment_key, "") or "")
+    if not _marker():
+        _notice("error", "Type your name in the sidebar first: every decision is saved with it.")
+        return
+    if not mark:
+        _notice("error", "Choose a mark first.")
+        return
+    base = state["seen"].get((qid, aid), 0)
+    try:
+        d = store.record(exam_id, qid, aid, marker=_marker(), new_mark=mark, base_version=base,
+                         old_mark=old_mark, comment=comment)
+    except ConflictError as exc:
+        state["conflict"] = {"qid": qid, "aid": aid, "mark": mark, "comment": comment,
+                             "old_mark": old_mark, "theirs": exc.current}
+        return
+    state["seen"][(qid, aid)] = d.version
+    state.pop("review_pick", None)
+    _notice("success", f"Saved: {aid} ({qid}) gets {mark}.")
+
+
+def _resolve_conflict(store: ReviewStore, exam_id: str, keep_mine: bool) -> None:
+    state = st.session_state
+    c = state.pop("conflict", None)
+    if not c:
+        return
+    theirs = c["theirs"]
+    if not keep_mine:
+        state["seen"][(c["qid"], c["aid"])] = theirs.version
+        _notice("info", f"Kept {theirs.marker}'s mark {theirs.new_mark} for {c['aid']}.")
+        return
+    try:
+        d = store.record(exam_id, c["qid"], c["aid"], marker=_marker() or "marker",
+                         new_mark=c["mark"], base_version=theirs.version,
+                         old_mark=theirs.new_mark, comment=c["comment"])
+    except ConflictError as exc:  # a third decision arrived meanwhile: show that one
+        state["conflict"] = {**c, "theirs": exc.current}
+        return
+    state["seen"][(c["qid"], c["aid"])] = d.version
+    _notice("success", f"Saved your mark {c['mark']} for {c['aid']} over {theirs.marker}'s.")
+
+
+def conflict_panel(store: ReviewStore, exam_id: str) -> None:
+    c = st.session_state.get("conflict")
+    if not c:
+        return
+    t = c["theirs"]
+    with st.container(border=True):
+        st.warning(md_escape(
+            f"{t.marker} decided on answer {c['aid']} ({c['qid']}) while you were looking at "
+            f"it: mark {t.new_mark} at {t.decided_at}. Nothing of yours was saved yet. "
+            f"Your mark: {c['mark']}."))
+        if t.comment:
+            st.text(f"Their comment: {t.comment}")
+        a, b = st.columns(2)
+        a.button(f"Keep my mark ({c['mark']})", on_click=_resolve_conflict,
+                 args=(store, exam_id, True), key="conflict_mine", type="primary")
+        b.button(f"Keep {t.marker}'s mark ({t.new_mark})", on_click=_resolve_conflict,
+                 args=(store, exam_id, False), key="conflict_theirs")
+
+
+# -- one answer -------------------------------------------------------------------------------
+
+def _position(qs: QuestionSession, aid: str) -> int:
+    return int(np.flatnonzero(qs.table["answer_id"].to_numpy() == aid)[0])
+
+
+def answer_card(session: ExamSession, store: ReviewStore, row: pd.Series) -> None:
+    """Everything about one answer and the form to decide on it."""
+    qid, aid = row["question_id"], row["answer_id"]
+    qs = session.questions[qid]
+    st.session_state["seen"][(qid, aid)] = int(row["version"])
+    st.caption(f"{qid}: {getattr(qs.question, 'text', '')}")
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        st.markdown("**Student's answer**")
+        st.text(f"from {aid}")
+        with st.container(border=True):
+            st.text(row["answer"] if str(row["answer"]).strip() else "(blank answer)")
+        features = qs.features.iloc[_position(qs, aid)].to_dict()
+        found = features_found(features, qs.descriptions)
+        st.markdown("**Found in the answer**")
+        st.text("\n".join(f"• {f}" for f in found) if found else "nothing the rubric knows")
+    with right:
+        a, b = st.columns(2)
+        a.metric("Proposed mark", row["proposed"] if row["proposed"] is not None else NO_MARK)
+        conf = row["confidence"]
+        b.metric("Confidence", "—" if pd.isna(conf) else f"{conf:.0%}")
+        if row["reviewed"]:
+            st.info(md_escape(f"Decided: {row['mark']} by {row['marker']} at {row['decided_at']}"
+                              + (f" — {row['comment']}" if row["comment"] else "")))
+        with st.expander("Why: the rule and its justification", expanded=True):
+            st.code(_explanation_text(qs, row), language=None, wrap_lines=True)
+        decision_form(session, store, row, qs)
+
+
+def md_escape(text: object) -> str:
+    """Text from a file or a marker, safe inside an element that renders Markdown."""
+    return re.sub(r"([\\`*_{}\[\]()#+\-.!|<>~$:])", r"\\\1", str(text))
+
+
+def _explanation_text(qs: QuestionSession, row: pd.Series) -> str:
+    try:
+        return qs.model.explain(row["answer"]).text()
+    except Exception as exc:  # an explanation must never take the page down
+        return f"{row['rule'] or 'no rule applies'}\n{row['explanation']}\n(full explanation unavailable: {exc})"
+
+
+def decision_form(session: ExamSession, store: ReviewStore, row: pd.Series,
+                  qs: QuestionSession) -> None:
+    qid, aid = row["question_id"], row["answer_id"]
+    marks = list(qs.marks) or sorted(qs.table["proposed"].dropna().unique())
+    current = row["mark"] if row["mark"] in marks else None
+    key = f"{qid}|{aid}"
+    with st.form(f"decide|{key}", border=True):
+        st.radio("Mark", marks, index=marks.index(current) if current else None,
+                 horizontal=True, key=f"mark|{key}")
+        st.text_input("Comment (optional)", key=f"comment|{key}")
+        a, b = st.columns(2)
+        a.form_submit_button(
+            f"Accept {row['proposed']}" if row["proposed"] is not None else "Accept (no mark)",
+            type="primary", disabled=row["proposed"] is None, use_container_width=True,
+            on_click=_save_one, args=(store, session.exam_id, qid, aid, row["mark"], None,
+                                      f"comment|{key}", row["proposed"]))
+        b.form_submit_button("Save the chosen mark", use_container_width=True,
+                             on_click=_save_one, args=(store, session.exam_id, qid, aid,
+                                                       row["mark"], f"mark|{key}",
+                                                       f"comment|{key}"))
+
+
+# -- views ---------------------------------------------------------------------------------
+
+def _label(row: pd.Series) -> str:
+    conf = "no rule" if pd.isna(row["confidence"]) else f"{row['confidence']:.0%}"
+    mark = row["proposed"] if row["proposed"] is not None else NO_MARK
+    return f"{row['answer_id']} · {row['question_id']} · proposed {mark} · {conf}"
+
+
+def review_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame,
+                threshold: float) -> None:
+    show_notice()
+    conflict_panel(store, session.exam_id)
+    everything = st.toggle("Pick from all answers (not only the queue)", key="review_all")
+    queue = review_queue(table, threshold)
+    pool = table if everything else queue
+    if not everything:
+        if queue.empty:
+            st.success("Nothing left to review: every flagged answer has a decision.")
+            return
+        st.subheader(f"Review queue — {len(queue)} flagged answer(s), least confident first")
+    if pool.empty:
+        st.info("No answers.")
+        return
+    keys = list(zip(pool["question_id"], pool["answer_id"]))
+    labels = {k: _label(r) for k, (_, r) in zip(keys, pool.iterrows())}
+    pick = st.session_state.get("review_pick")
+    if pick not in labels:
+        st.session_state["review_pick"] = keys[0]
+    st.selectbox("Answer", keys, format_func=lambda k: labels[k], key="review_pick")
+    row = pool.iloc[keys.index(st.session_state["review_pick"])]
+    answer_card(session, store, row)
+
+
+def _apply_group(store: ReviewStore, exam_id: str, members: pd.DataFrame, key: str) -> None:
+    state = st.session_state
+    mark = state.get(f"gmark|{key}")
+    comment = str(state.get(f"gcomment|{key}", "") or "")
+    if not _marker():
+        _notice("error", "Type your name in the sidebar first: every decision is saved with it.")
+        return
+    if not mark:
+        _notice("error", "Choose a mark first.")
+        return
+    todo = [NewDecision(q, a, mark, state["seen"].get((q, a), 0), old_mark=m)
+            for q, a, m in zip(members["question_id"], members["answer_id"], members["mark"])]
+    saved, conflicts = store.record_many(exam_id, todo, marker=_marker(), comment=comment)
+    for d in saved:
+        state["seen"][(d.question_id, d.answer_id)] = d.version
+    text = f"Saved mark {mark} for {len(saved)} answer(s) of the group."
+    if conflicts:
+        others = "; ".join(f"{c.current.answer_id}: {c.current.new_mark} by {c.current.marker}"
+                           for c in conflicts)
+        _notice("warning", text + f" {len(conflicts)} answer(s) were decided by someone else "
+                               f"meanwhile and were left as they are: {others}.")
+    else:
+        _notice("success", text)
+
+
+def groups_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame,
+                threshold: float) -> None:
+    show_notice()
+    groups = group_summary(table)
+    st.subheader("Groups of answers with identical features")
+    if groups.empty:
+        st.info("No two answers have identical features here.")
+        return
+    st.caption(f"{len(groups)} group(s) of two or more answers, largest first. Review one "
+               "answer and apply the decision to the whole group.")
+    keys = list(zip(groups["question_id"], groups["group"]))
+    labels = {k: f"{r['size']} answers · {r['question_id']} · proposed {r['proposed']} · "
+                 f"{r['reviewed']} reviewed" for k, (_, r) in zip(keys, groups.iterrows())}
+    if st.session_state.get("group_pick") not in labels:
+        st.session_state["group_pick"] = keys[0]
+    qid, gid = st.selectbox("Group", keys, format_func=lambda k: labels[k], key="group_pick")
+    members = table[(table["question_id"] == qid) & (table["group"] == gid)]
+    for q, a, v in zip(members["question_id"], members["answer_id"], members["version"]):
+        st.session_state["seen"][(q, a)] = int(v)
+    qs = session.questions[qid]
+    first = members.iloc[0]
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        st.dataframe(
+            members[["answer_id", "answer", "proposed", "confidence", "mark", "marker"]]
+            .assign(flagged=flagged(members, threshold)),
+            hide_index=True, use_container_width=True,
+            column_config={"confidence": st.column_config.NumberColumn(format="%.2f")})
+        found = features_found(qs.features.iloc[_position(qs, first["answer_id"])].to_dict(),
+                               qs.descriptions)
+        st.markdown("**Found in every answer of the group**")
+        st.text("\n".join(f"• {f}" for f in found) if found else "nothing the rubric knows")
+    with right:
+        with st.expander("Why: the rule and its justification", expanded=True):
+            st.code(_explanation_text(qs, first), language=None, wrap_lines=True)
+        marks = list(qs.marks) or sorted(qs.table["proposed"].dropna().unique())
+        key = f"{qid}|{gid}"
+        proposed = first["proposed"]
+        with st.form(f"group|{key}"):
+            st.radio("Mark for the whole group", marks,
+                     index=marks.index(proposed) if proposed in marks else None,
+                     horizontal=True, key=f"gmark|{key}")
+            st.text_input("Comment (optional)", key=f"gcomment|{key}")
+            st.form_submit_button(f"Apply to all {len(members)} answers", type="primary",
+                                  use_container_width=True, on_click=_apply_group,
+                                  args=(store, session.exam_id, members, key))

@@ -1,0 +1,199 @@
+"""Editing a question's rubric and retraining; learning from the markers' reviews.
+
+The editor checks the unsaved text on every change (`knowledge.check_question_text`) and
+shows each problem with its line and column and the lines around it; saving is refused
+while there are problems, and the previous version of the file is kept by
+`knowledge.save_question_text`. After a retrain the page shows the evaluation figures and
+the marks before and after.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from grader.app.review import changed_marks
+from grader.app.session import (ExamSession, QuestionSession, evaluate,
+                                forget_extended_training, reviewed_examples,
+                                write_extended_training)
+from grader.app.settings import AppSettings
+from grader.app.views_review import md_escape, show_notice
+from grader.review_store import Decision, ReviewStore
+
+_FIGURES = (("accuracy", "accuracy"), ("macro_f1", "macro-F1"), ("qwk", "quadratic weighted kappa"),
+            ("ibs", "inverse Brier score"), ("answers", "marked answers"))
+
+
+def _pick_question(session: ExamSession, key: str) -> QuestionSession:
+    chosen = st.session_state.get("question")
+    if chosen in session.questions:
+        return session.questions[chosen]
+    qid = st.selectbox("Question", list(session.questions), key=key)
+    return session.questions[qid]
+
+
+def excerpt(text: str, line: int, column: int, context: int = 2) -> str:
+    """The lines around a problem, numbered, with a caret under the column."""
+    lines = text.splitlines() or [""]
+    line = max(1, min(line, len(lines)))
+    out = []
+    for n in range(max(1, line - context), min(len(lines), line + context) + 1):
+        out.append(f"{n:4d} | {lines[n - 1]}")
+        if n == line:
+            out.append("     | " + " " * max(0, column - 1) + "^")
+    return "\n".join(out)
+
+
+def _evaluate_quietly(qs: QuestionSession, settings: AppSettings) -> dict:
+    try:
+        return evaluate(qs, settings.workdir / "models")
+    except Exception as exc:
+        return {"error": str(exc)}
+
+
+def _retrain_report(qid: str, before: QuestionSession, before_eval: dict,
+                    after: QuestionSession, after_eval: dict, what: str) -> dict:
+    return {"qid": qid, "what": what, "before": before_eval, "after": after_eval,
+            "changed": changed_marks(before.table, after.table),
+            "rules_before": _rules(before), "rules_after": _rules(after)}
+
+
+def _rules(qs: QuestionSession) -> str:
+    try:
+        return qs.model.rules("text")
+    except Exception:
+        return ""
+
+
+def show_retrain_report(qid: str) -> None:
+    report = st.session_state.get("retrain_report")
+    if not report or report["qid"] != qid:
+        return
+    with st.container(border=True):
+        st.markdown(f"**After {report['what']}**")
+        rows = [{"figure": label, "before": report["before"].get(k), "after": report["after"].get(k)}
+                for k, label in _FIGURES]
+        st.dataframe(pd.DataFrame(rows), hide_index=True, use_container_width=True,
+                     column_config={c: st.column_config.NumberColumn(format="%.3f")
+                                    for c in ("before", "after")})
+        st.caption("Cross-validated on the training set of each model (5 folds).")
+        changed = report["changed"]
+        if changed.empty:
+            st.info("No proposed mark of this exam changed.")
+        else:
+            st.markdown(f"**{len(changed)} proposed mark(s) of this exam changed**")
+            st.dataframe(changed, hide_index=True, use_container_width=True)
+        a, b = st.columns(2)
+        with a.expander("Rules before"):
+            st.code(report["rules_before"], language=None)
+        with b.expander("Rules after"):
+            st.code(report["rules_after"], language=None)
+
+
+def _reopen(session: ExamSession, settings: AppSettings) -> ExamSession:
+    from grader.app.page import get_session
+
+    return get_session(session.path, settings)
+
+
+def rubric_view(session: ExamSession, store: ReviewStore, settings: AppSettings) -> None:
+    import knowledge
+
+    show_notice()
+    qs = _pick_question(session, "rubric_question")
+    path = qs.question_path
+    key, src_key = f"rubric|{qs.id}", f"rubric_src|{qs.id}"
+    stamp = (str(path), path.stat().st_mtime_ns)
+    if st.session_state.get(src_key) != stamp:
+        st.session_state[key] = path.read_text(encoding="utf-8-sig")
+        st.session_state[src_key] = stamp
+    st.subheader(f"Rubric of {qs.id}")
+    st.caption(f"{path} — concepts, quantities, misconceptions and rules (YAML, rules in YAML "
+               "or ASP). Problems are shown as you edit; the file is only saved when there "
+               "are none, and the previous version is kept.")
+    edit, problems_col = st.columns([3, 2], gap="large")
+    with edit:
+        text = st.text_area("Question file", key=key, height=560, label_visibility="collapsed")
+    problems = knowledge.check_question_text(text, path)
+    with problems_col:
+        if problems:
+            st.error(f"{len(problems)} problem(s): fix them before saving.")
+            for p in problems:
+                where = f"line {p.line}, column {p.column}"
+                hint = f" (expected {p.expected})" if getattr(p, "expected", None) else ""
+                st.markdown(f"**{where}**: {md_escape(p.message + hint)}")
+                st.code(excerpt(text, p.line, p.column), language=None)
+        else:
+            st.success("No problems found.")
+        changed = text != path.read_text(encoding="utf-8-sig")
+        save = st.button("Save and retrain", type="primary", disabled=bool(problems) or not changed,
+                         use_container_width=True, key="rubric_save")
+        if changed and st.button("Discard my changes", use_container_width=True,
+                                 key="rubric_discard"):
+            st.session_state.pop(src_key, None)
+            st.rerun()
+        history = sorted((path.parent / ".history").glob(f"{path.stem}*")) if (
+            path.parent / ".history").is_dir() else []
+        if history:
+            st.caption(f"{len(history)} earlier version(s) kept in {path.parent / '.history'}")
+    if save:
+        before, before_eval = qs, _evaluate_quietly(qs, settings)
+        try:
+            knowledge.save_question_text(path, text)
+        except knowledge.KnowledgeError as exc:
+            st.error(md_escape(str(exc)))
+            return
+        with st.spinner("Retraining with the new rubric…"):
+            try:
+                after = _reopen(session, settings).questions[qs.id]
+            except Exception as exc:
+                st.error(md_escape(f"The rubric was saved, but retraining failed: {exc}"))
+                return
+            after_eval = _evaluate_quietly(after, settings)
+        st.session_state["retrain_report"] = _retrain_report(qs.id, before, before_eval, after,
+                                                             after_eval, "saving the rubric")
+        st.session_state.pop(src_key, None)
+        st.rerun()
+    show_retrain_report(qs.id)
+
+
+def learn_view(session: ExamSession, store: ReviewStore, settings: AppSettings,
+               decisions: dict[tuple[str, str], Decision]) -> None:
+    show_notice()
+    qs = _pick_question(session, "learn_question")
+    reviewed = reviewed_examples(qs.table, decisions, qs.id)
+    st.subheader(f"Learn from the reviews of {qs.id}")
+    a, b = st.columns(2)
+    a.metric("Training answers now", qs.training_size or "—")
+    b.metric("Reviewed answers of this exam", len(reviewed))
+    if qs.training_extended:
+        st.info("This model already learns from reviewed answers of this exam as well as from "
+                "the marked answers.")
+    if reviewed.empty:
+        st.caption("Review some answers first: their decided marks can then be added to the "
+                   "marked answers the model learns from.")
+    else:
+        st.dataframe(reviewed[["answer", "mark"]], hide_index=True, use_container_width=True, height=240)
+        if st.button(f"Add the {len(reviewed)} reviewed answers to the training set and retrain",
+                     type="primary", key="learn_retrain"):
+            before, before_eval = qs, _evaluate_quietly(qs, settings)
+            write_extended_training(settings, session, qs.id, decisions)
+            with st.spinner("Retraining…"):
+                try:
+                    after = _reopen(session, settings).questions[qs.id]
+                except Exception as exc:
+                    forget_extended_training(settings, session, qs.id)
+                    st.error(md_escape(f"Retraining failed, the model is unchanged: {exc}"))
+                    return
+                after_eval = _evaluate_quietly(after, settings)
+            st.session_state["retrain_report"] = _retrain_report(
+                qs.id, before, before_eval, after, after_eval, "learning from the reviews")
+            st.rerun()
+    if qs.training_extended and st.button("Go back to the original marked answers only",
+                                          key="learn_forget"):
+        forget_extended_training(settings, session, qs.id)
+        st.session_state.pop("retrain_report", None)
+        st.rerun()
+    show_retrain_report(qs.id)
