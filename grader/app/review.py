@@ -172,9 +172,9 @@ def changed_marks(before: pd.DataFrame, after: pd.DataFrame) -> pd.DataFrame:
     keys = ["question_id", "answer_id"]
     both = before[keys + ["answer", "proposed", "confidence"]].merge(
         after[keys + ["proposed", "confidence"]], on=keys, suffixes=("_before", "_after"))
-    b = both["proposed_before"].fillna(NO_MARK)
-    a = both["proposed_after"].fillna(NO_MARK)
-    return both[b != a].reset_index(drop=True)
+    both["proposed_before"] = both["proposed_before"].fillna(NO_MARK)
+    both["proposed_after"] = both["proposed_after"].fillna(NO_MARK)
+    return both[both["proposed_before"] != both["proposed_after"]].reset_index(drop=True)
 
 
 def progress_counts(table: pd.DataFrame, threshold: float) -> dict[str, int]:
