@@ -47,11 +47,22 @@ def float_key(value: float) -> str:
 
 def format_number(value: float | int) -> str:
     """Shortest exact spelling: `9` for 9.0, `0.7333333333333333` for 11/15."""
+    if hasattr(value, "item"):
+        value = value.item()
     if isinstance(value, float):
         if value.is_integer() and abs(value) < 1e16:
             return str(int(value))
         return repr(value)
     return str(value)
+
+
+def clingo_number(value: float | int) -> str:
+    """One spelling per number, as Python's `3 == 3.0` demands: an integer when the value is
+    integral and fits clingo's 32 bits, else `float("repr")`."""
+    x = float(value)
+    if x.is_integer() and -2**31 < x < 2**31:
+        return str(int(x))
+    return f'float("{repr(x)}")'
 
 
 def quote(text: str, dialect: str) -> str:
@@ -64,18 +75,16 @@ def constant(value, dialect: str = "plain", force_quote: bool = False) -> str:
     """A label or categorical value as an ASP term; the type comes back when parsed.
 
     str -> identifier or quoted string (strings that look like numbers or booleans are
-    quoted); bool -> `true`/`false`; int -> a number; float -> a number (plain) or
-    `float("...")` (clingo).
+    quoted); bool -> `true`/`false`; int and float -> a number (plain), `clingo_number`
+    (clingo: the label or value comes back as a number equal to it, not the same type).
     """
+    if hasattr(value, "item") and not isinstance(value, str):
+        value = value.item()  # numpy scalars from the learner
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int):
-        if dialect == "clingo" and not (-2**31 <= value < 2**31):
-            return f'int("{value}")'
-        return str(value)
-    if isinstance(value, float):
-        if dialect == "clingo":
-            return f'float("{repr(value)}")'
+    if isinstance(value, (int, float)) and dialect == "clingo":
+        return clingo_number(value)
+    if isinstance(value, (int, float)):
         return repr(value)
     text = str(value)
     if not force_quote and is_identifier(text):
