@@ -1,0 +1,274 @@
+"""`ConFold`: the CON-FOLD rule learner as a scikit-learn-style estimator.
+
+CON-FOLD is FOLD-RM (ordered default rules with exceptions, learned by information gain)
+plus a confidence per rule (Wilson score centre), two pruning methods and a teacher's rules:
+
+* ``improvement_threshold``: after a rule is learned, each exception whose removal costs
+  the rule less than this much confidence is removed (recursively into kept exceptions);
+* ``confidence_threshold``: learned and initial rules below this confidence are removed
+  at the end, so their answers go to later rules or to a human;
+* both None: FOLD-RM's rules, with confidences.
+
+Domain knowledge (the same `grader.rules` objects the `knowledge/` package parses):
+
+* ``background``: `PredicateDefinition`s become boolean columns that learned rules may use
+  (`Literal(name, "==", True)`); background label `Rule`s are kept exactly as given and come
+  *first* in the ordered program (the teacher's word comes first). They keep a given
+  confidence, otherwise get one from the training data they cover.
+* ``initial_rules``: come next, in order. Each is evaluated on the examples the rules before
+  it left; where it covers more negatives than ``ratio`` allows, exceptions are learned for it
+  with the FOLD exception learner; the improvement threshold prunes its exceptions; it is
+  dropped when it covers no positive or is right less often than ``min_initial_precision``.
+* Learning then continues (CON-FOLD's loop) on what those rules leave unexplained.
+
+Data handling is in `grader.encoding` (column kinds, missing values, mixed columns); at
+predict time an unseen category matches no `==` literal (and every `!=`), and a column the
+rules use must be present (ValueError naming it); columns the rules do not use may be absent.
+A training column whose values are all missing is ignored by the learner (with a warning).
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from typing import Any, Iterator, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from grader.encoding import (ColumnEncoding, category_sort_key, check_frame, encode_frame,
+                             infer_encoding, missing_mask)
+from grader.fold import FoldLearner, ProgramLearner
+from grader.literal_search import LiteralSearch
+from grader.rule_eval import add_derived_predicates, evaluate_ordered, rule_features, split_background
+from grader.rules import PredicateDefinition, Rule
+
+
+class ConFold:
+    """Learns an ordered list of rules with exceptions and confidences from a table.
+
+    Parameters: ``ratio`` (FOLD-RM: a rule may cover this many negatives per positive before
+    exceptions are learned), ``z`` (Wilson score), ``improvement_threshold``,
+    ``confidence_threshold``, ``background``, ``initial_rules`` (see the module doc),
+    ``fold_rm_update`` (keep a rule's covered negatives for later rounds as FOLD-RM does,
+    instead of CON-FOLD's dropping them), ``min_initial_precision``.
+    """
+
+    def __init__(self, ratio: float = 0.5, z: float = 3.0, improvement_threshold: float | None = None,
+                 confidence_threshold: float | None = None,
+                 background: Sequence[Rule | PredicateDefinition] | None = None,
+                 initial_rules: Sequence[Rule] | None = None, fold_rm_update: bool = False,
+                 min_initial_precision: float = 0.5):
+        self.ratio = ratio
+        self.z = z
+        self.improvement_threshold = improvement_threshold
+        self.confidence_threshold = confidence_threshold
+        self.background = background
+        self.initial_rules = initial_rules
+        self.fold_rm_update = fold_rm_update
+        self.min_initial_precision = min_initial_precision
+
+    def get_params(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in ("ratio", "z", "improvement_threshold",
+                                              "confidence_threshold", "background", "initial_rules",
+                                              "fold_rm_update", "min_initial_precision")}
+
+    # -- fitting ------------------------------------------------------------------------------
+    def fit(self, X: pd.DataFrame, y: Any) -> "ConFold":
+        """Learn the rules. `X`: DataFrame of categorical/numeric columns; `y`: labels of any
+        type (strings, ints, floats such as 0.5 marks), none of them missing."""
+        self._check_params()
+        X = _string_columns(check_frame(X, "X"))
+        labels = _labels(y, len(X))
+        if len(X) == 0:
+            raise ValueError("X is empty: there are no examples to learn from")
+        codes, classes = _class_codes(labels)
+        if len(classes) < 2:
+            raise ValueError(f"y has a single class ({classes[0]!r}): a classifier needs answers "
+                             f"with at least two different labels")
+        label_rules, definitions = split_background(list(self.background or ()))
+        initial = list(self.initial_rules or ())
+        for i, rule in enumerate(initial):
+            if not isinstance(rule, Rule) or rule.head is None:
+                raise ValueError(f"initial rule {i} must be a Rule with a head (the label it gives)")
+
+        encodings = [infer_encoding(name, X[name]) for name in X.columns]
+        empty = [name for name in X.columns if missing_mask(X[name]).all()]
+        if empty:
+            warnings.warn(f"column(s) {', '.join(empty)} have only missing values; the learner "
+                          f"ignores them", stacklevel=2)
+        table = add_derived_predicates(encode_frame(X, encodings), definitions)
+        table.frame = None  # do not keep the training data alive through the model
+        predicate_names = list(dict.fromkeys(d.name for d in definitions))
+        search = LiteralSearch(table, list(X.columns) + predicate_names, excluded=empty)
+        program = ProgramLearner(FoldLearner(table, search, self.ratio), codes, classes,
+                                 self.improvement_threshold, self.z, self.fold_rm_update,
+                                 self.min_initial_precision)
+        remaining = np.arange(len(X))
+        rules: list[Rule] = []
+        for rule in label_rules:
+            kept, remaining = program.apply_background(rule, remaining)
+            rules.append(kept)
+        for rule in initial:
+            kept, remaining = program.refine_initial(rule, remaining)
+            if kept is not None:
+                rules.append(kept)
+        rules += program.learn(remaining)
+        if self.confidence_threshold is not None:
+            rules = [r for r in rules
+                     if r.origin == "background" or r.confidence >= self.confidence_threshold]
+
+        self.rules_ = rules
+        self.classes_ = classes
+        self.feature_names_in_ = list(X.columns)
+        self.n_features_in_ = len(self.feature_names_in_)
+        self.encodings_ = encodings
+        self.predicates_ = list(definitions)
+        self.target_name_ = target_name(y)
+        return self
+
+    def _check_params(self) -> None:
+        if not (isinstance(self.ratio, (int, float)) and self.ratio >= 0):
+            raise ValueError(f"ratio must be a number >= 0, got {self.ratio!r}")
+        if not (isinstance(self.z, (int, float)) and self.z > 0):
+            raise ValueError(f"z must be a number > 0, got {self.z!r}")
+        for name in ("improvement_threshold", "confidence_threshold"):
+            value = getattr(self, name)
+            if value is not None and not (isinstance(value, (int, float)) and 0 <= value <= 1):
+                raise ValueError(f"{name} must be None or a number in [0, 1], got {value!r}")
+
+    # -- prediction ---------------------------------------------------------------------------
+    def _check_fitted(self) -> None:
+        if not hasattr(self, "rules_"):
+            raise ValueError("this ConFold is not fitted yet: call fit(X, y) or ConFold.load(path)")
+
+    def _encode(self, X: pd.DataFrame):
+        self._check_fitted()
+        X = _string_columns(check_frame(X, "X"))
+        derived = {d.name for d in self.predicates_}
+        needed = [f for f in rule_features(list(self.rules_) + list(self.predicates_)) if f not in derived]
+        absent = [f for f in needed if f not in X.columns]
+        if absent:
+            raise ValueError(f"X has no column(s) {', '.join(map(repr, absent))}, which the model's "
+                             f"rules use")
+        by_name = {e.name: e for e in self.encodings_}
+        table = encode_frame(X, [by_name[f] for f in needed])
+        return add_derived_predicates(table, self.predicates_)
+
+    def predict_with_confidence(self, X: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+        """(labels, confidences): the label and confidence of the rule that applied to each
+        row; None and NaN where no rule applies (the answer goes to a human)."""
+        labels, confidences, _ = self.predict_rules(X)
+        return labels, confidences
+
+    def predict(self, X: pd.DataFrame) -> np.ndarray:
+        """Labels (object array), None where no rule applies."""
+        return self.predict_rules(X)[0]
+
+    def predict_rules(self, X: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(labels, confidences, index in `rules_` of the rule that applied or -1)."""
+        return evaluate_ordered(self.rules_, self._encode(X))
+
+    # -- explanations ---------------------------------------------------------------------------
+    def iter_explain(self, X: pd.DataFrame, descriptions: Mapping[str, str] | None = None,
+                     chunk_size: int = 1024) -> Iterator["Explanation"]:
+        """Explanations row by row, computed a chunk of rows at a time (bounded memory)."""
+        from grader.explain import explain_table
+        self._check_fitted()
+        X = _string_columns(check_frame(X, "X"))
+        for start in range(0, len(X), chunk_size):
+            chunk = X.iloc[start:start + chunk_size]
+            yield from explain_table(self.rules_, self._encode(chunk), chunk, descriptions,
+                                     self.target_name_)
+
+    def explain(self, X: pd.DataFrame, descriptions: Mapping[str, str] | None = None) -> list["Explanation"]:
+        """For each row, which rule fired and why (see `grader.explain.Explanation`)."""
+        return list(self.iter_explain(X, descriptions))
+
+    # -- output and persistence -------------------------------------------------------------------
+    def to_asp(self, **kwargs: Any) -> str:
+        """The answer set program (FOLD-RM style, confidences annotated); keyword arguments go
+        to `knowledge.asp.write_program` (e.g. confidence_style="comment")."""
+        from knowledge.asp import write_program
+        self._check_fitted()
+        kwargs.setdefault("target", self.target_name_)
+        return write_program(self.rules_, background=self.predicates_, **kwargs)
+
+    def to_dict(self) -> dict:
+        from grader.model_file import model_to_dict
+        self._check_fitted()
+        return model_to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> "ConFold":
+        from grader.model_file import model_from_dict
+        return model_from_dict(cls, data)
+
+    def save(self, path: str) -> None:
+        """Write the fitted model as a versioned JSON file (atomic replace)."""
+        from grader.model_file import save_model
+        save_model(self, path)
+
+    @classmethod
+    def load(cls, path: str) -> "ConFold":
+        from grader.model_file import load_model
+        return load_model(cls, path)
+
+    def __repr__(self) -> str:
+        params = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items()
+                           if k not in ("background", "initial_rules"))
+        return f"ConFold({params})"
+
+
+def _string_columns(X: pd.DataFrame) -> pd.DataFrame:
+    if all(isinstance(c, str) for c in X.columns):
+        return X
+    X = X.set_axis([str(c) for c in X.columns], axis=1)
+    return check_frame(X, "X (column names as text)")
+
+
+def _labels(y: Any, n_rows: int) -> list:
+    if isinstance(y, pd.DataFrame):
+        raise ValueError("y must be one column of labels (a Series, list or array), not a DataFrame")
+    if y is None:
+        raise ValueError("y is None: fit needs the labels")
+    values = pd.Series(y, dtype=object) if not isinstance(y, pd.Series) else y
+    labels = values.tolist()
+    if len(labels) != n_rows:
+        raise ValueError(f"X has {n_rows} rows but y has {len(labels)} labels")
+    missing = np.flatnonzero(pd.isna(values.to_numpy(dtype=object)))
+    if missing.size:
+        raise ValueError(f"y has missing labels (None/NaN) at row(s) {', '.join(map(str, missing[:10]))}"
+                         f"{' ...' if missing.size > 10 else ''}: every training example needs a label")
+    return [v.item() if isinstance(v, np.generic) else v for v in labels]
+
+
+def _class_sort_key(label: Any) -> tuple:
+    if isinstance(label, (int, float)) and not isinstance(label, bool):
+        return (0, float(label), "")
+    return (1, 0.0) + category_sort_key(label)
+
+
+def _class_codes(labels: list) -> tuple[np.ndarray, list]:
+    codes, uniques = pd.factorize(pd.Series(labels, dtype=object), sort=False)
+    uniques = list(uniques)
+    order = sorted(range(len(uniques)), key=lambda i: _class_sort_key(uniques[i]))
+    remap = np.empty(len(uniques), dtype=np.intp)
+    remap[order] = np.arange(len(uniques))
+    classes = [uniques[i] for i in order]
+    classes = [c.item() if isinstance(c, np.generic) else c for c in classes]
+    return remap[codes], classes
+
+
+def target_name(y: Any) -> str:
+    """The ASP predicate for the label: y's name, lower-cased and made a valid identifier."""
+    name = getattr(y, "name", None)
+    if not isinstance(name, str) or not name.strip():
+        return "label"
+    text = re.sub(r"[^a-z0-9_]+", "_", name.strip().lower()).strip("_")
+    if not text:
+        return "label"
+    return text if text[0].isalpha() else f"label_{text}"
+
+
+from grader.explain import Explanation  # noqa: E402  (re-exported for type hints and users)
