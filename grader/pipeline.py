@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from grader.exam_io import atomic_write_text, marks_from_answers
-from grader.rules import Literal, PredicateDefinition, Rule
+from grader.rules import Literal, Rule
 from knowledge.schema import Question, split_feature_name
 
 MODEL_FORMAT = "physics-grader-model"
@@ -128,11 +128,9 @@ class GradingModel:
     def decide(self, X: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(marks with None where no rule applies, confidences with NaN there, index of the
         rule that fired in `learner.rules_`, -1 there) for extracted features."""
-        from grader.rule_eval import apply_rules
-
-        definitions = [b for b in (self.question.background or []) if isinstance(b, PredicateDefinition)]
-        labels, confidences, index = apply_rules(self.learner.rules_, X, background=definitions)
-        return labels, np.asarray(confidences, dtype=float), np.asarray(index, dtype=np.int64)
+        labels, confidences, index = self.learner.predict_rules(X)
+        return (np.asarray(labels, dtype=object), np.asarray(confidences, dtype=float),
+                np.asarray(index, dtype=np.int64))
 
     def grade(self, answers: Sequence[str], flag_below: float = DEFAULT_FLAG_BELOW) -> pd.DataFrame:
         """Mark answers: columns mark (str or None), confidence (NaN if none), flagged,
@@ -215,10 +213,6 @@ class GradingModel:
 
     @classmethod
     def from_dict(cls, data: dict, source: str = "<model>") -> GradingModel:
-        from features import FeatureExtractor
-        from grader import ConFold
-        from knowledge import question_from_dict
-
         if not isinstance(data, dict) or data.get("format") != MODEL_FORMAT:
             raise ModelFileError(f"{source}: not a grading model file (no \"format\": \"{MODEL_FORMAT}\")")
         version = data.get("format_version")
@@ -230,6 +224,10 @@ class GradingModel:
         missing = [k for k in ("question", "extractor", "learner", "params", "trained_on") if k not in data]
         if missing:
             raise ModelFileError(f"{source}: damaged model file, missing {', '.join(missing)}")
+        from features import FeatureExtractor
+        from grader import ConFold
+        from knowledge import question_from_dict
+
         try:
             question = question_from_dict(data["question"])
             extractor = FeatureExtractor.from_dict(data["extractor"], question)
@@ -332,8 +330,8 @@ def literal_phrase(lit: Literal, descriptions: dict[str, str]) -> str:
             phrase = desc or lit.feature.replace("_", " ")
             return phrase if lit.op == "==" else f"not: {phrase}"
         what = desc or f"mentions {name.replace('_', ' ')}"
-        phrase = {"present": what, "negated": f"negates: {what}",
-                  "absent": f"does not: {what}"}.get(str(value), f"{lit.feature} is {value}")
+        phrase = {"present": what, "negated": f"negated: {what}",
+                  "absent": f"missing: {what}"}.get(str(value), f"{lit.feature} is {value}")
         return phrase if lit.op == "==" else f"not ({phrase})"
     if lit.op in ("==", "!="):
         return f"{lit.feature} {'is' if lit.op == '==' else 'is not'} {_value_text(value)}"

@@ -1,0 +1,74 @@
+"""A small question and marked answers written for the pipeline, evaluation and CLI tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from knowledge.schema import Concept, Misconception, Question
+
+REPO = Path(__file__).resolve().parents[1]
+SAMPLE = REPO / "sample_data"
+
+QUESTION_YAML = """\
+id: open_bulb
+question: Why does the bulb not light when the switch is open?
+marks: ["0", "1"]
+reference_answers:
+  - There is a gap in the circuit, so no current can flow through the bulb.
+concepts:
+  gap:
+    phrases: [gap, break, open circuit, not a closed loop, incomplete circuit]
+    description: says the circuit has a gap
+  current:
+    phrases: [current, electricity flow, charge flow, electrons flow]
+    description: talks about the current
+misconceptions:
+  battery_flat:
+    phrases: [battery is flat, battery is dead, no battery]
+    description: blames the battery
+"""
+
+
+def small_question(marks: tuple[str, ...] = ("0", "1")) -> Question:
+    return Question(
+        id="open_bulb", text="Why does the bulb not light when the switch is open?",
+        reference_answers=("There is a gap in the circuit, so no current can flow through the bulb.",),
+        marks=marks,
+        concepts=(Concept("gap", ("gap", "break", "open circuit", "not a closed loop", "incomplete circuit"),
+                          "says the circuit has a gap"),
+                  Concept("current", ("current", "electricity flow", "charge flow", "electrons flow"),
+                          "talks about the current")),
+        misconceptions=(Misconception("battery_flat", ("battery is flat", "battery is dead", "no battery"),
+                                      "blames the battery"),))
+
+
+_GOOD = ["there is a gap in the circuit so no current flows", "the switch makes a gap, current can't get round",
+         "because of the gap no current goes through the bulb", "a break in the circuit stops the current",
+         "it is an open circuit so the current stops", "the gap means current cannot flow",
+         "theres a gap so the charge can't flow and no current", "open circuit, no current in the bulb",
+         "the circuit has a break so there is no current", "gap in the loop so current is zero"]
+_BAD = ["the battery is flat", "the bulb is broken", "idk", "because the battery is dead",
+        "the wires are too thin", "it needs more voltage", "the bulb uses up all the electricity",
+        "the switch is made of plastic", "maybe the bulb is old", "no battery"]
+_FILLERS = ["", "I think ", "well ", "ok so ", "umm "]
+
+
+def marked_answers() -> tuple[list[str], list[str]]:
+    """50 answers marked 1 and 50 marked 0, all different."""
+    answers, marks = [], []
+    for i, filler in enumerate(_FILLERS):
+        for good, bad in zip(_GOOD, _BAD):
+            answers += [filler + good, filler + bad]
+            marks += ["1", "0"]
+    return answers, marks
+
+
+def write_marked_csv(path: Path, answers: list[str], marks: list[str]) -> Path:
+    import csv
+
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["id", "answer", "mark"])
+        for i, (a, m) in enumerate(zip(answers, marks)):
+            writer.writerow([f"a{i}", a, m])
+    return path
