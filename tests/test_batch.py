@@ -166,3 +166,12 @@ def test_bad_columns_and_paths_are_clear_errors(tmp_path):
     clash.write_text("answer,mark\nx,1\n", encoding="utf-8")
     with pytest.raises(ValueError, match="already has column"):
         grade_file(clash, tmp_path / "g.csv", KeywordModel(), progress=False)
+
+
+def test_progress_bar_only_when_asked_or_on_a_terminal(tmp_path, capsys):
+    src = write_export(tmp_path / "exam.csv", 30)
+    grade_file(src, tmp_path / "a.csv", KeywordModel(), chunk_size=10)  # stderr is not a terminal here
+    assert capsys.readouterr().err == ""
+    grade_file(src, tmp_path / "b.csv", KeywordModel(), chunk_size=10, progress=True)
+    err = capsys.readouterr().err
+    assert "grading" in err and "answers=30" in err

@@ -1,0 +1,160 @@
+"""The `grader` command line, run in-process through `main(argv)`."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from grader import cli
+from grader.cli import main
+from test_pipeline_data import QUESTION_YAML, SAMPLE, marked_answers, write_marked_csv
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("cli")
+    question = folder / "question.yaml"
+    question.write_text(QUESTION_YAML, encoding="utf-8")
+    answers, marks = marked_answers()
+    marked = write_marked_csv(folder / "marked.csv", answers, marks)
+    model = folder / "model.json"
+    assert main(["train", "--question", str(question), "--answers", str(marked), "--model", str(model)]) == 0
+    exam = folder / "exam.csv"
+    exam.write_bytes("\ufeffStudent;Answer text\r\nann;there is a gap so no current\r\n"
+                     "bob;the battery is dead\r\ncy;\r\ndee;=1+1\r\n".encode("utf-8"))
+    return {"folder": folder, "question": question, "marked": marked, "model": model, "exam": exam}
+
+
+def run(argv, capsys) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def read_csv(path: Path) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(path.read_text(encoding="utf-8-sig"), newline="")))
+
+
+def test_train_writes_a_model_file(files):
+    data = json.loads(files["model"].read_text(encoding="utf-8"))
+    assert data["format"] == "physics-grader-model"
+    assert data["trained_on"]["answers"] == 100
+
+
+def test_train_reports_what_it_learned(files, capsys, tmp_path):
+    code, out, err = run(["train", "--question", files["question"], "--answers", files["marked"],
+                          "--model", tmp_path / "m.json", "--improvement-threshold", "off",
+                          "--confidence-threshold", "0.6"], capsys)
+    assert code == 0
+    assert out.startswith("trained on 100 answers (0: 50, 1: 50);") and "m.json" in out
+    params = json.loads((tmp_path / "m.json").read_text(encoding="utf-8"))["params"]
+    assert params["improvement_threshold"] is None and params["confidence_threshold"] == 0.6
+
+
+def test_grade_writes_every_column_plus_the_grades(files, capsys, tmp_path):
+    out_path = tmp_path / "graded.csv"
+    code, out, err = run(["grade", "--model", files["model"], "--answers", files["exam"], "--out", out_path,
+                          "--answer-column", "answer text", "--flag-below", "0.5", "--no-progress"], capsys)
+    assert code == 0, err
+    rows = read_csv(out_path)
+    assert rows[0] == ["Student", "Answer text", "mark", "confidence", "flagged", "rule", "explanation"]
+    assert [r[0] for r in rows[1:]] == ["ann", "bob", "cy", "dee"]
+    assert rows[1][2] == "1" and rows[1][4] == "no"
+    assert rows[3][4] == "yes"  # blank answer
+    assert rows[4][1] == "'=1+1"
+    assert out.startswith(f"graded 4 rows into {out_path}")
+
+
+def test_explain_and_rules(files, capsys):
+    code, out, _ = run(["explain", "--model", files["model"], "the gap stops the current"], capsys)
+    assert code == 0 and "'1'" in out and "rule" in out
+    code, out, _ = run(["explain", "--model", files["model"], "--json", "the gap stops the current"], capsys)
+    assert code == 0 and json.loads(out)
+    code, text, _ = run(["rules", "--model", files["model"]], capsys)
+    assert code == 0 and text.startswith("R1 [")
+    code, asp, _ = run(["rules", "--model", files["model"], "--format", "asp"], capsys)
+    assert code == 0 and "mark(X," in asp
+    code, yaml_text, _ = run(["rules", "--model", files["model"], "--format", "yaml"], capsys)
+    assert code == 0 and "mark:" in yaml_text
+
+
+def test_evaluate_prints_and_writes_the_report(files, capsys, tmp_path):
+    report = tmp_path / "report.json"
+    code, out, err = run(["evaluate", "--question", files["question"], "--answers", files["marked"],
+                          "--folds", "3", "--json", report], capsys)
+    assert code == 0, err
+    data = json.loads(report.read_text(encoding="utf-8"))
+    assert data["folds"] == 3 and data["n"] == 100
+    assert f"{data['accuracy']:.3f}" in out and "flag below" in out
+
+
+def test_grade_an_exam_file(capsys, tmp_path):
+    out_path = tmp_path / "graded.csv"
+    code, out, err = run(["grade", "--exam", SAMPLE / "exam" / "exam.yaml", "--out", out_path,
+                          "--no-progress", "--save-models", tmp_path], capsys)
+    assert code == 0, err
+    rows = read_csv(out_path)
+    source = read_csv(SAMPLE / "exam" / "responses.csv")
+    assert rows[0][:len(source[0])] == source[0]
+    for qid in ("vertical_throw", "open_circuit_bulb", "resistor_current"):
+        assert f"{qid}:mark" in rows[0] and (tmp_path / f"{qid}.model.json").exists()
+    assert len(rows) == len([r for r in source if r])
+    marks = {r[rows[0].index("vertical_throw:mark")] for r in rows[1:]}
+    assert marks <= {"", "0", "0.5", "1"} and len(marks) > 1
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["train", "--question", "{folder}/nope.yaml", "--answers", "{marked}", "--model", "{folder}/x.json"],
+     "nope.yaml"),
+    (["train", "--question", "{question}", "--answers", "{marked}", "--model", "{folder}/x.json",
+      "--answer-column", "answr"], "did you mean 'answer'"),
+    (["grade", "--model", "{marked}", "--answers", "{exam}", "--out", "{folder}/g.csv"],
+     "not a grading model file"),
+    (["grade", "--model", "{model}", "--answers", "{exam}", "--out", "{folder}/g.csv"],
+     "no answer column 'answer'"),
+    (["grade", "--model", "{model}", "--out", "{folder}/g.csv"], "needs --answers"),
+    (["grade", "--model", "{model}", "--answers", "{exam}", "--out", "{folder}/missing/g.csv",
+      "--answer-column", "answer text"], "no such folder"),
+    (["explain", "--model", "{folder}/none.json", "x"], "no such model file"),
+    (["evaluate", "--question", "{question}", "--answers", "{marked}", "--folds", "1000"],
+     "too few marked answers"),
+])
+def test_documented_errors_are_one_line_with_status_2(files, capsys, argv, message):
+    code, out, err = run([a.format(**files) for a in argv], capsys)
+    assert code == 2
+    assert err.startswith("grader: error: ") and message in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_a_bad_question_file_lists_each_problem(files, capsys, tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(QUESTION_YAML.replace("marks:", "makrs:").replace("  gap:", "  gap: [", 1), encoding="utf-8")
+    code, out, err = run(["train", "--question", bad, "--answers", files["marked"], "--model",
+                          tmp_path / "m.json"], capsys)
+    assert code == 2 and "Traceback" not in err
+    assert all(line.startswith("grader: error: ") for line in err.strip().splitlines())
+    assert "bad.yaml:" in err
+    assert not (tmp_path / "m.json").exists()
+
+
+def test_usage_errors_and_version(capsys):
+    code, out, err = run(["grade", "--flag-below", "2", "--model", "m", "--out", "o"], capsys)
+    assert code == 2 and "between 0 and 1" in err
+    code, out, err = run(["--version"], capsys)
+    assert code == 0 and out.startswith("grader ")
+
+
+def test_unexpected_errors_are_one_line_with_status_1(files, capsys, monkeypatch):
+    def boom(args):
+        raise RuntimeError("disk\non fire")
+
+    monkeypatch.setitem(cli.COMMANDS, "rules", boom)
+    code, out, err = run(["rules", "--model", files["model"]], capsys)
+    assert code == 1
+    assert err == "grader: error: unexpected RuntimeError: disk on fire (run with --debug for details)\n"
+    with pytest.raises(RuntimeError):
+        main(["--debug", "rules", "--model", str(files["model"])])
