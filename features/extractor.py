@@ -201,7 +201,7 @@ class FeatureExtractor:
         if q.quantities:
             mentions = qty.find_numbers(doc.text)
             for quantity in q.quantities:
-                verdict = qty.check(quantity, mentions)
+                verdict = qty.check(quantity, mentions, q.quantities)
                 row += [verdict.status, verdict.value]
         for m in q.misconceptions:
             row.append(PRESENT if found.get(feature_name("misconception", m.name)) == PRESENT

@@ -27,13 +27,20 @@ MODEL_ENV_VAR = "GRADER_SPACY_MODEL"
 FALLBACK = "blank"  # model name that asks for the fallback pipeline directly
 
 
+#: Where the context-free lookup table is wrong for answers ("does" is not a female deer;
+#: "ca" and "wo" are what the tokenizer leaves of "can't" and "won't").
+LEMMA_OVERRIDES = {"does": "do", "ca": "can", "wo": "will", "sha": "shall", "ai": "be",
+                   "cos": "because", "coz": "because", "cuz": "because", "bc": "because",
+                   "us": "we", "lower": "low", "as": "as", "its": "its", "data": "data"}
+
+
 class LowercaseLookupLemmatizer(Lemmatizer):
     """spaCy's lookup lemmatizer, looking up the lower-case form of each token."""
 
     def lookup_lemmatize(self, token: Token) -> list[str]:
         table = self.lookups.get_table("lemma_lookup", {})
         lower = token.lower_
-        return [table.get(lower, lower)]
+        return [LEMMA_OVERRIDES.get(lower) or table.get(lower, lower)]
 
 
 @Language.factory("lowercase_lookup_lemmatizer", default_config={"overwrite": False})

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -148,11 +149,15 @@ def find_numbers(text: str) -> list[Mention]:
         if value is None:
             continue
         mention = _with_unit(text, value, m.start(), m.end())
-        if value == 1 and not mention.unit_words:  # "one of the bulbs" is not a quantity
+        if value == 1 and not _has_unit(mention):  # "one of the bulbs" is not a quantity
             continue
         found.append(mention)
     found.sort(key=lambda x: x.start)
     return found
+
+
+def _has_unit(m: Mention) -> bool:
+    return any(parse_unit(m.unit_words[:n]) for n in range(1, len(m.unit_words) + 1))
 
 
 def _with_unit(text: str, value: float, start: int, end: int) -> Mention:
@@ -240,11 +245,18 @@ def expected_unit(unit: str) -> pint.Unit:
     return ureg().parse_units(unit.replace("^", "**") if unit else "dimensionless")
 
 
-def check(q: Quantity, mentions: list[Mention]) -> Check:
-    """The best reading of the answer for quantity q (correct beats wrong_value beats ...)."""
+def check(q: Quantity, mentions: list[Mention], others: Sequence[Quantity] = ()) -> Check:
+    """The best reading of the answer for quantity q (correct beats wrong_value beats ...).
+
+    A number whose unit fits another quantity of the question (`others`) and not q is
+    that quantity's, not a wrong unit for q.
+    """
+    target = expected_unit(q.unit)
+    other_dims = {expected_unit(o.unit).dimensionality for o in others} - {target.dimensionality}
+    if other_dims:
+        mentions = [m for m in mentions if not _fits(m, other_dims)]
     if not mentions:
         return Check("missing", math.nan)
-    target = expected_unit(q.unit)
     dimensionless = target.dimensionality == ureg().dimensionless.dimensionality
     best: tuple[int, float, Check] | None = None
     for m in mentions:
@@ -260,6 +272,12 @@ def check(q: Quantity, mentions: list[Mention]) -> Check:
                 best = key
     assert best is not None
     return best[2]
+
+
+def _fits(m: Mention, dims: set) -> bool:
+    words = m.unit_words
+    return any(u.dimensionality in dims
+               for n in range(len(words), 0, -1) for u in parse_unit(words[:n]))
 
 
 def _readings(m: Mention, target: pint.Unit) -> list[tuple[str, float]]:

@@ -24,7 +24,8 @@ from spacy.tokens import Doc
 #: mostly a pronoun, "one of the bulbs").
 NUMBER_KEYS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split()) if i != 1}
-MIN_FUZZY_LENGTH = 4  # shorter tokens are too ambiguous to correct ("gay" stays "gay")
+MIN_FUZZY_LENGTH = 4
+KNOWN_WORD_CUTOFF = 92.0  # shorter tokens are too ambiguous to correct ("gay" stays "gay")
 
 
 @lru_cache(maxsize=1)
@@ -51,6 +52,7 @@ class Speller:
         # vocabulary: surface form or lemma -> lemma, all lower case
         self.vocabulary = dict(vocabulary)
         self._choices = list(self.vocabulary)
+        self._lemmas = set(self.vocabulary.values())
         self._known = english_words()
         self._cache: dict[tuple[str, str], str] = {}
 
@@ -70,9 +72,16 @@ class Speller:
             return NUMBER_KEYS[lower]
         if lower in self.vocabulary:
             return self.vocabulary[lower]
-        if (len(lower) < MIN_FUZZY_LENGTH or not lower.isalpha() or lower in self._known
-                or not self._choices):
+        if len(lower) < MIN_FUZZY_LENGTH or not lower.isalpha() or not self._choices:
             return lemma
+        if lower in self._known:
+            # A real word can still be a slip for a question word ("batter" for battery):
+            # mended only when long and nearly identical.
+            if len(lower) < 6 or lemma in self._lemmas:
+                return lemma
+            best = process.extractOne(lower, self._choices, scorer=fuzz.ratio,
+                                      score_cutoff=KNOWN_WORD_CUTOFF)
+            return self.vocabulary[best[0]] if best else lemma
         best = process.extractOne(lower, self._choices, scorer=fuzz.ratio,
                                   score_cutoff=cutoff(len(lower)))
         return self.vocabulary[best[0]] if best else lemma

@@ -1,0 +1,278 @@
+"""The feature extractor on the fallback pipeline (blank English + lookup lemmatizer).
+
+Answers are written for these tests; they cover each negation form, misspellings and
+inflections, multi-word phrases, empty/odd input, and the fit/transform interface.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import re
+
+import pandas as pd
+import pytest
+
+from features import FeatureExtractor, NotFittedError, load_nlp, transform_stream
+from features.nlp import FALLBACK
+from knowledge.schema import Concept, Misconception, Quantity, Question
+
+CIRCUIT = Question(
+    id="open_bulb",
+    text="Explain why the bulb does not light when terminal 2 is unclipped.",
+    reference_answers=("Terminal 2 is separated from the positive battery terminal by a gap, "
+                       "so the bulb is not in a closed path.",),
+    marks=("0", "1"),
+    concepts=(
+        Concept("gap", ("gap", "break", "separated"), "mentions the gap between the terminals"),
+        Concept("connected", ("connect", "touch", "attached")),
+        Concept("closed_path", ("closed path", "closed loop", "complete circuit")),
+        Concept("bulb_a", ("bulb A",)),
+        Concept("bulb_b", ("bulb B",)),
+        Concept("terminal", ("terminal",)),
+    ),
+    misconceptions=(Misconception("used_up", ("current is used up", "used up")),),
+)
+
+
+@pytest.fixture(scope="module")
+def fx() -> FeatureExtractor:
+    return FeatureExtractor(CIRCUIT, model=FALLBACK).fit(["a gap", "no gap"], ["1", "0"])
+
+
+def one(fx: FeatureExtractor, answer: object) -> pd.Series:
+    return fx.transform([answer]).iloc[0]
+
+
+# ----------------------------------------------------------------- negation, one form each
+@pytest.mark.parametrize("answer, concept, state", [
+    ("terminal 2 is not connected to the battery", "connected", "negated"),
+    ("terminal 2 isn't connected", "connected", "negated"),
+    ("terminal 2 isnt connected", "connected", "negated"),
+    ("terminal 2 is n't connected", "connected", "negated"),
+    ("the bulb isn’t in a closed path", "closed_path", "negated"),
+    ("there is no gap", "gap", "negated"),
+    ("there is not a gap between them", "gap", "negated"),
+    ("the wire never touches the terminal", "connected", "negated"),
+    ("it cannot touch the battery", "connected", "negated"),
+    ("they don't connect", "connected", "negated"),
+    ("the wire is without any break", "gap", "negated"),
+    ("neither bulb A nor bulb B is lit", "bulb_a", "negated"),
+    ("neither bulb A nor bulb B is lit", "bulb_b", "negated"),
+    ("terminal 2 is connected to the battery", "connected", "present"),
+    ("there is a gap", "gap", "present"),
+    ("the bulb is lit", "gap", "absent"),
+])
+def test_each_negation_form(fx, answer, concept, state):
+    assert one(fx, answer)[f"concept:{concept}"] == state
+
+
+def test_negation_is_scoped_to_its_clause_not_the_whole_answer(fx):
+    row = one(fx, "terminal 2 is not connected to the battery, so there is a gap")
+    assert row["concept:connected"] == "negated"
+    assert row["concept:gap"] == "present"
+    row = one(fx, "there is no gap but the bulb is connected")
+    assert (row["concept:gap"], row["concept:connected"]) == ("negated", "present")
+    # the subject of a negated predicate is not negated
+    assert one(fx, "the terminal is not connected")["concept:terminal"] == "present"
+    # "and" before a new subject ends the scope
+    row = one(fx, "it is not connected and there is a gap")
+    assert (row["concept:connected"], row["concept:gap"]) == ("negated", "present")
+
+
+def test_present_wins_over_a_negated_occurrence(fx):
+    row = one(fx, "terminal 1 is connected to the battery and terminal 2 is not connected")
+    assert row["concept:connected"] == "present"
+
+
+def test_a_negated_misconception_is_absent(fx):
+    assert one(fx, "the current is used up in the bulb")["misconception:used_up"] == "present"
+    assert one(fx, "the current is not used up")["misconception:used_up"] == "absent"
+
+
+# ----------------------------------------------------------------- spelling and inflection
+@pytest.mark.parametrize("answer, concept", [
+    ("terminal 2 is seperated from the battery", "gap"),
+    ("it is serperated", "gap"),
+    ("the termianl is loose", "terminal"),
+    ("the TERMINALS are loose", "terminal"),
+    ("it connects to the battery", "connected"),
+    ("it is connected to the battery", "connected"),
+    ("it was connecting", "connected"),
+    ("they were touching", "connected"),
+    ("the bulb is in a closed loop", "closed_path"),
+    ("a complete circuit", "closed_path"),
+    ("Bulb A is off", "bulb_a"),
+])
+def test_misspellings_inflections_and_synonyms_are_found(fx, answer, concept):
+    assert one(fx, answer)[f"concept:{concept}"] == "present"
+
+
+def test_a_diagram_label_is_not_the_article_a(fx):
+    assert one(fx, "there is a bulb in a circuit")["concept:bulb_a"] == "absent"
+    assert one(fx, "the bulb a and the bulb b")["concept:bulb_a"] == "present"
+
+
+# ----------------------------------------------------------------- odd input
+@pytest.mark.parametrize("answer", ["", None, float("nan"), "   ", "?!", "😀😀", "<p></p>"])
+def test_empty_answers_are_non_answers(fx, answer):
+    row = one(fx, answer)
+    assert row["non_answer"] == "yes"
+    assert row["length"] == 0 or answer in ("?!",)
+    assert row["coverage"] == 0.0
+    assert all(row[c] == "absent" for c in row.index if c.startswith(("concept:", "ref:")))
+
+
+@pytest.mark.parametrize("answer", ["I don't know", "i dont know.", "idk", "help",
+                                    "Tell me the answer", "give me a hint", "no idea"])
+def test_non_answers(fx, answer):
+    assert one(fx, answer)["non_answer"] == "yes"
+
+
+@pytest.mark.parametrize("answer", ["there is a gap", "I don't know, maybe a gap",
+                                    "the battery", "1.5"])
+def test_real_answers_are_not_non_answers(fx, answer):
+    assert one(fx, answer)["non_answer"] == "no"
+
+
+def test_html_emoji_and_unicode_are_cleaned(fx):
+    row = one(fx, "<p>There is a <b>gap</b>&nbsp;😀 between&nbsp;them</p>")
+    assert row["concept:gap"] == "present" and row["length"] == 6
+    assert one(fx, "Ｔｈｅｒｅ is a ｇａｐ")["concept:gap"] == "present"  # full-width letters
+
+
+def test_non_string_cells_are_converted(fx):
+    X = fx.transform([12, 3.5, b"a gap", True])
+    assert list(X["length"]) == [1.0, 1.0, 2.0, 1.0]
+    assert X["concept:gap"].iloc[2] == "present"
+
+
+def test_non_english_text_gives_a_row_without_concepts(fx):
+    X = fx.transform(["La bombilla no está conectada a la batería", "电路是断开的", "Лампа"])
+    assert len(X) == 3
+    assert (X.filter(like="concept:") == "absent").all().all()
+    assert (X["coverage"] == 0).all()
+
+
+def test_very_long_answers_are_cut_and_still_read(fx):
+    answer = "there is a gap. " + "the bulb is bright and the wire is long. " * 2000
+    row = one(fx, answer)
+    assert row["concept:gap"] == "present"
+    assert 0 < row["length"] <= 5000
+
+
+# ----------------------------------------------------------------- reference features
+def test_reference_words_and_phrases_become_ref_features(fx):
+    cols = set(fx.feature_specs_[i].name for i in range(len(fx.feature_specs_)))
+    assert {"ref:gap", "ref:positive", "ref:positive_battery", "ref:battery_terminal",
+            "ref:close_path"} <= cols
+    row = one(fx, "the postive battery terminal is not in a closed path")
+    assert row["ref:positive_battery"] == "present"
+    assert row["ref:close_path"] == "negated"
+    assert row["ref:gap"] == "absent"
+
+
+def test_coverage_and_precision(fx):
+    ref = one(fx, CIRCUIT.reference_answers[0])
+    assert ref["coverage"] == pytest.approx(1.0) and ref["precision"] == pytest.approx(1.0)
+    half = one(fx, "terminal 2 is separated by a gap from the dog")
+    assert 0 < half["coverage"] < 1 and 0 < half["precision"] < 1
+    # polarity counts: the reference says the path is NOT closed
+    assert one(fx, "not a closed path")["coverage"] > one(fx, "a closed path")["coverage"]
+    assert one(fx, "the moon is made of cheese")["precision"] == 0.0
+
+
+# ----------------------------------------------------------------- learned terms
+MARKED = ([("there is a gap between them", "1"), ("a gap separates the terminals", "1"),
+           ("the gap stops the current", "1"), ("because of the gap", "1"),
+           ("the bulb is broken", "0"), ("the battery is flat", "0"),
+           ("the bulb is broken and the battery is flat", "0"), ("the wire is red", "0")] * 2)
+
+
+def test_terms_are_the_words_that_separate_the_marks():
+    answers, marks = zip(*MARKED)
+    q = Question("t", "Why?", ("The circuit is open.",))
+    fx = FeatureExtractor(q, n_terms=3, model=FALLBACK).fit(answers, marks)
+    terms = [s.name for s in fx.feature_specs_ if s.name.startswith("term:")]
+    assert len(terms) == 3
+    assert terms[0] == "term:gap"  # occurs in exactly the answers marked 1
+    X = fx.transform(["no gap at all", "a big gap", "the sun"])
+    assert list(X["term:gap"]) == ["negated", "present", "absent"]
+
+
+def test_n_terms_zero_and_fit_without_marks_learn_no_terms():
+    answers, marks = zip(*MARKED)
+    q = Question("t", "Why?", ("The circuit is open.",))
+    for fx in (FeatureExtractor(q, n_terms=0, model=FALLBACK).fit(answers, marks),
+               FeatureExtractor(q, model=FALLBACK).fit(answers)):
+        assert not [s for s in fx.feature_specs_ if s.name.startswith("term:")]
+
+
+# ----------------------------------------------------------------- interface
+def test_columns_types_and_descriptions(fx):
+    X = fx.transform(["a gap", "", "not connected"])
+    assert list(X.columns) == [s.name for s in fx.feature_specs_]
+    assert isinstance(X.index, pd.RangeIndex) and len(X) == 3
+    for spec in fx.feature_specs_:
+        family, _, name = spec.name.partition(":")
+        assert re.fullmatch(r"[a-z][a-z0-9_]*", name or family), spec.name
+        assert fx.descriptions_[spec.name] == spec.description and spec.description
+        if spec.kind == "numeric":
+            assert X[spec.name].dtype == float
+        else:
+            assert X[spec.name].dtype == object
+            assert set(X[spec.name]) <= set(spec.values)
+    assert fx.descriptions_["concept:gap"] == "mentions the gap between the terminals"
+
+
+def test_rows_keep_the_order_of_the_answers(fx):
+    answers = ["a gap", "not connected", "", "the terminal"] * 300
+    X = fx.transform(iter(answers))
+    assert len(X) == 1200
+    assert list(X["concept:gap"].iloc[:4]) == ["present", "absent", "absent", "absent"]
+    assert (X.iloc[:4].values == X.iloc[-4:].values).all()
+
+
+def test_transform_stream_gives_the_same_rows_in_chunks(fx):
+    answers = [f"there is {'no ' * (i % 2)}gap number {i}" for i in range(25)]
+    chunks = list(transform_stream(fx, iter(answers), chunk_size=10))
+    assert [len(c) for c in chunks] == [10, 10, 5]
+    pd.testing.assert_frame_equal(pd.concat(chunks, ignore_index=True), fx.transform(answers))
+
+
+def test_to_dict_is_json_and_from_dict_rebuilds_the_same_features():
+    answers, marks = zip(*MARKED)
+    fx = FeatureExtractor(CIRCUIT, n_terms=5, model=FALLBACK).fit(answers, marks)
+    d = json.loads(json.dumps(fx.to_dict()))
+    again = FeatureExtractor.from_dict(d, CIRCUIT)
+    test = ["there is a gapp", "the bulb is brokn", "", "not in a closed path"]
+    pd.testing.assert_frame_equal(again.transform(test), fx.transform(test))
+    assert again.descriptions_ == fx.descriptions_
+    with pytest.raises(ValueError, match="open_bulb"):
+        FeatureExtractor.from_dict(d, Question("other", "?", ("x",)))
+
+
+def test_clear_errors_for_misuse():
+    with pytest.raises(NotFittedError, match="fit"):
+        FeatureExtractor(CIRCUIT, model=FALLBACK).transform(["a"])
+    with pytest.raises(ValueError, match="3 answers but 2 marks"):
+        FeatureExtractor(CIRCUIT, model=FALLBACK).fit(["a", "b", "c"], ["1", "0"])
+
+
+def test_missing_model_falls_back_and_says_so_once(caplog):
+    load_nlp.cache_clear()
+    with caplog.at_level(logging.WARNING, logger="features.nlp"):
+        a = load_nlp("no_such_model_xyz")
+        b = load_nlp("no_such_model_xyz")
+    assert a is b and a.pipe_names == ["lemmatizer"]
+    assert sum("no_such_model_xyz" in r.getMessage() for r in caplog.records) == 1
+
+
+def test_model_is_a_setting(monkeypatch, caplog):
+    load_nlp.cache_clear()
+    monkeypatch.setenv("GRADER_SPACY_MODEL", "another_missing_model")
+    with caplog.at_level(logging.WARNING, logger="features.nlp"):
+        load_nlp()
+    assert any("another_missing_model" in r.getMessage() for r in caplog.records)
+    load_nlp.cache_clear()

@@ -1,0 +1,103 @@
+"""Numbers and units in answers, checked against a rubric quantity (pint does the units)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from features import FeatureExtractor
+from features.nlp import FALLBACK
+from features.quantities import check, find_numbers, words_value
+from features.text import normalize
+from knowledge.schema import Quantity, Question
+
+G = Quantity("acceleration", 9.8, "m/s^2", tolerance=0.02, description="the acceleration")
+VOLT = Quantity("voltage", 1.5, "V", tolerance=0.05, absolute_tolerance=True)
+LIGHT = Quantity("speed", 3e8, "m/s", tolerance=0.01)
+HALF = Quantity("ratio", 0.5, "", tolerance=0.01)
+
+
+def verdict(answer: str, q: Quantity):
+    return check(q, find_numbers(normalize(answer)))
+
+
+@pytest.mark.parametrize("answer", [
+    "9.8 m/s^2", "9,8 m/s^2", "9.8m/s^2", "a = 9.8 m/s2", "9.8 m s^-2", "9.8 ms-2",
+    "9.8 m/s²", "9.8 m·s⁻²", "9.8 m/s/s", "9.81 m/s^2", "nine point eight metres per second squared",
+    "it is 9.8 m/s^2 downwards because of gravity", "-9.8 m/s^2", "980 cm/s^2",
+    "<p>9.8 m/s<sup>2</sup></p>", "0.0098 km/s^2",
+])
+def test_every_way_of_writing_the_acceleration_is_correct(answer):
+    v = verdict(answer, G)
+    assert v.status == "correct", answer
+    assert abs(v.value) == pytest.approx(9.8, rel=0.02)
+
+
+@pytest.mark.parametrize("answer, q, value", [
+    ("3e8 m/s", LIGHT, 3e8), ("3E8 m/s", LIGHT, 3e8), ("3 x 10^8 m/s", LIGHT, 3e8),
+    ("3x10^8 m/s", LIGHT, 3e8), ("3×10⁸ m/s", LIGHT, 3e8), ("3*10**8 m/s", LIGHT, 3e8),
+    ("300,000,000 m/s", LIGHT, 3e8), ("300000 km/s", LIGHT, 3e8),
+    ("1500 mV", VOLT, 1.5), ("1.5 V", VOLT, 1.5), ("1.5 volts", VOLT, 1.5), ("1,5 v", VOLT, 1.5),
+    ("1/2", HALF, 0.5), ("one half", HALF, 0.5), ("0.5", HALF, 0.5), ("50 %", HALF, 0.5),
+])
+def test_number_forms_and_unit_conversion(answer, q, value):
+    v = verdict(answer, q)
+    assert v.status == "correct", answer
+    assert v.value == pytest.approx(value)
+
+
+@pytest.mark.parametrize("answer, status, value", [
+    ("10 m/s^2", "wrong_value", 10.0),
+    ("98 m/s^2", "wrong_value", 98.0),
+    ("9.8 N", "wrong_unit", 9.8),
+    ("9.8 m/s", "wrong_unit", 9.8),
+    ("9.8", "no_unit", 9.8),
+    ("about 10", "no_unit", 10.0),
+    ("it falls down because of gravity", "missing", math.nan),
+    ("", "missing", math.nan),
+])
+def test_wrong_value_wrong_unit_no_unit_missing(answer, status, value):
+    v = verdict(answer, G)
+    assert v.status == status
+    assert (math.isnan(v.value) and math.isnan(value)) or v.value == pytest.approx(value)
+
+
+def test_the_best_reading_wins_when_an_answer_has_several_numbers():
+    assert verdict("first I said 10 m/s^2 but it is 9.8 m/s^2", G).status == "correct"
+    assert verdict("terminal 2 reads 1500 mV", VOLT).status == "correct"
+
+
+def test_english_words_are_not_read_as_units():
+    # pint reads "a" as a year, "in" as an inch and "at" as an atmosphere
+    assert verdict("9.8 in the downward direction", G).status == "no_unit"
+    assert verdict("9.8 a second", G).status == "no_unit"
+
+
+@pytest.mark.parametrize("words, value", [
+    ("three", 3), ("twenty five", 25), ("twenty-five", 25), ("one hundred and five", 105),
+    ("nine point eight", 9.8), ("half", 0.5), ("two thousand", 2000),
+])
+def test_number_words(words, value):
+    assert words_value(words) == pytest.approx(value)
+
+
+def test_one_as_a_pronoun_is_not_a_number():
+    assert find_numbers("one of the bulbs is off") == []
+
+
+def test_quantity_columns_in_the_extractor():
+    q = Question("throw", "What is the acceleration at the top?",
+                 ("9.8 m/s^2 downward",), quantities=(G, VOLT))
+    fx = FeatureExtractor(q, model=FALLBACK).fit(["9.8"])
+    X = fx.transform(["9.8 m/s^2 and 1500 mV", "10 m/s2", "9.8", "no idea", "9.8 N"])
+    assert list(X["quantity:acceleration"]) == ["correct", "wrong_value", "no_unit", "missing",
+                                                "wrong_unit"]
+    assert list(X["quantity:voltage"])[:2] == ["correct", "missing"]
+    assert X["value:acceleration"].dtype == float
+    assert X["value:acceleration"].iloc[1] == pytest.approx(10.0)
+    assert math.isnan(X["value:acceleration"].iloc[3])
+    assert X["value:voltage"].iloc[0] == pytest.approx(1.5)
+    assert fx.descriptions_["quantity:acceleration"] == "the acceleration: value 9.8 m/s^2 within 2%"
+    # an answer that is only a number is an answer
+    assert X["non_answer"].iloc[2] == "no"
