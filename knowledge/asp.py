@@ -36,6 +36,8 @@ class Program:
 
     rules: list[Rule] = field(default_factory=list)
     background: list[Rule | PredicateDefinition] = field(default_factory=list)
+    #: id(rule) -> ((line, col) of the rule, [(line, col) of each body literal]); for messages
+    positions: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 class _Writer:

@@ -32,6 +32,8 @@ class _Builder:
             if len(c.head.args) == 1:
                 self.defined.setdefault(c.head.name, []).append(c)
         self.used_ab: set[str] = set()
+        self.positions: dict[int, tuple] = {}
+        self._last_positions: list[tuple[int, int]] = []
 
     def problem(self, where, message: str, expected: str | None = None) -> None:
         self.problems.append(Problem(self.file, where.line, where.col, message, expected))
@@ -71,7 +73,9 @@ class _Builder:
     # -- bodies --------------------------------------------------------------------------
     def body(self, clause: Clause, var: str, stack: tuple[str, ...],
              skip: tuple[str, ...] = ()) -> tuple[tuple[Literal, ...], list[Rule]]:
+        """The literals and exceptions of a clause body; records where each literal is."""
         literals: list[Literal] = []
+        where: list[tuple[int, int]] = []
         exceptions: list[Rule] = []
         bound: dict[str, str] = {}
         compared: set[str] = set()
@@ -92,6 +96,7 @@ class _Builder:
                 lit = self.comparison(el, bound)
                 if lit is not None:
                     literals.append(lit)
+                    where.append((el.line, el.col))
                 continue
             if el.name == "answer" and len(el.args) == 1:
                 continue
@@ -109,16 +114,24 @@ class _Builder:
                     for c in self.defined[el.name]:
                         v = self.answer_var(c)
                         lits, excs = self.body(c, v or "X", stack + (el.name,))
-                        exceptions.append(Rule(None, lits, excs))
+                        exceptions.append(self.located(Rule(None, lits, excs), c))
                 continue
             lit = self.atom_literal(el, var)
             if lit is not None:
                 literals.append(lit)
+                where.append((el.line, el.col))
+        self._last_positions = where
         for name, feature in bound.items():
             if name not in compared:
                 self.problem(clause.head, f"variable {name} of {feature} is not compared with a number",
                              f"a comparison such as {name} > 0.5")
         return tuple(literals), exceptions
+
+    def located(self, obj, clause: Clause, head_clause: Clause | None = None):
+        """Remember where `obj` (a rule built from `clause`) and its literals are."""
+        head = head_clause or clause
+        self.positions[id(obj)] = ((head.line, head.col), list(self._last_positions))
+        return obj
 
     def feature_name(self, atom: Atom, var: str) -> str | None:
         if not atom.args or atom.args[0].kind != "var" or atom.args[0].value != var:
@@ -204,6 +217,7 @@ class _Builder:
             lits, excs = self.body(body_clause, var, ())
         else:
             lits, excs = self.body(clause, var, ())
+        where = list(self._last_positions)
         tags, name = (), None
         if clause.annotation is not None:
             tags = tuple(t.strip() for t in (clause.annotation.group(1) or "").split(",") if t.strip())
@@ -221,8 +235,10 @@ class _Builder:
         confidence = clause.confidence if clause.confidence is not None else clause.comment_confidence
         if fixed is None:
             fixed = bool(tags) is False and confidence is not None
-        return Rule(label, lits, excs, confidence=confidence, fixed_confidence=fixed,
+        rule = Rule(label, lits, excs, confidence=confidence, fixed_confidence=fixed,
                     origin=origin, name=name)
+        self._last_positions = where
+        return self.located(rule, clause)
 
     def build(self) -> Program:
         program = Program()
@@ -238,7 +254,8 @@ class _Builder:
                     continue
                 var = self.answer_var(clause)
                 lits, excs = self.body(clause, var or "X", ())
-                program.background.append(PredicateDefinition(head.name, lits, excs))
+                definition = PredicateDefinition(head.name, lits, excs)
+                program.background.append(self.located(definition, clause))
             else:
                 self.problem(head, f"unexpected head {head.name}/{len(head.args)}",
                              f"{self.target}(X,LABEL) or a derived predicate p(X)")
@@ -271,6 +288,7 @@ def parse_program(text: str, source: str | Path | None = None, origin: str = "in
     except RecursionError:
         builder.problem(clauses[0].head if clauses else parser.tokens[-1], "exceptions nested too deeply")
         program = Program()
+    program.positions = builder.positions
     problems = parser.problems + builder.problems
     if problems:
         raise KnowledgeError(sorted(problems, key=lambda p: (p.line, p.column)))

@@ -1,0 +1,372 @@
+"""Question files: YAML text -> `Question` (with every problem reported), and back.
+
+`read_question_text` builds the `Question` and lists problems of form (keys, types, units,
+tolerances, rule syntax); `knowledge.validate` then checks the rules against the features
+and marks. Where each rule and literal came from is kept on the question (an attribute
+`_knowledge_positions`, not a dataclass field) so that validation can point at them.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from grader.rules import PredicateDefinition, Rule
+from knowledge.asp import parse_program
+from knowledge.errors import KnowledgeError, Problem
+from knowledge.schema import Concept, Misconception, Quantity, Question
+from knowledge.yaml_rules import DataReader
+from knowledge.yaml_source import Located, load_located
+
+TOP_KEYS = ("id", "question", "marks", "reference_answers", "concepts", "quantities",
+            "misconceptions", "background", "initial_rules", "title", "description")
+REQUIRED = ("id", "question", "reference_answers")
+VOCABULARY_KEYS = ("phrases", "description")
+QUANTITY_KEYS = ("value", "unit", "tolerance", "description")
+NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
+ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*\Z")
+_UNITS = None
+
+
+def unit_registry():
+    """One pint registry for the package (building one takes a moment)."""
+    global _UNITS
+    if _UNITS is None:
+        import pint
+        _UNITS = pint.UnitRegistry()
+    return _UNITS
+
+
+class _Reader:
+    def __init__(self, located: Located, base_dir: Path | None):
+        self.located = located
+        self.base_dir = base_dir
+        self.problems: list[Problem] = []
+        self.positions: dict[int, tuple] = {}
+
+    def problem(self, where: Any, message: str, expected: str | None = None) -> None:
+        self.problems.append(self.located.problem(where, message, expected))
+
+    def unknown_keys(self, data: dict, allowed, what: str) -> None:
+        from rapidfuzz import process
+        for key in data:
+            if key not in allowed:
+                best = process.extractOne(str(key), allowed, score_cutoff=60)
+                hint = f", did you mean '{best[0]}'?" if best else ""
+                self.problem(("key", data, key), f"unknown key '{key}' in {what}{hint}",
+                             ", ".join(allowed))
+
+    def text(self, data: dict, key: str, required: bool = True) -> str | None:
+        value = data.get(key)
+        if value is None:
+            if required and key not in data:
+                self.problem(data, f"missing key '{key}'", f"{key}: ...")
+            elif required:
+                self.problem(("value", data, key), f"'{key}' is empty", "some text")
+            return None
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return self.located.raw.get(id(value), str(value))
+        if not isinstance(value, str):
+            self.problem(("value", data, key), f"'{key}' must be text, not {_kind(value)}", "text")
+            return None
+        return value
+
+    def strings(self, data: dict, key: str, what: str) -> list[str]:
+        value = data.get(key)
+        if value is None:
+            return []
+        items = [value] if isinstance(value, str) else value
+        if not isinstance(items, list):
+            self.problem(("value", data, key), f"'{key}' must be a list of {what}, not {_kind(value)}",
+                         f"a list like [{what}, ...]")
+            return []
+        out = []
+        for item in items:
+            if isinstance(item, (int, float)) and not isinstance(item, bool):
+                item = self.located.raw.get(id(item), str(item))
+            if not isinstance(item, str) or not item.strip():
+                self.problem(item if isinstance(item, str) else ("value", data, key),
+                             f"each of '{key}' must be non-empty text", what)
+                continue
+            out.append(item)
+        return out
+
+    # -- vocabulary -------------------------------------------------------------------------
+    def names(self, data: dict, key: str) -> list[tuple[str, Any]]:
+        section = data.get(key)
+        if section is None:
+            return []
+        if not isinstance(section, dict):
+            self.problem(("value", data, key), f"'{key}' must be a mapping of names, not {_kind(section)}",
+                         "NAME: {phrases: [...], ...}")
+            return []
+        out = []
+        for name, entry in section.items():
+            if not isinstance(name, str) or not NAME.match(name):
+                self.problem(("key", section, name), f"invalid name {name!r} in {key}",
+                             "lowercase letters, digits and _ starting with a letter")
+                continue
+            out.append((name, entry, section))
+        return out
+
+    def vocabulary(self, data: dict, key: str, cls):
+        out = []
+        for name, entry, section in self.names(data, key):
+            if isinstance(entry, list):
+                entry = {"phrases": entry}
+                self.located.objects[id(entry)] = self.located.of(("value", section, name))
+                self.located.values[(id(entry), "phrases")] = self.located.of(("value", section, name))
+                self.located.keep.append(entry)
+            if not isinstance(entry, dict):
+                self.problem(("value", section, name), f"{key[:-1]} '{name}' must be a mapping or a list of phrases",
+                             "phrases: [...]")
+                continue
+            self.unknown_keys(entry, VOCABULARY_KEYS, f"{key[:-1]} '{name}'")
+            phrases = self.strings(entry, "phrases", "phrases")
+            if not phrases and "phrases" not in entry:
+                self.problem(entry, f"missing key 'phrases' in {key[:-1]} '{name}'", "phrases: [...]")
+            elif not phrases:
+                self.problem(("value", entry, "phrases"), f"{key[:-1]} '{name}' has no phrases",
+                             "at least one phrase")
+            out.append(cls(name, tuple(phrases), self.text(entry, "description", required=False)))
+        return tuple(out)
+
+    def quantities(self, data: dict) -> tuple[Quantity, ...]:
+        out = []
+        for name, entry, section in self.names(data, "quantities"):
+            if not isinstance(entry, dict):
+                self.problem(("value", section, name), f"quantity '{name}' must be a mapping",
+                             "value: ..., unit: ..., tolerance: ...")
+                continue
+            self.unknown_keys(entry, QUANTITY_KEYS, f"quantity '{name}'")
+            value = entry.get("value")
+            if "value" not in entry:
+                self.problem(entry, f"missing key 'value' in quantity '{name}'", "value: NUMBER")
+            elif isinstance(value, bool) or not isinstance(value, (int, float)):
+                self.problem(("value", entry, "value"), f"the value of quantity '{name}' must be a number",
+                             "a number like 9.8")
+            unit = entry.get("unit")
+            units = unit_registry()
+            if "unit" not in entry:
+                self.problem(entry, f"missing key 'unit' in quantity '{name}'", "unit: m/s^2")
+                unit = None
+            elif not isinstance(unit, str) or not unit.strip():
+                self.problem(("value", entry, "unit"), f"the unit of quantity '{name}' must be text",
+                             "a unit like m/s^2")
+                unit = None
+            else:
+                try:
+                    units.parse_units(unit)
+                except Exception as err:  # pint raises several types for bad units
+                    self.problem(("value", entry, "unit"), f"unknown unit '{unit}' ({err})",
+                                 "a unit pint knows, e.g. m/s^2, A, V, ohm, N")
+                    unit = None
+            tolerance, absolute = self.tolerance(entry, name, unit)
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and unit:
+                out.append(Quantity(name, float(value), unit, tolerance, absolute,
+                                    self.text(entry, "description", required=False)))
+        return tuple(out)
+
+    def tolerance(self, entry: dict, name: str, unit: str | None) -> tuple[float, bool]:
+        if "tolerance" not in entry:
+            return 0.02, False
+        raw = entry["tolerance"]
+        where = ("value", entry, "tolerance")
+        expected = "'2%' (relative), 0.02 (relative) or '0.2 m/s^2' (absolute, in a unit of the same kind)"
+        if isinstance(raw, bool) or raw is None:
+            self.problem(where, f"bad tolerance {raw!r} for quantity '{name}'", expected)
+        elif isinstance(raw, (int, float)):
+            if 0 <= raw < 1:
+                return float(raw), False
+            self.problem(where, f"bad tolerance {raw!r} for quantity '{name}': a bare number is a "
+                                "relative tolerance between 0 and 1", expected)
+        elif isinstance(raw, str) and raw.strip().endswith("%"):
+            try:
+                share = float(raw.strip()[:-1]) / 100
+            except ValueError:
+                share = -1.0
+            if 0 <= share < 1:
+                return share, False
+            self.problem(where, f"bad tolerance '{raw}' for quantity '{name}'", expected)
+        elif isinstance(raw, str):
+            units = unit_registry()
+            try:
+                amount = units.Quantity(raw)
+                if unit is not None:
+                    amount = amount.to(unit)
+                magnitude = float(amount.magnitude)
+            except Exception as err:
+                self.problem(where, f"bad tolerance '{raw}' for quantity '{name}' ({err})", expected)
+            else:
+                if magnitude >= 0:
+                    return magnitude, True
+                self.problem(where, f"bad tolerance '{raw}' for quantity '{name}': negative", expected)
+        else:
+            self.problem(where, f"bad tolerance for quantity '{name}'", expected)
+        return 0.02, False
+
+    # -- rules ------------------------------------------------------------------------------
+    def rules(self, data: dict, key: str) -> list[Rule | PredicateDefinition]:
+        section = data.get(key)
+        origin = "background" if key == "background" else "initial"
+        if section is None:
+            return []
+        if isinstance(section, str) or (isinstance(section, dict) and "file" in section):
+            items = [section]
+        elif isinstance(section, list):
+            items = section
+        else:
+            self.problem(("value", data, key), f"'{key}' must be a list of rules, not {_kind(section)}",
+                         "a list of ASP strings or mappings (mark: ..., if: [...])")
+            return []
+        out: list[Rule | PredicateDefinition] = []
+        for item in items:
+            if isinstance(item, str) and _is_file_name(item):
+                out += self.asp_file(item, item, origin)
+            elif isinstance(item, dict) and "file" in item:
+                self.unknown_keys(item, ("file",), "a rule file reference")
+                name = item["file"]
+                if isinstance(name, str):
+                    out += self.asp_file(name, ("value", item, "file"), origin)
+                else:
+                    self.problem(("value", item, "file"), "file must be a path", "file: rules.lp")
+            elif isinstance(item, str):
+                out += self.asp_text(item, origin)
+            else:
+                out += self.structured(item, origin)
+        for rule in out:
+            if isinstance(rule, Rule) and rule.head is not None and not isinstance(rule.head, str):
+                rule.head = _label_text(rule.head)
+        if key == "initial_rules":
+            for rule in out:
+                if isinstance(rule, PredicateDefinition):
+                    where = self.positions.get(id(rule))
+                    self.problems.append(Problem(where[0] if where else self.located.file,
+                                                 *(where[1] if where else (1, 1)),
+                                                 f"derived predicate '{rule.name}' is defined in initial_rules",
+                                                 "derived predicates under background"))
+            out = [r for r in out if isinstance(r, Rule)]
+        return out
+
+    def asp_text(self, text: str, origin: str, file: str | None = None) -> list:
+        if file is None:
+            line, col = self.located.of(text)
+            style = self.located.styles.get(id(text))
+            if style in ("'", '"'):
+                col += 1
+            elif style in ("|", ">"):
+                line, col = line + 1, 1
+            file = self.located.file
+        else:
+            line, col = 1, 1
+        try:
+            program = parse_program(text, source=file, origin=origin, target="mark", line=line, column=col)
+        except KnowledgeError as err:
+            self.problems += err.problems
+            return []
+        for obj_id, (pos, lits) in program.positions.items():
+            self.positions[obj_id] = (file, pos, lits, pos)
+        self.located.keep.append(program)
+        return list(program.background) + list(program.rules)
+
+    def asp_file(self, name: str, where: Any, origin: str) -> list:
+        path = Path(name)
+        if not path.is_absolute() and self.base_dir is not None:
+            path = self.base_dir / path
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            self.problem(where, f"cannot read rule file '{name}': {getattr(err, 'strerror', None) or err}",
+                         "an .lp file next to the question file")
+            return []
+        return self.asp_text(text, origin, file=str(path))
+
+    def structured(self, item: Any, origin: str) -> list:
+        before = len(self.problems)
+        reader = DataReader(lambda msg, exp, where: self.problem(where, msg, exp), origin)
+        rule = reader.rule(item)
+        if rule is None or len(self.problems) > before:
+            return []
+        self.register(rule, item, ("value", item, "mark"))
+        return [rule]
+
+    def register(self, rule: Rule | PredicateDefinition, data: Any, head_where: Any = None) -> None:
+        """Remember where a structured rule and each of its conditions are."""
+        if isinstance(data, dict):
+            conditions = data.get("if")
+            unless = data.get("unless")
+        else:
+            conditions, unless = data, None
+        conditions = [] if conditions is None else conditions if isinstance(conditions, list) else [conditions]
+        unless = [] if unless is None else unless if isinstance(unless, list) else [unless]
+        pos = self.located.of(data)
+        self.positions[id(rule)] = (self.located.file, pos,
+                                    [self.located.of(c, pos) for c in conditions],
+                                    self.located.of(head_where, pos) if head_where else pos)
+        for exc, exc_data in zip(rule.exceptions, unless):
+            self.register(exc, exc_data)
+
+
+def _kind(value: Any) -> str:
+    return {dict: "a mapping", list: "a list", str: "text", bool: "true/false",
+            int: "a number", float: "a number", type(None): "empty"}.get(type(value), type(value).__name__)
+
+
+def _is_file_name(text: str) -> bool:
+    return "\n" not in text and text.strip().endswith(".lp") and ":-" not in text
+
+
+def _label_text(label: Any) -> str:
+    if isinstance(label, bool):
+        return "true" if label else "false"
+    if isinstance(label, float) and label.is_integer():
+        return str(int(label)) if abs(label) < 1e15 else repr(label)
+    return str(label)
+
+
+def read_question_text(text: str, path: str | Path | None = None) -> tuple[Question | None, list[Problem]]:
+    """Build the question from YAML text; returns it (None if unusable) and the problems of
+    form. Rules are not yet checked against features and marks (see `knowledge.validate`)."""
+    file = str(path) if path is not None else "<text>"
+    base_dir = Path(path).parent if path is not None else None
+    data, located, problems = load_located(text, file)
+    if data is None and not problems:
+        problems.append(Problem(file, 1, 1, "the file is empty", "a question: id, question, reference_answers, ..."))
+    if data is None:
+        return None, problems
+    if not isinstance(data, dict):
+        return None, problems + [located.problem(data, f"a question file must be a mapping, not {_kind(data)}",
+                                                 "id: ..., question: ..., reference_answers: [...]")]
+    r = _Reader(located, base_dir)
+    r.unknown_keys(data, TOP_KEYS, "the question file")
+    for key in REQUIRED:
+        if key not in data:
+            r.problem(data, f"missing key '{key}'", f"{key}: ...")
+    qid = r.text(data, "id", required="id" in data)
+    if qid is not None and not ID.match(qid):
+        r.problem(("value", data, "id"), f"invalid id {qid!r}", "letters, digits, _ and -")
+    text_ = r.text(data, "question", required="question" in data)
+    references = r.strings(data, "reference_answers", "reference answers")
+    if "reference_answers" in data and not references:
+        r.problem(("value", data, "reference_answers"), "no reference answer", "at least one reference answer")
+    marks = r.strings(data, "marks", "marks")
+    if "marks" in data and not marks and data.get("marks") is not None:
+        r.problem(("value", data, "marks"), "'marks' is empty", "marks like [\"0\", \"0.5\", \"1\"]")
+    seen: set[str] = set()
+    for mark in marks:
+        if mark in seen:
+            r.problem(("value", data, "marks"), f"duplicate mark '{mark}'", "each mark once")
+        seen.add(mark)
+    question = Question(
+        id=qid or "", text=text_ or "", reference_answers=tuple(references), marks=tuple(marks),
+        concepts=r.vocabulary(data, "concepts", Concept),
+        quantities=r.quantities(data),
+        misconceptions=r.vocabulary(data, "misconceptions", Misconception),
+        background=r.rules(data, "background"),
+        initial_rules=r.rules(data, "initial_rules"),
+        source=Path(path) if path is not None else None,
+    )
+    question._knowledge_positions = r.positions  # type: ignore[attr-defined]
+    question._knowledge_keep = located.keep  # type: ignore[attr-defined]
+    return question, problems + r.problems

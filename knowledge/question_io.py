@@ -1,0 +1,143 @@
+"""Loading, checking and saving question files, and questions as JSON-able dicts."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Sequence
+
+from knowledge.errors import KnowledgeError, Problem
+from knowledge.question_file import read_question_text
+from knowledge.schema import Concept, FeatureSpec, Misconception, Quantity, Question
+from knowledge.validate import validate_question
+from knowledge.yaml_rules import rules_from_dicts, rules_to_dicts
+
+HISTORY_DIR = ".history"
+DICT_FORMAT = "question"
+DICT_VERSION = 1
+
+
+def _read_text(path: Path) -> str:
+    """The file's text: UTF-8 (with or without BOM), else the encoding charset-normalizer finds."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        from charset_normalizer import from_bytes
+        best = from_bytes(data).best()
+        if best is None:
+            raise KnowledgeError([Problem(str(path), 1, 1, "the file is not text",
+                                          "a UTF-8 YAML file")]) from None
+        return str(best)
+
+
+def check_question_text(text: str, path: str | Path | None = None,
+                        specs: Sequence[FeatureSpec] | None = None) -> list[Problem]:
+    """Every problem of a question file's text (form, rules, features, marks); [] if valid."""
+    question, problems = read_question_text(text, path)
+    if question is not None:
+        problems = problems + validate_question(question, specs)
+    return sorted(problems, key=lambda p: (p.file != str(path), p.file, p.line, p.column))
+
+
+def load_question(path: str | Path, specs: Sequence[FeatureSpec] | None = None) -> Question:
+    """Read and validate a question file; raises `KnowledgeError` listing all problems."""
+    path = Path(path)
+    try:
+        text = _read_text(path)
+    except OSError as err:
+        raise KnowledgeError([Problem(str(path), 1, 1, f"cannot read the file: {err.strerror or err}")]) from None
+    question, problems = read_question_text(text, path)
+    if question is not None:
+        problems = problems + validate_question(question, specs)
+    if problems:
+        raise KnowledgeError(sorted(problems, key=lambda p: (p.file != str(path), p.file, p.line, p.column)))
+    return question
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write via a temporary file in the same folder, fsync, then os.replace."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def save_question_text(path: str | Path, text: str, specs: Sequence[FeatureSpec] | None = None) -> Path | None:
+    """Validate `text`, keep the current file in `.history/NAME.TIMESTAMP.yaml`, then replace
+    the file atomically. Raises `KnowledgeError` (and writes nothing) if the text is invalid.
+    Returns the path of the kept previous version (None for a new file)."""
+    path = Path(path)
+    problems = check_question_text(text, path, specs)
+    if problems:
+        raise KnowledgeError(problems)
+    kept = None
+    if path.exists():
+        history = path.parent / HISTORY_DIR
+        history.mkdir(exist_ok=True)
+        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
+        kept = history / f"{path.stem}.{stamp}{path.suffix}"
+        n = 1
+        while kept.exists():
+            kept = history / f"{path.stem}.{stamp}-{n}{path.suffix}"
+            n += 1
+        atomic_write_text(kept, path.read_bytes().decode("utf-8", errors="surrogateescape"))
+    atomic_write_text(path, text)
+    return kept
+
+
+def question_to_dict(q: Question) -> dict:
+    """A JSON-able dict of the question (rules in the structured form)."""
+    return {
+        "format": DICT_FORMAT, "format_version": DICT_VERSION,
+        "id": q.id, "question": q.text, "marks": list(q.marks),
+        "reference_answers": list(q.reference_answers),
+        "concepts": [{"name": c.name, "phrases": list(c.phrases), "description": c.description}
+                     for c in q.concepts],
+        "quantities": [{"name": x.name, "value": x.value, "unit": x.unit, "tolerance": x.tolerance,
+                        "absolute_tolerance": x.absolute_tolerance, "description": x.description}
+                       for x in q.quantities],
+        "misconceptions": [{"name": m.name, "phrases": list(m.phrases), "description": m.description}
+                           for m in q.misconceptions],
+        "background": rules_to_dicts(q.background, default_origin="background"),
+        "initial_rules": rules_to_dicts(q.initial_rules, default_origin="initial"),
+        "source": str(q.source) if q.source is not None else None,
+    }
+
+
+def question_from_dict(d: dict) -> Question:
+    """The inverse of `question_to_dict`; raises KnowledgeError for a dict that is not one."""
+    where = "<question dict>"
+    if not isinstance(d, dict) or d.get("format") != DICT_FORMAT:
+        raise KnowledgeError([Problem(where, 1, 1, "not a question dict", "format: question")])
+    if not isinstance(d.get("format_version"), int) or d["format_version"] > DICT_VERSION:
+        raise KnowledgeError([Problem(where, 1, 1, f"question dict version {d.get('format_version')!r} "
+                                                   f"is newer than this program's ({DICT_VERSION})",
+                                      "an update of the grader")])
+    try:
+        return Question(
+            id=d["id"], text=d["question"], marks=tuple(d["marks"]),
+            reference_answers=tuple(d["reference_answers"]),
+            concepts=tuple(Concept(c["name"], tuple(c["phrases"]), c.get("description")) for c in d["concepts"]),
+            quantities=tuple(Quantity(x["name"], float(x["value"]), x["unit"], float(x["tolerance"]),
+                                      bool(x["absolute_tolerance"]), x.get("description"))
+                             for x in d["quantities"]),
+            misconceptions=tuple(Misconception(m["name"], tuple(m["phrases"]), m.get("description"))
+                                 for m in d["misconceptions"]),
+            background=rules_from_dicts(d["background"], default_origin="background"),
+            initial_rules=rules_from_dicts(d["initial_rules"], default_origin="initial"),
+            source=Path(d["source"]) if d.get("source") else None,
+        )
+    except (KeyError, TypeError, ValueError) as err:
+        if isinstance(err, KnowledgeError):
+            raise
+        raise KnowledgeError([Problem(where, 1, 1, f"damaged question dict: {err!r}")]) from None

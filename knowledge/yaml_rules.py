@@ -1,0 +1,293 @@
+"""Rules as structured YAML (or JSON), both ways.
+
+A top-level rule is a mapping
+
+    name: value_without_direction      # optional
+    mark: "0.5"                        # the label it gives
+    if: ["quantity:acceleration == correct", "coverage > 0.3"]
+    unless: ["concept:downward == present"]   # each item is one exception
+    confidence: 0.9                    # optional; a teacher's confidence is kept (fixed)
+
+A condition is a string `FEATURE OP VALUE` (OP one of == != <= > < >=), or `PREDICATE` /
+`not PREDICATE` for a derived predicate. An exception (an item of `unless`) is a condition,
+a list of conditions (all must hold), or a mapping `{if: [...], unless: [...]}` when it has
+exceptions of its own. A derived predicate is `{define: NAME, if: [...], unless: [...]}`.
+
+Values: a bare word is a string, `true`/`false` booleans, bare numbers numbers, and a
+double-quoted JSON string is a string (`"0.5"`, `"light bulb"`). `rules_to_dicts` writes
+values so that `rules_from_dicts` gives back the same objects.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+import yaml
+
+from grader.rules import COMPARISONS, NUMERIC_COMPARISONS, Literal, PredicateDefinition, Rule
+
+RULE_KEYS = ("name", "mark", "if", "unless", "confidence", "confidence_fixed", "origin")
+DEFINE_KEYS = ("define", "if", "unless")
+EXCEPTION_KEYS = ("if", "unless")
+_CONDITION = re.compile(r"\s*(?:(not)\s+)?(.+?)\s*(==|!=|<=|>=|<|>)\s*(.+?)\s*\Z", re.DOTALL)
+_PREDICATE = re.compile(r"\s*(?:(not)\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*\Z")
+_BARE = re.compile(r"[A-Za-z_?][A-Za-z0-9_.?-]*\Z")
+_INT = re.compile(r"[+-]?\d+\Z")
+_FLOAT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\Z|[+-]?inf\Z")
+_NEGATE = {"==": "!=", "!=": "==", "<=": ">", ">": "<=", "<": ">=", ">=": "<"}
+
+
+class RuleFormatError(ValueError):
+    """One malformed piece of a structured rule; `where` is the object it is about."""
+
+    def __init__(self, message: str, expected: str | None = None, where: Any = None):
+        super().__init__(message)
+        self.message, self.expected, self.where = message, expected, where
+
+
+# -- values and conditions ---------------------------------------------------------------
+def format_value(value: Any) -> str:
+    if hasattr(value, "item") and not isinstance(value, str):
+        value = value.item()
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    text = str(value)
+    if _BARE.match(text) and text not in ("true", "false", "not", "inf", "nan") \
+            and not _FLOAT.match(text):
+        return text
+    return json.dumps(text, ensure_ascii=False)
+
+
+def parse_value(text: str) -> Any:
+    text = text.strip()
+    if text.startswith('"'):
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise RuleFormatError(f"malformed quoted value {text}: {err.msg}",
+                                  'a value in double quotes, e.g. "light bulb"') from None
+        if not isinstance(value, str):
+            raise RuleFormatError(f"malformed quoted value {text}", "one quoted string")
+        return value
+    if text.startswith("'") and text.endswith("'") and len(text) >= 2:
+        return text[1:-1]
+    if text in ("true", "false"):
+        return text == "true"
+    if _INT.match(text):
+        return int(text)
+    if _FLOAT.match(text):
+        return float(text)
+    if not text:
+        raise RuleFormatError("missing value after the comparison", "a value, e.g. present or 0.5")
+    return text
+
+
+def format_condition(lit: Literal) -> str:
+    if lit.value is True and lit.op in ("==", "!=") and _PREDICATE.match(lit.feature) \
+            and ":" not in lit.feature:
+        return lit.feature if lit.op == "==" else f"not {lit.feature}"
+    return f"{lit.feature} {lit.op} {format_value(lit.value)}"
+
+
+def parse_condition(text: Any) -> Literal:
+    """`"concept:gap == present"` -> Literal; `"not plausible_g"` -> Literal(.., "!=", True)."""
+    if not isinstance(text, str):
+        raise RuleFormatError(f"a condition must be a string, not {type(text).__name__}",
+                              "a string like 'concept:gap == present'")
+    m = _PREDICATE.match(text)
+    if m:
+        return Literal(m.group(2), "!=" if m.group(1) else "==", True)
+    m = _CONDITION.match(text)
+    if not m:
+        raise RuleFormatError(f"malformed condition {text!r}",
+                              "FEATURE OP VALUE with OP one of == != <= > < >=, or a predicate name")
+    negated, feature, op, raw = m.groups()
+    if op not in COMPARISONS:  # pragma: no cover - the regex only finds these
+        raise RuleFormatError(f"unknown comparison {op!r}", " ".join(COMPARISONS))
+    if negated:
+        op = _NEGATE[op] if op in ("==", "!=") else None
+        if op is None:
+            raise RuleFormatError(f"'not' before an order comparison in {text!r}",
+                                  "the opposite comparison, e.g. 'coverage <= 0.5'")
+    if feature.split()[0] == "not" or " " in feature.strip() and ":" in feature:
+        raise RuleFormatError(f"malformed feature name {feature!r}", "a feature name like concept:gap")
+    value = parse_value(raw)
+    if op in NUMERIC_COMPARISONS:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise RuleFormatError(f"{feature} {op} needs a number, got {raw!r}", "a number")
+        value = float(value)
+        if math.isnan(value):
+            raise RuleFormatError(f"{feature} {op} nan", "a number")
+    return Literal(feature.strip(), op, value)
+
+
+# -- rules to plain data ------------------------------------------------------------------
+def _exception_to_data(exc: Rule) -> Any:
+    conditions = [format_condition(lit) for lit in exc.body]
+    if exc.exceptions:
+        return {"if": conditions, "unless": [_exception_to_data(e) for e in exc.exceptions]}
+    return conditions[0] if len(conditions) == 1 else conditions
+
+
+def rule_to_dict(rule: Rule | PredicateDefinition, default_origin: str = "initial") -> dict:
+    if isinstance(rule, PredicateDefinition):
+        out: dict = {"define": rule.name, "if": [format_condition(l) for l in rule.body]}
+    else:
+        out = {}
+        if rule.name:
+            out["name"] = rule.name
+        out["mark"] = rule.head
+        out["if"] = [format_condition(l) for l in rule.body]
+    if rule.exceptions:
+        out["unless"] = [_exception_to_data(e) for e in rule.exceptions]
+    if isinstance(rule, Rule):
+        if rule.confidence is not None:
+            out["confidence"] = float(rule.confidence)
+        if rule.fixed_confidence != (rule.confidence is not None):
+            out["confidence_fixed"] = rule.fixed_confidence
+        if rule.origin != default_origin:
+            out["origin"] = rule.origin
+    return out
+
+
+def rules_to_dicts(rules: Sequence[Rule | PredicateDefinition], default_origin: str = "initial") -> list[dict]:
+    return [rule_to_dict(r, default_origin) for r in rules]
+
+
+def rules_to_yaml(rules: Sequence[Rule | PredicateDefinition], default_origin: str = "initial") -> str:
+    """Structured YAML for a list of rules (and derived predicates)."""
+    return yaml.safe_dump(rules_to_dicts(rules, default_origin), sort_keys=False,
+                          allow_unicode=True, width=100)
+
+
+# -- plain data to rules ------------------------------------------------------------------
+@dataclass
+class DataReader:
+    """Reads rule mappings, reporting each problem through `report(message, expected, where)`.
+
+    `where` is the piece of data the problem is about; the question-file loader maps it back
+    to a line and column (its YAML nodes), a plain caller ignores it.
+    """
+
+    report: Callable[[str, str | None, Any], None]
+    default_origin: str = "initial"
+    keys_of: Callable[[Any], Any] = lambda d: d  # the loader passes node-aware accessors
+
+    def conditions(self, value: Any, where: Any) -> tuple[Literal, ...]:
+        if value is None:
+            return ()
+        items = value if isinstance(value, list) else [value]
+        out = []
+        for item in items:
+            try:
+                out.append(parse_condition(item))
+            except RuleFormatError as err:
+                self.report(err.message, err.expected, item)
+        return tuple(out)
+
+    def exceptions(self, value: Any) -> list[Rule]:
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            value = [value]
+        out = []
+        for item in value:
+            if isinstance(item, dict):
+                self.unknown_keys(item, EXCEPTION_KEYS)
+                out.append(Rule(None, self.conditions(item.get("if"), item),
+                                self.exceptions(item.get("unless"))))
+            elif isinstance(item, (str, list)):
+                out.append(Rule(None, self.conditions(item, item)))
+            else:
+                self.report(f"an exception must be a condition, a list or a mapping, not "
+                            f"{type(item).__name__}", "a string, a list of strings or {if: ..., unless: ...}", item)
+        return out
+
+    def unknown_keys(self, data: dict, allowed: Sequence[str]) -> None:
+        from rapidfuzz import process
+        for key in data:
+            if key not in allowed:
+                best = process.extractOne(str(key), allowed, score_cutoff=60)
+                hint = f", did you mean '{best[0]}'?" if best else ""
+                self.report(f"unknown key '{key}'{hint}", ", ".join(allowed), ("key", data, key))
+
+    def rule(self, data: Any) -> Rule | PredicateDefinition | None:
+        if not isinstance(data, dict):
+            self.report(f"a rule must be a mapping or an ASP string, not {type(data).__name__}",
+                        "mark: ..., if: [...]", data)
+            return None
+        if "define" in data:
+            self.unknown_keys(data, DEFINE_KEYS)
+            name = data["define"]
+            if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", name):
+                self.report(f"invalid predicate name {name!r}", "a name like plausible_g", ("value", data, "define"))
+                name = str(name)
+            return PredicateDefinition(name, self.conditions(data.get("if"), ("value", data, "if")),
+                                       self.exceptions(data.get("unless")))
+        self.unknown_keys(data, RULE_KEYS)
+        if "mark" not in data:
+            self.report("missing key 'mark' (the label the rule gives)", "mark: LABEL", data)
+        head = data.get("mark")
+        if isinstance(head, (list, dict)) or head is None:
+            if "mark" in data:
+                self.report(f"mark must be a single label, not {type(head).__name__}", "a label", ("value", data, "mark"))
+            head = None
+        confidence = data.get("confidence")
+        if confidence is not None:
+            if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) \
+                    or not 0.0 <= float(confidence) <= 1.0:
+                self.report(f"confidence {confidence!r} is not a probability", "a number between 0 and 1",
+                            ("value", data, "confidence"))
+                confidence = None
+            else:
+                confidence = float(confidence)
+        fixed = data.get("confidence_fixed", confidence is not None)
+        if not isinstance(fixed, bool):
+            self.report("confidence_fixed must be true or false", "true or false", ("value", data, "confidence_fixed"))
+            fixed = confidence is not None
+        origin = data.get("origin", self.default_origin)
+        if origin not in ("learned", "initial", "background"):
+            self.report(f"unknown origin {origin!r}", "learned, initial or background", ("value", data, "origin"))
+            origin = self.default_origin
+        name = data.get("name")
+        if name is not None and not isinstance(name, str):
+            self.report("a rule name must be a string", "a name", ("value", data, "name"))
+            name = str(name)
+        if "if" not in data:
+            self.report("missing key 'if' (the conditions; use [] for a rule that always applies)",
+                        "if: [...]", data)
+        return Rule(head, self.conditions(data.get("if"), ("value", data, "if")),
+                    self.exceptions(data.get("unless")), confidence=confidence,
+                    fixed_confidence=fixed, origin=origin, name=name)
+
+
+def rules_from_dicts(data: Sequence[dict], default_origin: str = "initial") -> list[Rule | PredicateDefinition]:
+    """The inverse of `rules_to_dicts`; raises `KnowledgeError` listing every problem."""
+    from knowledge.errors import KnowledgeError, Problem
+    problems: list[Problem] = []
+    reader = DataReader(lambda msg, exp, where: problems.append(Problem("<data>", 1, 1, msg, exp)),
+                        default_origin)
+    if not isinstance(data, list):
+        raise KnowledgeError([Problem("<data>", 1, 1, "expected a list of rules", "a list")])
+    out = [reader.rule(d) for d in data]
+    if problems:
+        raise KnowledgeError(problems)
+    return [r for r in out if r is not None]
+
+
+def rules_from_yaml(text: str, source=None, default_origin: str = "initial") -> list[Rule | PredicateDefinition]:
+    """Rules from a YAML list of structured rules (see the module doc)."""
+    from knowledge.errors import KnowledgeError, Problem, source_name
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as err:
+        mark = getattr(err, "problem_mark", None)
+        raise KnowledgeError([Problem(source_name(source), mark.line + 1 if mark else 1,
+                                      mark.column + 1 if mark else 1, f"invalid YAML: {err}")]) from None
+    return rules_from_dicts(data if data is not None else [], default_origin)

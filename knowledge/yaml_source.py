@@ -1,0 +1,143 @@
+"""YAML text to plain Python data, remembering where every key and value was.
+
+PyYAML's `safe_load` forgets positions and silently keeps the last of two duplicate keys, so
+question files are composed (`yaml.compose`) and converted node by node here: duplicate keys,
+aliases and unknown tags become problems with their line and column.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+from knowledge.errors import Problem
+
+Position = tuple[int, int]
+
+
+class Located:
+    """Positions (1-based line, column) of the objects of one YAML document."""
+
+    def __init__(self, file: str):
+        self.file = file
+        self.objects: dict[int, Position] = {}
+        self.keys: dict[tuple[int, Any], Position] = {}
+        self.values: dict[tuple[int, Any], Position] = {}
+        self.styles: dict[int, str | None] = {}
+        self.raw: dict[int, str] = {}
+        self.keep: list[Any] = []  # keeps located objects alive so that their ids stay unique
+
+    def of(self, where: Any, default: Position = (1, 1)) -> Position:
+        """The position of an object, or of `("key"|"value", mapping, key)`."""
+        if isinstance(where, tuple) and len(where) == 3 and where[0] in ("key", "value"):
+            table = self.keys if where[0] == "key" else self.values
+            pos = table.get((id(where[1]), where[2]))
+            if pos is None:
+                pos = self.objects.get(id(where[1]), default)
+            return pos
+        return self.objects.get(id(where), default)
+
+    def problem(self, where: Any, message: str, expected: str | None = None,
+                default: Position = (1, 1)) -> Problem:
+        line, col = self.of(where, default)
+        return Problem(self.file, line, col, message, expected)
+
+
+def _pos(node: yaml.Node) -> Position:
+    return node.start_mark.line + 1, node.start_mark.column + 1
+
+
+class _Converter:
+    def __init__(self, located: Located):
+        self.located = located
+        self.problems: list[Problem] = []
+        self.seen: set[int] = set()
+        self.constructor = yaml.constructor.SafeConstructor()
+
+    def convert(self, node: yaml.Node, depth: int = 0) -> Any:
+        if depth > 100:
+            self.problems.append(Problem(self.located.file, *_pos(node), "YAML nested too deeply"))
+            return None
+        if id(node) in self.seen:
+            self.problems.append(Problem(self.located.file, *_pos(node),
+                                         "YAML aliases (*name) are not supported in question files",
+                                         "the text written out"))
+            return None
+        self.seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            out: dict = {}
+            first: dict = {}
+            for key_node, value_node in node.value:
+                if not isinstance(key_node, yaml.ScalarNode):
+                    self.problems.append(Problem(self.located.file, *_pos(key_node),
+                                                 "a key must be a plain name", "name: value"))
+                    continue
+                key = self.scalar(key_node)
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    self.problems.append(Problem(self.located.file, *_pos(key_node),
+                                                 "YAML merge keys (<<) are not supported"))
+                    continue
+                try:
+                    hash(key)
+                except TypeError:
+                    key = str(key)
+                if key in first:
+                    line, col = first[key]
+                    self.problems.append(Problem(self.located.file, *_pos(key_node),
+                                                 f"duplicate key '{key}' (first at line {line}, column {col})",
+                                                 "each key once"))
+                    continue
+                first[key] = _pos(key_node)
+                value = self.convert(value_node, depth + 1)
+                out[key] = value
+                self.located.keys[(id(out), key)] = _pos(key_node)
+                self.located.values[(id(out), key)] = _pos(value_node)
+            self.remember(out, node)
+            return out
+        if isinstance(node, yaml.SequenceNode):
+            out_list = [self.convert(item, depth + 1) for item in node.value]
+            self.remember(out_list, node)
+            return out_list
+        value = self.scalar(node)
+        if isinstance(value, str):
+            value = "".join(value)  # a new object, so its id identifies this node
+        self.remember(value, node)
+        return value
+
+    def scalar(self, node: yaml.Node) -> Any:
+        try:
+            return self.constructor.construct_object(node, deep=True)
+        except yaml.YAMLError as err:
+            self.problems.append(Problem(self.located.file, *_pos(node),
+                                         f"cannot read this value: {getattr(err, 'problem', err)}"))
+            return None
+
+    def remember(self, obj: Any, node: yaml.Node) -> None:
+        self.located.objects[id(obj)] = _pos(node)
+        self.located.styles[id(obj)] = getattr(node, "style", None)
+        if isinstance(node, yaml.ScalarNode):
+            self.located.raw[id(obj)] = node.value
+        self.located.keep.append(obj)
+
+
+def load_located(text: str, file: str) -> tuple[Any, Located, list[Problem]]:
+    """Parse YAML text into data, positions and problems (invalid YAML gives one problem
+    at the line and column PyYAML reports)."""
+    located = Located(file)
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        what = " ".join(x for x in (err.context, err.problem) if x)
+        return None, located, [Problem(file, line, col, f"invalid YAML: {what or err}")]
+    except yaml.YAMLError as err:
+        return None, located, [Problem(file, 1, 1, f"invalid YAML: {err}")]
+    except RecursionError:
+        return None, located, [Problem(file, 1, 1, "invalid YAML: nested too deeply")]
+    if node is None:
+        return None, located, []
+    converter = _Converter(located)
+    data = converter.convert(node)
+    return data, located, converter.problems
