@@ -20,11 +20,13 @@ such comments: its `mark(X,...) :- ...` rules are taken in file order.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
 from grader.rules import CATEGORICAL_COMPARISONS, Literal, PredicateDefinition, Rule
-from knowledge.asp_terms import constant, feature_atom, float_key, format_number, is_identifier
+from knowledge.asp_terms import (constant, feature_atom, float_key, format_number, is_identifier,
+                                 predicate_for)
 
 CONFIDENCE_STYLES = ("prefix", "comment", "none")
 DIALECTS = ("plain", "clingo")
@@ -50,12 +52,20 @@ class _Writer:
         self.target = target
         self.dialect = dialect
         self.n_ab = 0
+        self.reserved = re.compile(rf"ab(\d+|_\w+)|{re.escape(target)}(_\d+)?\Z")
+
+    def predicate_ok(self, name: str) -> bool:
+        """Can `name` be a unary predicate here without being read back as something else?"""
+        spelled = predicate_for(name)
+        return spelled is not None and spelled[1] is None and not self.reserved.match(name)
 
     def literal(self, lit: Literal, var: str) -> str:
         d = self.dialect
         if lit.op in CATEGORICAL_COMPARISONS:
-            if lit.value is True and is_identifier(lit.feature) and ":" not in lit.feature:
+            if lit.value is True and self.predicate_ok(lit.feature):
                 atom = f"{lit.feature}(X)"  # a derived predicate, or a boolean feature
+            elif self.reserved.match(lit.feature):
+                atom = f"feature(X,{constant(lit.feature, d, force_quote=True)},{constant(lit.value, d)})"
             else:
                 atom = feature_atom(lit.feature, constant(lit.value, d), d)
             return atom if lit.op == "==" else f"not {atom}"
@@ -120,8 +130,10 @@ def write_program(rules: Sequence[Rule], background: Sequence[Rule | PredicateDe
     index = 0
     for item in list(background) + list(rules):
         if isinstance(item, PredicateDefinition):
-            if not is_identifier(item.name):
-                raise ValueError(f"derived predicate name {item.name!r} is not a valid ASP name")
+            if not w.predicate_ok(item.name):
+                raise ValueError(f"derived predicate name {item.name!r} is not a valid ASP name here "
+                                 f"(lowercase letters, digits and _; not answer, feature, num, float, "
+                                 f"abN or {target}_N)")
             parts, extra = w.body(item.body, item.exceptions)
             blocks.append("\n".join([w.clause(f"{item.name}(X)", parts)] + extra))
             continue

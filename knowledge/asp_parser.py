@@ -156,6 +156,8 @@ class _Parser:
     def expect(self, text: str, what: str) -> Token:
         tok = self.peek()
         if tok.text != text or tok.kind == "string":
+            if tok.kind == "eof" and text == ".":
+                raise _Syntax(tok, "the rule does not end with '.'", what)
             raise _Syntax(tok, f"unexpected {_describe(tok)}", what)
         return self.take()
 
@@ -278,4 +280,4 @@ class _Syntax(Exception):
 
 
 def _describe(tok: Token) -> str:
-    return "the end of the text" if tok.kind == "eof" else repr(tok.text)
+    return "end of text" if tok.kind == "eof" else repr(tok.text)

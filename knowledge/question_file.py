@@ -16,7 +16,7 @@ from grader.rules import PredicateDefinition, Rule
 from knowledge.asp import parse_program
 from knowledge.errors import KnowledgeError, Problem
 from knowledge.schema import Concept, Misconception, Quantity, Question
-from knowledge.yaml_rules import DataReader
+from knowledge.yaml_rules import DataReader, RuleFormatError, parse_condition
 from knowledge.yaml_source import Located, load_located
 
 TOP_KEYS = ("id", "question", "marks", "reference_answers", "concepts", "quantities",
@@ -283,10 +283,9 @@ class _Reader:
         return self.asp_text(text, origin, file=str(path))
 
     def structured(self, item: Any, origin: str) -> list:
-        before = len(self.problems)
         reader = DataReader(lambda msg, exp, where: self.problem(where, msg, exp), origin)
         rule = reader.rule(item)
-        if rule is None or len(self.problems) > before:
+        if rule is None:
             return []
         self.register(rule, item, ("value", item, "mark"))
         return [rule]
@@ -302,10 +301,18 @@ class _Reader:
         unless = [] if unless is None else unless if isinstance(unless, list) else [unless]
         pos = self.located.of(data)
         self.positions[id(rule)] = (self.located.file, pos,
-                                    [self.located.of(c, pos) for c in conditions],
+                                    [self.located.of(c, pos) for c in conditions if _parses(c)],
                                     self.located.of(head_where, pos) if head_where else pos)
         for exc, exc_data in zip(rule.exceptions, unless):
             self.register(exc, exc_data)
+
+
+def _parses(condition: Any) -> bool:
+    try:
+        parse_condition(condition)
+    except RuleFormatError:
+        return False
+    return True
 
 
 def _kind(value: Any) -> str:
