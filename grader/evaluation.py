@@ -4,8 +4,9 @@ Folds are stratified by mark (each fold gets its share of every mark) and seeded
 fold a whole `GradingModel` is trained on the other folds (extractor included, so the terms
 learned from marked answers never see the answers they are tested on), and its marks and
 confidences on the held-out fold are pooled. The report gives accuracy, macro-F1, quadratic
-weighted kappa over the ordered marks and the Inverse Brier Score (answers no rule marks
-count as wrong, and 0.25 in the Brier score), plus the curve a teacher chooses a flag
+weighted kappa over the ordered marks (on the answers some rule marks) and the Inverse
+Brier Score (answers no rule marks count as wrong for accuracy and F1, and 0.25 in the
+Brier score), plus the curve a teacher chooses a flag
 threshold from: for each threshold, the share of answers flagged for a human and the
 accuracy of the marks given automatically.
 """
@@ -61,7 +62,7 @@ class EvaluationReport:
         lines = [f"{self.folds}-fold cross-validation on {self.n} marked answers (seed {self.seed})",
                  f"  accuracy         {self.accuracy:.3f}{spread}",
                  f"  macro-F1         {self.macro_f1:.3f}",
-                 f"  quadratic kappa  {self.qwk:.3f}",
+                 f"  quadratic kappa  {self.qwk:.3f} (answers marked by a rule)",
                  f"  IBS              {self.ibs:.3f}",
                  f"  answers marked by a rule: {self.coverage:.1%}",
                  "",
