@@ -210,8 +210,11 @@ def train_or_load(question_path: Path, training_path: Path, cache_dir: Path, *,
     question = load_question(question_path)
     marked = read_marked_answers(training_path, marks=tuple(getattr(question, "marks", ()) or ()))
     model = GradingModel.train(question, marked.answers, marked.marks, progress=progress, **params)
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    model.save(cached)
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        model.save(cached)
+    except Exception as exc:  # the model still works; it is only trained again next time
+        log.warning("cannot keep the trained model in %s: %s", cached, exc)
     return model, key
 
 
