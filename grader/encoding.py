@@ -98,88 +98,108 @@ class EncodedTable:
                              f"{', '.join(map(str, self.columns)) or 'none'}") from None
 
 
+def _factorize(values: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """(code of each cell's distinct value, -1 for NaN/None; the distinct values as objects).
+
+    All per-value work (parsing numbers, spotting "?", looking up categories) is then done
+    once per distinct value instead of once per row.
+    """
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        codes = values.cat.codes.to_numpy().astype(np.intp)
+        uniques = values.cat.categories.to_numpy(dtype=object)
+    else:
+        codes, uniques = pd.factorize(values, use_na_sentinel=True)
+        uniques = np.asarray(uniques, dtype=object)
+    uniques = np.array([u.item() if isinstance(u, np.generic) else u for u in uniques], dtype=object)
+    return np.asarray(codes, dtype=np.intp), uniques
+
+
+def _is_bool(value: Any) -> bool:
+    return type(value) in (bool, np.bool_)
+
+
+def _unique_missing(uniques: np.ndarray) -> np.ndarray:
+    return np.array([isinstance(u, str) and u.strip() in ("", MISSING) for u in uniques], dtype=bool)
+
+
+def _unique_numbers(uniques: np.ndarray) -> np.ndarray:
+    """Numeric reading of each distinct value (NaN for text that is not a number, and for bools)."""
+    if len(uniques) == 0:
+        return np.empty(0)
+    parsed = pd.to_numeric(pd.Series(uniques, dtype=object), errors="coerce")
+    out = np.array(parsed.to_numpy(dtype=float, na_value=np.nan), dtype=float, copy=True)
+    out[[_is_bool(u) for u in uniques]] = np.nan
+    return out
+
+
 def missing_mask(values: pd.Series) -> np.ndarray:
-    """NaN/None, and in object columns the empty string and "?", are missing."""
-    mask = values.isna().to_numpy().copy()
-    if values.dtype == object or isinstance(values.dtype, pd.StringDtype):
-        as_text = values.astype(str).str.strip()
-        mask |= as_text.isin(["", MISSING]).to_numpy() & ~mask
-    return mask
+    """NaN/None, and in text columns the empty string and "?", are missing."""
+    if pd.api.types.is_numeric_dtype(values.dtype) or pd.api.types.is_bool_dtype(values.dtype):
+        return values.isna().to_numpy().copy()
+    codes, uniques = _factorize(values)
+    miss = np.r_[_unique_missing(uniques), True]  # index -1 (NaN) -> True
+    return miss[codes]
 
 
 def infer_encoding(name: str, values: pd.Series) -> ColumnEncoding:
     """Decide a column's kind and its category vocabulary from training data."""
-    missing = missing_mask(values)
-    has_missing = bool(missing.any())
-    tail = [MISSING] if has_missing else []
     dtype = values.dtype
     if pd.api.types.is_bool_dtype(dtype):
-        return ColumnEncoding(name, "boolean", [False, True] + tail)
+        return ColumnEncoding(name, "boolean", [False, True])
     if pd.api.types.is_numeric_dtype(dtype):
-        return ColumnEncoding(name, "numeric", tail)
-    present = values[~missing]
+        return ColumnEncoding(name, "numeric", [MISSING] if values.isna().any() else [])
+    codes, uniques = _factorize(values)
+    counts = np.bincount(codes[codes >= 0], minlength=len(uniques))
+    missing_u = _unique_missing(uniques)
+    has_missing = bool((codes < 0).any() or counts[missing_u].sum())
+    tail = [MISSING] if has_missing else []
+    present = (counts > 0) & ~missing_u
+    present_values = list(uniques[present])
     if isinstance(dtype, pd.CategoricalDtype):
-        cats = sorted(set(present.tolist()), key=category_sort_key)
-        return ColumnEncoding(name, "categorical", cats + tail)
-    distinct = pd.unique(present.to_numpy(dtype=object))
-    if len(distinct) and all(type(v) in (bool, np.bool_) for v in distinct):
+        return ColumnEncoding(name, "categorical", sorted(present_values, key=category_sort_key) + tail)
+    if present_values and all(_is_bool(v) for v in present_values):
         return ColumnEncoding(name, "boolean", [False, True] + tail)
-    parsed = _parse_numbers(present)
-    numeric = ~np.isnan(parsed)
-    if len(present) and numeric.all():
+    numeric_u = ~np.isnan(_unique_numbers(uniques)) & present
+    n_present = counts[present].sum()
+    n_numeric = counts[numeric_u].sum()
+    if n_present and n_numeric == n_present:
         return ColumnEncoding(name, "numeric", tail)
-    if len(present) and numeric.mean() >= 0.5:
-        cats = sorted(set(present[~numeric].tolist()), key=category_sort_key)
-        return ColumnEncoding(name, "mixed", cats + tail)
-    cats = sorted(set(present.tolist()), key=category_sort_key)
-    return ColumnEncoding(name, "categorical", cats + tail)
-
-
-def _parse_numbers(values: pd.Series) -> np.ndarray:
-    if pd.api.types.is_bool_dtype(values.dtype):
-        return np.full(len(values), np.nan)
-    if pd.api.types.is_numeric_dtype(values.dtype):
-        return np.array(values.to_numpy(dtype=float, na_value=np.nan), dtype=float, copy=True)
-    obj = values.to_numpy(dtype=object)
-    is_bool = np.fromiter((type(v) in (bool, np.bool_) for v in obj), bool, len(obj))
-    parsed = np.array(pd.to_numeric(pd.Series(obj), errors="coerce").to_numpy(dtype=float, na_value=np.nan),
-                      dtype=float, copy=True)
-    parsed[is_bool] = np.nan
-    return parsed
+    if n_present and n_numeric >= 0.5 * n_present:
+        cats = list(uniques[present & ~numeric_u])
+        return ColumnEncoding(name, "mixed", sorted(cats, key=category_sort_key) + tail)
+    return ColumnEncoding(name, "categorical", sorted(present_values, key=category_sort_key) + tail)
 
 
 def encode_column(values: pd.Series, encoding: ColumnEncoding) -> EncodedColumn:
     """Encode a column with a (fitted or just inferred) encoding; vectorised over rows."""
-    missing = missing_mask(values)
-    num = _parse_numbers(values)
-    num[missing] = np.nan
-    codes = np.full(len(values), encoding.unseen_code, dtype=np.int32)
-    if encoding.kind in ("numeric", "mixed"):
-        is_number = ~np.isnan(num)
-        codes[is_number] = NUMERIC_CODE
-        lookup = ~is_number & ~missing
-    else:
-        # Every present cell is a category; `num` keeps its numeric reading for teachers' `<=` tests.
-        lookup = ~missing
-    if lookup.any():
-        table = {v: i + 1 for i, v in enumerate(encoding.categories) if not _is_missing_value(v)}
-        sub = pd.Series(values.to_numpy(dtype=object)[lookup])
-        if encoding.kind == "boolean":
-            mapped = sub.map(lambda v: table.get(bool(v)) if type(v) in (bool, np.bool_) else None)
+    missing_code = encoding.code_of(MISSING)
+    dtype = values.dtype
+    if (pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
+            and encoding.kind in ("numeric", "mixed")):
+        num = np.array(values.to_numpy(dtype=float, na_value=np.nan), dtype=float, copy=True)
+        codes = np.where(np.isnan(num), missing_code, NUMERIC_CODE).astype(np.int32)
+        return EncodedColumn(num=num, codes=codes, encoding=encoding)
+    cell_codes, uniques = _factorize(values)
+    missing_u = _unique_missing(uniques)
+    num_u = _unique_numbers(uniques)
+    num_u[missing_u] = np.nan
+    code_u = np.empty(len(uniques), dtype=np.int32)
+    for i, u in enumerate(uniques):
+        if missing_u[i]:
+            code_u[i] = missing_code
+        elif encoding.kind in ("numeric", "mixed") and not np.isnan(num_u[i]):
+            code_u[i] = NUMERIC_CODE
+        elif encoding.kind == "boolean":
+            code_u[i] = encoding.code_of(bool(u)) if _is_bool(u) else encoding.unseen_code
+        elif _is_bool(u) and not any(type(c) is bool for c in encoding.categories):
+            code_u[i] = encoding.unseen_code  # True is not the category 1
         else:
-            mapped = sub.map(table)
-            # bool cells must not match the int categories 1/0 (True == 1 in Python).
-            obj = sub.to_numpy(dtype=object)
-            bad = np.fromiter((type(v) in (bool, np.bool_) for v in obj), bool, len(obj))
-            if bad.any() and not any(type(v) is bool for v in encoding.categories):
-                mapped[bad] = np.nan
-        mapped = mapped.to_numpy(dtype=float, na_value=np.nan)
-        found = ~np.isnan(mapped)
-        idx = np.flatnonzero(lookup)
-        codes[idx[found]] = mapped[found].astype(np.int32)
-    if missing.any():
-        codes[missing] = encoding.code_of(MISSING)
-    return EncodedColumn(num=num, codes=codes, encoding=encoding)
+            code_u[i] = encoding.code_of(u)
+    code_u = np.r_[code_u, np.int32(missing_code)]  # index -1: NaN/None
+    num_u = np.r_[num_u, np.nan]
+    if encoding.kind == "boolean":
+        num_u[:] = np.nan
+    return EncodedColumn(num=num_u[cell_codes], codes=code_u[cell_codes].astype(np.int32), encoding=encoding)
 
 
 def check_frame(X: Any, what: str = "X") -> pd.DataFrame:

@@ -1,0 +1,1 @@
+"""Benchmarks: `python -m grader.bench <subcommand> ...` (each subcommand is its own module)."""
