@@ -159,8 +159,10 @@ def main() -> None:
     threshold = float(state["flag_below"])
 
     st.header(session.name)
-    for w in session.warnings:
-        st.warning(w)
+    if session.warnings:
+        with st.expander(f"Notes on reading the export ({len(session.warnings)})"):
+            for w in session.warnings:
+                st.text(w)
     counts = progress_counts(table, threshold)
     cols = st.columns(len(counts))
     for col, (label, value) in zip(cols, counts.items()):

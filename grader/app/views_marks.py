@@ -34,7 +34,7 @@ def marks_view(session: ExamSession, table: pd.DataFrame, threshold: float,
     st.caption(f"{len(shown)} of {len(table)} answers")
     st.dataframe(
         shown.assign(flagged=flagged(shown, threshold))[_SHOWN], hide_index=True,
-        use_container_width=True, height=min(560, 38 + 35 * max(1, len(shown))),
+        width="stretch", height=min(560, 38 + 35 * max(1, len(shown))),
         column_config={
             "question_id": st.column_config.TextColumn("question"),
             "answer_id": st.column_config.TextColumn("student"),
@@ -46,7 +46,7 @@ def marks_view(session: ExamSession, table: pd.DataFrame, threshold: float,
     left, right = st.columns(2, gap="large")
     with left:
         st.markdown("**Confidence of the proposed marks**")
-        st.altair_chart(confidence_histogram(table, threshold), use_container_width=True)
+        st.altair_chart(confidence_histogram(table, threshold), width="stretch")
     with right:
         st.markdown("**Accuracy of automatic marking against the share flagged**")
         accuracy_curve_panel(session, threshold, settings)
@@ -101,11 +101,11 @@ def accuracy_curve_panel(session: ExamSession, threshold: float, settings: AppSe
                 .sort_values("d").groupby("question").head(1))
         dot = alt.Chart(here).mark_point(size=140, filled=True, color="#d98c3f").encode(
             x="share_flagged:Q", y="auto_accuracy:Q")
-        st.altair_chart((line + dot).properties(height=260), use_container_width=True)
+        st.altair_chart((line + dot).properties(height=260), width="stretch")
         st.caption("From 5-fold cross-validation on the marked answers; the orange dot is the threshold "
                    "set in the sidebar.")
     if figures:
-        st.dataframe(pd.DataFrame(figures), hide_index=True, use_container_width=True,
+        st.dataframe(pd.DataFrame(figures), hide_index=True, width="stretch",
                      column_config={k: st.column_config.NumberColumn(format="%.3f")
                                     for k in ("accuracy", "macro-F1", "QWK", "IBS")})
 
@@ -125,11 +125,11 @@ def export_view(session: ExamSession, store: ReviewStore, threshold: float,
     else:
         frame = export_wide(session.rows, session.answers, table, threshold)
         stem = f"{session.exam_id}-graded-wide"
-    st.dataframe(frame.head(8), hide_index=True, use_container_width=True)
+    st.dataframe(frame.head(8), hide_index=True, width="stretch")
     a, b = st.columns(2)
     a.download_button("Download CSV", csv_bytes(frame), file_name=f"{stem}.csv",
-                      mime="text/csv", type="primary", use_container_width=True)
-    if b.button("Save in the working folder", use_container_width=True, key="export_save"):
+                      mime="text/csv", type="primary", width="stretch")
+    if b.button("Save in the working folder", width="stretch", key="export_save"):
         stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
         path = save_export(frame, settings.workdir / "exports", f"{stem}-{stamp}")
         st.session_state["export_path"] = str(path)
@@ -144,6 +144,6 @@ def export_view(session: ExamSession, store: ReviewStore, threshold: float,
     trail = pd.DataFrame([d.to_dict() for d in history]).sort_values("version", ascending=False)
     st.dataframe(trail[["decided_at", "marker", "question_id", "answer_id", "old_mark",
                         "new_mark", "comment", "scope", "version", "base_version"]],
-                 hide_index=True, use_container_width=True, height=300)
+                 hide_index=True, width="stretch", height=300)
     st.download_button("Download the audit trail (CSV)", csv_bytes(trail),
                        file_name=f"{session.exam_id}-decisions.csv", mime="text/csv")

@@ -29,12 +29,12 @@ def open_exam_sidebar(settings: AppSettings) -> Path | None:
     with st.expander("Open another exam", expanded=False):
         source = st.radio("From", SOURCES, key="open_source", label_visibility="collapsed")
         if source == SOURCES[0]:
-            if st.button("Open the sample exam", key="open_sample", use_container_width=True):
+            if st.button("Open the sample exam", key="open_sample", width="stretch"):
                 _open(None)
         elif source == SOURCES[1]:
             st.text_input("Path of the exam file (exam.yaml)", key="open_path",
                           help="See docs/app.md for the exam file format.")
-            if st.button("Open", key="open_path_button", use_container_width=True):
+            if st.button("Open", key="open_path_button", width="stretch"):
                 path = Path(str(st.session_state.get("open_path", "")).strip()).expanduser()
                 if not path.is_file():
                     st.error(md_escape(f"No such file: {path}"))
@@ -51,7 +51,7 @@ def open_exam_sidebar(settings: AppSettings) -> Path | None:
             else:
                 labels = {f["path"]: f"{f['name']} (opened {f['opened_at'][:16]})" for f in found}
                 st.selectbox("Session", list(labels), format_func=labels.get, key="open_saved")
-                if st.button("Open", key="open_saved_button", use_container_width=True):
+                if st.button("Open", key="open_saved_button", width="stretch"):
                     _open(Path(st.session_state["open_saved"]))
     path = st.session_state.get("exam_path")
     return Path(path) if path else None
@@ -68,7 +68,7 @@ def upload_form(settings: AppSettings) -> None:
         id_col = st.text_input("Id column of the export", "id", key="up_id")
         answer_col = st.text_input("Answer column of the export", "answer", key="up_answer")
         submitted = st.form_submit_button("Train and grade", type="primary",
-                                          use_container_width=True)
+                                          width="stretch")
     if not submitted:
         return
     if not (q and m and e):

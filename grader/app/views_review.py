@@ -115,29 +115,33 @@ def answer_card(session: ExamSession, store: ReviewStore, row: pd.Series) -> Non
     left, right = st.columns([3, 2], gap="large")
     with left:
         st.markdown("**Student's answer**")
-        st.text(f"from {aid}")
         with st.container(border=True):
             st.text(row["answer"] if str(row["answer"]).strip() else "(blank answer)")
-        features = qs.features.iloc[_position(qs, aid)].to_dict()
-        found = features_found(features, qs.descriptions)
-        st.markdown("**Found in the answer**")
-        st.text("\n".join(f"• {f}" for f in found) if found else "nothing the rubric knows")
+        st.caption(md_escape(f"from {aid}"))
+        if row["reviewed"]:
+            st.info(md_escape(f"Decided: {row['mark']} by {row['marker']} at {row['decided_at']}"
+                              + (f" — {row['comment']}" if row["comment"] else "")))
+        decision_form(session, store, row, qs)
     with right:
         a, b = st.columns(2)
         a.metric("Proposed mark", row["proposed"] if row["proposed"] is not None else NO_MARK)
         conf = row["confidence"]
         b.metric("Confidence", "—" if pd.isna(conf) else f"{conf:.0%}")
-        if row["reviewed"]:
-            st.info(md_escape(f"Decided: {row['mark']} by {row['marker']} at {row['decided_at']}"
-                              + (f" — {row['comment']}" if row["comment"] else "")))
-        with st.expander("Why: the rule and its justification", expanded=True):
+        st.markdown("**Why**")
+        st.text(row["explanation"] or "no rule applies")
+        if row["rule"]:
+            st.code(row["rule"], language=None, wrap_lines=True)
+        with st.expander("Full justification: every condition checked"):
             st.code(_explanation_text(qs, row), language=None, wrap_lines=True)
-        decision_form(session, store, row, qs)
+        features = qs.features.iloc[_position(qs, aid)].to_dict()
+        found = features_found(features, qs.descriptions)
+        with st.expander(f"Found in the answer ({len(found)})", expanded=True):
+            st.text("\n".join(f"• {f}" for f in found) if found else "nothing the rubric knows")
 
 
 def md_escape(text: object) -> str:
     """Text from a file or a marker, safe inside an element that renders Markdown."""
-    return re.sub(r"([\\`*_{}\[\]()#+\-.!|<>~$:])", r"\\\1", str(text))
+    return re.sub(r"([\\`*_{}\[\]()#+\-.!|<>~$:@])", r"\\\1", str(text))
 
 
 def _explanation_text(qs: QuestionSession, row: pd.Series) -> str:
@@ -160,10 +164,10 @@ def decision_form(session: ExamSession, store: ReviewStore, row: pd.Series,
         a, b = st.columns(2)
         a.form_submit_button(
             f"Accept {row['proposed']}" if row["proposed"] is not None else "Accept (no mark)",
-            type="primary", disabled=row["proposed"] is None, use_container_width=True,
+            type="primary", disabled=row["proposed"] is None, width="stretch",
             on_click=_save_one, args=(store, session.exam_id, qid, aid, row["mark"], None,
                                       f"comment|{key}", row["proposed"]))
-        b.form_submit_button("Save the chosen mark", use_container_width=True,
+        b.form_submit_button("Save the chosen mark", width="stretch",
                              on_click=_save_one, args=(store, session.exam_id, qid, aid,
                                                        row["mark"], f"mark|{key}",
                                                        f"comment|{key}"))
@@ -251,16 +255,22 @@ def groups_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame,
     left, right = st.columns([3, 2], gap="large")
     with left:
         st.dataframe(
-            members[["answer_id", "answer", "proposed", "confidence", "mark", "marker"]]
+            members[["answer", "answer_id", "proposed", "confidence", "mark", "marker"]]
             .assign(flagged=flagged(members, threshold)),
-            hide_index=True, use_container_width=True,
-            column_config={"confidence": st.column_config.NumberColumn(format="%.2f")})
+            hide_index=True, width="stretch",
+            column_config={"answer": st.column_config.TextColumn("answer", width="large"),
+                           "answer_id": st.column_config.TextColumn("student"),
+                           "confidence": st.column_config.NumberColumn(format="%.2f")})
         found = features_found(qs.features.iloc[_position(qs, first["answer_id"])].to_dict(),
                                qs.descriptions)
         st.markdown("**Found in every answer of the group**")
         st.text("\n".join(f"• {f}" for f in found) if found else "nothing the rubric knows")
     with right:
-        with st.expander("Why: the rule and its justification", expanded=True):
+        st.markdown("**Why**")
+        st.text(first["explanation"] or "no rule applies")
+        if first["rule"]:
+            st.code(first["rule"], language=None, wrap_lines=True)
+        with st.expander("Full justification: every condition checked"):
             st.code(_explanation_text(qs, first), language=None, wrap_lines=True)
         marks = list(qs.marks) or sorted(qs.table["proposed"].dropna().unique())
         key = f"{qid}|{gid}"
@@ -271,5 +281,5 @@ def groups_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame,
                      horizontal=True, key=f"gmark|{key}")
             st.text_input("Comment (optional)", key=f"gcomment|{key}")
             st.form_submit_button(f"Apply to all {len(members)} answers", type="primary",
-                                  use_container_width=True, on_click=_apply_group,
+                                  width="stretch", on_click=_apply_group,
                                   args=(store, session.exam_id, members, key))

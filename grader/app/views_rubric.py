@@ -75,7 +75,7 @@ def show_retrain_report(qid: str) -> None:
         st.markdown(f"**After {report['what']}**")
         rows = [{"figure": label, "before": report["before"].get(k), "after": report["after"].get(k)}
                 for k, label in _FIGURES]
-        st.dataframe(pd.DataFrame(rows), hide_index=True, use_container_width=True,
+        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
                      column_config={c: st.column_config.NumberColumn(format="%.3f")
                                     for c in ("before", "after")})
         st.caption("Cross-validated on the training set of each model (5 folds).")
@@ -84,7 +84,7 @@ def show_retrain_report(qid: str) -> None:
             st.info("No proposed mark of this exam changed.")
         else:
             st.markdown(f"**{len(changed)} proposed mark(s) of this exam changed**")
-            st.dataframe(changed, hide_index=True, use_container_width=True)
+            st.dataframe(changed, hide_index=True, width="stretch")
         a, b = st.columns(2)
         with a.expander("Rules before"):
             st.code(report["rules_before"], language=None)
@@ -110,7 +110,7 @@ def rubric_view(session: ExamSession, store: ReviewStore, settings: AppSettings)
         st.session_state[key] = path.read_text(encoding="utf-8-sig")
         st.session_state[src_key] = stamp
     st.subheader(f"Rubric of {qs.id}")
-    st.caption(f"{path} — concepts, quantities, misconceptions and rules (YAML, rules in YAML "
+    st.caption(f"{path.resolve()} — concepts, quantities, misconceptions and rules (YAML, rules in YAML "
                "or ASP). Problems are shown as you edit; the file is only saved when there "
                "are none, and the previous version is kept.")
     edit, problems_col = st.columns([3, 2], gap="large")
@@ -129,8 +129,8 @@ def rubric_view(session: ExamSession, store: ReviewStore, settings: AppSettings)
             st.success("No problems found.")
         changed = text != path.read_text(encoding="utf-8-sig")
         save = st.button("Save and retrain", type="primary", disabled=bool(problems) or not changed,
-                         use_container_width=True, key="rubric_save")
-        if changed and st.button("Discard my changes", use_container_width=True,
+                         width="stretch", key="rubric_save")
+        if changed and st.button("Discard my changes", width="stretch",
                                  key="rubric_discard"):
             st.session_state.pop(src_key, None)
             st.rerun()
@@ -175,7 +175,7 @@ def learn_view(session: ExamSession, store: ReviewStore, settings: AppSettings,
         st.caption("Review some answers first: their decided marks can then be added to the "
                    "marked answers the model learns from.")
     else:
-        st.dataframe(reviewed[["answer", "mark"]], hide_index=True, use_container_width=True, height=240)
+        st.dataframe(reviewed[["answer", "mark"]], hide_index=True, width="stretch", height=240)
         if st.button(f"Add the {len(reviewed)} reviewed answers to the training set and retrain",
                      type="primary", key="learn_retrain"):
             before, before_eval = qs, _evaluate_quietly(qs, settings)
