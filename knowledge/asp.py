@@ -20,13 +20,12 @@ such comments: its `mark(X,...) :- ...` rules are taken in file order.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Sequence
 
 from grader.rules import CATEGORICAL_COMPARISONS, Literal, PredicateDefinition, Rule
 from knowledge.asp_terms import (constant, feature_atom, float_key, format_number, is_identifier,
-                                 predicate_for)
+                                 unary_ok)
 
 CONFIDENCE_STYLES = ("prefix", "comment", "none")
 DIALECTS = ("plain", "clingo")
@@ -52,30 +51,25 @@ class _Writer:
         self.target = target
         self.dialect = dialect
         self.n_ab = 0
-        self.reserved = re.compile(rf"ab(\d+|_\w+)|{re.escape(target)}(_\d+)?\Z")
 
     def predicate_ok(self, name: str) -> bool:
-        """Can `name` be a unary predicate here without being read back as something else?"""
-        spelled = predicate_for(name)
-        return spelled is not None and spelled[1] is None and not self.reserved.match(name)
+        return unary_ok(name, self.target)
 
     def literal(self, lit: Literal, var: str) -> str:
         d = self.dialect
         if lit.op in CATEGORICAL_COMPARISONS:
             if lit.value is True and self.predicate_ok(lit.feature):
                 atom = f"{lit.feature}(X)"  # a derived predicate, or a boolean feature
-            elif self.reserved.match(lit.feature):
-                atom = f"feature(X,{constant(lit.feature, d, force_quote=True)},{constant(lit.value, d)})"
             else:
-                atom = feature_atom(lit.feature, constant(lit.value, d), d)
+                atom = feature_atom(lit.feature, constant(lit.value, d), d, self.target)
             return atom if lit.op == "==" else f"not {atom}"
         value = lit.value
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ValueError(f"literal {lit.feature} {lit.op} {value!r}: an order comparison "
                              "needs a number")
         if d == "clingo":
-            return f'{feature_atom(lit.feature, f"num({var})", d)}, {var} {lit.op} "{float_key(value)}"'
-        return f"{feature_atom(lit.feature, var, d)}, {var} {lit.op} {format_number(value)}"
+            return f'{feature_atom(lit.feature, f"num({var})", d, self.target)}, {var} {lit.op} "{float_key(value)}"'
+        return f"{feature_atom(lit.feature, var, d, self.target)}, {var} {lit.op} {format_number(value)}"
 
     def body(self, literals: Sequence[Literal], exceptions: Sequence[Rule]) -> tuple[list[str], list[str]]:
         """The body of a clause and the `ab` clauses of its exceptions (depth first)."""

@@ -101,9 +101,23 @@ def predicate_for(feature: str) -> tuple[str, str | None] | None:
     return (feature, None) if is_identifier(feature) and feature not in RESERVED_PREDICATES else None
 
 
-def feature_atom(feature: str, value_term: str, dialect: str = "plain") -> str:
+def reserved_names(target: str) -> re.Pattern:
+    """Names a program for `target` uses itself: exceptions `abN`/`ab_x`, `target`, `target_N`."""
+    return re.compile(rf"ab(\d+|_\w+)|{re.escape(target)}(_\d+)?\Z")
+
+
+def unary_ok(name: str, target: str) -> bool:
+    """Can `name` be written `name(X)` (a derived predicate or a boolean feature that is true)
+    without being read back as something else?"""
+    spelled = predicate_for(name)
+    return spelled is not None and spelled[1] is None and not reserved_names(target).match(name)
+
+
+def feature_atom(feature: str, value_term: str, dialect: str = "plain", target: str | None = None) -> str:
     """The atom stating that `feature` has the value `value_term` for answer X."""
     spelled = predicate_for(feature)
+    if spelled is not None and target is not None and reserved_names(target).match(feature):
+        spelled = None
     if spelled is None:
         return f"feature(X,{constant(feature, dialect, force_quote=True)},{value_term})"
     pred, name = spelled

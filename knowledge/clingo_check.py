@@ -25,12 +25,12 @@ import pandas as pd
 
 from grader.rules import PredicateDefinition, Rule
 from knowledge.asp import write_program
-from knowledge.asp_terms import constant, feature_atom, float_key
+from knowledge.asp_terms import constant, feature_atom, float_key, unary_ok
 
 _HEAD = re.compile(r"^(?:[0-9.eE+-]+::)?([a-z][A-Za-z0-9_]*)\(X,", re.MULTILINE)
 
 
-def feature_facts(features: pd.DataFrame) -> str:
+def feature_facts(features: pd.DataFrame, target: str = "label") -> str:
     """The facts of a feature table (row ids 0..n-1) in the clingo dialect.
 
     Cells are read the way the learner reads them (`grader.encoding`: column kinds, missing
@@ -44,7 +44,8 @@ def feature_facts(features: pd.DataFrame) -> str:
         values = features[column]
         encoded = encode_column(values, infer_encoding(str(column), values))
         categories = encoded.encoding.categories
-        head, _, tail = feature_atom(str(column), "@V@", "clingo").partition("(X,")
+        head, _, tail = feature_atom(str(column), "@V@", "clingo", target).partition("(X,")
+        unary = unary_ok(str(column), target)  # a true boolean cell is also `name(row)`
         for row in range(len(features)):
             prefix = f"{head}({row},{tail}"
             code = int(encoded.codes[row])
@@ -56,6 +57,8 @@ def feature_facts(features: pd.DataFrame) -> str:
             else:
                 value = MISSING if pd.isna(values.iloc[row]) else values.iloc[row]
             lines.append(prefix.replace("@V@", constant(value, "clingo")) + ".")
+            if unary and value is True:
+                lines.append(f"{column}({row}).")
             if not math.isnan(number):
                 lines.append(prefix.replace("@V@", f'num("{float_key(number)}")') + ".")
     return "\n".join(lines) + "\n"
@@ -89,7 +92,7 @@ def solve_marks(program_text: str, features: pd.DataFrame, target: str | None = 
         target = match.group(1) if match else "label"
     ctl = clingo.Control(["--warn=none", "--models=0"])
     ctl.add("base", [], program_text)
-    ctl.add("base", [], feature_facts(features))
+    ctl.add("base", [], feature_facts(features, target))
     ctl.ground([("base", [])])
     models: list[list] = []
     ctl.solve(on_model=lambda m: models.append(list(m.symbols(atoms=True))))
