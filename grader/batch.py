@@ -66,16 +66,14 @@ class ChunkGrader(Protocol):
 
 def format_grades(grades: pd.DataFrame) -> pd.DataFrame:
     """The grading columns as the text written to CSV (empty mark/confidence when none)."""
-    mark = grades["mark"].astype(object)
     confidence = grades["confidence"].to_numpy(dtype=float)
     return pd.DataFrame({
-        "mark": mark.where(mark.notna(), "").astype(str).to_numpy(dtype=object),
-        "confidence": np.where(np.isnan(confidence), "",
-                               np.char.mod("%.4f", np.nan_to_num(confidence))).astype(object),
+        "mark": ["" if m is None or m != m else str(m) for m in grades["mark"].to_numpy(dtype=object)],
+        "confidence": ["" if c != c else f"{c:.4f}" for c in confidence.tolist()],
         "flagged": np.where(grades["flagged"].to_numpy(dtype=bool), "yes", "no").astype(object),
-        "rule": grades["rule"].astype(str).to_numpy(dtype=object),
-        "explanation": grades["explanation"].astype(str).to_numpy(dtype=object),
-    })
+        "rule": grades["rule"].to_numpy(dtype=object),
+        "explanation": grades["explanation"].to_numpy(dtype=object),
+    }, dtype=object)
 
 
 @dataclass
@@ -146,7 +144,7 @@ class LongGrader:
         qcol, acol = self._columns
         out = pd.DataFrame({"mark": "", "confidence": "", "flagged": "yes", "rule": "",
                             "explanation": ""}, index=range(len(frame)), dtype=object)
-        questions = frame[qcol].str.strip().to_numpy(dtype=object)
+        questions = np.asarray([q.strip() for q in frame[qcol].tolist()], dtype=object)
         for qid in pd.unique(questions):
             rows = np.flatnonzero(questions == qid)
             model = self.models.get(qid)

@@ -548,21 +548,28 @@ def neutralise(value: object) -> str:
     return "'" + text if text.startswith(FORMULA_PREFIXES) else text
 
 
-def neutralise_frame(frame: pd.DataFrame) -> list[list[str]]:
-    """Every cell of a frame as safe text (None/NaN -> empty), row by row, vectorised per column."""
+def _cell_text(value: object) -> str:
+    if value is None or (isinstance(value, float) and value != value):
+        return ""
+    return value if isinstance(value, str) else str(value)
+
+
+def neutralise_frame(frame: pd.DataFrame) -> list[tuple[str, ...]]:
+    """Every cell of a frame as safe text (None/NaN -> empty), row by row.
+
+    Plain list comprehensions over each column: on text cells they are several times faster
+    than pandas string methods, and this runs on every cell of every graded file."""
     columns = []
     for name in frame.columns:
-        col = frame[name]
-        text = col.astype(object).where(col.notna(), "").astype(str)
-        danger = text.str.startswith(FORMULA_PREFIXES).to_numpy(dtype=bool)
-        values = text.to_numpy(dtype=object)
-        if danger.any():
-            values = values.copy()
-            values[danger] = "'" + text[danger].to_numpy(dtype=object)
-        columns.append(values)
+        values = frame[name].tolist()
+        try:  # fast path: all cells are already text (as everything read from a CSV is)
+            columns.append([("'" + c) if c.startswith(FORMULA_PREFIXES) else c for c in values])
+        except AttributeError:
+            columns.append([("'" + c) if c.startswith(FORMULA_PREFIXES) else c
+                            for c in map(_cell_text, values)])
     if not columns:
-        return [[] for _ in range(len(frame))]
-    return [list(r) for r in zip(*columns)]
+        return [() for _ in range(len(frame))]
+    return list(zip(*columns))
 
 
 def csv_text(header: Sequence[str] | None, rows: Iterable[Sequence[str]]) -> str:
