@@ -57,7 +57,7 @@ def confidence_histogram(table: pd.DataFrame, threshold: float) -> alt.LayerChar
                          "status": flagged(table, threshold).map(
                              {True: "flagged", False: "marked automatically"})})
     bars = alt.Chart(data).mark_bar().encode(
-        alt.X("confidence:Q", bin=alt.Bin(step=0.05), scale=alt.Scale(domain=[0, 1]),
+        alt.X("confidence:Q", bin=alt.Bin(step=0.05, extent=[0, 1]),
               title="confidence (no rule = 0)"),
         alt.Y("count():Q", title="answers"),
         alt.Color("status:N", scale=alt.Scale(domain=["flagged", "marked automatically"],
