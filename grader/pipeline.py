@@ -333,6 +333,11 @@ def literal_phrase(lit: Literal, descriptions: dict[str, str]) -> str:
         phrase = {"present": what, "negated": f"negated: {what}",
                   "absent": f"missing: {what}"}.get(str(value), f"{lit.feature} is {value}")
         return phrase if lit.op == "==" else f"not ({phrase})"
+    if family == "quantity":
+        state = str(value).replace("_", " ")
+        return f"{name}: {state}" if lit.op == "==" else f"{name}: not {state}"
     if lit.op in ("==", "!="):
         return f"{lit.feature} {'is' if lit.op == '==' else 'is not'} {_value_text(value)}"
+    if family == "value":
+        return f"value of {name} {lit.op} {_value_text(value)}"
     return f"{desc or lit.feature} {lit.op} {_value_text(value)}"
