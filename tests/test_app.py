@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -65,6 +66,11 @@ def _button(at: AppTest, label: str):
 def _view(at: AppTest, name: str) -> None:
     at.sidebar.radio(key="view").set_value(name).run()
     assert not at.exception, at.exception
+
+
+def _plain(markdown: str) -> str:
+    """Markdown text without the escapes the app puts in front of punctuation."""
+    return re.sub(r"\\(.)", r"\1", markdown)
 
 
 def _metric(at: AppTest, label: str) -> str:
@@ -250,3 +256,29 @@ def test_a_bad_upload_gets_a_message_not_a_traceback(app_env, tmp_path):
     settings = AppSettings.from_env({"GRADER_WORKDIR": str(app_env[0])})
     session = open_exam(exam, settings)
     assert session.table()["answer_id"].tolist() == ["1", "2"]
+
+
+def test_an_exam_file_that_cannot_be_read_gets_a_message_not_a_traceback(app_env, tmp_path):
+    bad = tmp_path / "exam.yaml"
+    bad.write_text("name: broken\nanswers: [unclosed\n", encoding="utf-8")
+    at = _start()
+    at.sidebar.radio(key="open_source").set_value("An exam file on this computer").run()
+    at.sidebar.text_input(key="open_path").set_value(str(bad))
+    _button(at, "Open").click().run()
+    assert not at.exception, at.exception
+    messages = [_plain(e.value) for e in at.error]
+    assert any(f"{bad}:3:1: not valid YAML" in m for m in messages), messages
+    # the marker can go back to the sample
+    at.sidebar.radio(key="open_source").set_value("The sample exam").run()
+    _button(at, "Open the sample exam").click().run()
+    assert not at.exception and not at.error
+    assert at.header[0].value.startswith("Year 11 Physics")
+
+
+def test_skip_moves_to_the_next_answer_and_keeps_this_one_in_the_queue(app_env):
+    at = _start()
+    first = at.selectbox(key="review_pick").value
+    queue = int(_metric(at, "To review"))
+    _button(at, "Skip").click().run()
+    assert at.selectbox(key="review_pick").value != first
+    assert int(_metric(at, "To review")) == queue

@@ -135,7 +135,9 @@ def main() -> None:
     try:
         session = get_session(Path(exam_path), settings)
     except Exception as exc:  # a bad exam file, CSV or rubric: a message, not a traceback
-        st.error(f"Cannot open {exam_path}: {exc}")
+        from grader.app.views_review import md_escape
+
+        st.error(md_escape(f"Cannot open {exam_path}: {exc}"))
         if state.get("exam_path") and state["exam_path"] != str(prepare_sample(settings)):
             st.info("Choose another exam in the sidebar, or the sample exam.")
         st.stop()

@@ -201,9 +201,17 @@ def review_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame,
     pick = st.session_state.get("review_pick")
     if pick not in labels:
         st.session_state["review_pick"] = keys[0]
-    st.selectbox("Answer", keys, format_func=lambda k: labels[k], key="review_pick")
-    row = pool.iloc[keys.index(st.session_state["review_pick"])]
-    answer_card(session, store, row)
+    pick_col, skip_col = st.columns([6, 1], vertical_alignment="bottom")
+    pick_col.selectbox("Answer", keys, format_func=lambda k: labels[k], key="review_pick")
+    position = keys.index(st.session_state["review_pick"])
+    skip_col.button("Skip ›", key="review_skip", width="stretch", on_click=_skip,
+                    args=(keys[(position + 1) % len(keys)],), help="Look at the next answer; "
+                    "this one stays in the queue.")
+    answer_card(session, store, pool.iloc[position])
+
+
+def _skip(next_key: tuple[str, str]) -> None:
+    st.session_state["review_pick"] = next_key
 
 
 def _apply_group(store: ReviewStore, exam_id: str, members: pd.DataFrame, key: str) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from grader.app.review import changed_marks
+from grader.app.review import NO_MARK, changed_marks
 from grader.app.session import (ExamSession, QuestionSession, evaluate,
                                 forget_extended_training, reviewed_examples,
                                 write_extended_training)
@@ -57,7 +57,14 @@ def _retrain_report(qid: str, before: QuestionSession, before_eval: dict,
                     after: QuestionSession, after_eval: dict, what: str) -> dict:
     return {"qid": qid, "what": what, "before": before_eval, "after": after_eval,
             "changed": changed_marks(before.table, after.table),
+            "marks_before": _mark_counts(before), "marks_after": _mark_counts(after),
             "rules_before": _rules(before), "rules_after": _rules(after)}
+
+
+def _mark_counts(qs: QuestionSession) -> dict[str, int]:
+    counts = qs.table["proposed"].fillna(NO_MARK).value_counts()
+    order = list(qs.marks) + [NO_MARK]
+    return {m: int(counts.get(m, 0)) for m in order}
 
 
 def _rules(qs: QuestionSession) -> str:
@@ -79,6 +86,9 @@ def show_retrain_report(qid: str) -> None:
                      column_config={c: st.column_config.NumberColumn(format="%.3f")
                                     for c in ("before", "after")})
         st.caption("Cross-validated on the training set of each model (5 folds).")
+        counts = pd.DataFrame({"before": report["marks_before"], "after": report["marks_after"]})
+        st.markdown("**Proposed marks of this exam's answers**")
+        st.dataframe(counts.fillna(0).astype(int).T, width="stretch")
         changed = report["changed"]
         if changed.empty:
             st.info("No proposed mark of this exam changed.")
