@@ -156,10 +156,11 @@ def rules_to_asp(rules: Sequence[Rule], background: Sequence[Rule | PredicateDef
 
 
 def parse_program(text: str, source=None, origin: str = "initial", target: str | None = None,
-                  line: int = 1, column: int = 1) -> Program:
+                  line: int = 1, column: int = 1, indent: int = 0) -> Program:
     """Parse a teacher's plain rules or what `write_program` wrote (`knowledge.asp_rules`).
 
     Raises `KnowledgeError` listing every problem with file, line and column.
     """
     from knowledge.asp_rules import parse_program as _parse
-    return _parse(text, source=source, origin=origin, target=target, line=line, column=column)
+    return _parse(text, source=source, origin=origin, target=target, line=line, column=column,
+                  indent=indent)

@@ -108,8 +108,8 @@ def _key_to_float(key: str) -> float | None:
 
 
 class _Parser:
-    def __init__(self, text: str, file: str, line0: int, col0: int):
-        self.file, self.line0, self.col0 = file, line0, col0
+    def __init__(self, text: str, file: str, line0: int, col0: int, indent: int = 0):
+        self.file, self.line0, self.col0, self.indent = file, line0, col0, indent
         self.problems: list[Problem] = []
         self.tokens: list[Token] = []
         self.comments: list[Token] = []
@@ -125,7 +125,7 @@ class _Parser:
         line, line_start, i = self.line0, 0, 0
         while i < len(text):
             m = _TOKEN.match(text, i)
-            col = i - line_start + (self.col0 if line == self.line0 else 1)
+            col = i - line_start + (self.col0 if line == self.line0 else 1 + self.indent)
             if m is None:
                 self.problem(line, col, f"unexpected character {text[i]!r}",
                              "a name, a Variable, a number, a quoted string or one of ( ) , . :- not")
@@ -141,7 +141,7 @@ class _Parser:
             elif kind != "ws":
                 self.tokens.append(Token(kind, m.group(), line, col))
             i = m.end()
-        end_col = len(text) - line_start + (self.col0 if line == self.line0 else 1)
+        end_col = len(text) - line_start + (self.col0 if line == self.line0 else 1 + self.indent)
         self.tokens.append(Token("eof", "", line, end_col))
 
     # -- token helpers -----------------------------------------------------------------

@@ -270,17 +270,18 @@ class _Builder:
 
 
 def parse_program(text: str, source: str | Path | None = None, origin: str = "initial",
-                  target: str | None = None, line: int = 1, column: int = 1) -> Program:
+                  target: str | None = None, line: int = 1, column: int = 1, indent: int = 0) -> Program:
     """Parse ASP rules into a `Program`; raises `KnowledgeError` listing every problem.
 
     `origin` is given to rules without a `% rule N (origin)` comment ("background" rules go
     to `Program.background`); `target` is the head predicate (found from the heads if None);
-    `line`/`column` place the text inside a larger file (a rule string in a YAML file).
+    `line`/`column` place the text inside a larger file (a rule string in a YAML file), and
+    `indent` shifts the columns of its later lines (a YAML block scalar).
     """
     if not isinstance(text, str):
         raise KnowledgeError([Problem(source_name(source), line, column,
                                       f"expected ASP text, got {type(text).__name__}")])
-    parser = _Parser(text, source_name(source), line, column)
+    parser = _Parser(text, source_name(source), line, column, indent)
     clauses = parser.clauses()
     builder = _Builder(clauses, source_name(source), target, origin)
     try:

@@ -253,15 +253,20 @@ class _Reader:
         if file is None:
             line, col = self.located.of(text)
             style = self.located.styles.get(id(text))
+            indent = 0
             if style in ("'", '"'):
                 col += 1
             elif style in ("|", ">"):
-                line, col = line + 1, 1
+                line += 1
+                content = self.located.lines[line - 1] if line - 1 < len(self.located.lines) else ""
+                indent = len(content) - len(content.lstrip(" "))
+                col = indent + 1
             file = self.located.file
         else:
-            line, col = 1, 1
+            line, col, indent = 1, 1, 0
         try:
-            program = parse_program(text, source=file, origin=origin, target="mark", line=line, column=col)
+            program = parse_program(text, source=file, origin=origin, target="mark", line=line,
+                                    column=col, indent=indent)
         except KnowledgeError as err:
             self.problems += err.problems
             return []

@@ -115,8 +115,6 @@ def parse_condition(text: Any) -> Literal:
         if op is None:
             raise RuleFormatError(f"'not' before an order comparison in {text!r}",
                                   "the opposite comparison, e.g. 'coverage <= 0.5'")
-    if feature.split()[0] == "not" or " " in feature.strip() and ":" in feature:
-        raise RuleFormatError(f"malformed feature name {feature!r}", "a feature name like concept:gap")
     value = parse_value(raw)
     if op in NUMERIC_COMPARISONS:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -177,7 +175,6 @@ class DataReader:
 
     report: Callable[[str, str | None, Any], None]
     default_origin: str = "initial"
-    keys_of: Callable[[Any], Any] = lambda d: d  # the loader passes node-aware accessors
 
     def conditions(self, value: Any, where: Any) -> tuple[Literal, ...]:
         if value is None:

@@ -19,8 +19,9 @@ Position = tuple[int, int]
 class Located:
     """Positions (1-based line, column) of the objects of one YAML document."""
 
-    def __init__(self, file: str):
+    def __init__(self, file: str, lines: list[str] | None = None):
         self.file = file
+        self.lines = lines or []  # the text's lines, for the indentation of block scalars
         self.objects: dict[int, Position] = {}
         self.keys: dict[tuple[int, Any], Position] = {}
         self.values: dict[tuple[int, Any], Position] = {}
@@ -124,7 +125,7 @@ class _Converter:
 def load_located(text: str, file: str) -> tuple[Any, Located, list[Problem]]:
     """Parse YAML text into data, positions and problems (invalid YAML gives one problem
     at the line and column PyYAML reports)."""
-    located = Located(file)
+    located = Located(file, text.splitlines())
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as err:
