@@ -164,3 +164,34 @@ def test_exam_answers_are_not_copies_of_the_marked_ones():
         marked = {normalised(a) for a in read_csv(EXAM_YAML.parent / q["training"])["answer"]}
         copied = [a for a in responses[q["column"]] if normalised(a) in marked and len(a.split()) > 4]
         assert not copied, (q["id"], copied)
+
+
+@pytest.mark.parametrize("qid", QUESTION_IDS)
+def test_question_file_loads_without_problems(qid):
+    from knowledge import load_question, validate_question
+
+    question = load_question(SAMPLE / qid / "question.yaml")  # raises KnowledgeError listing problems
+    assert question.id == qid
+    assert question.marks == ("0", "0.5", "1")
+    assert validate_question(question) == []
+    raw = question_yaml(qid)
+    assert [c.name for c in question.concepts] == list(raw["concepts"])
+    assert len(question.background) == len(raw["background"])
+    assert len(question.initial_rules) == len(raw["initial_rules"])
+
+
+@pytest.mark.parametrize("qid", QUESTION_IDS)
+def test_teacher_rules_give_the_reference_answers_full_marks(qid):
+    """A rubric that does not give its own model answers the top mark is a broken rubric."""
+    from features.extractor import FeatureExtractor
+    from grader.rule_eval import apply_rules
+    from grader.rules import PredicateDefinition
+    from knowledge import load_question
+
+    question = load_question(SAMPLE / qid / "question.yaml")
+    references = list(question.reference_answers)
+    features = FeatureExtractor(question).fit(references).transform(references)
+    definitions = [r for r in question.background if isinstance(r, PredicateDefinition)]
+    direct = [r for r in question.background if not isinstance(r, PredicateDefinition)]
+    marks, _, _ = apply_rules(direct + question.initial_rules, features, background=definitions)
+    assert list(marks) == [question.marks[-1]] * len(references)
