@@ -233,19 +233,36 @@ class CSVReader:
     def records(self) -> Iterator[tuple[int, list[str]]]:
         """(spreadsheet row, cells) for every non-blank record, padded to the header's width."""
         width = len(self.columns)
-        while (record := self._next_record()) is not None:
+        record = self._next_record()
+        while record is not None:
+            row = self.row
+            following = self._next_record()  # read one ahead: the last record is checked more
             if not record or (len(record) == 1 and not record[0].strip()):
+                record = following
                 continue  # a blank line
+            if following is None and ("\n" in record[-1] or "\r" in record[-1]):
+                self._check_closed(record, width, row)
             if len(record) < width:
                 record += [""] * (width - len(record))
             elif len(record) > width:
                 if any(cell.strip() for cell in record[width:]):
                     raise CSVFormatError(
-                        f"{self.path}: row {self.row}: {len(record)} cells but the header has {width} "
+                        f"{self.path}: row {row}: {len(record)} cells but the header has {width} "
                         f"(separator detected: {self.format.describe()}); is a quote missing around "
                         f"an answer that contains the separator?")
                 record = record[:width]
-            yield self.row, record
+            yield row, record
+            record = following
+
+    def _check_closed(self, record: list[str], width: int, row: int) -> None:
+        """A quote that is never closed swallows the rest of the file into one cell, which
+        the csv module accepts silently: catch it (a multi-line last cell of the last record
+        that ends with the file's line break, or that holds separators and leaves the row short)."""
+        swallowed_cells = len(record) < width and self.format.delimiter in record[-1]
+        if record[-1].endswith(("\n", "\r")) or swallowed_cells:
+            raise CSVFormatError(f"{self.path}: row {row}: a quote opened in this row is never "
+                                 f"closed, so the rest of the file would be one cell; check the "
+                                 f"quotes of the answer on row {row}")
 
     def chunks(self, size: int = 2000) -> Iterator[CSVChunk]:
         """The records in DataFrames of at most `size` rows."""

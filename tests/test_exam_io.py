@@ -197,3 +197,13 @@ def test_read_exam_errors(tmp_path, change, message):
     path.write_text(EXAM.replace(*change), encoding="utf-8")
     with pytest.raises(CSVFormatError, match=message):
         read_exam(path)
+
+
+def test_a_quote_never_closed_is_reported_at_its_row(tmp_path):
+    path = tmp_path / "unclosed.csv"
+    path.write_text('id,answer,mark\n1,fine,1\n2,"the bulb, it,0\n3,gap,1\n4,open,1\n', encoding="utf-8")
+    with pytest.raises(CSVFormatError, match=r"row 3: a quote opened in this row is never closed"):
+        read_table(path)
+    # a multi-line answer in the last row, properly closed, is fine
+    path.write_text('id,answer,mark\n1,"two\nlines",1\n2,"three\nlines\nhere",0', encoding="utf-8")
+    assert read_table(path)[0]["answer"].tolist() == ["two\nlines", "three\nlines\nhere"]
