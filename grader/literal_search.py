@@ -37,6 +37,25 @@ def information_gain(tp, fn, tn, fp):
     return float(gain) if gain.ndim == 0 else gain
 
 
+def xlogx_table(n: int) -> np.ndarray:
+    """k * ln(k) for k = 0..n (0 for k = 0): the gain of integer counts without any log."""
+    k = np.arange(n + 1, dtype=float)
+    k[0] = 1.0
+    table = k * np.log(k)
+    table[0] = 0.0
+    return table
+
+
+def gain_from_counts(table: np.ndarray, tp: np.ndarray, fn: np.ndarray, tn: np.ndarray,
+                     fp: np.ndarray) -> np.ndarray:
+    """`information_gain` for integer count arrays, via a k*ln(k) lookup table:
+    F(a,b) + F(b,a) = a ln a + b ln b - (a+b) ln(a+b)."""
+    gain = (table[tp] + table[fp] - table[tp + fp] + table[tn] + table[fn] - table[tn + fn])
+    gain /= tp + fn + tn + fp
+    gain[fp + fn > tp + tn] = -np.inf
+    return gain
+
+
 def _f(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """a * ln(a / (a + b)), with 0 for a == 0."""
     safe_a = np.where(a > 0, a, 1.0)
@@ -64,7 +83,7 @@ class LiteralSearch:
         self.features: list[_Feature] = []
         slot_columns = []
         next_slot = 0
-        feature_of_slot, is_numeric_slot, banned = [], [], []
+        feature_of_slot, is_numeric_slot, banned, always = [], [], [], []
         for f_index, name in enumerate(features):
             col = table.columns[name]
             kind = col.encoding.kind
@@ -86,8 +105,11 @@ class LiteralSearch:
             feature_of_slot += [f_index] * n_slots
             is_numeric_slot += [True] * len(thresholds) + [False] * len(cats)
             ban = [name in excluded] * n_slots
-            if kind == "boolean":  # offer `== True` / `!= True` only, not their mirror images on False
+            if kind == "boolean":
+                # Offer `== True` / `!= True` only (not their mirror images on False), and
+                # offer them even when no example in play is True.
                 ban[len(thresholds) + cats.index(False)] = True
+                always.append(feat.cat_start + cats.index(True))
             banned += ban
             next_slot += n_slots
         self.n_slots = next_slot
@@ -96,6 +118,15 @@ class LiteralSearch:
         self.feature_of_slot = np.asarray(feature_of_slot, dtype=np.intp)
         self.is_numeric_slot = np.asarray(is_numeric_slot, dtype=bool)
         self.banned = np.asarray(banned, dtype=bool)
+        self.always = np.asarray(always, dtype=np.intp)  # slots offered even when absent
+        self.always_mask = np.zeros(self.n_slots, dtype=bool)
+        self.always_mask[self.always] = True
+        self._table = xlogx_table(table.n_rows)
+
+    def _xlogx(self, n: int) -> np.ndarray:
+        if len(self._table) <= n:
+            self._table = xlogx_table(max(n, 2 * len(self._table)))
+        return self._table
 
     # -- literals <-> slots ---------------------------------------------------------------
     def literal(self, slot: int, second: bool) -> Literal:
@@ -132,27 +163,30 @@ class LiteralSearch:
         pos_slots = self.slots[pos].ravel()
         neg_slots = self.slots[neg].ravel()
         if cells < self.SPARSE_FACTOR * self.n_slots:
-            both = np.concatenate([pos_slots, neg_slots])
+            both = np.concatenate([pos_slots, neg_slots, self.always])
             present, inverse = np.unique(both, return_inverse=True)
             inverse = inverse.ravel()
             p = np.bincount(inverse[:len(pos_slots)], minlength=len(present))
-            n = np.bincount(inverse[len(pos_slots):], minlength=len(present))
+            n = np.bincount(inverse[len(pos_slots):len(pos_slots) + len(neg_slots)], minlength=len(present))
             return present, p, n
         p = np.bincount(pos_slots, minlength=self.n_slots)
         n = np.bincount(neg_slots, minlength=self.n_slots)
-        present = np.flatnonzero(p + n)
+        present = np.flatnonzero((p + n > 0) | self.always_mask)
         return present, p[present], n[present]
 
     def gains(self, pos: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(present slots, gains[:, 0] for `<=`/`==` and gains[:, 1] for `>`/`!=`)."""
         slots, p, n = self.counts(pos, neg)
-        P, N = float(len(pos)), float(len(neg))
+        P, N = len(pos), len(neg)
         feat = self.feature_of_slot[slots]
         numeric = self.is_numeric_slot[slots]
-        p_num = np.where(numeric, p, 0)
-        n_num = np.where(numeric, n, 0)
-        starts = np.flatnonzero(np.r_[True, feat[1:] != feat[:-1]])
-        lengths = np.diff(np.r_[starts, len(slots)])
+        p_num = p * numeric
+        n_num = n * numeric
+        change = np.empty(len(feat), dtype=bool)
+        change[0] = True
+        np.not_equal(feat[1:], feat[:-1], out=change[1:])
+        starts = np.flatnonzero(change)
+        lengths = np.diff(starts, append=len(slots))
         p_cum = _segment_cumsum(p_num, starts, lengths)
         n_cum = _segment_cumsum(n_num, starts, lengths)
         xp = np.repeat(np.add.reduceat(p_num, starts), lengths)
@@ -162,8 +196,9 @@ class LiteralSearch:
         tp_b = np.where(numeric, xp - p_cum, P - p)           # `> x`  / `!= c`
         fp_b = np.where(numeric, xn - n_cum, N - n)
         gains = np.empty((len(slots), 2))
-        gains[:, 0] = information_gain(tp_a, P - tp_a, N - fp_a, fp_a)
-        gains[:, 1] = information_gain(tp_b, P - tp_b, N - fp_b, fp_b)
+        table = self._xlogx(P + N)
+        gains[:, 0] = gain_from_counts(table, tp_a, P - tp_a, N - fp_a, fp_a)
+        gains[:, 1] = gain_from_counts(table, tp_b, P - tp_b, N - fp_b, fp_b)
         return slots, gains
 
     def all_gains(self, pos: np.ndarray, neg: np.ndarray) -> dict[Literal, float]:
