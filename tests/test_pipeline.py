@@ -147,3 +147,18 @@ def test_batch_grading_a_file_gives_what_grade_gives(model, tmp_path):
     assert [r[2] for r in rows[1:]] == [m or "" for m in expected["mark"]]
     assert [r[4] == "yes" for r in rows[1:]] == expected["flagged"].tolist()
     assert rows[5][1] == "'=cmd() gap no current"
+
+
+def test_identical_answers_are_analysed_once(model, monkeypatch):
+    seen = []
+    transform = model.extractor.transform
+
+    def recording(answers):
+        seen.append(list(answers))
+        return transform(answers)
+
+    monkeypatch.setattr(model.extractor, "transform", recording)
+    repeated = model.grade(NEW * 3 + NEW[:2])
+    assert seen == [[a for a in NEW if a != "   "]]  # every blank answer is the empty answer
+    separately = pd.concat([model.grade([a]) for a in NEW * 3 + NEW[:2]], ignore_index=True)
+    pd.testing.assert_frame_equal(repeated, separately)
