@@ -20,9 +20,13 @@ from knowledge.question_io import (check_question_text, load_question, question_
 from knowledge.validate import validate_question
 from knowledge.yaml_rules import rules_from_dicts, rules_from_yaml, rules_to_dicts, rules_to_yaml
 
+#: Short names used in the issue: rules -> ASP text, rules -> structured YAML text.
+to_asp = rules_to_asp
+to_yaml = rules_to_yaml
+
 __all__ = [
     "KnowledgeError", "Problem", "Program", "load_question", "check_question_text",
     "save_question_text", "validate_question", "question_to_dict", "question_from_dict",
     "parse_program", "write_program", "rules_to_asp", "rules_to_yaml", "rules_from_yaml",
-    "rules_to_dicts", "rules_from_dicts",
+    "rules_to_dicts", "rules_from_dicts", "to_asp", "to_yaml",
 ]

@@ -108,6 +108,9 @@ def parse_condition(text: Any) -> Literal:
         raise RuleFormatError(f"malformed condition {text!r}",
                               "FEATURE OP VALUE with OP one of == != <= > < >=, or a predicate name")
     negated, feature, op, raw = m.groups()
+    if re.search(r"[=<>!]", feature) or re.match(r"[=<>!]", raw):
+        raise RuleFormatError(f"malformed condition {text!r}",
+                              "FEATURE OP VALUE with OP one of == != <= > < >=, or a predicate name")
     if op not in COMPARISONS:  # pragma: no cover - the regex only finds these
         raise RuleFormatError(f"unknown comparison {op!r}", " ".join(COMPARISONS))
     if negated:
