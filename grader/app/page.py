@@ -177,7 +177,7 @@ def main() -> None:
     elif view == "Groups":
         views_review.groups_view(session, store, table, threshold)
     elif view == "Marks":
-        views_marks.marks_view(session, table, threshold, settings)
+        views_marks.marks_view(session, store, table, threshold, settings)
     elif view == "Rubric":
         views_rubric.rubric_view(session, store, settings)
     elif view == "Learn from reviews":

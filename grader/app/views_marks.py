@@ -18,7 +18,7 @@ _SHOWN = ["question_id", "answer_id", "answer", "mark", "proposed", "confidence"
           "reviewed", "marker", "rule"]
 
 
-def marks_view(session: ExamSession, table: pd.DataFrame, threshold: float,
+def marks_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame, threshold: float,
                settings: AppSettings) -> None:
     with st.container(border=True):
         a, b, c, d = st.columns([2, 2, 3, 2])
@@ -31,9 +31,10 @@ def marks_view(session: ExamSession, table: pd.DataFrame, threshold: float,
                            horizontal=True)
     shown = filter_table(table, threshold, marks=chosen, flag=flag, confidence=(low, high),
                          include_unscored=low == 0.0, reviewed=reviewed)
-    st.caption(f"{len(shown)} of {len(table)} answers")
-    st.dataframe(
+    st.caption(f"{len(shown)} of {len(table)} answers — select a row to review that answer")
+    event = st.dataframe(
         shown.assign(flagged=flagged(shown, threshold))[_SHOWN], hide_index=True,
+        on_select="rerun", selection_mode="single-row", key="marks_table",
         width="stretch", height=min(560, 38 + 35 * max(1, len(shown))),
         column_config={
             "question_id": st.column_config.TextColumn("question"),
@@ -43,6 +44,14 @@ def marks_view(session: ExamSession, table: pd.DataFrame, threshold: float,
                                                           max_value=1.0, format="%.2f"),
             "proposed": st.column_config.TextColumn("proposed"),
         })
+    rows = list(getattr(getattr(event, "selection", None), "rows", []) or [])
+    if rows and rows[0] < len(shown):
+        from grader.app.views_review import answer_card, conflict_panel, show_notice
+
+        with st.container(border=True):
+            show_notice()
+            conflict_panel(store, session.exam_id)
+            answer_card(session, store, shown.iloc[rows[0]])
     left, right = st.columns(2, gap="large")
     with left:
         st.markdown("**Confidence of the proposed marks**")

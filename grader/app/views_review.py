@@ -117,7 +117,7 @@ def answer_card(session: ExamSession, store: ReviewStore, row: pd.Series) -> Non
         st.markdown("**Student's answer**")
         with st.container(border=True):
             st.text(row["answer"] if str(row["answer"]).strip() else "(blank answer)")
-        st.caption(md_escape(f"from {aid}"))
+        st.caption("from `" + str(aid).replace("`", "'") + "`")  # code: plain, never a link
         if row["reviewed"]:
             st.info(md_escape(f"Decided: {row['mark']} by {row['marker']} at {row['decided_at']}"
                               + (f" — {row['comment']}" if row["comment"] else "")))

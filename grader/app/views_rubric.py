@@ -128,6 +128,14 @@ def rubric_view(session: ExamSession, store: ReviewStore, settings: AppSettings)
         text = st.text_area("Question file", key=key, height=560, label_visibility="collapsed")
     problems = knowledge.check_question_text(text, path)
     with problems_col:
+        changed = text != path.read_text(encoding="utf-8-sig")
+        a, b = st.columns(2)
+        save = a.button("Save and retrain", type="primary", disabled=bool(problems) or not changed,
+                        width="stretch", key="rubric_save")
+        if b.button("Discard my changes", width="stretch", key="rubric_discard",
+                    disabled=not changed):
+            st.session_state.pop(src_key, None)
+            st.rerun()
         if problems:
             st.error(f"{len(problems)} problem(s): fix them before saving.")
             for p in problems:
@@ -135,15 +143,10 @@ def rubric_view(session: ExamSession, store: ReviewStore, settings: AppSettings)
                 hint = f" (expected {p.expected})" if getattr(p, "expected", None) else ""
                 st.markdown(f"**{where}**: {md_escape(p.message + hint)}")
                 st.code(excerpt(text, p.line, p.column), language=None)
+        elif changed:
+            st.success("No problems found: the rubric can be saved.")
         else:
             st.success("No problems found.")
-        changed = text != path.read_text(encoding="utf-8-sig")
-        save = st.button("Save and retrain", type="primary", disabled=bool(problems) or not changed,
-                         width="stretch", key="rubric_save")
-        if changed and st.button("Discard my changes", width="stretch",
-                                 key="rubric_discard"):
-            st.session_state.pop(src_key, None)
-            st.rerun()
         history = sorted((path.parent / ".history").glob(f"{path.stem}*")) if (
             path.parent / ".history").is_dir() else []
         if history:
