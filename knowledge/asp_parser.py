@@ -29,11 +29,13 @@ _TOKEN = re.compile(r"""
   | (?P<string>'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")
   | (?P<badstring>['"][^\n]*)
   | (?P<punct>:-|::|<=|>=|==|!=|<|>|=|\(|\)|,|\.|-)
+  | (?P<bad>.)
 """, re.VERBOSE)
 _ANNOTATION = re.compile(r"%\s*rule\b\s*(?:\d+\s*)?(?:\(([^)]*)\))?\s*(?::\s*([A-Za-z_][\w-]*))?\s*$")
 _CONFIDENCE_COMMENT = re.compile(r"%\s*confidence\s+([0-9.eE+-]+)\s*$")
 _AB = re.compile(r"ab(\d+|_\w+)\Z")
 ORDER_OPS = ("<=", ">", "<", ">=")
+MAX_CHARACTER_PROBLEMS = 20
 _FLIP = {"<=": ">=", ">=": "<=", "<": ">", ">": "<"}
 ORIGINS = ("learned", "initial", "background")
 
@@ -114,6 +116,7 @@ class _Parser:
         self.tokens: list[Token] = []
         self.comments: list[Token] = []
         self._tokenize(text)
+        self.last = len(self.tokens) - 1
         self.pos = 0
         self.comment_pos = 0
 
@@ -122,35 +125,44 @@ class _Parser:
         self.problems.append(Problem(self.file, line, col, message, expected))
 
     def _tokenize(self, text: str) -> None:
-        line, line_start, i = self.line0, 0, 0
-        while i < len(text):
-            m = _TOKEN.match(text, i)
-            col = i - line_start + (self.col0 if line == self.line0 else 1 + self.indent)
-            if m is None:
-                self.problem(line, col, f"unexpected character {text[i]!r}",
-                             "a name, a Variable, a number, a quoted string or one of ( ) , . :- not")
-                i += 1
-                continue
+        line, line_start = self.line0, 0
+        first_col, later_col = self.col0, 1 + self.indent
+        tokens, comments = self.tokens, self.comments
+        n_bad = 0
+        for m in _TOKEN.finditer(text):
             kind = m.lastgroup
-            if kind == "badstring":
-                self.problem(line, col, "quoted string not closed on its line", "a closing quote")
-            elif kind == "nl":
+            if kind == "ws":
+                continue
+            start = m.start()
+            col = start - line_start + (first_col if line == self.line0 else later_col)
+            if kind == "nl":
                 line, line_start = line + 1, m.end()
             elif kind == "comment":
-                self.comments.append(Token(kind, m.group(), line, col))
-            elif kind != "ws":
-                self.tokens.append(Token(kind, m.group(), line, col))
-            i = m.end()
-        end_col = len(text) - line_start + (self.col0 if line == self.line0 else 1 + self.indent)
-        self.tokens.append(Token("eof", "", line, end_col))
+                comments.append(Token(kind, m.group(), line, col))
+            elif kind == "bad":
+                n_bad += 1
+                if n_bad <= MAX_CHARACTER_PROBLEMS:
+                    self.problem(line, col, f"unexpected character {m.group()!r}",
+                                 "a name, a Variable, a number, a quoted string or one of ( ) , . :- not")
+            elif kind == "badstring":
+                self.problem(line, col, "quoted string not closed on its line", "a closing quote")
+            else:
+                tokens.append(Token(kind, m.group(), line, col))
+        if n_bad > MAX_CHARACTER_PROBLEMS:
+            self.problem(line, 1, f"{n_bad - MAX_CHARACTER_PROBLEMS} more unexpected characters "
+                                  "(is this a rule file?)")
+        end_col = len(text) - line_start + (first_col if line == self.line0 else later_col)
+        tokens.append(Token("eof", "", line, end_col))
 
     # -- token helpers -----------------------------------------------------------------
     def peek(self, offset: int = 0) -> Token:
-        return self.tokens[min(self.pos + offset, len(self.tokens) - 1)]
+        i = self.pos + offset
+        return self.tokens[i] if i < self.last else self.tokens[self.last]
 
     def take(self) -> Token:
-        tok = self.peek()
-        self.pos = min(self.pos + 1, len(self.tokens) - 1)
+        tok = self.tokens[self.pos]
+        if self.pos < self.last:
+            self.pos += 1
         return tok
 
     def expect(self, text: str, what: str) -> Token:

@@ -172,3 +172,9 @@ def test_exception_that_depends_on_itself_through_not_is_reported():
 ])
 def test_malformed_rules_are_reported(text, message):
     assert any(message in p for p in _problems(text)), _problems(text)
+
+
+def test_a_binary_or_foreign_file_gives_a_bounded_list_of_problems():
+    problems = _problems("&" * 500)
+    assert len(problems) == 21
+    assert problems[-1].endswith("480 more unexpected characters (is this a rule file?)")
