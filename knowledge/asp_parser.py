@@ -128,7 +128,7 @@ class _Parser:
         line, line_start = self.line0, 0
         first_col, later_col = self.col0, 1 + self.indent
         tokens, comments = self.tokens, self.comments
-        n_bad = 0
+        n_bad, more_at = 0, (line, 1)
         for m in _TOKEN.finditer(text):
             kind = m.lastgroup
             if kind == "ws":
@@ -141,6 +141,8 @@ class _Parser:
                 comments.append(Token(kind, m.group(), line, col))
             elif kind == "bad":
                 n_bad += 1
+                if n_bad == MAX_CHARACTER_PROBLEMS + 1:
+                    more_at = (line, col)
                 if n_bad <= MAX_CHARACTER_PROBLEMS:
                     self.problem(line, col, f"unexpected character {m.group()!r}",
                                  "a name, a Variable, a number, a quoted string or one of ( ) , . :- not")
@@ -149,7 +151,7 @@ class _Parser:
             else:
                 tokens.append(Token(kind, m.group(), line, col))
         if n_bad > MAX_CHARACTER_PROBLEMS:
-            self.problem(line, 1, f"{n_bad - MAX_CHARACTER_PROBLEMS} more unexpected characters "
+            self.problem(*more_at, f"{n_bad - MAX_CHARACTER_PROBLEMS} more unexpected characters "
                                   "(is this a rule file?)")
         end_col = len(text) - line_start + (first_col if line == self.line0 else later_col)
         tokens.append(Token("eof", "", line, end_col))
