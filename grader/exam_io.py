@@ -241,7 +241,7 @@ class CSVReader:
                 record = following
                 continue  # a blank line
             if following is None and ("\n" in record[-1] or "\r" in record[-1]):
-                self._check_closed(record, width, row)
+                self._check_closed(row)
             if len(record) < width:
                 record += [""] * (width - len(record))
             elif len(record) > width:
@@ -254,12 +254,17 @@ class CSVReader:
             yield row, record
             record = following
 
-    def _check_closed(self, record: list[str], width: int, row: int) -> None:
+    def _check_closed(self, row: int) -> None:
         """A quote that is never closed swallows the rest of the file into one cell, which
-        the csv module accepts silently: catch it (a multi-line last cell of the last record
-        that ends with the file's line break, or that holds separators and leaves the row short)."""
-        swallowed_cells = len(record) < width and self.format.delimiter in record[-1]
-        if record[-1].endswith(("\n", "\r")) or swallowed_cells:
+        the csv module accepts silently. A multi-line last cell of the last record was
+        quoted, so a file whose last cell is properly closed ends with that quote (and
+        maybe a line break): anything else is an unclosed quote."""
+        if self.format.encoding.startswith("utf-16"):
+            return  # the byte-level check below assumes an ASCII-compatible encoding
+        with open(self.path, "rb") as f:
+            f.seek(max(0, self.path.stat().st_size - 8))
+            tail = f.read().rstrip(b"\r\n")
+        if not tail.endswith(b'"'):
             raise CSVFormatError(f"{self.path}: row {row}: a quote opened in this row is never "
                                  f"closed, so the rest of the file would be one cell; check the "
                                  f"quotes of the answer on row {row}")

@@ -175,3 +175,29 @@ def test_progress_bar_only_when_asked_or_on_a_terminal(tmp_path, capsys):
     grade_file(src, tmp_path / "b.csv", KeywordModel(), chunk_size=10, progress=True)
     err = capsys.readouterr().err
     assert "grading" in err and "answers=30" in err
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(n=st.integers(1, 40), chunk=st.integers(1, 12), stop=st.integers(1, 6), cut=st.integers(0, 200))
+def test_any_interruption_and_tear_resumes_to_the_same_file(tmp_path_factory, n, chunk, stop, cut):
+    folder = tmp_path_factory.mktemp("resume")
+    src = write_export(folder / "exam.csv", n)
+    grade_file(src, folder / "reference.csv", KeywordModel(), chunk_size=chunk, progress=False)
+    reference = (folder / "reference.csv").read_bytes()
+    out = folder / "graded.csv"
+    try:
+        grade_file(src, out, KeywordModel(), chunk_size=chunk, progress=False, after_chunk=interrupt_after(stop))
+    except Interrupt:
+        partial = partial_path(out)
+        size = partial.stat().st_size
+        # tear the file anywhere after the header, as a crash in the middle of a write would
+        header = len(reference.split(b"\r\n", 1)[0]) + 2
+        if size > header:
+            with open(partial, "r+b") as f:
+                f.truncate(max(header, size - cut))
+        grade_file(src, out, KeywordModel(), chunk_size=chunk, progress=False)
+    assert out.read_bytes() == reference

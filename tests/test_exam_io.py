@@ -29,7 +29,8 @@ def write_rows(path: Path, rows, encoding="utf-8", delimiter=",") -> Path:
 
 
 @pytest.mark.parametrize("encoding,delimiter", [("utf-8", ","), ("utf-8-sig", ","), ("cp1252", ";"),
-                                                ("utf-8-sig", ";"), ("utf-8", "\t"), ("cp1252", ",")])
+                                                ("utf-8-sig", ";"), ("utf-8", "\t"), ("cp1252", ","),
+                                                ("utf-16", ";")])
 def test_encodings_and_separators_are_detected(tmp_path, encoding, delimiter):
     path = write_rows(tmp_path / "marked.csv", ROWS, encoding, delimiter)
     fmt = detect_format(path)

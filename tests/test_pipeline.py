@@ -162,3 +162,15 @@ def test_identical_answers_are_analysed_once(model, monkeypatch):
     assert seen == [[a for a in NEW if a != "   "]]  # every blank answer is the empty answer
     separately = pd.concat([model.grade([a]) for a in NEW * 3 + NEW[:2]], ignore_index=True)
     pd.testing.assert_frame_equal(repeated, separately)
+
+
+def test_rules_on_features_the_extractor_does_not_make_are_a_knowledge_error():
+    from knowledge import KnowledgeError
+
+    from grader.rules import Literal, Rule
+
+    answers, marks = marked_answers()
+    question = small_question()
+    question.initial_rules = [Rule("1", (Literal("concept:gpa", "==", "present"),), origin="initial")]
+    with pytest.raises(KnowledgeError, match="gpa"):
+        GradingModel.train(question, answers, marks)
