@@ -117,6 +117,7 @@ class _Parser:
         self.comments: list[Token] = []
         self._tokenize(text)
         self.last = len(self.tokens) - 1
+        self.comment_on_line = {c.line: c for c in self.comments}  # a line has one comment at most
         self.pos = 0
         self.comment_pos = 0
 
@@ -213,16 +214,16 @@ class _Parser:
             while self.peek().text == ",":
                 self.take()
                 body.append(self.element())
-        end = self.expect(".", "',' or '.' at the end of the rule" if body or first else "'.'")
+        end = self.expect(".", "',' or '.' at the end of the rule" if body else "':-' or '.'")
         clause = Clause(head, body, confidence, annotation, first.line, first.col)
-        for c in self.comments:
-            if c.line == end.line and c.col > end.col:
-                m = _CONFIDENCE_COMMENT.match(c.text)
-                if m:
-                    try:
-                        clause.comment_confidence = float(m.group(1))
-                    except ValueError:
-                        pass
+        c = self.comment_on_line.get(end.line)
+        if c is not None and c.col > end.col:
+            m = _CONFIDENCE_COMMENT.match(c.text)
+            if m:
+                try:
+                    clause.comment_confidence = float(m.group(1))
+                except ValueError:
+                    pass
         return clause
 
     def element(self):

@@ -292,6 +292,9 @@ class _Reader:
         rule = reader.rule(item)
         if rule is None:
             return []
+        head = item.get("mark")
+        if isinstance(rule, Rule) and isinstance(head, (int, float)) and not isinstance(head, bool):
+            rule.head = self.located.raw.get(id(head), rule.head)  # `mark: 0.50` is the mark "0.50"
         self.register(rule, item, ("value", item, "mark"))
         return [rule]
 

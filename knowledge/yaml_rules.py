@@ -38,6 +38,7 @@ _PREDICATE = re.compile(r"\s*(?:(not)\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*\Z")
 _BARE = re.compile(r"[A-Za-z_?][A-Za-z0-9_.?-]*\Z")
 _INT = re.compile(r"[+-]?\d+\Z")
 _FLOAT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\Z|[+-]?inf\Z")
+MAX_CONDITION_LENGTH = 500
 _NEGATE = {"==": "!=", "!=": "==", "<=": ">", ">": "<=", "<": ">=", ">=": "<"}
 
 
@@ -100,6 +101,8 @@ def parse_condition(text: Any) -> Literal:
     if not isinstance(text, str):
         raise RuleFormatError(f"a condition must be a string, not {type(text).__name__}",
                               "a string like 'concept:gap == present'")
+    if len(text) > MAX_CONDITION_LENGTH:
+        raise RuleFormatError(f"condition of {len(text)} characters", f"at most {MAX_CONDITION_LENGTH}")
     m = _PREDICATE.match(text)
     if m:
         return Literal(m.group(2), "!=" if m.group(1) else "==", True)
