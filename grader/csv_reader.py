@@ -1,0 +1,340 @@
+"""Reading CSV exports as they come: detecting encoding and separator, streaming records.
+
+Real exports are messy, so reading detects what it can:
+
+- encoding: a BOM (UTF-8, UTF-16) wins; otherwise the file is checked to be valid UTF-8 and,
+  if it is not, charset-normalizer picks a legacy encoding (typically Windows-1252);
+- separator: comma, semicolon or tab, from the header and csv.Sniffer on a sample;
+- quoted newlines inside answers, blank answers, "NA" answers (kept as text), short rows
+  (padded with blanks), blank lines (skipped).
+
+What cannot be fixed is reported with the *row number a teacher sees in a spreadsheet*
+(the header is row 1; an answer with a line break in it is still one row).
+
+Records are read with Python's csv module rather than pandas: it streams, never turns a
+cell into anything but text, and knows which record (not which physical line) it is on.
+"""
+
+from __future__ import annotations
+
+import codecs
+import csv
+import io
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Iterator, Sequence
+
+import numpy as np
+import pandas as pd
+
+csv.field_size_limit(min(2**31 - 1, 64 * 1024 * 1024))
+
+DELIMITERS = (",", ";", "\t")
+_SAMPLE_BYTES = 256 * 1024
+
+
+class CSVFormatError(ValueError):
+    """A CSV file that cannot be read as asked; the message names the file and the row."""
+
+
+# ---------------------------------------------------------------------------------------
+# Format detection
+
+
+@dataclass(frozen=True)
+class CSVFormat:
+    """How a CSV file is encoded and separated, as detected."""
+
+    encoding: str
+    delimiter: str
+
+    def describe(self) -> str:
+        names = {",": "comma", ";": "semicolon", "\t": "tab"}
+        return f"{self.encoding}, {names.get(self.delimiter, repr(self.delimiter))}-separated"
+
+
+def detect_encoding(path: str | Path) -> str:
+    """The encoding of a text file: from its BOM, else UTF-8 if it is valid, else a guess."""
+    path = Path(path)
+    with open(path, "rb") as f:
+        head = f.read(4)
+    if head.startswith(codecs.BOM_UTF8):
+        return "utf-8-sig"
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "utf-16"
+    bad_at = _first_invalid_utf8(path)
+    if bad_at is None:
+        return "utf-8"
+    with open(path, "rb") as f:
+        sample = f.read(_SAMPLE_BYTES)
+        if bad_at > len(sample):
+            f.seek(max(0, bad_at - 4096))
+            sample += b"\n" + f.read(8192)
+    for encoding in _legacy_candidates(sample):
+        if _decodes(path, encoding):
+            return encoding
+    return "latin-1"  # decodes any bytes; better than refusing the file
+
+
+def _first_invalid_utf8(path: Path) -> int | None:
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    offset = 0
+    with open(path, "rb") as f:
+        while block := f.read(1 << 20):
+            try:
+                decoder.decode(block)
+            except UnicodeDecodeError as e:
+                return offset + e.start
+            offset += len(block)
+    try:
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return offset
+    return None
+
+
+def _legacy_candidates(sample: bytes) -> list[str]:
+    """Encodings to try for a file that is not UTF-8, most likely first."""
+    from charset_normalizer import from_bytes
+
+    guesses = [m.encoding for m in from_bytes(sample)]
+    guesses = [g for g in guesses if g not in ("ascii", "utf_8")]
+    # Windows-1252 is by far the most common legacy encoding of Western exports: prefer it
+    # when the library's best guess is one of its close relatives (latin-1, cp1250, ...).
+    if not guesses or guesses[0] in _WESTERN:
+        return list(dict.fromkeys(["cp1252"] + guesses))
+    return list(dict.fromkeys(guesses + ["cp1252"]))
+
+
+_WESTERN = {"cp1252", "latin_1", "iso8859_15", "cp1250", "iso8859_2", "mac_roman", "cp850", "cp1257"}
+
+
+def _decodes(path: Path, encoding: str) -> bool:
+    decoder = codecs.getincrementaldecoder(encoding)()
+    try:
+        with open(path, "rb") as f:
+            while block := f.read(1 << 20):
+                decoder.decode(block)
+        decoder.decode(b"", final=True)
+    except (UnicodeDecodeError, LookupError):
+        return False
+    return True
+
+
+def detect_delimiter(sample: str) -> str:
+    """Comma, semicolon or tab: the one that splits the header into the most cells
+    (csv.Sniffer on the sample breaks ties, e.g. for a one-column header)."""
+    counts = {d: len(next(csv.reader(io.StringIO(sample), delimiter=d), [])) for d in DELIMITERS}
+    best = max(counts.values())
+    tied = [d for d in DELIMITERS if counts[d] == best]
+    if len(tied) == 1:
+        return tied[0]
+    try:
+        sniffed = csv.Sniffer().sniff(sample, delimiters="".join(DELIMITERS)).delimiter
+    except csv.Error:
+        return tied[0]
+    return sniffed if sniffed in tied else tied[0]
+
+
+def detect_format(path: str | Path) -> CSVFormat:
+    """Encoding and separator of a CSV file."""
+    path = Path(path)
+    encoding = detect_encoding(path)
+    with open(path, encoding=encoding, newline="") as f:
+        sample = f.read(64 * 1024)
+    return CSVFormat(encoding, detect_delimiter(sample))
+
+
+# ---------------------------------------------------------------------------------------
+# Reading
+
+
+@dataclass
+class CSVChunk:
+    """A block of consecutive records: the cells as text, and each record's spreadsheet row."""
+
+    frame: pd.DataFrame  # columns as in the header, every cell a str
+    rows: np.ndarray  # spreadsheet row numbers (header = 1)
+
+
+class _CountingReader(io.RawIOBase):
+    """A binary file that counts the bytes read from it (for a progress bar in bytes)."""
+
+    def __init__(self, raw: IO[bytes]):
+        self._raw = raw
+        self.bytes_read = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:  # type: ignore[override]
+        n = self._raw.readinto(buffer)
+        self.bytes_read += n or 0
+        return n
+
+    def close(self) -> None:
+        self._raw.close()
+        super().close()
+
+
+class CSVReader:
+    """Streams a CSV file in chunks of records, checking each record against the header.
+
+    Use as a context manager; `columns` is the cleaned header, `bytes_read` the progress.
+    """
+
+    def __init__(self, path: str | Path, fmt: CSVFormat | None = None):
+        self.path = Path(path)
+        if not self.path.is_file():
+            raise FileNotFoundError(f"{self.path}: no such file")
+        self.format = fmt or detect_format(self.path)
+        self._raw = _CountingReader(open(self.path, "rb"))
+        text = io.TextIOWrapper(io.BufferedReader(self._raw), encoding=self.format.encoding, newline="")
+        self._reader = csv.reader(text, delimiter=self.format.delimiter)
+        self._text = text
+        self.row = 0  # spreadsheet row of the last record read
+        header = self._next_record()
+        if header is None:
+            raise CSVFormatError(f"{self.path}: the file is empty (no header row)")
+        self.columns = _clean_header(header)
+
+    @property
+    def bytes_read(self) -> int:
+        return self._raw.bytes_read
+
+    def _next_record(self) -> list[str] | None:
+        try:
+            record = next(self._reader)
+        except StopIteration:
+            return None
+        except csv.Error as e:
+            raise CSVFormatError(f"{self.path}: row {self.row + 1}: {e}") from None
+        except UnicodeDecodeError as e:
+            raise CSVFormatError(f"{self.path}: row {self.row + 1}: not valid {self.format.encoding} "
+                                 f"({e.reason})") from None
+        self.row += 1
+        return record
+
+    def records(self) -> Iterator[tuple[int, list[str]]]:
+        """(spreadsheet row, cells) for every non-blank record, padded to the header's width."""
+        width = len(self.columns)
+        record = self._next_record()
+        while record is not None:
+            row = self.row
+            following = self._next_record()  # read one ahead: the last record is checked more
+            if not record or (len(record) == 1 and not record[0].strip()):
+                record = following
+                continue  # a blank line
+            if following is None and ("\n" in record[-1] or "\r" in record[-1]):
+                self._check_closed(row)
+            if len(record) < width:
+                record += [""] * (width - len(record))
+            elif len(record) > width:
+                if any(cell.strip() for cell in record[width:]):
+                    raise CSVFormatError(
+                        f"{self.path}: row {row}: {len(record)} cells but the header has {width} "
+                        f"(separator detected: {self.format.describe()}); is a quote missing around "
+                        f"an answer that contains the separator?")
+                record = record[:width]
+            yield row, record
+            record = following
+
+    def _check_closed(self, row: int) -> None:
+        """A quote that is never closed swallows the rest of the file into one cell, which
+        the csv module accepts silently. A multi-line last cell of the last record was
+        quoted, so a file whose last cell is properly closed ends with that quote (and
+        maybe a line break): anything else is an unclosed quote."""
+        if self.format.encoding.startswith("utf-16"):
+            return  # the byte-level check below assumes an ASCII-compatible encoding
+        with open(self.path, "rb") as f:
+            f.seek(max(0, self.path.stat().st_size - 8))
+            tail = f.read().rstrip(b"\r\n")
+        if not tail.endswith(b'"'):
+            raise CSVFormatError(f"{self.path}: row {row}: a quote opened in this row is never "
+                                 f"closed, so the rest of the file would be one cell; check the "
+                                 f"quotes of the answer on row {row}")
+
+    def chunks(self, size: int = 2000) -> Iterator[CSVChunk]:
+        """The records in DataFrames of at most `size` rows."""
+        block: list[list[str]] = []
+        rows: list[int] = []
+        for row, record in self.records():
+            block.append(record)
+            rows.append(row)
+            if len(block) >= size:
+                yield self._chunk(block, rows)
+                block, rows = [], []
+        if block:
+            yield self._chunk(block, rows)
+
+    def _chunk(self, block: list[list[str]], rows: list[int]) -> CSVChunk:
+        frame = pd.DataFrame(block, columns=self.columns, dtype=object)
+        return CSVChunk(frame, np.asarray(rows, dtype=np.int64))
+
+    def close(self) -> None:
+        self._text.close()
+
+    def __enter__(self) -> CSVReader:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _clean_header(header: list[str]) -> list[str]:
+    """Strip names, name blank columns, make duplicate names unique (`name.1`) as pandas does."""
+    names: list[str] = []
+    seen: set[str] = set()
+    for i, raw in enumerate(header):
+        name = raw.strip().lstrip("\ufeff") or f"Unnamed: {i}"
+        base, k = name, 0
+        while name in seen:
+            k += 1
+            name = f"{base}.{k}"
+        seen.add(name)
+        names.append(name)
+    return names
+
+
+def read_table(path: str | Path, fmt: CSVFormat | None = None) -> tuple[pd.DataFrame, np.ndarray, CSVFormat]:
+    """A whole CSV file in memory: (cells as text, spreadsheet row numbers, detected format)."""
+    with CSVReader(path, fmt) as reader:
+        chunks = list(reader.chunks(50_000))
+        columns = reader.columns
+        fmt = reader.format
+    if not chunks:
+        return pd.DataFrame(columns=columns, dtype=object), np.zeros(0, dtype=np.int64), fmt
+    frame = pd.concat([c.frame for c in chunks], ignore_index=True)
+    return frame, np.concatenate([c.rows for c in chunks]), fmt
+
+
+def resolve_column(name: str, columns: Sequence[str], path: str | Path, what: str = "column") -> str:
+    """The header name meant by `name` (exact, else ignoring case and spaces); otherwise a
+    CSVFormatError listing the columns and the closest match."""
+    if name in columns:
+        return name
+    folded = {c.strip().casefold(): c for c in columns}
+    if name.strip().casefold() in folded:
+        return folded[name.strip().casefold()]
+    from rapidfuzz import process
+
+    match = process.extractOne(name, list(columns))
+    hint = f"; did you mean {match[0]!r}?" if match and match[1] >= 60 else ""
+    listed = ", ".join(repr(c) for c in columns)
+    raise CSVFormatError(f"{path}: no {what} {name!r}{hint} (the columns are: {listed})")
+
+
+def duplicate_rows(values: Sequence[str], rows: np.ndarray) -> dict[str, list[int]]:
+    """Each value that occurs more than once, with the spreadsheet rows where it does."""
+    series = pd.Series(list(values), dtype=object)
+    dup = series.duplicated(keep=False).to_numpy()
+    found: dict[str, list[int]] = {}
+    for value, row in zip(series[dup], rows[dup]):
+        found.setdefault(value, []).append(int(row))
+    return found
+
+
+def format_duplicates(dups: dict[str, list[int]], limit: int = 5) -> str:
+    parts = [f"{v!r} on rows {', '.join(map(str, rs))}" for v, rs in list(dups.items())[:limit]]
+    more = f" and {len(dups) - limit} more" if len(dups) > limit else ""
+    return "; ".join(parts) + more
