@@ -16,8 +16,8 @@ Domain knowledge (the same `grader.rules` objects the `knowledge/` package parse
   *first* in the ordered program (the teacher's word comes first). They keep a given
   confidence, otherwise get one from the training data they cover.
 * ``initial_rules``: come next, in order. Each is evaluated on the examples the rules before
-  it left; where it covers more negatives than ``ratio`` allows, exceptions are learned for it
-  with the FOLD exception learner; the improvement threshold prunes its exceptions; it is
+  it left; exceptions are learned for the negatives it covers with the FOLD exception learner
+  (as FOLD-RM does for a learned rule once its body is complete); the improvement threshold prunes its exceptions; it is
   dropped when it covers no positive or is right less often than ``min_initial_precision``.
 * Learning then continues (CON-FOLD's loop) on what those rules leave unexplained.
 
@@ -167,7 +167,8 @@ class ConFold:
 
     def predict_rules(self, X: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(labels, confidences, index in `rules_` of the rule that applied or -1)."""
-        return evaluate_ordered(self.rules_, self._encode(X))
+        table = self._encode(X)
+        return evaluate_ordered(self.rules_, table)
 
     # -- explanations ---------------------------------------------------------------------------
     def iter_explain(self, X: pd.DataFrame, descriptions: Mapping[str, str] | None = None,
@@ -252,6 +253,11 @@ def _class_sort_key(label: Any) -> tuple:
 def _class_codes(labels: list) -> tuple[np.ndarray, list]:
     codes, uniques = pd.factorize(pd.Series(labels, dtype=object), sort=False)
     uniques = list(uniques)
+    if any(isinstance(u, (bool, np.bool_)) for u in uniques) and len(set(map(type, labels))) > 1:
+        # True == 1 in Python: keep the label True apart from the mark 1.
+        keyed = pd.Series([(type(v) is bool, v) for v in labels], dtype=object)
+        codes, keys = pd.factorize(keyed, sort=False)
+        uniques = [k[1] for k in keys]
     order = sorted(range(len(uniques)), key=lambda i: _class_sort_key(uniques[i]))
     remap = np.empty(len(uniques), dtype=np.intp)
     remap[order] = np.arange(len(uniques))

@@ -156,8 +156,9 @@ class ProgramLearner:
         return rule, left
 
     def refine_initial(self, rule: Rule, remaining: np.ndarray) -> tuple[Rule | None, np.ndarray]:
-        """Evaluate a teacher's initial rule on the examples left; add exceptions where it
-        covers more negatives than `ratio` allows, prune them like learned ones, and drop it
+        """Evaluate a teacher's initial rule on the examples left; learn exceptions for the
+        negatives it covers (FOLD-RM does this for a learned rule once its body is complete),
+        prune them like learned ones, and drop it
         (None) when it covers no positive or is right less often than `min_initial_precision`."""
         rule = copy.deepcopy(rule)
         rule.origin = "initial"
@@ -166,7 +167,7 @@ class ProgramLearner:
         if not cov_pos.any():
             return None, remaining
         cov_neg = rule_mask(rule, self.table, neg)
-        if cov_neg.sum() > self.learner.ratio * cov_pos.sum():
+        if cov_neg.any():  # as for a learned rule once its body is complete
             used = [s for s in (self.learner.search.slot_of(l) for l in rule.body) if s is not None]
             rule.exceptions = list(rule.exceptions) + self.learner.fold(neg[cov_neg], pos[cov_pos], used)
         if self.improvement_threshold is not None:
