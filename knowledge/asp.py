@@ -51,6 +51,7 @@ class _Writer:
         self.target = target
         self.dialect = dialect
         self.n_ab = 0
+        self.derived: set[str] = set()
 
     def predicate_ok(self, name: str) -> bool:
         return unary_ok(name, self.target)
@@ -58,6 +59,9 @@ class _Writer:
     def literal(self, lit: Literal, var: str) -> str:
         d = self.dialect
         if lit.op in CATEGORICAL_COMPARISONS:
+            if lit.feature in self.derived and lit.value is False:
+                # a derived predicate is true or false: `p == False` is `not p(X)`
+                return f"{lit.feature}(X)" if lit.op == "!=" else f"not {lit.feature}(X)"
             if lit.value is True and self.predicate_ok(lit.feature):
                 atom = f"{lit.feature}(X)"  # a derived predicate, or a boolean feature
             else:
@@ -109,7 +113,8 @@ def write_program(rules: Sequence[Rule], background: Sequence[Rule | PredicateDe
     `confidence_style`: "prefix" writes `0.93::mark(...)`, "comment" a trailing
     `% confidence 0.93`, "none" leaves confidences out. `dialect="clingo"` writes what clingo
     runs (see `knowledge.asp_terms`); its confidences are always comments.
-    Deterministic: the same rules give the same text.
+    Deterministic: the same rules give the same text. A derived predicate compared with False
+    is written with `not` (`p == False` is `not p(X)`), so it reads back as `p != True`.
     """
     if confidence_style not in CONFIDENCE_STYLES:
         raise ValueError(f"unknown confidence_style {confidence_style!r}; "
@@ -117,6 +122,7 @@ def write_program(rules: Sequence[Rule], background: Sequence[Rule | PredicateDe
     if dialect == "clingo" and confidence_style == "prefix":
         confidence_style = "comment"
     w = _Writer(target, dialect)
+    w.derived = {d.name for d in background if isinstance(d, PredicateDefinition)}
     blocks: list[str] = []
     if dialect == "clingo":
         blocks.append("% clingo dialect: numbers are num(K) with K an order key "

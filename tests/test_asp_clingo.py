@@ -63,7 +63,8 @@ def literal(draw, predicates=()):
         threshold = draw(st.one_of(st.sampled_from(pool),
                                    st.floats(-20, 50, allow_nan=False), st.integers(-5, 45).map(float)))
         return Literal(feature, draw(st.sampled_from(["<=", ">", "<", ">="])), threshold)
-    return Literal(draw(st.sampled_from(predicates)), draw(st.sampled_from(["==", "!="])), True)
+    return Literal(draw(st.sampled_from(predicates)), draw(st.sampled_from(["==", "!="])),
+                   draw(st.booleans()))  # `p == False` is `not p(X)`
 
 
 def exceptions(predicates, depth):
@@ -149,14 +150,22 @@ def labelled_tables(draw):
     return frame, pd.Series(y, name="mark")
 
 
+BACKGROUND = [PredicateDefinition("well_covered", (Literal("coverage", ">", 0.4),)),
+              PredicateDefinition("well_covered", (Literal("length", ">=", 12.0),)),
+              PredicateDefinition("no_gap", (Literal("concept:gap", "!=", "present"),),
+                                  [Rule(None, (Literal("well_covered", "==", True),))])]
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(labelled_tables(), st.sampled_from([None, 0.1]), st.sampled_from([None, 0.5]))
-def test_learned_models_exported_to_clingo_predict_what_confold_predicts(data, improvement, confidence):
+@given(labelled_tables(), st.sampled_from([None, 0.1]), st.sampled_from([None, 0.5]), st.booleans())
+def test_learned_models_exported_to_clingo_predict_what_confold_predicts(data, improvement, confidence,
+                                                                         with_background):
     from grader import ConFold
     frame, y = data
     if y.nunique() < 2:
         return
-    model = ConFold(improvement_threshold=improvement, confidence_threshold=confidence).fit(frame, y)
+    model = ConFold(improvement_threshold=improvement, confidence_threshold=confidence,
+                    background=BACKGROUND if with_background else None).fit(frame, y)
     program = model.to_asp(dialect="clingo")
     _same(solve_marks(program, frame), model.predict(frame))
 
