@@ -12,6 +12,7 @@ the same columns on the training answers and on new ones. Answers are streamed t
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from itertools import islice
 from typing import Any
@@ -25,7 +26,7 @@ from knowledge.schema import (CONCEPT_VALUES, TERM_VALUES, FeatureSpec, Question
 from . import quantities as qty
 from .concepts import ABSENT, PRESENT, FeatureMatcher, phrase_keys
 from .lexicon import feature_suffix, is_content, phrase_text, set_keys, token_keys
-from .negation import negated_tokens
+from .negation import negation_scopes, resolve_negations
 from .nlp import has_parser, load_nlp
 from .nonanswer import is_non_answer
 from .reference import RefPhrase, ReferenceModel, build_reference, content_polarity, \
@@ -73,8 +74,8 @@ class FeatureExtractor:
         self.terms_: list[RefPhrase] = []
         if marks is not None and self.n_terms > 0:
             keep = [i for i, m in enumerate(marks) if not _missing(m)]
-            grams = [answer_grams(keys, neg) for keys, neg, _ in
-                     self._analyse(answers[i] for i in keep)]
+            grams = [answer_grams(a.text_keys, a.text_negated)
+                     for a in self._analyse(answers[i] for i in keep)]
             exclude = {tuple(p.keys[0]) for p in self.reference_.phrases}
             chosen = select_terms(grams, [marks[i] for i in keep], self.n_terms,
                                   self.min_term_count, exclude)
@@ -146,7 +147,13 @@ class FeatureExtractor:
             phrases[feature_name("ref", p.name)] = [tuple(k) for k in p.keys]
         for p in self.terms_:
             phrases[feature_name("term", p.name)] = [tuple(k) for k in p.keys]
-        self.matcher_ = FeatureMatcher(self.nlp_, phrases)
+        rubric = {k: v for k, v in phrases.items() if k.startswith(("concept:", "misconception:"))}
+        # Rubric phrases match the words as written ("not a closed path": closed_path is
+        # negated); reference words and terms match them with negated antonyms resolved
+        # ("not the same path" says "different path"), see negation.resolve_negations.
+        self.rubric_matcher_ = FeatureMatcher(self.nlp_, rubric)
+        self.text_matcher_ = FeatureMatcher(
+            self.nlp_, {k: v for k, v in phrases.items() if k not in rubric})
         self._union = self.reference_.union
 
         rubric = rubric_feature_specs(q)
@@ -170,18 +177,16 @@ class FeatureExtractor:
             raise NotFittedError("this FeatureExtractor is not fitted yet: call fit(answers, "
                                  "marks) (marks may be None) before transform()")
 
-    def _analyse(self, answers: Iterable[Any]) -> Iterator[tuple[list[str], list[bool], Any]]:
-        """(keys, negated flags, doc) per answer, streamed through nlp.pipe."""
+    def _analyse(self, answers: Iterable[Any]) -> Iterator[Analysis]:
+        """Each answer's doc, keys and negation, streamed through nlp.pipe."""
         texts = (normalize(a) for a in answers)
         for doc in self.nlp_.pipe(texts, batch_size=self.batch_size):
-            keys = token_keys(doc, self.speller_)
-            set_keys(doc, keys)
-            yield keys, negated_tokens(doc, self.use_parse_), doc
+            yield analyse(doc, self.speller_, self.use_parse_)
 
     def transform(self, answers: Iterable[Any]) -> pd.DataFrame:
         """One row per answer, in order, with the columns of `feature_specs_`."""
         self._check_fitted()
-        rows = [self._row(keys, neg, doc) for keys, neg, doc in self._analyse(answers)]
+        rows = [self._row(a) for a in self._analyse(answers)]
         return self._frame(rows)
 
     def transform_chunks(self, answers: Iterable[Any], chunk_size: int = 1000
@@ -192,9 +197,14 @@ class FeatureExtractor:
         while chunk := list(islice(it, chunk_size)):
             yield self.transform(chunk)
 
-    def _row(self, keys: list[str], negated: list[bool], doc: Any) -> list[Any]:
+    def _row(self, a: Analysis) -> list[Any]:
         q = self.question
-        found = self.matcher_.states(doc, negated)
+        doc = a.doc
+        set_keys(doc, a.keys)
+        found = self.rubric_matcher_.states(doc, a.negated)
+        if a.text_keys is not a.keys:
+            set_keys(doc, a.text_keys)
+        found.update(self.text_matcher_.states(doc, a.text_negated))
         row: list[Any] = []
         for c in q.concepts:
             row.append(found.get(feature_name("concept", c.name), ABSENT))
@@ -210,7 +220,7 @@ class FeatureExtractor:
             row.append(found.get(feature_name("ref", p.name), ABSENT))
         for p in self.terms_:
             row.append(found.get(feature_name("term", p.name), ABSENT))
-        polarity = content_polarity(keys, negated)
+        polarity = content_polarity(a.text_keys, a.text_negated)
         coverage, precision = coverage_precision(self.reference_, polarity, self._union)
         length = sum(1 for t in doc if not (t.is_punct or t.is_space))
         non_answer = is_non_answer(doc.text, polarity,
@@ -260,6 +270,32 @@ class FeatureExtractor:
         fx.terms_ = terms
         fx._build()
         return fx
+
+
+@dataclass
+class Analysis:
+    """One answer read: its doc, token keys and negated flags, as written (for the rubric)
+    and with negated antonyms resolved (for reference words, terms and coverage)."""
+
+    doc: Any
+    keys: list[str]
+    negated: list[bool]
+    text_keys: list[str]
+    text_negated: list[bool]
+
+
+def analyse(doc: Any, speller: Speller, use_parse: bool) -> Analysis:
+    keys = token_keys(doc, speller)
+    scopes = negation_scopes(doc, use_parse)
+    negated = [False] * len(keys)
+    for scope in scopes:
+        for i in scope:
+            negated[i] = True
+    if not scopes:
+        return Analysis(doc, keys, negated, keys, negated)
+    text_keys = list(keys)
+    text_negated = resolve_negations(text_keys, scopes)
+    return Analysis(doc, keys, negated, text_keys, text_negated)
 
 
 def transform_stream(fx: FeatureExtractor, answers: Iterable[Any], chunk_size: int = 1000

@@ -41,18 +41,49 @@ FUNCTION_LEMMAS = frozenset({"be", "do", "have", "the", "a", "an", "in", "on", "
 MAX_SCOPE = 10  # tokens; beyond this a rule-based scope is a guess
 
 
-def negated_tokens(doc: Doc, use_parse: bool | None = None) -> list[bool]:
-    """One flag per token: is it inside the scope of a negation?"""
+def negation_scopes(doc: Doc, use_parse: bool | None = None) -> list[list[int]]:
+    """The token indices each negation cue of the doc applies to, cue by cue."""
     if use_parse is None:
         use_parse = doc.has_annotation("DEP")
-    flags = [False] * len(doc)
     if not any(t.lemma_ in CUES or t.lower_ in CUES for t in doc):
-        return flags
+        return []
     scope = _dependency_scope if use_parse else _rule_scope
-    for tok in doc:
-        if tok.lemma_ in CUES or tok.lower_ in CUES:
-            for i in scope(doc, tok):
-                flags[i] = True
+    return [sorted(set(scope(doc, tok))) for tok in doc if _is_cue(tok)]
+
+
+def negated_tokens(doc: Doc, use_parse: bool | None = None) -> list[bool]:
+    """One flag per token: is it inside the scope of a negation?"""
+    flags = [False] * len(doc)
+    for scope in negation_scopes(doc, use_parse):
+        for i in scope:
+            flags[i] = True
+    return flags
+
+
+#: Words whose negation is another word: "not the same" is "different", "not closed" is
+#: "open". Lemmas; both directions.
+_PAIRS = [("same", "different"), ("open", "close"), ("complete", "incomplete"),
+          ("connect", "disconnect"), ("equal", "unequal"), ("possible", "impossible"),
+          ("increase", "decrease"), ("full", "empty"), ("true", "false"),
+          ("correct", "incorrect"), ("visible", "invisible"), ("able", "unable")]
+ANTONYMS = {a: b for a, b in _PAIRS} | {b: a for a, b in _PAIRS}
+
+
+def resolve_negations(keys: list[str], scopes: list[list[int]]) -> list[bool]:
+    """Rewrite a negated antonym pair in place and return the negated flags left.
+
+    In each scope, the first word with an antonym takes it and the negation is used up:
+    "not in the same closed path" reads "in the different closed path" (nothing negated),
+    "there is no closed path" reads "there is open path". Keys are changed in place.
+    """
+    flags = [False] * len(keys)
+    for scope in scopes:
+        flip = next((i for i in scope if keys[i] in ANTONYMS), None)
+        if flip is not None:
+            keys[flip] = ANTONYMS[keys[flip]]
+            continue
+        for i in scope:
+            flags[i] = True
     return flags
 
 

@@ -22,7 +22,6 @@ from knowledge.schema import Question
 
 from .concepts import phrase_keys
 from .lexicon import feature_suffix, is_content, token_keys
-from .negation import negated_tokens
 from .spelling import Speller
 
 MAX_REF_PHRASES = 60
@@ -67,18 +66,21 @@ def build_reference(nlp: Language, question: Question, speller: Speller) -> Refe
     model = ReferenceModel()
     seen: dict[str, RefPhrase] = {}
     synonyms = _concept_synonyms(nlp, question, speller)
+    from .extractor import analyse  # the same reading as the answers get
     for doc in nlp.pipe(list(question.reference_answers)):
-        keys = token_keys(doc, speller)
-        negated = negated_tokens(doc)
+        a = analyse(doc, speller, doc.has_annotation("DEP"))
+        keys, negated = a.text_keys, a.text_negated
         model.polarities.append(content_polarity(keys, negated))
         content = [is_content(k) for k in keys]
         grams: list[tuple[tuple[str, ...], str]] = []
+        # Readable text: the words as written, unless a negated antonym was resolved.
+        shown = [doc[i].text if keys[i] == a.keys[i] else keys[i] for i in range(len(keys))]
         for i, key in enumerate(keys):
             if content[i]:
-                grams.append(((key,), doc[i].text))
+                grams.append(((key,), shown[i]))
         for i in range(len(keys) - 1):
             if content[i] and content[i + 1]:
-                grams.append(((keys[i], keys[i + 1]), doc[i:i + 2].text))
+                grams.append(((keys[i], keys[i + 1]), f"{shown[i]} {shown[i + 1]}"))
         for gram, text in grams:
             name = feature_suffix(gram)
             if name in seen:

@@ -14,21 +14,34 @@ from collections import Counter, defaultdict
 from collections.abc import Hashable, Sequence
 
 from .lexicon import is_content
+from .negation import CLAUSE_BREAKS
 
 Gram = tuple[str, ...]
 
 
-def answer_grams(keys: list[str], negated: list[bool]) -> dict[Gram, bool]:
-    """Unigrams and adjacent bigrams of content keys -> negated? (present wins)."""
-    content = [is_content(k) for k in keys]
+#: Two content words form a phrase when at most this many tokens lie between them, in the
+#: same clause: "same path" is found in "in the same closed path".
+WINDOW = 1
+
+
+def answer_grams(keys: list[str], negated: list[bool], window: int | None = None
+                 ) -> dict[Gram, bool]:
+    """Content words and pairs of nearby content words -> negated? (present wins)."""
+    window = WINDOW if window is None else window
     out: dict[Gram, bool] = {}
+    last: list[int] = []  # content positions of the current clause, most recent last
     for i, key in enumerate(keys):
-        if content[i]:
-            g = (key,)
-            out[g] = out.get(g, True) and negated[i]
-            if i + 1 < len(keys) and content[i + 1]:
-                g2 = (key, keys[i + 1])
-                out[g2] = out.get(g2, True) and (negated[i] or negated[i + 1])
+        if not is_content(key):
+            if key in CLAUSE_BREAKS or not any(c.isalnum() for c in key):
+                last = []
+            continue
+        g = (key,)
+        out[g] = out.get(g, True) and negated[i]
+        for j in last[-window:]:
+            if i - j - 1 <= window + 1:
+                g2 = (keys[j], key)
+                out[g2] = out.get(g2, True) and (negated[i] or negated[j])
+        last.append(i)
     return out
 
 

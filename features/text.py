@@ -30,6 +30,8 @@ _QUOTES = str.maketrans({"‘": "'", "’": "'", "‛": "'", "′": "'", "`": "'
 _EMOJI = re.compile("[\U0001F000-\U0001FAFF\U00002600-\U000027BF\U0000FE00-\U0000FE0F"
                     "\U0000200B-\U0000200D\U0001F1E6-\U0001F1FF\U00002B00-\U00002BFF]+")
 _SPACES = re.compile(r"\s+")
+# Exports that turned apostrophes into double quotes: doesn"t, I"m, battery"s.
+_QUOTE_APOSTROPHE = re.compile(r'(?<=[A-Za-z])"(?=(?:s|t|m|re|ve|ll|d)\b)')
 
 
 def to_text(answer: object) -> str:
@@ -60,5 +62,7 @@ def normalize(answer: object) -> str:
         text = text.translate(_QUOTES)
         text = _EMOJI.sub(" ", text)
         text = unicodedata.normalize("NFKC", text)
+    if '"' in text:
+        text = _QUOTE_APOSTROPHE.sub("'", text)
     text = _SPACES.sub(" ", text).strip()
     return text[:MAX_CHARS]

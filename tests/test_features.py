@@ -164,13 +164,32 @@ def test_very_long_answers_are_cut_and_still_read(fx):
 
 # ----------------------------------------------------------------- reference features
 def test_reference_words_and_phrases_become_ref_features(fx):
-    cols = set(fx.feature_specs_[i].name for i in range(len(fx.feature_specs_)))
-    assert {"ref:gap", "ref:positive", "ref:positive_battery", "ref:battery_terminal",
-            "ref:close_path"} <= cols
-    row = one(fx, "the postive battery terminal is not in a closed path")
+    cols = set(fx.descriptions_)
+    assert {"ref:gap", "ref:positive", "ref:positive_battery", "ref:battery_terminal"} <= cols
+    row = one(fx, "the postive battery terminal is in a closed path")
     assert row["ref:positive_battery"] == "present"
-    assert row["ref:close_path"] == "negated"
     assert row["ref:gap"] == "absent"
+    assert one(fx, "there is no gap")["ref:gap"] == "negated"
+
+
+def test_a_negated_antonym_is_read_as_its_pair_for_reference_words(fx):
+    # The reference says "not in a closed path": that is an open path.
+    assert "ref:open_path" in fx.descriptions_ and "ref:close_path" not in fx.descriptions_
+    assert fx.descriptions_["ref:open_path"] == 'mentions "open path" (from the reference answer)'
+    assert one(fx, "the bulb is in an open path")["ref:open_path"] == "present"
+    assert one(fx, "the bulb is not in a closed path")["ref:open_path"] == "present"
+    assert one(fx, "the bulb is in a closed path")["ref:open_path"] == "absent"
+    # ... while the rubric concept keeps the words as written
+    assert one(fx, "the bulb is not in a closed path")["concept:closed_path"] == "negated"
+
+
+def test_only_the_first_antonym_of_a_scope_is_turned():
+    from features.negation import resolve_negations
+    keys = ["a", "be", "not", "in", "the", "same", "close", "path"]
+    flags = resolve_negations(keys, [[3, 4, 5, 6, 7]])
+    assert keys[5:] == ["different", "close", "path"] and not any(flags)
+    keys = ["no", "gap"]
+    assert resolve_negations(keys, [[1]]) == [False, True] and keys == ["no", "gap"]
 
 
 def test_coverage_and_precision(fx):
@@ -180,6 +199,7 @@ def test_coverage_and_precision(fx):
     assert 0 < half["coverage"] < 1 and 0 < half["precision"] < 1
     # polarity counts: the reference says the path is NOT closed
     assert one(fx, "not a closed path")["coverage"] > one(fx, "a closed path")["coverage"]
+    assert one(fx, "an open path")["coverage"] == one(fx, "not a closed path")["coverage"]
     assert one(fx, "the moon is made of cheese")["precision"] == 0.0
 
 
