@@ -11,8 +11,12 @@ Exact numbers: clingo has only 32-bit integers, so a number is `num(K)` where K 
 monotone. clingo compares strings lexicographically, so `V > "key(t)"` holds exactly when
 `v > t` in floating point, for every float, with no scaling or rounding. A missing value
 (None, NaN) gives no fact at all, so `==` and the order comparisons are false and `!=`
-(written `not ...`) is true, as in the learner. A string that parses as a number gets both a
-categorical fact and a `num` fact (the learner reads such columns as mixed).
+(written `not ...`) is true, as in the learner. A cell with a numeric reading gets a `num`
+fact besides its categorical fact, as the learner keeps both readings.
+
+Known limit: numbers are spelled one way (`3`, `float("0.5")`), so a literal `f == 3` does not
+match a *text* cell "3" of a categorical column, which the Python evaluator's category lookup
+does match (through `str(3)`). Learned rules never compare text categories with numbers.
 """
 
 from __future__ import annotations

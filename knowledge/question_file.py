@@ -8,6 +8,7 @@ and marks. Where each rule and literal came from is kept on the question (an att
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -143,9 +144,10 @@ class _Reader:
             value = entry.get("value")
             if "value" not in entry:
                 self.problem(entry, f"missing key 'value' in quantity '{name}'", "value: NUMBER")
-            elif isinstance(value, bool) or not isinstance(value, (int, float)):
+            elif isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
                 self.problem(("value", entry, "value"), f"the value of quantity '{name}' must be a number",
                              "a number like 9.8")
+                value = None
             unit = entry.get("unit")
             units = unit_registry()
             if "unit" not in entry:
@@ -177,7 +179,7 @@ class _Reader:
         if isinstance(raw, bool) or raw is None:
             self.problem(where, f"bad tolerance {raw!r} for quantity '{name}'", expected)
         elif isinstance(raw, (int, float)):
-            if 0 <= raw < 1:
+            if 0 <= raw < 1:  # NaN fails this test too
                 return float(raw), False
             self.problem(where, f"bad tolerance {raw!r} for quantity '{name}': a bare number is a "
                                 "relative tolerance between 0 and 1", expected)
