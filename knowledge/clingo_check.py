@@ -4,14 +4,14 @@ clingo (a test dependency) is imported only here. The program must be written wi
 `write_program(..., dialect="clingo")`; each row of the feature table becomes facts whose first
 argument is the row number:
 
-    answer(0).  concept(0,gap,present).  coverage(0,num("3fe7777777777777")).  non_answer(0,no).
+    answer(0).  concept(0,gap,present).  coverage(0,num("bfe7777777777777")).  non_answer(0,no).
 
 Exact numbers: clingo has only 32-bit integers, so a number is `num(K)` where K is the
 16-hex-digit order key of the float (`knowledge.asp_terms.float_key`): the IEEE-754 bits made
 monotone. clingo compares strings lexicographically, so `V > "key(t)"` holds exactly when
-`v > t` in floating point, for every float, with no scaling or rounding. A missing value
-(None, NaN) gives no fact at all, so `==` and the order comparisons are false and `!=`
-(written `not ...`) is true, as in the learner. A cell with a numeric reading gets a `num`
+`v > t` in floating point, for every float, with no scaling or rounding. A missing cell
+(None, NaN, "", "?") is the category "?" as in the learner: it has no `num` fact, so order
+comparisons on it are false, `== v` is false for any other v and `!=` (`not ...`) is true. A cell with a numeric reading gets a `num`
 fact besides its categorical fact, as the learner keeps both readings.
 
 Known limit: numbers are spelled one way (`3`, `float("0.5")`), so a literal `f == 3` does not
