@@ -94,7 +94,11 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG, description="Mark short physics answers with rules learned from marked answers.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    # --debug is also accepted after the command (`grader train ... --debug`)
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
+                                parser_class=lambda **kw: argparse.ArgumentParser(parents=[common], **kw))
 
     p = sub.add_parser("train", help="learn a model from marked answers",
                        description="Fit the feature extractor and CON-FOLD on marked answers and "

@@ -158,3 +158,41 @@ def test_unexpected_errors_are_one_line_with_status_1(files, capsys, monkeypatch
     assert err == "grader: error: unexpected RuntimeError: disk on fire (run with --debug for details)\n"
     with pytest.raises(RuntimeError):
         main(["--debug", "rules", "--model", str(files["model"])])
+
+
+def test_an_interrupted_grade_resumes_when_run_again(files, capsys, tmp_path, monkeypatch):
+    from grader.pipeline import GradingModel
+
+    src = tmp_path / "big.csv"
+    answers, _ = marked_answers()
+    with open(src, "w", encoding="utf-8", newline="") as f:
+        csv.writer(f).writerows([["id", "answer"]] + [[f"s{i}", a] for i, a in enumerate(answers * 3)])
+    argv = ["grade", "--model", files["model"], "--answers", src, "--chunk-size", "40", "--no-progress"]
+    assert run(argv + ["--out", tmp_path / "reference.csv"], capsys)[0] == 0
+
+    grade = GradingModel.grade
+    calls = []
+
+    def interrupted(self, answers, flag_below=0.7):
+        calls.append(len(answers))
+        if len(calls) == 4:
+            raise KeyboardInterrupt
+        return grade(self, answers, flag_below)
+
+    monkeypatch.setattr(GradingModel, "grade", interrupted)
+    code, out, err = run(argv + ["--out", tmp_path / "graded.csv"], capsys)
+    assert code == 130 and "resumes" in err and "Traceback" not in err
+    assert not (tmp_path / "graded.csv").exists()
+    monkeypatch.setattr(GradingModel, "grade", grade)
+    code, out, err = run(argv + ["--out", tmp_path / "graded.csv"], capsys)
+    assert code == 0 and "(120 of them from the interrupted run)" in out
+    assert (tmp_path / "graded.csv").read_bytes() == (tmp_path / "reference.csv").read_bytes()
+
+
+def test_debug_is_accepted_after_the_command(files, monkeypatch):
+    def boom(args):
+        raise RuntimeError("boom")
+
+    monkeypatch.setitem(cli.COMMANDS, "rules", boom)
+    with pytest.raises(RuntimeError):
+        main(["rules", "--model", str(files["model"]), "--debug"])

@@ -174,3 +174,12 @@ def test_rules_on_features_the_extractor_does_not_make_are_a_knowledge_error():
     question.initial_rules = [Rule("1", (Literal("concept:gpa", "==", "present"),), origin="initial")]
     with pytest.raises(KnowledgeError, match="gpa"):
         GradingModel.train(question, answers, marks)
+
+
+def test_training_reports_progress():
+    answers, marks = marked_answers()
+    steps = []
+    GradingModel.train(small_question(), answers, marks, progress=lambda f, msg: steps.append((f, msg)))
+    fractions = [f for f, _ in steps]
+    assert fractions[0] == 0.0 and fractions[-1] == 1.0 and fractions == sorted(fractions)
+    assert all(isinstance(msg, str) and msg for _, msg in steps)
