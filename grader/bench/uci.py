@@ -75,7 +75,7 @@ def read_table(path: Path, spec: dict, notes: list | None = None) -> tuple[pd.Da
         notes.append(f"{path.name}: skipped {n_bad} malformed line(s)")
     if notes is not None and inferred:
         notes.append(f"{path.name}: manifest lists no numeric column; {len(numeric)} read as numbers")
-    X = pd.DataFrame(index=frame.index)
+    X = {}
     for name in spec["columns"]:
         text = frame[name].str.strip()
         if name in numeric:
@@ -84,7 +84,7 @@ def read_table(path: Path, spec: dict, notes: list | None = None) -> tuple[pd.Da
             X[name] = numbers if not odd.any() else text.where(text != "", None)
         else:
             X[name] = text.astype("category")
-    return X, frame[spec["label"]].str.strip().rename(spec["label"])
+    return pd.DataFrame(X, index=frame.index), frame[spec["label"]].str.strip().rename(spec["label"])
 
 
 def load(data: Path, name: str, spec: dict, seed: int, notes: list | None = None):
