@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import warnings
 from pathlib import Path
 from typing import Sequence
 
@@ -297,6 +298,10 @@ def _error_lines(exc: BaseException) -> list[str]:
     return [text]
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    print(f"{PROG}: warning: {' '.join(str(message).split())}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 2 documented error, 1 other)."""
     parser = build_parser()
@@ -305,7 +310,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as e:  # --help, --version, or a usage error argparse already printed
         return int(e.code or 0)
     try:
-        return COMMANDS[args.command](args)
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning  # one line, not Python's file:line form
+            return COMMANDS[args.command](args)
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted (grade resumes where it stopped when run again)", file=sys.stderr)
         return 130

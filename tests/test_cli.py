@@ -196,3 +196,15 @@ def test_debug_is_accepted_after_the_command(files, monkeypatch):
     monkeypatch.setitem(cli.COMMANDS, "rules", boom)
     with pytest.raises(RuntimeError):
         main(["rules", "--model", str(files["model"]), "--debug"])
+
+
+def test_warnings_are_one_line(files, capsys, monkeypatch):
+    import warnings
+
+    def warns(args):
+        warnings.warn("column x has only\nmissing values", UserWarning)
+        return 0
+
+    monkeypatch.setitem(cli.COMMANDS, "rules", warns)
+    code, out, err = run(["rules", "--model", files["model"]], capsys)
+    assert code == 0 and err == "grader: warning: column x has only missing values\n"

@@ -101,6 +101,7 @@ def test_save_and_load_round_trip(model, tmp_path):
     assert loaded.rules("text") == model.rules("text")
     assert loaded.rules("asp") == model.rules("asp")
     assert loaded.trained_on == model.trained_on
+    assert loaded.question == model.question
     assert loaded.fingerprint() == GradingModel.load(path).fingerprint()
     assert [p.name for p in tmp_path.iterdir()] == ["model.json"]
 
