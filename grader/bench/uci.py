@@ -2,7 +2,8 @@
 
 Per table: rows, accuracy, macro-F1, Inverse Brier Score, number of rules, fit seconds (and
 predict microseconds per row), next to the reference implementation's figures from the
-notes. Tables with a train/test pair use it; the others a random 80/20 split (fixed seed).
+notes. Tables with a train/test pair use it; the others a random 80/20 split (fixed seed;
+`--seeds N` averages accuracy, F1, IBS and rule count over N splits).
 The process is pinned to one core, as the reference timings were measured; fit time is
 wall-clock (time.perf_counter) and, since the machine may be shared, also CPU time.
 """
@@ -99,9 +100,9 @@ def load(data: Path, name: str, spec: dict, seed: int, notes: list | None = None
     return X.iloc[train], y.iloc[train], X.iloc[test], y.iloc[test]
 
 
-def run_table(data: Path, name: str, spec: dict, args) -> dict:
+def run_table(data: Path, name: str, spec: dict, args, seed: int) -> dict:
     notes: list[str] = []
-    X_train, y_train, X_test, y_test = load(data, name, spec, args.seed, notes)
+    X_train, y_train, X_test, y_test = load(data, name, spec, seed, notes)
     model = ConFold(ratio=args.ratio, improvement_threshold=args.improvement_threshold,
                     confidence_threshold=args.confidence_threshold)
     start, cpu_start = time.perf_counter(), time.process_time()
@@ -133,7 +134,7 @@ def format_row(r: dict) -> str:
     target = "" if r["target_seconds"] is None else f"{r['target_seconds']:.1f}"
     refs = "" if r["reference_seconds"] is None else f"{r['reference_seconds']:.1f}"
     return (f"{r['table']:<14}{r['rows']:>7}{r['accuracy']:>7.3f}{ref:>6}{r['macro_f1']:>7.3f}"
-            f"{r['ibs']:>7.3f}{r['rules']:>6}{r['fit_seconds']:>8.3f}{r['fit_cpu_seconds']:>7.3f}{target:>7}{refs:>6}"
+            f"{r['ibs']:>7.3f}{r['rules']:>6.0f}{r['fit_seconds']:>8.3f}{r['fit_cpu_seconds']:>7.3f}{target:>7}{refs:>6}"
             f"{r['predict_us_per_row']:>8.1f}{r['explain_us_per_row']:>8.1f}")
 
 
@@ -163,7 +164,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--improvement-threshold", type=float, default=None)
     parser.add_argument("--confidence-threshold", type=float, default=None)
     parser.add_argument("--ratio", type=float, default=0.5)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int, default=0, help="seed of the 80/20 split")
+    parser.add_argument("--seeds", type=int, default=1,
+                        help="average accuracy, F1 and IBS over this many splits (seeds seed, seed+1, ...)")
     parser.add_argument("--repeat", type=int, default=1, help="fit this many times, report the fastest")
     args = parser.parse_args(argv)
     manifest_path = args.data / "manifest.json"
@@ -184,12 +187,19 @@ def main(argv: list[str] | None = None) -> int:
     all_notes = []
     for name in names:
         try:
-            runs = [run_table(args.data, name, manifest[name], args) for _ in range(max(1, args.repeat))]
+            seeds = [args.seed] if "train" in manifest[name] else range(args.seed, args.seed + max(1, args.seeds))
+            splits = []
+            for seed in seeds:
+                runs = [run_table(args.data, name, manifest[name], args, seed) for _ in range(max(1, args.repeat))]
+                splits.append(min(runs, key=lambda r: r["fit_seconds"]))
         except (OSError, ValueError) as err:
             print(f"{name:<14}error: {err}", flush=True)
             results.append({"table": name, "error": str(err)})
             continue
-        best = min(runs, key=lambda r: r["fit_seconds"])
+        best = dict(splits[0])
+        for key in ("accuracy", "macro_f1", "ibs", "rules"):
+            best[key] = float(np.mean([r[key] for r in splits]))
+        best["seeds"] = len(splits)
         results.append(best)
         all_notes += [f"{name}: {n}" for n in best["notes"]]
         print(format_row(best), flush=True)
@@ -198,6 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         write_json(args.json, {"improvement_threshold": args.improvement_threshold,
                                "confidence_threshold": args.confidence_threshold, "seed": args.seed,
+                               "seeds": args.seeds,
                                "results": results})
     return 0
 
