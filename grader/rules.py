@@ -40,6 +40,10 @@ class Literal:
     op: str
     value: Label
 
+    def __str__(self) -> str:
+        """Readable form, e.g. `concept:gap == 'present'`, `value:g <= 9.9`."""
+        return f"{self.feature} {self.op} {self.value!r}"
+
     def __post_init__(self) -> None:
         if self.op not in COMPARISONS:
             raise ValueError(f"unknown comparison {self.op!r} in literal on {self.feature!r}; "
@@ -66,6 +70,18 @@ class Rule:
     fixed_confidence: bool = False
     origin: str = "learned"
     name: str | None = None
+
+    def __str__(self) -> str:
+        """Readable one-line form: `'2' if concept:gap == 'present' and not (…) [0.93]`."""
+        head = "abnormal" if self.head is None else repr(self.head)
+        conf = "" if self.confidence is None else f" [{self.confidence:.3f}]"
+        return f"{head} if {_conditions(self)}{conf}"
+
+
+def _conditions(rule: "Rule | PredicateDefinition") -> str:
+    parts = [str(lit) for lit in rule.body]
+    parts += [f"not ({_conditions(exc)})" for exc in rule.exceptions]
+    return " and ".join(parts) or "always"
 
 
 @dataclass

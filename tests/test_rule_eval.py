@@ -76,3 +76,11 @@ def test_predicates_are_or_of_their_definitions(table):
           PredicateDefinition("p", (L("length", ">=", 5),))]
     labels, _, _ = apply_rules([Rule("y", (L("p", "==", True),)), Rule("n", (L("p", "!=", True),))], table, bg)
     assert labels.tolist() == ["n", "y", "n", "n", "y"]
+
+
+def test_readable_rule_text():
+    rule = Rule("2", (L("concept:gap", "==", "present"),),
+                exceptions=[Rule(None, (L("value:g", ">", 10),), exceptions=[Rule(None, (L("ok", "==", True),))])],
+                confidence=0.93)
+    assert str(rule) == "'2' if concept:gap == 'present' and not (value:g > 10 and not (ok == True)) [0.930]"
+    assert str(Rule(1, ())) == "1 if always"
