@@ -93,20 +93,34 @@ def _first_invalid_utf8(path: Path) -> int | None:
     return None
 
 
+_WESTERN = {"cp1252", "latin_1", "iso8859_15", "cp1250", "iso8859_2", "mac_roman", "cp850", "cp1257"}
+
+
 def _legacy_candidates(sample: bytes) -> list[str]:
-    """Encodings to try for a file that is not UTF-8, most likely first."""
+    """Encodings to try for a file that is not UTF-8, most likely first.
+
+    Windows-1252 is by far the most common legacy encoding of Western exports, and on the
+    few accented letters of a short English export charset-normalizer's guess is a coin
+    toss (it may say Big5 for "it’s"). So cp1252 goes first when the non-ASCII bytes look
+    like Western text (short runs between ASCII ones, as in "café", "Größe", "10 °C") or
+    when the library itself names a Western relative; otherwise (runs of high bytes, as in
+    Cyrillic or CJK text) the library's guesses go first.
+    """
     from charset_normalizer import from_bytes
 
     guesses = [m.encoding for m in from_bytes(sample)]
     guesses = [g for g in guesses if g not in ("ascii", "utf_8")]
-    # Windows-1252 is by far the most common legacy encoding of Western exports: prefer it
-    # when the library's best guess is one of its close relatives (latin-1, cp1250, ...).
-    if not guesses or guesses[0] in _WESTERN:
+    if not guesses or guesses[0] in _WESTERN or _mean_high_run(sample) <= 2.5:
         return list(dict.fromkeys(["cp1252"] + guesses))
     return list(dict.fromkeys(guesses + ["cp1252"]))
 
 
-_WESTERN = {"cp1252", "latin_1", "iso8859_15", "cp1250", "iso8859_2", "mac_roman", "cp850", "cp1257"}
+def _mean_high_run(sample: bytes) -> float:
+    """Mean length of the runs of consecutive non-ASCII bytes (1-2 in Western text such as
+    "café" or "Größe"; whole words in Cyrillic, CJK or Greek text)."""
+    high = np.frombuffer(sample, dtype=np.uint8) >= 0x80
+    runs = int(np.count_nonzero(high[1:] & ~high[:-1])) + int(high[:1].sum())
+    return float(high.sum() / runs) if runs else 0.0
 
 
 def _decodes(path: Path, encoding: str) -> bool:

@@ -208,3 +208,14 @@ def test_a_quote_never_closed_is_reported_at_its_row(tmp_path):
     # a multi-line answer in the last row, properly closed, is fine
     path.write_text('id,answer,mark\n1,"two\nlines",1\n2,"three\nlines\nhere",0', encoding="utf-8")
     assert read_table(path)[0]["answer"].tolist() == ["two\nlines", "three\nlines\nhere"]
+
+
+@pytest.mark.parametrize("text,encoding", [
+    ("it’s", "cp1252"), ("10 °C", "cp1252"), ("Größe", "cp1252"), ("½ a second", "cp1252"),
+    ("café", "cp1252"), ("Ускорение направлено вниз, сила тяжести", "cp1251")])
+def test_a_few_legacy_characters_are_decoded_right(tmp_path, text, encoding):
+    # on a handful of accented bytes a statistical detector may guess an Asian encoding;
+    # Western-looking bytes are read as Windows-1252, runs of them trust the detector
+    path = write_rows(tmp_path / "one.csv", [["id", "answer"], ["1", text], ["2", "plain text"]], encoding)
+    frame, _, fmt = read_table(path)
+    assert frame["answer"].tolist() == [text, "plain text"]
