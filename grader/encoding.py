@@ -144,8 +144,8 @@ def missing_mask(values: pd.Series) -> np.ndarray:
 def infer_encoding(name: str, values: pd.Series) -> ColumnEncoding:
     """Decide a column's kind and its category vocabulary from training data."""
     dtype = values.dtype
-    if pd.api.types.is_bool_dtype(dtype):
-        return ColumnEncoding(name, "boolean", [False, True])
+    if pd.api.types.is_bool_dtype(dtype):  # includes pandas' nullable "boolean"
+        return ColumnEncoding(name, "boolean", [False, True] + ([MISSING] if values.isna().any() else []))
     if pd.api.types.is_numeric_dtype(dtype):
         return ColumnEncoding(name, "numeric", [MISSING] if values.isna().any() else [])
     codes, uniques = _factorize(values)

@@ -41,6 +41,8 @@ def _show(value: Any) -> str:
 
 
 def _plain(value: Any) -> Any:
+    if value is pd.NA or value is pd.NaT:
+        return None
     if isinstance(value, np.generic):
         value = value.item()
     if isinstance(value, float) and math.isnan(value):

@@ -100,6 +100,9 @@ class LiteralSearch:
             slots = np.empty(table.n_rows, dtype=np.intp)
             if len(thresholds):
                 slots[is_number] = feat.num_start + np.searchsorted(thresholds, col.num[is_number])
+            if (col.codes == col.encoding.unseen_code).any():
+                raise ValueError(f"column {name!r}: a training value is missing from the column's "
+                                 f"vocabulary (encoding bug)")
             slots[~is_number] = feat.cat_start + col.codes[~is_number] - 1
             slot_columns.append(slots)
             feature_of_slot += [f_index] * n_slots

@@ -102,3 +102,17 @@ def test_bad_parameters(params, match):
 def test_init_learns_nothing():
     model = ConFold(ratio=0.7)
     assert not hasattr(model, "rules_") and model.get_params()["ratio"] == 0.7
+
+
+def test_pandas_nullable_and_categorical_dtypes():
+    X = pd.DataFrame({"flag": pd.array([True, False, None, True, False, True], dtype="boolean"),
+                      "word": pd.array(["a", "b", None, "a", "c", "a"], dtype="string"),
+                      "count": pd.array([1, 2, None, 4, 5, 6], dtype="Int64"),
+                      "kind": pd.Categorical(["x", "y", "x", None, "y", "x"])})
+    y = ["1", "0", "0", "1", "0", "1"]
+    model = ConFold().fit(X, y)
+    assert list(model.predict(X)) == y
+    assert [e.kind for e in model.encodings_] == ["boolean", "categorical", "numeric", "categorical"]
+    # the missing flag is the category "?": it satisfies `flag != True`
+    (e,) = model.explain(X.iloc[[2]])
+    assert e.literals[0].actual is None and "'?' (missing)" in e.text()
