@@ -216,7 +216,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
     _warn(result.warnings)
     resumed = f" ({result.resumed} of them from the interrupted run)" if result.resumed else ""
     done = result.rows - result.resumed
-    rate = f"; {done / result.seconds:.0f} rows/s" if done and result.seconds > 0 else ""
+    rate = f"; {done / result.seconds:.0f} rows/s" if done >= 1000 and result.seconds > 0 else ""
     print(f"graded {result.rows} rows into {result.out_path}{resumed}; {result.flagged} flagged "
           f"for review{rate}")
     return 0

@@ -96,7 +96,7 @@ def read_marked_answers(path: str | Path, *, id_column: str | None = "id", answe
         raise CSVFormatError(f"{path}: column {mark_col!r} is empty on every row")
     if unmarked.any():
         warnings.append(f"{path}: {int(unmarked.sum())} row(s) without a mark left out of training "
-                        f"(rows {_row_list(rows[unmarked])})")
+                        f"({_rows_text(rows[unmarked])})")
     keep = ~unmarked
     ids_arr, answers, given, rows = ids_arr[keep], answers[keep], given[keep], rows[keep]
 
@@ -111,6 +111,12 @@ def _row_list(rows: Iterable[int], limit: int = 10) -> str:
     rows = [int(r) for r in rows]
     text = ", ".join(map(str, rows[:limit]))
     return text + (f" and {len(rows) - limit} more" if len(rows) > limit else "")
+
+
+def _rows_text(rows: Iterable[int], limit: int = 10) -> str:
+    """"row 3" or "rows 3, 5"."""
+    rows = list(rows)
+    return f"row{'s' if len(rows) > 1 else ''} {_row_list(rows, limit)}"
 
 
 def normalise_marks(given: Sequence[str], marks: Sequence[str], rows: np.ndarray, path: str | Path) -> list[str]:
@@ -135,7 +141,9 @@ def normalise_marks(given: Sequence[str], marks: Sequence[str], rows: np.ndarray
         else:
             bad.setdefault(g, []).append(int(row))
     if bad:
-        listed = "; ".join(f"{g!r} on rows {_row_list(r, 5)}" for g, r in list(bad.items())[:5])
+        listed = "; ".join(f"{g!r} on {_rows_text(r, 5)}" for g, r in list(bad.items())[:5])
+        if len(bad) > 5:
+            listed += f" and {len(bad) - 5} other marks"
         raise CSVFormatError(f"{path}: marks not among the question's marks "
                              f"({', '.join(map(repr, marks))}): {listed}")
     return out

@@ -65,7 +65,7 @@ def test_unmarked_rows_are_left_out_with_a_warning(tmp_path):
     path.write_text("id,answer,mark\ns1,a,1\ns2,b,\ns3,c,0\n", encoding="utf-8")
     marked = read_marked_answers(path)
     assert marked.ids == ["s1", "s3"]
-    assert len(marked.warnings) == 1 and "rows 3" in marked.warnings[0]
+    assert len(marked.warnings) == 1 and "(row 3)" in marked.warnings[0]
 
 
 def test_wrong_column_name_lists_columns_and_closest_match(tmp_path):
@@ -91,7 +91,7 @@ def test_marks_are_matched_to_the_question_spelling(tmp_path):
     assert marked.marks == ["1", "0", "0.5"]
     assert marked.ids == ["2", "3", "4"]  # no id column: spreadsheet rows are the ids
     path.write_text("answer,mark\na,1\nb,2\nc,two\nd,2\n", encoding="utf-8")
-    with pytest.raises(CSVFormatError, match=r"'2' on rows 3, 5; 'two' on rows 4"):
+    with pytest.raises(CSVFormatError, match=r"'2' on rows 3, 5; 'two' on row 4"):
         read_marked_answers(path, marks=("0", "0.5", "1"))
 
 
