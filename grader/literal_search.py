@@ -222,7 +222,9 @@ class LiteralSearch:
         if banned_slots:
             blocked |= np.isin(slots, banned_slots)
         gains[blocked] = -np.inf
-        flat = int(np.argmax(gains))
+        # Gains that are mathematically equal (e.g. mirror-image counts) may differ in the
+        # last bits; rounding makes such ties go to the earlier candidate, as exact ties do.
+        flat = int(np.argmax(np.round(gains, 12)))
         gain = float(gains.flat[flat])
         if gain == -np.inf:
             return None
