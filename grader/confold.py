@@ -241,6 +241,8 @@ def _labels(y: Any, n_rows: int) -> list:
     if missing.size:
         raise ValueError(f"y has missing labels (None/NaN) at row(s) {', '.join(map(str, missing[:10]))}"
                          f"{' ...' if missing.size > 10 else ''}: every training example needs a label")
+    if values.dtype != object:
+        return labels  # Series.tolist() already gives Python scalars
     return [v.item() if isinstance(v, np.generic) else v for v in labels]
 
 

@@ -88,8 +88,9 @@ class LiteralSearch:
             col = table.columns[name]
             kind = col.encoding.kind
             is_number = col.codes == NUMERIC_CODE
+            ranks = None
             if kind in ("numeric", "mixed"):
-                thresholds = np.unique(col.num[is_number])
+                thresholds, ranks = np.unique(col.num[is_number], return_inverse=True)
             else:
                 thresholds = np.empty(0)
             cats = list(col.encoding.categories)
@@ -99,7 +100,7 @@ class LiteralSearch:
             n_slots = len(thresholds) + len(cats)
             slots = np.empty(table.n_rows, dtype=np.intp)
             if len(thresholds):
-                slots[is_number] = feat.num_start + np.searchsorted(thresholds, col.num[is_number])
+                slots[is_number] = feat.num_start + ranks.ravel()
             if (col.codes == col.encoding.unseen_code).any():
                 raise ValueError(f"column {name!r}: a training value is missing from the column's "
                                  f"vocabulary (encoding bug)")
