@@ -259,15 +259,22 @@ class GradingModel:
             raise ModelFileError(f"{path}: not a grading model file (invalid JSON at line {e.lineno}, "
                                  f"column {e.colno}: {e.msg})") from None
         model = cls.from_dict(data, str(path))
-        model._fingerprint = hashlib.sha256(text.encode()).hexdigest()[:16]
+        model._fingerprint = _content_hash(data)
         return model
 
     def fingerprint(self) -> str:
-        """A short hash identifying this model (used to resume batch grading safely)."""
+        """A short hash of what the model does (not of when it was trained): batch grading
+        resumes an interrupted run only with the same model, and retraining on the same
+        answers gives the same model."""
         if self._fingerprint is None:
-            text = json.dumps(self.to_dict(), sort_keys=True, default=str)
-            self._fingerprint = hashlib.sha256(text.encode()).hexdigest()[:16]
+            self._fingerprint = _content_hash(self.to_dict())
         return self._fingerprint
+
+
+def _content_hash(data: dict) -> str:
+    data = dict(data, trained_on={k: v for k, v in data.get("trained_on", {}).items() if k != "time"})
+    text = json.dumps(data, sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def _validate_rules(question: Question, extractor: Any) -> None:

@@ -208,3 +208,29 @@ def test_warnings_are_one_line(files, capsys, monkeypatch):
     monkeypatch.setitem(cli.COMMANDS, "rules", warns)
     code, out, err = run(["rules", "--model", files["model"]], capsys)
     assert code == 0 and err == "grader: warning: column x has only missing values\n"
+
+
+def test_an_exam_run_that_trains_its_models_also_resumes(files, capsys, tmp_path, monkeypatch):
+    from grader.pipeline import GradingModel
+
+    exam = tmp_path / "exam.yaml"
+    exam.write_text(f"answers: {files['exam']}\nlayout: long\nanswer_column: Answer text\nquestions:\n"
+                    f"  - id: open_bulb\n    question: {files['question']}\n    training: {files['marked']}\n",
+                    encoding="utf-8")
+    argv = ["grade", "--exam", exam, "--out", tmp_path / "graded.csv", "--chunk-size", "1", "--no-progress"]
+    grade = GradingModel.grade
+    calls = []
+
+    def interrupted(self, answers, flag_below=0.7):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return grade(self, answers, flag_below)
+
+    monkeypatch.setattr(GradingModel, "grade", interrupted)
+    assert run(argv, capsys)[0] == 130
+    monkeypatch.setattr(GradingModel, "grade", grade)
+    code, out, err = run(argv, capsys)  # trains the model again: the same model, so it resumes
+    assert code == 0, err
+    assert "(2 of them from the interrupted run)" in out
+    assert [r[0] for r in read_csv(tmp_path / "graded.csv")] == ["Student", "ann", "bob", "cy", "dee"]

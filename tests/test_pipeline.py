@@ -184,3 +184,14 @@ def test_training_reports_progress():
     fractions = [f for f, _ in steps]
     assert fractions[0] == 0.0 and fractions[-1] == 1.0 and fractions == sorted(fractions)
     assert all(isinstance(msg, str) and msg for _, msg in steps)
+
+
+def test_fingerprint_identifies_what_the_model_does(model, tmp_path):
+    answers, marks = marked_answers()
+    again = GradingModel.train(small_question(), answers, marks)
+    again.trained_on["time"] = "another time"
+    assert again.fingerprint() == model.fingerprint()  # retraining on the same answers: same model
+    model.save(tmp_path / "m.json")
+    assert GradingModel.load(tmp_path / "m.json").fingerprint() == model.fingerprint()
+    other = GradingModel.train(small_question(), answers, marks, confidence_threshold=0.95)
+    assert other.fingerprint() != model.fingerprint()
