@@ -17,6 +17,7 @@ from importlib import resources
 
 import spacy_lookups_data
 from rapidfuzz import fuzz, process
+from rapidfuzz.distance import OSA
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.tokens import Doc
 
@@ -25,7 +26,7 @@ from spacy.tokens import Doc
 NUMBER_KEYS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split()) if i != 1}
 MIN_FUZZY_LENGTH = 4
-KNOWN_WORD_CUTOFF = 92.0  # shorter tokens are too ambiguous to correct ("gay" stays "gay")
+KNOWN_WORD_CUTOFF = 0.85  # "batter" -> battery: one edit in seven letters  # shorter tokens are too ambiguous to correct ("gay" stays "gay")
 
 
 @lru_cache(maxsize=1)
@@ -41,8 +42,8 @@ def english_words() -> frozenset[str]:
 
 
 def cutoff(length: int) -> float:
-    """Similarity (0..100) a correction needs: one edit in four letters, two in nine."""
-    return 75.0 if length <= 5 else 80.0
+    """Similarity (0..1) a correction needs: one edit in four letters, two in ten."""
+    return 0.75 if length <= 5 else 0.8
 
 
 class Speller:
@@ -79,12 +80,19 @@ class Speller:
             # mended only when long and nearly identical.
             if len(lower) < 6 or lemma in self._lemmas:
                 return lemma
-            best = process.extractOne(lower, self._choices, scorer=fuzz.ratio,
-                                      score_cutoff=KNOWN_WORD_CUTOFF)
-            return self.vocabulary[best[0]] if best else lemma
-        best = process.extractOne(lower, self._choices, scorer=fuzz.ratio,
-                                  score_cutoff=cutoff(len(lower)))
-        return self.vocabulary[best[0]] if best else lemma
+            return self._closest(lower, KNOWN_WORD_CUTOFF) or lemma
+        return self._closest(lower, cutoff(len(lower))) or lemma
+
+    def _closest(self, word: str, min_similarity: float) -> str | None:
+        """The lemma of the closest vocabulary word, by either of two similarities: the
+        alignment one (a swapped pair of letters is one edit: "termianl", "becuase") and
+        rapidfuzz's ratio (kinder to a changed ending: "seperates" for "separate")."""
+        for scorer, scale in ((OSA.normalized_similarity, 1.0), (fuzz.ratio, 100.0)):
+            best = process.extractOne(word, self._choices, scorer=scorer,
+                                      score_cutoff=min_similarity * scale - 1e-9)
+            if best:
+                return self.vocabulary[best[0]]
+        return None
 
     def norms(self, doc: Doc) -> list[str]:
         """The mended lemma of every token of a doc."""

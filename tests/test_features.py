@@ -296,3 +296,33 @@ def test_model_is_a_setting(monkeypatch, caplog):
         load_nlp()
     assert any("another_missing_model" in r.getMessage() for r in caplog.records)
     load_nlp.cache_clear()
+
+
+# ----------------------------------------------------------------- spelling, property test
+def test_speller_mends_towards_the_question_words_only():
+    from features.spelling import Speller
+    sp = Speller({"because": "because", "terminal": "terminal", "separated": "separate",
+                  "separate": "separate",
+                  "battery": "battery"})
+    assert [sp.norm(w, w) for w in ["becuase", "termianl", "seperates", "batter"]] == [
+        "because", "terminal", "separate", "battery"]
+    # real words and far-off strings stay as they are
+    assert [sp.norm(w, w) for w in ["gay", "xqzt", "terminus"]] == ["gay", "xqzt", "terminus"]
+    assert sp.norm("two", "two") == "2"
+
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.one_of(st.text(max_size=80), st.none(), st.floats(), st.integers()),
+                max_size=5))
+def test_any_input_gives_one_valid_row_per_answer(fx, answers):
+    X = fx.transform(answers)
+    assert len(X) == len(answers) and list(X.columns) == [s.name for s in fx.feature_specs_]
+    for spec in fx.feature_specs_:
+        if spec.values:
+            assert set(X[spec.name]) <= set(spec.values)
+    assert ((X["coverage"] >= 0) & (X["coverage"] <= 1)).all()
+    assert ((X["precision"] >= 0) & (X["precision"] <= 1)).all()
