@@ -265,10 +265,17 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
     model = GradingModel.load(args.model)
     explanation = model.explain(args.answer)
+    found = model.features_found(args.answer)
     if args.json:
-        print(json.dumps(explanation.to_dict(), indent=1, default=str))
-    else:
-        print(explanation.text())
+        print(json.dumps({"explanation": explanation.to_dict(), "features_found": found}, indent=1,
+                         default=str))
+        return 0
+    print(explanation.text())
+    print("features found in the answer:")
+    descriptions = model.descriptions
+    for name, value in found.items():
+        about = f"  ({descriptions[name]})" if descriptions.get(name) else ""
+        print(f"  {name} = {value}{about}")
     return 0
 
 

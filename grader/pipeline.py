@@ -161,6 +161,19 @@ class GradingModel:
         X = self.features([answer])
         return self.learner.explain(X, descriptions=self.descriptions)[0]
 
+    def features_found(self, answer: str) -> dict[str, object]:
+        """The features of one answer that say something: concepts, terms and misconceptions
+        present or negated, quantities given, the numbers; not the long list of absences."""
+        row = self.features([answer]).iloc[0]
+        found: dict[str, object] = {}
+        for name, value in row.items():
+            if isinstance(value, float):
+                if not math.isnan(value):
+                    found[name] = round(value, 4)
+            elif str(value) not in ("absent", "missing", "no"):
+                found[name] = value
+        return found
+
     @property
     def descriptions(self) -> dict[str, str]:
         return dict(getattr(self.extractor, "descriptions_", {}) or {})

@@ -72,8 +72,11 @@ def test_grade_writes_every_column_plus_the_grades(files, capsys, tmp_path):
 def test_explain_and_rules(files, capsys):
     code, out, _ = run(["explain", "--model", files["model"], "the gap stops the current"], capsys)
     assert code == 0 and "'1'" in out and "rule" in out
+    assert "features found in the answer:" in out and "concept:gap = present" in out
     code, out, _ = run(["explain", "--model", files["model"], "--json", "the gap stops the current"], capsys)
-    assert code == 0 and json.loads(out)
+    data = json.loads(out)
+    assert code == 0 and data["explanation"]["label"] == "1"
+    assert data["features_found"]["concept:gap"] == "present"
     code, text, _ = run(["rules", "--model", files["model"]], capsys)
     assert code == 0 and text.startswith("R1 [")
     code, asp, _ = run(["rules", "--model", files["model"], "--format", "asp"], capsys)

@@ -195,3 +195,11 @@ def test_fingerprint_identifies_what_the_model_does(model, tmp_path):
     assert GradingModel.load(tmp_path / "m.json").fingerprint() == model.fingerprint()
     other = GradingModel.train(small_question(), answers, marks, confidence_threshold=0.95)
     assert other.fingerprint() != model.fingerprint()
+
+
+def test_features_found_leave_out_absences(model):
+    found = model.features_found("there is no battery, the gap stops it")
+    assert found["concept:gap"] == "present"
+    assert "concept:current" not in found  # absent
+    assert found["length"] == pytest.approx(model.features(["there is no battery, the gap stops it"])["length"][0])
+    assert not any(v in ("absent", "missing", "no") for v in found.values())
