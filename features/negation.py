@@ -48,7 +48,8 @@ def negation_scopes(doc: Doc, use_parse: bool | None = None) -> list[list[int]]:
     if not any(t.lemma_ in CUES or t.lower_ in CUES for t in doc):
         return []
     scope = _dependency_scope if use_parse else _rule_scope
-    return [sorted(set(scope(doc, tok))) for tok in doc if _is_cue(tok)]
+    return [sorted(i for i in set(scope(doc, tok)) if not _is_cue(doc[i]))
+            for tok in doc if _is_cue(tok)]
 
 
 def negated_tokens(doc: Doc, use_parse: bool | None = None) -> list[bool]:
@@ -119,7 +120,7 @@ def _rule_scope(doc: Doc, cue: Token) -> list[int]:
 
 _SKIP_DEPS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl", "aux", "auxpass",
                         "punct", "cc", "mark", "advcl", "parataxis", "neg", "det", "relcl",
-                        "ccomp", "intj", "dep"})
+                        "ccomp", "intj", "dep", "preconj"})
 
 
 def _dependency_scope(doc: Doc, cue: Token) -> list[int]:

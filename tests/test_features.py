@@ -326,3 +326,48 @@ def test_any_input_gives_one_valid_row_per_answer(fx, answers):
             assert set(X[spec.name]) <= set(spec.values)
     assert ((X["coverage"] >= 0) & (X["coverage"] <= 1)).all()
     assert ((X["precision"] >= 0) & (X["precision"] <= 1)).all()
+
+
+# ----------------------------------------------------------------- dependency-based scope
+# The trained pipeline is not installable everywhere; these parses are written by hand as
+# en_core_web_sm gives them, so the parse-based scope is tested on every machine.
+def parsed(words, heads, deps, lemmas):
+    from spacy.tokens import Doc
+    return Doc(load_nlp(FALLBACK).vocab, words=words, heads=heads, deps=deps, lemmas=lemmas)
+
+
+def scope_words(doc):
+    from features.negation import negated_tokens
+    return [t.text for t, neg in zip(doc, negated_tokens(doc, use_parse=True)) if neg]
+
+
+def test_parse_scope_of_not_on_a_lexical_verb_leaves_out_subject_and_pp():
+    doc = parsed(["Terminal", "2", "is", "not", "connected", "to", "the", "battery"],
+                 [4, 0, 4, 4, 4, 4, 7, 5],
+                 ["nsubjpass", "nummod", "auxpass", "neg", "ROOT", "prep", "det", "pobj"],
+                 ["terminal", "2", "be", "not", "connect", "to", "the", "battery"])
+    assert scope_words(doc) == ["connected"]
+
+
+def test_parse_scope_of_not_on_a_copula_keeps_its_pp():
+    doc = parsed(["The", "bulb", "is", "n't", "in", "a", "closed", "path"],
+                 [1, 2, 2, 2, 2, 7, 7, 4],
+                 ["det", "nsubj", "ROOT", "neg", "prep", "det", "amod", "pobj"],
+                 ["the", "bulb", "be", "not", "in", "a", "close", "path"])
+    assert scope_words(doc) == ["is", "in", "a", "closed", "path"]
+
+
+def test_parse_scope_of_no_is_its_noun_phrase():
+    doc = parsed(["There", "is", "no", "gap", "between", "the", "terminals"],
+                 [1, 1, 3, 1, 3, 6, 4],
+                 ["expl", "ROOT", "det", "attr", "prep", "det", "pobj"],
+                 ["there", "be", "no", "gap", "between", "the", "terminal"])
+    assert scope_words(doc) == ["gap"]
+
+
+def test_parse_scope_of_neither_nor_covers_both_conjuncts():
+    doc = parsed(["neither", "A", "nor", "B", "is", "lit"],
+                 [1, 5, 1, 1, 5, 5],
+                 ["preconj", "nsubjpass", "cc", "conj", "auxpass", "ROOT"],
+                 ["neither", "a", "nor", "b", "be", "light"])
+    assert scope_words(doc) == ["A", "B"]
