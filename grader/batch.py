@@ -238,9 +238,15 @@ def grade_file(answers_path: str | Path, out_path: str | Path, grader: ChunkGrad
         flagged = 0
         flag_columns = [i for i, c in enumerate(grader.output_columns(reader.columns))
                         if c.endswith("flagged")]
+
+        def note_done(row: int, record: list[str]) -> None:  # a row graded before a resume
+            if id_col is not None:
+                _note_duplicates([record[reader.columns.index(id_col)]], np.asarray([row]),
+                                 ids_seen, duplicates)
+
         try:
             with open(partial, "ab") as out:
-                for frame, rows in _chunks(reader, done_rows, chunk_size, answers_path, partial):
+                for frame, rows in _chunks(reader, done_rows, chunk_size, answers_path, partial, note_done):
                     if id_col is not None:
                         _note_duplicates(frame[id_col].tolist(), rows, ids_seen, duplicates)
                     if frame.empty:
@@ -288,10 +294,10 @@ def _progress_bar(progress: bool | None, total: int):
     return tqdm(total=total, unit="B", unit_scale=True, desc="grading", file=sys.stderr, leave=True)
 
 
-def _chunks(reader: CSVReader, done_rows: list[list[str]], size: int, path: Path,
-            partial: Path) -> Iterator[tuple[pd.DataFrame, np.ndarray]]:
+def _chunks(reader: CSVReader, done_rows: list[list[str]], size: int, path: Path, partial: Path,
+            on_done: Callable[[int, list[str]], None]) -> Iterator[tuple[pd.DataFrame, np.ndarray]]:
     """Chunks of input rows still to grade, after checking the first len(done_rows) input
-    rows are the ones the partial output starts with."""
+    rows are the ones the partial output starts with (and passing them to `on_done`)."""
     records = reader.records()
     width = len(reader.columns)
     for i, done in enumerate(done_rows):
@@ -301,6 +307,7 @@ def _chunks(reader: CSVReader, done_rows: list[list[str]], size: int, path: Path
             raise ResumeError(f"{partial}: its row {i + 2} does not match {path} at {where}; "
                               f"the input changed since the interrupted run: grade again from the start "
                               f"(--restart)")
+        on_done(*item)
     block: list[list[str]] = []
     rows: list[int] = []
     for row, record in records:

@@ -201,3 +201,14 @@ def test_any_interruption_and_tear_resumes_to_the_same_file(tmp_path_factory, n,
                 f.truncate(max(header, size - cut))
         grade_file(src, out, KeywordModel(), chunk_size=chunk, progress=False)
     assert out.read_bytes() == reference
+
+
+def test_duplicates_are_found_across_a_resume(tmp_path):
+    src = write_export(tmp_path / "exam.csv", 25, extra=[["s3", "Student 3", "again"]])
+    out = tmp_path / "g.csv"
+    with pytest.raises(Interrupt):
+        grade_file(src, out, KeywordModel(), id_column="id", chunk_size=10, progress=False,
+                   after_chunk=interrupt_after(1))
+    result = grade_file(src, out, KeywordModel(), id_column="id", chunk_size=10, progress=False)
+    assert result.resumed == 10
+    assert result.warnings and "'s3' on rows 5 and 27" in result.warnings[0]
