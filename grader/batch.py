@@ -186,7 +186,7 @@ class BatchResult:
     out_path: Path
     rows: int  # rows in the output
     resumed: int  # of which were already in the partial file from an earlier run
-    flagged: int  # rows graded in this run with at least one flag
+    flagged: int  # rows in the output with at least one flag
     seconds: float
     warnings: list[str] = field(default_factory=list)
 
@@ -235,9 +235,10 @@ def grade_file(answers_path: str | Path, out_path: str | Path, grader: ChunkGrad
         ids_seen: dict[str, int] = {}
         duplicates: list[str] = []
         written = len(done_rows)
-        flagged = 0
         flag_columns = [i for i, c in enumerate(grader.output_columns(reader.columns))
                         if c.endswith("flagged")]
+        width = len(reader.columns)
+        flagged = sum(any(r[width + i] == "yes" for i in flag_columns) for r in done_rows)
 
         def note_done(row: int, record: list[str]) -> None:  # a row graded before a resume
             if id_col is not None:

@@ -104,6 +104,7 @@ def test_an_interrupted_run_resumes_and_writes_each_row_once(tmp_path, torn):
     model = KeywordModel()
     result = grade_file(src, out, model, chunk_size=10, progress=False)
     assert result.resumed == 30 and result.rows == 47
+    assert result.flagged == sum(r[5] == "yes" for r in read_output(tmp_path / "reference.csv")[1:])
     assert model.calls == 2  # only the 17 remaining rows were graded
     assert out.read_bytes() == (tmp_path / "reference.csv").read_bytes()
 
