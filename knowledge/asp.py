@@ -67,7 +67,7 @@ class _Writer:
             else:
                 atom = feature_atom(lit.feature, constant(lit.value, d), d, self.target)
             return atom if lit.op == "==" else f"not {atom}"
-        value = lit.value
+        value = lit.value.item() if hasattr(lit.value, "item") else lit.value  # numpy scalars
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ValueError(f"literal {lit.feature} {lit.op} {value!r}: an order comparison "
                              "needs a number")

@@ -146,7 +146,7 @@ def rule_to_dict(rule: Rule | PredicateDefinition, default_origin: str = "initia
         out = {}
         if rule.name:
             out["name"] = rule.name
-        out["mark"] = rule.head
+        out["mark"] = rule.head.item() if hasattr(rule.head, "item") else rule.head  # numpy scalars
         out["if"] = [format_condition(l) for l in rule.body]
     if rule.exceptions:
         out["unless"] = [_exception_to_data(e) for e in rule.exceptions]
