@@ -1,9 +1,10 @@
 """Justifications of predictions, in the style of FOLD-RM's section 6 proof trees.
 
 For each row: which rule fired (or that none did), every literal of that rule with the row's
-value and whether it held, every exception with the reason it did not apply (recursively),
-the confidence, and briefly why each earlier rule did not apply. Truth values are computed
-vectorised for a chunk of rows; per row only the fired rule's tree is walked.
+value and whether it held, every exception with the reason it did not apply (its literals;
+its own exceptions when its body held, recursively), the confidence, and briefly why each
+earlier rule did not apply. Truth values are computed vectorised for a chunk of rows; per
+row only the fired rule's tree is walked.
 """
 
 from __future__ import annotations
@@ -159,50 +160,70 @@ def _json_ready(value: Any) -> Any:
 
 
 class _Chunk:
-    """Truth values of every literal and rule node on a chunk of rows, computed once."""
+    """Truth values of every literal and rule node on a chunk of rows, computed once, as
+    Python lists so that building one row's explanation is plain indexing."""
 
     def __init__(self, table: EncodedTable, frame: pd.DataFrame):
         self.table = table
         self.frame = frame
-        self.literal_masks: dict[Literal, np.ndarray] = {}
+        self.literal_held: dict[Literal, list] = {}
+        self.literal_info: dict[int, tuple[list, Any, list]] = {}
         self.node_masks: dict[int, np.ndarray] = {}
-        self.values: dict[str, np.ndarray] = {}
+        self.node_held: dict[int, list] = {}
+        self.values: dict[str, list] = {}
 
-    def lit(self, literal: Literal) -> np.ndarray:
-        mask = self.literal_masks.get(literal)
-        if mask is None:
-            mask = self.literal_masks[literal] = literal_mask(literal, self.table)
-        return mask
+    def _literal(self, literal: Literal) -> tuple[list, Any, list]:
+        """(held per row, the literal's value, the rows' values), cached by object identity."""
+        entry = self.literal_info.get(id(literal))
+        if entry is None:
+            held = self.literal_held.get(literal)  # equal literals in different rules share work
+            if held is None:
+                held = self.literal_held[literal] = literal_mask(literal, self.table).tolist()
+            entry = (held, _plain(literal.value), self.column_values(literal.feature))
+            self.literal_info[id(literal)] = entry
+        return entry
 
-    def node(self, rule: Rule) -> np.ndarray:
+    def lit(self, literal: Literal) -> list:
+        return self._literal(literal)[0]
+
+    def node_mask(self, rule: Rule) -> np.ndarray:
         mask = self.node_masks.get(id(rule))
         if mask is None:
             mask = np.ones(self.table.n_rows, dtype=bool)
             for literal in rule.body:
-                mask &= self.lit(literal)
+                mask &= np.asarray(self.lit(literal), dtype=bool)
             for exc in rule.exceptions:
-                mask &= ~self.node(exc)
+                mask &= ~self.node_mask(exc)
             self.node_masks[id(rule)] = mask
+            self.node_held[id(rule)] = mask.tolist()
         return mask
 
-    def actual(self, feature: str, row: int) -> Any:
+    def node(self, rule: Rule) -> list:
+        self.node_mask(rule)
+        return self.node_held[id(rule)]
+
+    def column_values(self, feature: str) -> list:
         values = self.values.get(feature)
         if values is None:
             if feature in self.frame.columns:
-                values = self.frame[feature].to_numpy(dtype=object)
+                column = self.frame[feature]
+                values = [_plain(v) for v in column.astype(object).where(column.notna(), None).tolist()]
             else:  # a derived predicate
-                values = (self.table.column(feature).codes == 2).astype(object)
+                values = (self.table.column(feature).codes == 2).tolist()
             self.values[feature] = values
-        return _plain(values[row])
+        return values
 
     def check(self, literal: Literal, row: int) -> LiteralCheck:
-        return LiteralCheck(literal.feature, literal.op, _plain(literal.value),
-                            self.actual(literal.feature, row), bool(self.lit(literal)[row]))
+        held, value, values = self._literal(literal)
+        return LiteralCheck(literal.feature, literal.op, value, values[row], held[row])
 
     def exception(self, rule: Rule, row: int) -> ExceptionCheck:
-        return ExceptionCheck([self.check(l, row) for l in rule.body],
-                              [self.exception(e, row) for e in rule.exceptions],
-                              bool(self.node(rule)[row]))
+        """Every literal of the exception; its own exceptions only matter (and are shown)
+        when its body held."""
+        literals = [self.check(l, row) for l in rule.body]
+        body_held = all(c.held for c in literals)
+        nested = [self.exception(e, row) for e in rule.exceptions] if body_held else []
+        return ExceptionCheck(literals, nested, self.node(rule)[row])
 
     def tried(self, index: int, rule: Rule, row: int) -> TriedRule:
         for literal in rule.body:
@@ -222,7 +243,7 @@ def explain_table(rules: Sequence[Rule], table: EncodedTable, frame: pd.DataFram
     fired = np.full(table.n_rows, -1)
     open_rows = np.ones(table.n_rows, dtype=bool)
     for i, rule in enumerate(rules):
-        hit = open_rows & chunk.node(rule)
+        hit = open_rows & chunk.node_mask(rule)
         fired[hit] = i
         open_rows &= ~hit
     for row in range(table.n_rows):
