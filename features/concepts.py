@@ -9,7 +9,8 @@ lemmatized like the answers, so "connects", "connected" and "connecting" all mat
 A feature with several occurrences: **present wins**. It is *present* if at least one
 occurrence lies outside every negation scope, *negated* if it occurs only inside
 negation scopes, *absent* otherwise. ("Terminal 2 is connected to the negative terminal
-and not to the positive one": connected is present.)
+and not to the positive one": connected is present.) A phrase that contains a negation
+cue itself ("not connected" listed for a concept `disconnected`) is present when found.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc
 
 from .lexicon import token_keys
+from .negation import CUES
 from .spelling import Speller
 
 PRESENT, NEGATED, ABSENT = "present", "negated", "absent"
@@ -65,5 +67,8 @@ class FeatureMatcher:
             column = self._ids[match_id]
             if found.get(column) == PRESENT:
                 continue
-            found[column] = NEGATED if any(negated[start:end]) else PRESENT
+            # A phrase that holds its own negation ("not connected", "no current") says
+            # what it says: the cue inside it does not negate it.
+            says_negation = any(doc[i].norm_ in CUES for i in range(start, end))
+            found[column] = NEGATED if any(negated[start:end]) and not says_negation else PRESENT
         return found

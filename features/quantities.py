@@ -99,8 +99,10 @@ def words_value(words: str) -> float | None:
 
 # ----------------------------------------------------------------------------- units
 _UNIT_ATOM = r"(?:%|°[CF]|[a-zA-Zμ°Ω]+(?:\s*(?:\^|\*\*)\s*\(?[-+]?\d\)?|-?\d(?![\d.,]))?)"
-_UNIT_TAIL = re.compile(rf"\s*(?P<unit>{_UNIT_ATOM}(?:\s*(?:/|\*|\s)\s*{_UNIT_ATOM}){{0,4}})")
-_ATOM_SPLIT = re.compile(r"\s*(/|\*)\s*|\s+")
+# Between unit atoms: "/", "*", a space, or a dot right before a letter ("m.s^-2").
+_UNIT_TAIL = re.compile(
+    rf"\s*(?P<unit>{_UNIT_ATOM}(?:(?:\s*[/*]\s*|\s+|\.(?=[a-zA-Zμ])){_UNIT_ATOM}){{0,4}})")
+_ATOM_SPLIT = re.compile(r"\s*(/|\*)\s*|\s+|\.")
 #: English words pint reads as units (a = year, in = inch, are = 100 m²): never units here.
 NOT_UNITS = frozenset({"a", "an", "in", "at", "as", "are", "e", "c", "pi", "it", "is", "be",
                        "or", "to", "of", "on", "the", "and", "by", "so", "if", "do", "up",
@@ -182,6 +184,8 @@ def _atom_expr(atom: str) -> list[str]:
         return []
     suffix = f"**{exp}" if exp else ""
     out = [f"{letters}{suffix}" if not letters.startswith("**") else letters]
+    if len(letters) > 2 and letters.isalpha() and not letters.islower():
+        out.append(f"{letters.lower()}{suffix}")  # "Newtons", "Volts" at a sentence start
     if exp and len(letters) in (2, 3) and letters.isalpha():  # ms-2 = m*s**-2
         out += [f"{letters[:k]}*{letters[k:]}{suffix}" for k in range(1, len(letters))]
     return out

@@ -86,6 +86,14 @@ def test_present_wins_over_a_negated_occurrence(fx):
     assert row["concept:connected"] == "present"
 
 
+def test_a_phrase_with_its_own_negation_is_present_when_found():
+    q = Question("d", "Why?", ("It is disconnected.",),
+                 concepts=(Concept("disconnected", ("not connected", "no current")),))
+    fx = FeatureExtractor(q, model=FALLBACK).fit(["x"])
+    X = fx.transform(["it isn't connected", "there is no current", "it is connected"])
+    assert list(X["concept:disconnected"]) == ["present", "present", "absent"]
+
+
 def test_a_negated_misconception_is_absent(fx):
     assert one(fx, "the current is used up in the bulb")["misconception:used_up"] == "present"
     assert one(fx, "the current is not used up")["misconception:used_up"] == "absent"

@@ -26,7 +26,7 @@ def verdict(answer: str, q: Quantity):
     "9.8 m/s^2", "9,8 m/s^2", "9.8m/s^2", "a = 9.8 m/s2", "9.8 m s^-2", "9.8 ms-2",
     "9.8 m/s²", "9.8 m·s⁻²", "9.8 m/s/s", "9.81 m/s^2", "nine point eight metres per second squared",
     "it is 9.8 m/s^2 downwards because of gravity", "-9.8 m/s^2", "980 cm/s^2",
-    "<p>9.8 m/s<sup>2</sup></p>", "0.0098 km/s^2",
+    "<p>9.8 m/s<sup>2</sup></p>", "0.0098 km/s^2", "9.8 m.s^-2 down", "9.8 m/s^2.",
 ])
 def test_every_way_of_writing_the_acceleration_is_correct(answer):
     v = verdict(answer, G)
@@ -51,6 +51,7 @@ def test_number_forms_and_unit_conversion(answer, q, value):
     ("10 m/s^2", "wrong_value", 10.0),
     ("98 m/s^2", "wrong_value", 98.0),
     ("9.8 N", "wrong_unit", 9.8),
+    ("9.8 Newtons downward", "wrong_unit", 9.8),
     ("9.8 m/s", "wrong_unit", 9.8),
     ("9.8", "no_unit", 9.8),
     ("about 10", "no_unit", 10.0),
