@@ -79,8 +79,8 @@ def _add_columns(p: argparse.ArgumentParser, mark: bool = True) -> None:
 def _add_learning(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("learning")
     g.add_argument("--improvement-threshold", type=_threshold, default=DEFAULT_IMPROVEMENT_THRESHOLD,
-                   metavar="T", help="CON-FOLD pruning: minimum gain in confidence for a literal to be "
-                   f"added (default {DEFAULT_IMPROVEMENT_THRESHOLD}; 'off' disables)")
+                   metavar="T", help="CON-FOLD pruning: an exception is kept only if it raises its rule's "
+                   f"confidence by this much (default {DEFAULT_IMPROVEMENT_THRESHOLD}; 'off' disables)")
     g.add_argument("--confidence-threshold", type=_threshold, default=DEFAULT_CONFIDENCE_THRESHOLD,
                    metavar="T", help="CON-FOLD pruning: drop rules less confident than this "
                    f"(default {DEFAULT_CONFIDENCE_THRESHOLD}; 'off' disables)")
