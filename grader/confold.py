@@ -73,6 +73,15 @@ class ConFold:
                                               "confidence_threshold", "background", "initial_rules",
                                               "fold_rm_update", "min_initial_precision")}
 
+    def set_params(self, **params: Any) -> "ConFold":
+        unknown = sorted(set(params) - set(self.get_params()))
+        if unknown:
+            raise ValueError(f"unknown parameter(s) {', '.join(unknown)}; ConFold takes "
+                             f"{', '.join(self.get_params())}")
+        for key, value in params.items():
+            setattr(self, key, value)
+        return self
+
     # -- fitting ------------------------------------------------------------------------------
     def fit(self, X: pd.DataFrame, y: Any) -> "ConFold":
         """Learn the rules. `X`: DataFrame of categorical/numeric columns; `y`: labels of any

@@ -116,3 +116,10 @@ def test_pandas_nullable_and_categorical_dtypes():
     # the missing flag is the category "?": it satisfies `flag != True`
     (e,) = model.explain(X.iloc[[2]])
     assert e.literals[0].actual is None and "'?' (missing)" in e.text()
+
+
+def test_set_params():
+    model = ConFold().set_params(ratio=0.3, confidence_threshold=0.6)
+    assert model.get_params()["ratio"] == 0.3 and model.confidence_threshold == 0.6
+    with pytest.raises(ValueError, match="unknown parameter.*depth"):
+        ConFold().set_params(depth=3)
