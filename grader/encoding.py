@@ -108,7 +108,11 @@ def _factorize(values: pd.Series) -> tuple[np.ndarray, np.ndarray]:
         codes = values.cat.codes.to_numpy().astype(np.intp)
         uniques = values.cat.categories.to_numpy(dtype=object)
     else:
-        codes, uniques = pd.factorize(values, use_na_sentinel=True)
+        try:
+            codes, uniques = pd.factorize(values, use_na_sentinel=True)
+        except TypeError as err:  # lists, dicts, ... in a cell
+            raise ValueError(f"column {values.name!r}: cells must be text, numbers or booleans "
+                             f"({err})") from None
         uniques = np.asarray(uniques, dtype=object)
     uniques = np.array([u.item() if isinstance(u, np.generic) else u for u in uniques], dtype=object)
     return np.asarray(codes, dtype=np.intp), uniques

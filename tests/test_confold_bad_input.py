@@ -123,3 +123,9 @@ def test_set_params():
     assert model.get_params()["ratio"] == 0.3 and model.confidence_threshold == 0.6
     with pytest.raises(ValueError, match="unknown parameter.*depth"):
         ConFold().set_params(depth=3)
+
+
+def test_unhashable_cells():
+    X = pd.DataFrame({"tokens": [["a"], ["b"], ["a"], ["c"]]})
+    with pytest.raises(ValueError, match="column 'tokens': cells must be text, numbers or booleans"):
+        ConFold().fit(X, [1, 0, 1, 0])
