@@ -79,8 +79,10 @@ def test_ties_go_to_the_earlier_feature_and_sparse_equals_dense():
     assert search.all_gains(pos, neg) == dense
 
 
-def brute_force_best(table, features, pos, neg):
-    """FOLD-RM's best_ig written out literally: every value present, in the reference order."""
+def brute_force_best(table, features, pos, neg, exclude=()):
+    """FOLD-RM's best_ig written out literally: every value present, in the reference order;
+    a (feature, value) in `exclude` is not offered in either direction."""
+    banned = {(l.feature, l.value) for l in exclude}
     from grader.encoding import NUMERIC_CODE
     from grader.rule_eval import literal_mask
     rows = np.concatenate([pos, neg])
@@ -100,6 +102,8 @@ def brute_force_best(table, features, pos, neg):
         if col.encoding.kind == "boolean":
             candidates += [L(name, "==", True), L(name, "!=", True)]
         for lit in candidates:
+            if (lit.feature, lit.value) in banned:
+                continue
             tp = int(literal_mask(lit, table, pos).sum())
             fp = int(literal_mask(lit, table, neg).sum())
             gain = round(information_gain(tp, len(pos) - tp, len(neg) - fp, fp), 12)
