@@ -172,6 +172,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--n-terms", type=int, default=30)
     parser.add_argument("--ratio", type=float, default=None, help="ConFold ratio")
     parser.add_argument("--z", type=float, default=None, help="ConFold z")
+    parser.add_argument("--improvement-threshold", type=float, default=None)
+    parser.add_argument("--confidence-threshold", type=float, default=None)
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per question")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
@@ -181,7 +183,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not (args.data / "answers.csv").exists():
             print(f"error: no answers.csv in {args.data}", file=sys.stderr)
             return 2
-        params = {k: v for k, v in (("ratio", args.ratio), ("z", args.z)) if v is not None}
+        params = {k: v for k, v in (("ratio", args.ratio), ("z", args.z),
+                                    ("improvement_threshold", args.improvement_threshold),
+                                    ("confidence_threshold", args.confidence_threshold))
+                  if v is not None}
         beetle_check(args.data, args.n_terms, args.verbose, params)
     return 0
 

@@ -25,7 +25,7 @@ from knowledge.schema import (CONCEPT_VALUES, TERM_VALUES, FeatureSpec, Question
 
 from . import quantities as qty
 from .concepts import ABSENT, PRESENT, FeatureMatcher, phrase_keys
-from .lexicon import feature_suffix, is_content, phrase_text, set_keys, token_keys
+from .lexicon import feature_suffix, phrase_text, read_tokens, set_keys
 from .negation import negation_scopes, resolve_negations
 from .nlp import has_parser, load_nlp
 from .nonanswer import is_non_answer
@@ -200,10 +200,10 @@ class FeatureExtractor:
     def _row(self, a: Analysis) -> list[Any]:
         q = self.question
         doc = a.doc
-        set_keys(doc, a.keys)
+        set_keys(doc, a.keys, a.norms)
         found = self.rubric_matcher_.states(doc, a.negated)
         if a.text_keys is not a.keys:
-            set_keys(doc, a.text_keys)
+            set_keys(doc, a.text_keys, a.norms)
         found.update(self.text_matcher_.states(doc, a.text_negated))
         row: list[Any] = []
         for c in q.concepts:
@@ -222,7 +222,7 @@ class FeatureExtractor:
             row.append(found.get(feature_name("term", p.name), ABSENT))
         polarity = content_polarity(a.text_keys, a.text_negated)
         coverage, precision = coverage_precision(self.reference_, polarity, self._union)
-        length = sum(1 for t in doc if not (t.is_punct or t.is_space))
+        length = a.words
         non_answer = is_non_answer(doc.text, polarity,
                                    any(not c.startswith("term:") for c in found))
         row += [coverage, precision, float(length), "yes" if non_answer else "no"]
@@ -282,20 +282,22 @@ class Analysis:
     negated: list[bool]
     text_keys: list[str]
     text_negated: list[bool]
+    norms: list[str]  # what token.norm_ holds now (see lexicon.set_keys)
+    words: int  # tokens that are not punctuation or space
 
 
 def analyse(doc: Any, speller: Speller, use_parse: bool) -> Analysis:
-    keys = token_keys(doc, speller)
-    scopes = negation_scopes(doc, use_parse)
+    keys, norms, words = read_tokens(doc, speller)
+    scopes = negation_scopes(doc, use_parse, keys)
     negated = [False] * len(keys)
     for scope in scopes:
         for i in scope:
             negated[i] = True
     if not scopes:
-        return Analysis(doc, keys, negated, keys, negated)
+        return Analysis(doc, keys, negated, keys, negated, norms, words)
     text_keys = list(keys)
     text_negated = resolve_negations(text_keys, scopes)
-    return Analysis(doc, keys, negated, text_keys, text_negated)
+    return Analysis(doc, keys, negated, text_keys, text_negated, norms, words)
 
 
 def transform_stream(fx: FeatureExtractor, answers: Iterable[Any], chunk_size: int = 1000

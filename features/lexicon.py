@@ -60,11 +60,28 @@ def is_label(doc: Doc, i: int) -> bool:
 
 def token_keys(doc: Doc, speller: Speller) -> list[str]:
     """The key of every token (mended lemma, or upper-case letter for a label)."""
-    keys = speller.norms(doc)
+    return read_tokens(doc, speller)[0]
+
+
+def read_tokens(doc: Doc, speller: Speller) -> tuple[list[str], list[str], int]:
+    """One pass over the doc: (keys, the tokens' current norms, number of words).
+
+    Python-level token access is the extractor's main cost, so everything per token is
+    read here at once."""
+    keys: list[str] = []
+    norms: list[str] = []
+    words = 0
+    norm = speller.norm
     for i, tok in enumerate(doc):
-        if len(tok.text) == 1 and tok.text.isalpha() and is_label(doc, i):
-            keys[i] = tok.text.upper()
-    return keys
+        lower = tok.lower_
+        if len(lower) == 1 and lower.isalpha() and is_label(doc, i):
+            keys.append(lower.upper())
+        else:
+            keys.append(norm(lower, tok.lemma_))
+        norms.append(tok.norm_)
+        if not (tok.is_punct or tok.is_space):
+            words += 1
+    return keys, norms, words
 
 
 def is_content(key: str) -> bool:
@@ -76,11 +93,17 @@ def is_content(key: str) -> bool:
     return any(c.isalnum() for c in key)
 
 
-def set_keys(doc: Doc, keys: list[str]) -> None:
-    """Store the keys in `token.norm_`, the attribute the phrase matchers compare."""
-    for tok, key in zip(doc, keys):
-        if tok.norm_ != key:
-            tok.norm_ = key
+def set_keys(doc: Doc, keys: list[str], current: list[str] | None = None) -> None:
+    """Store the keys in `token.norm_`, the attribute the phrase matchers compare.
+
+    `current`: the norms the tokens have now (updated here), to touch only those that
+    change."""
+    if current is None:
+        current = [t.norm_ for t in doc]
+    for i, key in enumerate(keys):
+        if current[i] != key:
+            doc[i].norm_ = key
+            current[i] = key
 
 
 def feature_suffix(keys: tuple[str, ...]) -> str:

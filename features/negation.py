@@ -41,11 +41,16 @@ FUNCTION_LEMMAS = frozenset({"be", "do", "have", "the", "a", "an", "in", "on", "
 MAX_SCOPE = 10  # tokens; beyond this a rule-based scope is a guess
 
 
-def negation_scopes(doc: Doc, use_parse: bool | None = None) -> list[list[int]]:
-    """The token indices each negation cue of the doc applies to, cue by cue."""
+def negation_scopes(doc: Doc, use_parse: bool | None = None,
+                    keys: list[str] | None = None) -> list[list[int]]:
+    """The token indices each negation cue of the doc applies to, cue by cue.
+
+    `keys` (the tokens' lemmas, if already read) make the test for a cue cheap."""
     if use_parse is None:
         use_parse = doc.has_annotation("DEP")
-    if not any(t.lemma_ in CUES or t.lower_ in CUES for t in doc):
+    if keys is not None and CUES.isdisjoint(keys):
+        return []
+    if keys is None and not any(_is_cue(t) for t in doc):
         return []
     scope = _dependency_scope if use_parse else _rule_scope
     return [sorted(i for i in set(scope(doc, tok)) if not _is_cue(doc[i]))
