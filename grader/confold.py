@@ -36,8 +36,7 @@ from typing import Any, Iterator, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from grader.encoding import (ColumnEncoding, category_sort_key, check_frame, encode_frame,
-                             infer_encoding, missing_mask)
+from grader.encoding import MISSING, category_sort_key, check_frame, encode_frame, infer_encoding
 from grader.fold import FoldLearner, ProgramLearner
 from grader.literal_search import LiteralSearch
 from grader.rule_eval import add_derived_predicates, evaluate_ordered, rule_features, split_background
@@ -102,11 +101,13 @@ class ConFold:
                 raise ValueError(f"initial rule {i} must be a Rule with a head (the label it gives)")
 
         encodings = [infer_encoding(name, X[name]) for name in X.columns]
-        empty = [name for name in X.columns if missing_mask(X[name]).all()]
+        encoded = encode_frame(X, encodings)
+        empty = [name for name, col in encoded.columns.items()
+                 if (col.codes == col.encoding.code_of(MISSING)).all()]
         if empty:
             warnings.warn(f"column(s) {', '.join(empty)} have only missing values; the learner "
                           f"ignores them", stacklevel=2)
-        table = add_derived_predicates(encode_frame(X, encodings), definitions)
+        table = add_derived_predicates(encoded, definitions)
         table.frame = None  # do not keep the training data alive through the model
         predicate_names = list(dict.fromkeys(d.name for d in definitions))
         search = LiteralSearch(table, list(X.columns) + predicate_names, excluded=empty)
