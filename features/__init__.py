@@ -1,8 +1,25 @@
 """The spaCy feature extractor for short physics answers.
 
-`FeatureExtractor(question).fit(answers, marks).transform(answers)` gives the table of
-concept, quantity, misconception, reference and learned-term features the CON-FOLD
-learner learns rules from (column names and values: `knowledge.schema`).
+    from features import FeatureExtractor
+    fx = FeatureExtractor(question, n_terms=30).fit(answers, marks)
+    X = fx.transform(new_answers)        # pandas DataFrame, one row per answer
+    fx.feature_specs_, fx.descriptions_  # every column with its type, values, description
+
+Columns and values are those of `knowledge.schema`. How an answer is read, module by
+module:
+
+- `text`: any cell to clean text (HTML, unicode, superscript exponents, emoji).
+- `nlp`: the one spaCy pipeline (en_core_web_sm, or blank English + lookup lemmatizer).
+- `spelling`, `lexicon`: each token's key, its lemma with misspellings mended towards
+  the question's words; diagram labels ("bulb A"); content words.
+- `negation`: which tokens a negation applies to (parse-based or rule-based scope), and
+  negated antonyms ("not the same" = "different") for reference words and terms.
+- `concepts`: one PhraseMatcher for all phrases; present / negated / absent.
+- `quantities`: numbers and units (pint) against the rubric's expected values.
+- `reference`: `ref:*` phrases, coverage and precision from the reference answers.
+- `terms`: `term:*` words and phrases ranked by mutual information with the marks.
+- `nonanswer`: "I don't know", "help", empty.
+- `extractor`: the fit/transform object tying these together; `bench`: benchmarks.
 """
 
 from .extractor import FeatureExtractor, NotFittedError, transform_stream

@@ -24,4 +24,6 @@ def is_non_answer(text: str, content: dict[str, bool], mentions_feature: bool) -
         return True
     if mentions_feature:
         return False
-    return all(k in NON_ANSWER_WORDS for k in content)
+    # A stray letter ("l", "x") is no answer unless it is a label the question uses,
+    # which `mentions_feature` has caught.
+    return all(k in NON_ANSWER_WORDS or (len(k) == 1 and k.isalpha()) for k in content)
