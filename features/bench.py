@@ -1,7 +1,7 @@
 """Benchmarks of the feature extractor.
 
     python -m features.bench [--answers 4000]          answers per second, memory
-    python -m features.bench beetle-check --data ../shared/data/beetle-dev
+    python -m features.bench beetle-check --data ../shared/data/beetle-dev [--cv 4]
                                                         CON-FOLD accuracy on Beetle
 
 The speed benchmark uses two questions and generated answers written here (a rubric-based
@@ -108,58 +108,79 @@ def speed(n_answers: int, repeats: int = 3) -> None:
               f"{peak / 2**20:6.1f} MiB traced (answers generated up front not counted)")
 
 
-def beetle_check(data: Path, n_terms: int = 30, verbose: bool = False,
-                 confold_params: dict | None = None) -> dict[str, float]:
-    """5-/3-/2-way accuracy of one ConFold per question on Beetle's test split."""
-    import pandas as pd
+SCHEMES = {"5way": lambda y: y,
+           "3way": lambda y: y if y in ("correct", "contradictory") else "incorrect",
+           "2way": lambda y: "correct" if y == "correct" else "incorrect"}
 
-    from grader import ConFold
+
+def beetle_check(data: Path, n_terms: int = 30, verbose: bool = False,
+                 confold_params: dict | None = None, cv: int = 0) -> dict[str, float]:
+    """5-/3-/2-way accuracy of one ConFold per question on Beetle's test split, or with
+    `cv` > 1, cross-validated on the train split (k folds per question, seeded): 1929
+    answers instead of 231, steadier for comparing two versions of the features."""
+    import numpy as np
+    import pandas as pd
 
     questions = {q["question_id"]: q for q in json.loads((data / "questions.json").read_text())}
     answers = pd.read_csv(data / "answers.csv")
-    schemes = {"5way": lambda y: y,
-               "3way": lambda y: y if y in ("correct", "contradictory") else "incorrect",
-               "2way": lambda y: "correct" if y == "correct" else "incorrect"}
-    hits = {s: 0 for s in schemes}
-    fallback_hits = {s: 0 for s in schemes}  # unmarked answers get the commonest train mark
-    unmarked = {s: 0 for s in schemes}
+    hits = {s: 0 for s in SCHEMES}
+    fallback_hits = {s: 0 for s in SCHEMES}  # unmarked answers get the commonest train mark
+    unmarked = {s: 0 for s in SCHEMES}
     total = 0
     t0 = time.perf_counter()
     for qid, group in answers.groupby("question_id", sort=True):
         q = questions[qid]
         question = Question(qid, q["question"], tuple(q["reference_answers"]))
-        train = group[group.split == "train"]
-        test = group[group.split == "test"]
-        if test.empty:
+        if cv > 1:
+            train_all = group[group.split == "train"].reset_index(drop=True)
+            order = np.random.default_rng(0).permutation(len(train_all))
+            splits = [(train_all.drop(index=fold), train_all.loc[fold])
+                      for fold in np.array_split(order, cv)]
+        else:
+            splits = [(group[group.split == "train"], group[group.split == "test"])]
+        line = [f"{qid:40s}"]
+        n_test = sum(len(test) for _, test in splits)
+        if n_test == 0:
             continue
-        total += len(test)
-        line = [f"{qid:40s} n={len(train):3d}/{len(test):3d}"]
-        for scheme, relabel in schemes.items():
-            y_train = [relabel(y) for y in train.label_5way]
-            y_test = [relabel(y) for y in test.label_5way]
-            fx = FeatureExtractor(question, n_terms=n_terms)
-            X_train = fx.fit_transform(train.answer.tolist(), y_train)
-            X_test = fx.transform(test.answer.tolist())
-            model = ConFold(**(confold_params or {})).fit(X_train, y_train)
-            predicted = list(model.predict(X_test))
-            ok = sum(p == y for p, y in zip(predicted, y_test))
+        total += n_test
+        for scheme, relabel in SCHEMES.items():
+            ok = 0
+            for train, test in splits:
+                y_train = [relabel(y) for y in train.label_5way]
+                y_test = [relabel(y) for y in test.label_5way]
+                predicted = _fit_predict(question, train.answer.tolist(), y_train,
+                                         test.answer.tolist(), n_terms, confold_params)
+                ok += sum(p == y for p, y in zip(predicted, y_test))
+                commonest = max(set(y_train), key=y_train.count)
+                fallback_hits[scheme] += sum((commonest if p is None else p) == y
+                                             for p, y in zip(predicted, y_test))
+                unmarked[scheme] += sum(p is None for p in predicted)
             hits[scheme] += ok
-            commonest = max(set(y_train), key=y_train.count)
-            fallback_hits[scheme] += sum((commonest if p is None else p) == y
-                                         for p, y in zip(predicted, y_test))
-            unmarked[scheme] += sum(p is None for p in predicted)
-            line.append(f"{scheme} {ok / len(test):.2f}")
+            line.append(f"{scheme} {ok / n_test:.2f}")
         if verbose:
             print("  ".join(line))
-    result = {s: hits[s] / total for s in schemes}
-    print(f"Beetle ({data}), {total} test answers, one ConFold per question and scheme "
+    result = {s: hits[s] / total for s in SCHEMES}
+    where = f"{cv}-fold cross-validation on split=train" if cv > 1 else "split=test"
+    print(f"Beetle ({data}), {where}: {total} answers, one ConFold per question and scheme "
           f"{confold_params or '(defaults)'}, n_terms={n_terms}, no rubric "
           f"[{time.perf_counter() - t0:.0f}s]")
-    for s in schemes:
+    for s in SCHEMES:
         print(f"  {s}: accuracy {result[s]:.3f} (answers no rule marks count as wrong; "
               f"{unmarked[s]} of them), {fallback_hits[s] / total:.3f} with the commonest "
               "training mark for those")
     return result
+
+
+def _fit_predict(question: Question, train: list[str], y_train: list[str], test: list[str],
+                 n_terms: int, confold_params: dict | None) -> list:
+    from grader import ConFold
+
+    if len(set(y_train)) < 2:  # a fold with one mark: that mark
+        return [y_train[0]] * len(test)
+    fx = FeatureExtractor(question, n_terms=n_terms)
+    X_train = fx.fit_transform(train, y_train)
+    model = ConFold(**(confold_params or {})).fit(X_train, y_train)
+    return list(model.predict(fx.transform(test)))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -174,6 +195,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--z", type=float, default=None, help="ConFold z")
     parser.add_argument("--improvement-threshold", type=float, default=None)
     parser.add_argument("--confidence-threshold", type=float, default=None)
+    parser.add_argument("--cv", type=int, default=0,
+                        help="beetle-check: k-fold cross-validation on split=train instead")
     parser.add_argument("-v", "--verbose", action="store_true", help="one line per question")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
@@ -187,7 +210,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                     ("improvement_threshold", args.improvement_threshold),
                                     ("confidence_threshold", args.confidence_threshold))
                   if v is not None}
-        beetle_check(args.data, args.n_terms, args.verbose, params)
+        beetle_check(args.data, args.n_terms, args.verbose, params, args.cv)
     return 0
 
 
