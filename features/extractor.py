@@ -12,7 +12,7 @@ the same columns on the training answers and on new ones. Answers are streamed t
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections import Counter
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from itertools import islice
 from typing import Any
@@ -25,13 +25,13 @@ from knowledge.schema import (CONCEPT_VALUES, TERM_VALUES, FeatureSpec, Question
 
 from . import quantities as qty
 from .concepts import ABSENT, PRESENT, FeatureMatcher, phrase_keys
-from .lexicon import feature_suffix, phrase_text, read_tokens, set_keys
-from .negation import negation_scopes, resolve_negations
+from .lexicon import feature_suffix, phrase_text, set_keys
 from .nlp import has_parser, load_nlp
 from .nonanswer import is_non_answer
+from .reading import Analysis, analyse
 from .reference import RefPhrase, ReferenceModel, build_reference, content_polarity, \
     coverage_precision
-from .spelling import Speller
+from .spelling import Speller, english_words
 from .terms import answer_grams, select_terms
 from .text import normalize
 
@@ -80,12 +80,13 @@ class FeatureExtractor:
             chosen = select_terms(grams, [marks[i] for i in keep], self.n_terms,
                                   self.min_term_count, exclude)
             names = {p.name for p in self.reference_.phrases}
+            self.term_mi_: dict[str, float] = {}  # term name -> MI with the marks (bits)
             for gram, mi in chosen:
                 name = feature_suffix(gram)
-                if name not in names:
+                if name not in names:  # two grams may give one name ("A", "a")
                     names.add(name)
                     self.terms_.append(RefPhrase(name, [gram], phrase_text(gram)))
-            self.term_mi_ = {p.name: mi for p, (_, mi) in zip(self.terms_, chosen)}
+                    self.term_mi_[name] = mi
             # Misspellings of a learned term are mended towards it from now on.
             extra = self.vocabulary_extra_ + [p.keys[0] for p in self.terms_]
             self._setup(self._question_vocabulary(extra=extra))
@@ -101,7 +102,6 @@ class FeatureExtractor:
                       ) -> list[tuple[str, ...]]:
         """English words used in at least min_answers training answers: more targets for
         mending misspellings ("seperated" -> "separated" if someone spelled it right)."""
-        from collections import Counter
         nlp = load_nlp(self.model)
         counts: Counter = Counter()
         for doc in nlp.pipe((normalize(a) for a in answers), batch_size=self.batch_size):
@@ -128,7 +128,6 @@ class FeatureExtractor:
                     lemma = tok.lemma_.lower()
                     vocab.setdefault(tok.lower_, lemma)
                     vocab.setdefault(lemma, lemma)
-        from .spelling import english_words
         known = english_words()
         for keys in self.vocabulary_extra_:
             for k in keys:
@@ -270,34 +269,6 @@ class FeatureExtractor:
         fx.terms_ = terms
         fx._build()
         return fx
-
-
-@dataclass
-class Analysis:
-    """One answer read: its doc, token keys and negated flags, as written (for the rubric)
-    and with negated antonyms resolved (for reference words, terms and coverage)."""
-
-    doc: Any
-    keys: list[str]
-    negated: list[bool]
-    text_keys: list[str]
-    text_negated: list[bool]
-    norms: list[str]  # what token.norm_ holds now (see lexicon.set_keys)
-    words: int  # tokens that are not punctuation or space
-
-
-def analyse(doc: Any, speller: Speller, use_parse: bool) -> Analysis:
-    keys, norms, words = read_tokens(doc, speller)
-    scopes = negation_scopes(doc, use_parse, keys)
-    negated = [False] * len(keys)
-    for scope in scopes:
-        for i in scope:
-            negated[i] = True
-    if not scopes:
-        return Analysis(doc, keys, negated, keys, negated, norms, words)
-    text_keys = list(keys)
-    text_negated = resolve_negations(text_keys, scopes)
-    return Analysis(doc, keys, negated, text_keys, text_negated, norms, words)
 
 
 def transform_stream(fx: FeatureExtractor, answers: Iterable[Any], chunk_size: int = 1000

@@ -21,7 +21,8 @@ from spacy.language import Language
 from knowledge.schema import Question
 
 from .concepts import phrase_keys
-from .lexicon import feature_suffix, is_content, token_keys
+from .lexicon import feature_suffix, is_content
+from .reading import analyse
 from .spelling import Speller
 
 MAX_REF_PHRASES = 60
@@ -66,7 +67,6 @@ def build_reference(nlp: Language, question: Question, speller: Speller) -> Refe
     model = ReferenceModel()
     seen: dict[str, RefPhrase] = {}
     synonyms = _concept_synonyms(nlp, question, speller)
-    from .extractor import analyse  # the same reading as the answers get
     for doc in nlp.pipe(list(question.reference_answers)):
         a = analyse(doc, speller, doc.has_annotation("DEP"))
         keys, negated = a.text_keys, a.text_negated

@@ -1,0 +1,45 @@
+"""One answer read for the extractor: its doc, token keys and negation, in one pass.
+
+Rubric concepts are matched on the words as written ("not a closed path": closed_path is
+negated); reference words, learned terms and coverage on the words with negated
+antonyms resolved ("not the same path" says "different path"), see
+`negation.resolve_negations`. The reference answers are read the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from spacy.tokens import Doc
+
+from .lexicon import read_tokens
+from .negation import negation_scopes, resolve_negations
+from .spelling import Speller
+
+
+@dataclass
+class Analysis:
+    """One answer read: its doc, token keys and negated flags, as written (for the rubric)
+    and with negated antonyms resolved (for reference words, terms and coverage)."""
+
+    doc: Doc
+    keys: list[str]
+    negated: list[bool]
+    text_keys: list[str]
+    text_negated: list[bool]
+    norms: list[str]  # what token.norm_ holds now (see lexicon.set_keys)
+    words: int  # tokens that are not punctuation or space
+
+
+def analyse(doc: Doc, speller: Speller, use_parse: bool) -> Analysis:
+    keys, norms, words = read_tokens(doc, speller)
+    scopes = negation_scopes(doc, use_parse, keys)
+    negated = [False] * len(keys)
+    for scope in scopes:
+        for i in scope:
+            negated[i] = True
+    if not scopes:
+        return Analysis(doc, keys, negated, keys, negated, norms, words)
+    text_keys = list(keys)
+    text_negated = resolve_negations(text_keys, scopes)
+    return Analysis(doc, keys, negated, text_keys, text_negated, norms, words)
