@@ -32,7 +32,7 @@ MODEL_FORMAT = "physics-grader-model"
 MODEL_FORMAT_VERSION = 1
 
 #: Default pruning thresholds, chosen by cross-validation on sample_data/ (see docs/cli.md).
-DEFAULT_IMPROVEMENT_THRESHOLD = 0.1
+DEFAULT_IMPROVEMENT_THRESHOLD = 0.05
 DEFAULT_CONFIDENCE_THRESHOLD = 0.5
 DEFAULT_FLAG_BELOW = 0.7
 
