@@ -47,6 +47,7 @@ class CSVFormat:
 
     encoding: str
     delimiter: str
+    sep_line: bool = False  # the file starts with Excel's "sep=;" line (not a row)
 
     def describe(self) -> str:
         names = {",": "comma", ";": "semicolon", "\t": "tab"}
@@ -156,6 +157,9 @@ def detect_format(path: str | Path) -> CSVFormat:
     encoding = detect_encoding(path)
     with open(path, encoding=encoding, newline="") as f:
         sample = f.read(64 * 1024)
+    first_line = sample.split("\n", 1)[0].strip()
+    if first_line.lower().startswith("sep=") and len(first_line) == 5:
+        return CSVFormat(encoding, first_line[4], sep_line=True)  # Excel's hint: "sep=;"
     return CSVFormat(encoding, detect_delimiter(sample))
 
 
@@ -207,6 +211,8 @@ class CSVReader:
         self._reader = csv.reader(text, delimiter=self.format.delimiter)
         self._text = text
         self.row = 0  # spreadsheet row of the last record read
+        if self.format.sep_line:
+            text.readline()  # Excel does not show it as a row either
         header = self._next_record()
         if header is None:
             raise CSVFormatError(f"{self.path}: the file is empty (no header row)")

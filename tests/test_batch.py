@@ -213,3 +213,20 @@ def test_duplicates_are_found_across_a_resume(tmp_path):
     result = grade_file(src, out, KeywordModel(), id_column="id", chunk_size=10, progress=False)
     assert result.resumed == 10
     assert result.warnings and "'s3' on rows 5 and 27" in result.warnings[0]
+
+
+def test_a_header_only_export_grades_to_a_header_only_file(tmp_path):
+    path = tmp_path / "empty_exam.csv"
+    path.write_text("id,answer\n", encoding="utf-8")
+
+    class NeverCalled:
+        def grade(self, answers, flag_below=0.7):
+            raise AssertionError("nothing to grade")
+
+        def fingerprint(self):
+            return "x"
+
+    result = grade_file(path, tmp_path / "out.csv", NeverCalled(), progress=False)
+    assert result.rows == 0
+    assert (tmp_path / "out.csv").read_text(encoding="utf-8-sig").splitlines() == [
+        "id,answer,mark,confidence,flagged,rule,explanation"]

@@ -219,3 +219,12 @@ def test_a_few_legacy_characters_are_decoded_right(tmp_path, text, encoding):
     path = write_rows(tmp_path / "one.csv", [["id", "answer"], ["1", text], ["2", "plain text"]], encoding)
     frame, _, fmt = read_table(path)
     assert frame["answer"].tolist() == [text, "plain text"]
+
+
+def test_excel_sep_line_sets_the_separator_and_is_not_a_row(tmp_path):
+    path = tmp_path / "excel.csv"
+    path.write_text("sep=;\r\nid;answer;mark\r\ns1;a, b and c;1\r\ns2;x;0\r\n", encoding="utf-8")
+    frame, rows, fmt = read_table(path)
+    assert fmt.delimiter == ";" and list(frame.columns) == ["id", "answer", "mark"]
+    assert frame["answer"].tolist() == ["a, b and c", "x"] and rows.tolist() == [2, 3]
+
