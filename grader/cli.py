@@ -209,6 +209,10 @@ def cmd_grade(args: argparse.Namespace) -> int:
         exam = read_exam(args.exam)
         if args.answers is not None:
             raise ValueError("grade --exam takes the export from the exam file; drop --answers")
+        from grader.exam_io import CSVReader
+
+        with CSVReader(exam.answers) as reader:  # wrong column names: say so before training
+            exam_grader(exam, {q.id: None for q in exam.questions}).bind(reader.columns, exam.answers)
         models = _exam_models(exam, args.save_models)
         result = grade_file(exam.answers, args.out, exam_grader(exam, models, args.flag_below),
                             id_column=args.id_column or exam.id_column, chunk_size=args.chunk_size,

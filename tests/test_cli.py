@@ -237,3 +237,19 @@ def test_an_exam_run_that_trains_its_models_also_resumes(files, capsys, tmp_path
     assert code == 0, err
     assert "(2 of them from the interrupted run)" in out
     assert [r[0] for r in read_csv(tmp_path / "graded.csv")] == ["Student", "ann", "bob", "cy", "dee"]
+
+
+def test_an_exam_with_a_wrong_column_fails_before_training(files, capsys, tmp_path, monkeypatch):
+    from grader.pipeline import GradingModel
+
+    exam = tmp_path / "exam.yaml"
+    exam.write_text(f"answers: {files['exam']}\nlayout: wide\nquestions:\n  - id: open_bulb\n"
+                    f"    question: {files['question']}\n    training: {files['marked']}\n"
+                    f"    column: Answer txt\n", encoding="utf-8")
+
+    def no_training(*args, **kwargs):
+        raise AssertionError("trained before checking the columns")
+
+    monkeypatch.setattr(GradingModel, "train", no_training)
+    code, out, err = run(["grade", "--exam", exam, "--out", tmp_path / "g.csv"], capsys)
+    assert code == 2 and "no answer column 'Answer txt'; did you mean 'Answer text'" in err
