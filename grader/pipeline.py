@@ -44,9 +44,11 @@ class ModelFileError(ValueError):
 
 
 def _blank(answer: object) -> bool:
+    """No answer at all: missing, empty, or only punctuation and spaces (learning platforms
+    write "-" for a question left unanswered)."""
     if answer is None or (isinstance(answer, float) and math.isnan(answer)):
         return True
-    return not str(answer).strip()
+    return not any(ch.isalnum() for ch in str(answer))
 
 
 def _as_text(answers: Sequence[object]) -> list[str]:
@@ -139,7 +141,7 @@ class GradingModel:
         # Identical answers (common in real exams: "9.8 m/s^2 down", "idk") are analysed once.
         codes, unique = pd.factorize(np.asarray(texts, dtype=object))
         labels, confidences, index = (a[codes] for a in self.decide(self.features(list(unique))))
-        blank = np.fromiter((not t.strip() for t in texts), dtype=bool, count=len(texts))
+        blank = np.fromiter((not t for t in texts), dtype=bool, count=len(texts))
         no_rule = index < 0
         with np.errstate(invalid="ignore"):
             flagged = no_rule | blank | ~(confidences >= flag_below)

@@ -203,3 +203,10 @@ def test_features_found_leave_out_absences(model):
     assert "concept:current" not in found  # absent
     assert found["length"] == pytest.approx(model.features(["there is no battery, the gap stops it"])["length"][0])
     assert not any(v in ("absent", "missing", "no") for v in found.values())
+
+
+@pytest.mark.parametrize("answer", ["-", "  ?? ", "...", None, float("nan")])
+def test_no_response_markers_are_blank_answers(model, answer):
+    graded = model.grade([answer, "the gap stops the current"], flag_below=0.0)
+    assert graded["flagged"].tolist() == [True, False]
+    assert graded.loc[0, "explanation"].startswith("blank answer")
