@@ -42,33 +42,39 @@ def phrase_keys(nlp: Language, phrases: Sequence[str], speller: Speller | None =
 class FeatureMatcher:
     """All phrases of all features, matched in one pass over each doc."""
 
-    def __init__(self, nlp: Language, phrases: dict[str, Iterable[tuple[str, ...]]]):
+    def __init__(self, nlp: Language, phrases: dict[str, Iterable[tuple[str, ...]]],
+                 opposites: dict[str, Iterable[tuple[str, ...]]] | None = None):
+        """`phrases`: column -> the phrases that say it; `opposites`: column -> phrases
+        that say its negation ("different" for "same"): found, they count as a negated
+        occurrence, and negated ("not different"), as a plain one."""
         self.nlp = nlp
         self.matcher = PhraseMatcher(nlp.vocab, attr="NORM")
         self.columns = list(phrases)
-        self._ids: dict[int, str] = {}
-        for column, keyed in phrases.items():
-            patterns = []
-            for keys in keyed:
-                if not keys:
-                    continue
-                pattern = Doc(nlp.vocab, words=list(keys))
-                for tok, key in zip(pattern, keys):
-                    tok.norm_ = key
-                patterns.append(pattern)
-            if patterns:
-                self.matcher.add(column, patterns)
-                self._ids[nlp.vocab.strings[column]] = column
+        self._ids: dict[int, tuple[str, bool]] = {}
+        for flipped, table in ((False, phrases), (True, opposites or {})):
+            for column, keyed in table.items():
+                patterns = [self._pattern(keys) for keys in keyed if keys]
+                if patterns:
+                    match_key = f"{column}\x00opposite" if flipped else column
+                    self.matcher.add(match_key, patterns)
+                    self._ids[nlp.vocab.strings[match_key]] = (column, flipped)
+
+    def _pattern(self, keys: tuple[str, ...]) -> Doc:
+        pattern = Doc(self.nlp.vocab, words=list(keys))
+        for tok, key in zip(pattern, keys):
+            tok.norm_ = key
+        return pattern
 
     def states(self, doc: Doc, negated: list[bool]) -> dict[str, str]:
         """Column -> present/negated for the features found (absent ones are left out)."""
         found: dict[str, str] = {}
         for match_id, start, end in self.matcher(doc):
-            column = self._ids[match_id]
+            column, flipped = self._ids[match_id]
             if found.get(column) == PRESENT:
                 continue
             # A phrase that holds its own negation ("not connected", "no current") says
             # what it says: the cue inside it does not negate it.
             says_negation = any(doc[i].norm_ in CUES for i in range(start, end))
-            found[column] = NEGATED if any(negated[start:end]) and not says_negation else PRESENT
+            is_negated = any(negated[start:end]) and not says_negation
+            found[column] = NEGATED if is_negated != flipped else PRESENT
         return found

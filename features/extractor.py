@@ -26,6 +26,7 @@ from knowledge.schema import (CONCEPT_VALUES, TERM_VALUES, FeatureSpec, Question
 from . import quantities as qty
 from .concepts import ABSENT, PRESENT, FeatureMatcher, phrase_keys
 from .lexicon import feature_suffix, phrase_text, set_keys
+from .negation import ANTONYMS
 from .nlp import has_parser, load_nlp
 from .nonanswer import is_non_answer
 from .reading import Analysis, analyse
@@ -151,8 +152,8 @@ class FeatureExtractor:
         # negated); reference words and terms match them with negated antonyms resolved
         # ("not the same path" says "different path"), see negation.resolve_negations.
         self.rubric_matcher_ = FeatureMatcher(self.nlp_, rubric)
-        self.text_matcher_ = FeatureMatcher(
-            self.nlp_, {k: v for k, v in phrases.items() if k not in rubric})
+        text = {k: v for k, v in phrases.items() if k not in rubric}
+        self.text_matcher_ = FeatureMatcher(self.nlp_, text, opposite_phrases(text))
         self._union = self.reference_.union
 
         rubric = rubric_feature_specs(q)
@@ -269,6 +270,19 @@ class FeatureExtractor:
         fx.terms_ = terms
         fx._build()
         return fx
+
+
+def opposite_phrases(phrases: dict[str, list[tuple[str, ...]]]
+                     ) -> dict[str, list[tuple[str, ...]]]:
+    """For each phrase with a word that has an antonym, the phrase with the antonym:
+    saying "different path" is saying ref:same_path negated."""
+    out: dict[str, list[tuple[str, ...]]] = {}
+    for column, keyed in phrases.items():
+        for keys in keyed:
+            i = next((i for i, k in enumerate(keys) if k in ANTONYMS), None)
+            if i is not None:
+                out.setdefault(column, []).append(keys[:i] + (ANTONYMS[keys[i]],) + keys[i + 1:])
+    return out
 
 
 def transform_stream(fx: FeatureExtractor, answers: Iterable[Any], chunk_size: int = 1000

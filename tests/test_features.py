@@ -186,9 +186,23 @@ def test_a_negated_antonym_is_read_as_its_pair_for_reference_words(fx):
     assert fx.descriptions_["ref:open_path"] == 'mentions "open path" (from the reference answer)'
     assert one(fx, "the bulb is in an open path")["ref:open_path"] == "present"
     assert one(fx, "the bulb is not in a closed path")["ref:open_path"] == "present"
-    assert one(fx, "the bulb is in a closed path")["ref:open_path"] == "absent"
+    # saying the antonym is saying the reference word negated
+    assert one(fx, "the bulb is in a closed path")["ref:open_path"] == "negated"
+    assert one(fx, "the bulb is not in an open path")["ref:open_path"] == "negated"
+    assert one(fx, "the bulb is in a path")["ref:open_path"] == "absent"
     # ... while the rubric concept keeps the words as written
     assert one(fx, "the bulb is not in a closed path")["concept:closed_path"] == "negated"
+
+
+def test_same_and_different_for_a_reference_that_says_same():
+    q = Question("p", "Why?", ("Bulbs A and B are in the same path.",))
+    fx = FeatureExtractor(q, model=FALLBACK).fit(["x"])
+    X = fx.transform(["they are in the same path", "they are in different paths",
+                      "they are not in the same path", "they are not in different paths",
+                      "they are in a path"])
+    assert list(X["ref:same_path"]) == ["present", "negated", "negated", "present", "absent"]
+    # of bulb, A, B, same, path: "same" only counts in the first
+    assert list(X["coverage"].round(2))[:3] == [0.4, 0.2, 0.2]
 
 
 def test_only_the_first_antonym_of_a_scope_is_turned():
