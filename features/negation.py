@@ -71,7 +71,11 @@ def negated_tokens(doc: Doc, use_parse: bool | None = None) -> list[bool]:
 _PAIRS = [("same", "different"), ("open", "close"), ("complete", "incomplete"),
           ("connect", "disconnect"), ("equal", "unequal"), ("possible", "impossible"),
           ("increase", "decrease"), ("full", "empty"), ("true", "false"),
-          ("correct", "incorrect"), ("visible", "invisible"), ("able", "unable")]
+          ("correct", "incorrect"), ("visible", "invisible"), ("able", "unable"),
+          ("bright", "dim"), ("high", "low"), ("large", "small"), ("fast", "slow"),
+          ("attract", "repel"), ("conductor", "insulator")]
+# Not pairs here: positive/negative, series/parallel, up/down, on/off ("not on the same
+# path" is not "off the same path"); on Beetle they made the features worse.
 ANTONYMS = {a: b for a, b in _PAIRS} | {b: a for a, b in _PAIRS}
 
 
