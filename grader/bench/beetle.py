@@ -1,0 +1,242 @@
+"""`python -m grader.bench beetle --data ../shared/data/beetle-dev [--cv K] [--json PATH]`
+
+The grading pipeline on real student answers (Beetle, SemEval-2013 task 7): for each
+question a `GradingModel` is trained through the product path (`GradingModel.train` with a
+`Question` holding only the question text and its reference answers: no rubric) on
+`split=train`, then grades `split=test` with `model.grade`. With `--cv K` it instead runs
+K-fold cross-validation inside `split=train` (folds stratified by the 5-way label, seeded):
+that is the figure to make development decisions on; the test split is for reporting.
+
+How the 3-way and 2-way figures are produced: a teacher marks in one scheme, so the headline
+figure ("own") is a model trained on that scheme's labels. The figure of the 5-way model with
+its predictions mapped down ("mapped") is printed too (it costs nothing extra).
+
+Per scheme and source: accuracy (an answer no rule marks counts as wrong), macro-F1 (same),
+the share of answers left unmarked, and the accuracy of the automatically marked rest when the
+20% and the 30% least confident answers of the whole set are flagged (unmarked answers count
+as least confident; ties in confidence are broken by the answers' order in the file).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import math
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from grader.metrics import macro_f1
+
+SCHEMES = ("5way", "3way", "2way")
+FLAG_SHARES = (0.2, 0.3)
+_THREE_WAY_KEPT = ("correct", "contradictory")
+
+
+def _unmarked(mark: object) -> bool:
+    return mark is None or (isinstance(mark, float) and math.isnan(mark))
+
+
+def relabel(label_5way: str, scheme: str) -> str:
+    """A 5-way Beetle label in another scheme: 3-way keeps correct and contradictory and folds
+    the rest into incorrect; 2-way is correct against everything else."""
+    if scheme == "5way":
+        return label_5way
+    if scheme == "3way":
+        return label_5way if label_5way in _THREE_WAY_KEPT else "incorrect"
+    if scheme == "2way":
+        return "correct" if label_5way == "correct" else "incorrect"
+    raise ValueError(f"unknown scheme {scheme!r}; expected one of {', '.join(SCHEMES)}")
+
+
+def flagged_accuracy(y_true: Sequence, y_pred: Sequence, confidence: Sequence[float],
+                     share: float) -> float:
+    """Accuracy of the answers left to the machine when the `share` least confident answers
+    are flagged for a human. Unmarked answers (None, NaN confidence) are the least confident;
+    ties are broken by position (earlier answers are flagged first). NaN if nothing is left."""
+    t = np.asarray(list(y_true), dtype=object)
+    p = np.asarray(list(y_pred), dtype=object)
+    conf = np.asarray(confidence, dtype=float)
+    if not (len(t) == len(p) == len(conf)):
+        raise ValueError(f"{len(t)} labels, {len(p)} predictions and {len(conf)} confidences")
+    if not 0 <= share <= 1:
+        raise ValueError(f"share must be in [0, 1], got {share!r}")
+    marked = np.array([not _unmarked(x) for x in p], dtype=bool)
+    key = np.where(marked & ~np.isnan(conf), conf, -np.inf)
+    order = np.argsort(key, kind="stable")
+    n_flagged = math.ceil(share * len(t) - 1e-9)
+    auto = order[n_flagged:]
+    if len(auto) == 0:
+        return float("nan")
+    return float((marked[auto] & (p[auto] == t[auto])).mean())
+
+
+def scheme_figures(y_true: Sequence, y_pred: Sequence, confidence: Sequence[float]) -> dict:
+    """accuracy, macro-F1, share unmarked and flagged accuracies for one set of predictions."""
+    t = list(y_true)
+    p = [None if _unmarked(x) else x for x in y_pred]
+    correct = sum(a == b for a, b in zip(t, p) if b is not None)
+    figures = {"answers": len(t), "accuracy": correct / len(t), "macro_f1": macro_f1(t, p),
+               "unmarked": sum(x is None for x in p) / len(t)}
+    for share in FLAG_SHARES:
+        figures[f"accuracy_flag{round(share * 100)}"] = flagged_accuracy(t, p, confidence, share)
+    return figures
+
+
+# -- running the pipeline -----------------------------------------------------------------------
+
+
+def load_beetle(data: Path) -> tuple[dict[str, dict], pd.DataFrame]:
+    """(questions by id, answers table) of a Beetle folder, with a clear error if it is not one."""
+    questions_file, answers_file = data / "questions.json", data / "answers.csv"
+    for f in (questions_file, answers_file):
+        if not f.is_file():
+            raise FileNotFoundError(f"{f}: not found (--data must be a folder with questions.json "
+                                    f"and answers.csv)")
+    questions = {q["question_id"]: q for q in json.loads(questions_file.read_text(encoding="utf-8"))}
+    answers = pd.read_csv(answers_file, dtype=str, keep_default_na=False)
+    missing = {"question_id", "answer", "label_5way", "split"} - set(answers.columns)
+    if missing:
+        raise ValueError(f"{answers_file}: no column(s) {', '.join(sorted(missing))}")
+    return questions, answers
+
+
+def _train_and_grade(question, train: pd.DataFrame, test: pd.DataFrame, scheme: str,
+                     params: dict) -> tuple[list, np.ndarray]:
+    from grader.pipeline import GradingModel
+
+    marks = [relabel(y, scheme) for y in train.label_5way]
+    if len(set(marks)) < 2:  # the learner needs two marks: nothing is marked automatically
+        return [None] * len(test), np.full(len(test), np.nan)
+    model = GradingModel.train(question, train.answer.tolist(), marks, **params)
+    graded = model.grade(test.answer.tolist())
+    return graded["mark"].tolist(), graded["confidence"].to_numpy(dtype=float)
+
+
+def grade_question(question_record: dict, group: pd.DataFrame, cv: int, params: dict,
+                   seed: int = 0) -> pd.DataFrame:
+    """Predictions of each training scheme for one question's evaluation answers: the test
+    split, or (cv > 1) every train answer graded by the model of the fold that left it out."""
+    from grader.evaluation import stratified_folds
+    from knowledge.schema import Question
+
+    question = Question(question_record["question_id"], question_record["question"],
+                        tuple(question_record["reference_answers"]))
+    train_all = group[group.split == "train"].reset_index(drop=True)
+    if cv > 1:
+        fold_of = stratified_folds(train_all.label_5way.tolist(), cv, seed)
+        splits = [(train_all[fold_of != k], train_all[fold_of == k]) for k in range(cv)]
+    else:
+        splits = [(train_all, group[group.split == "test"].reset_index(drop=True))]
+    parts = []
+    for train, test in splits:
+        if len(test) == 0:
+            continue
+        part = pd.DataFrame({"question_id": question.id, "answer": test.answer.to_numpy(),
+                             "label_5way": test.label_5way.to_numpy()})
+        for scheme in SCHEMES:
+            marks, confidence = _train_and_grade(question, train, test, scheme, params)
+            part[f"mark_{scheme}"] = pd.Series(marks, dtype=object).to_numpy()
+            part[f"confidence_{scheme}"] = confidence
+        parts.append(part)
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+
+
+def figures(predictions: pd.DataFrame) -> dict[str, dict[str, dict]]:
+    """{scheme: {"own": figures, "mapped": figures}} from `grade_question` rows."""
+    out: dict[str, dict[str, dict]] = {}
+    for scheme in SCHEMES:
+        truth = [relabel(y, scheme) for y in predictions.label_5way]
+        own = scheme_figures(truth, predictions[f"mark_{scheme}"].tolist(),
+                             predictions[f"confidence_{scheme}"].to_numpy())
+        mapped_marks = [None if _unmarked(m) else relabel(m, scheme) for m in predictions["mark_5way"]]
+        mapped = scheme_figures(truth, mapped_marks, predictions["confidence_5way"].to_numpy())
+        out[scheme] = {"own": own, "mapped": mapped}
+    return out
+
+
+def run(data: Path, cv: int = 0, params: dict | None = None, jobs: int = 1,
+        seed: int = 0) -> tuple[pd.DataFrame, dict]:
+    """Grade every question (in `jobs` processes); (prediction rows, figures)."""
+    questions, answers = load_beetle(data)
+    groups = [(questions[qid], group) for qid, group in answers.groupby("question_id", sort=True)
+              if qid in questions]
+    params = dict(params or {})
+    if jobs > 1:
+        with ProcessPoolExecutor(jobs) as pool:
+            results = list(pool.map(grade_question, *zip(*[(q, g, cv, params, seed) for q, g in groups])))
+    else:
+        results = [grade_question(q, g, cv, params, seed) for q, g in groups]
+    predictions = pd.concat(results, ignore_index=True)
+    return predictions, figures(predictions)
+
+
+def format_figures(result: dict[str, dict[str, dict]]) -> str:
+    lines = [f"{'scheme':7s} {'trained on':12s} {'accuracy':>8s} {'macro-F1':>8s} {'unmarked':>8s} "
+             f"{'acc@20%flag':>11s} {'acc@30%flag':>11s}"]
+    for scheme, sources in result.items():
+        for source, f in sources.items():
+            if scheme == "5way" and source == "mapped":
+                continue
+            trained = "5-way labels" if source == "mapped" or scheme == "5way" else f"{scheme[0]}-way labels"
+            lines.append(f"{scheme:7s} {trained:12s} {f['accuracy']:8.3f} {f['macro_f1']:8.3f} "
+                         f"{f['unmarked']:8.3f} {f['accuracy_flag20']:11.3f} {f['accuracy_flag30']:11.3f}")
+    return "\n".join(lines)
+
+
+def _threshold(text: str) -> float | None:
+    return None if text.lower() in ("none", "off") else float(text)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m grader.bench beetle", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", type=Path, default=Path("../shared/data/beetle-dev"),
+                        help="folder with questions.json and answers.csv")
+    parser.add_argument("--cv", type=int, default=0, metavar="K",
+                        help="K-fold cross-validation on split=train instead of grading split=test")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the CV folds")
+    parser.add_argument("--json", type=Path, default=None, metavar="PATH", help="write the figures here")
+    parser.add_argument("--jobs", type=int, default=1, help="questions graded in parallel processes")
+    # Training options left out keep the pipeline's defaults (argparse.SUPPRESS: not in args).
+    parser.add_argument("--ratio", type=float, default=argparse.SUPPRESS)
+    parser.add_argument("--n-terms", type=int, default=argparse.SUPPRESS)
+    parser.add_argument("--improvement-threshold", type=_threshold, default=argparse.SUPPRESS,
+                        metavar="T|none")
+    parser.add_argument("--confidence-threshold", type=_threshold, default=argparse.SUPPRESS,
+                        metavar="C|none")
+    parser.add_argument("--default-rule", choices=("on", "off"), default=None,
+                        help="a last rule for the answers no learned rule covers (pipeline default if omitted)")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(message)s")
+    params = {name: getattr(args, name) for name in
+              ("ratio", "n_terms", "improvement_threshold", "confidence_threshold") if hasattr(args, name)}
+    if args.default_rule is not None:
+        params["default_rule"] = args.default_rule == "on"
+    t0 = time.perf_counter()
+    try:
+        predictions, result = run(args.data, args.cv, params, args.jobs, args.seed)
+    except (FileNotFoundError, ValueError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    where = (f"{args.cv}-fold cross-validation on split=train (seed {args.seed})" if args.cv > 1
+             else "trained on split=train, graded split=test")
+    print(f"Beetle ({args.data}), {where}: {len(predictions)} answers, "
+          f"{predictions.question_id.nunique()} questions, one GradingModel per question and "
+          f"scheme, no rubric; training options {params or '(pipeline defaults)'} "
+          f"[{time.perf_counter() - t0:.0f}s]")
+    print(format_figures(result))
+    if args.json:
+        args.json.write_text(json.dumps({"data": str(args.data), "cv": args.cv, "seed": args.seed,
+                                         "params": params, "figures": result}, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
