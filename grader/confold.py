@@ -20,6 +20,12 @@ Domain knowledge (the same `grader.rules` objects the `knowledge/` package parse
   (as FOLD-RM does for a learned rule once its body is complete); the improvement threshold prunes its exceptions; it is
   dropped when it covers no positive or is right less often than ``min_initial_precision``.
 * Learning then continues (CON-FOLD's loop) on what those rules leave unexplained.
+* ``default_rule``: a last rule with an empty body, named "default", for the answers no
+  other rule covers (FOLD-RM leaves them without a label). Its head is the commonest label
+  of the training examples the final program (after the confidence threshold) leaves
+  uncovered, its confidence the Wilson score on them; when none are left it is the commonest
+  training label with confidence 0.5 (Wilson of 0 out of 0): low, so such answers still go to
+  a human under any flagging threshold above that.
 
 Data handling is in `grader.encoding` (column kinds, missing values, mixed columns); at
 predict time an unseen category matches no `==` literal (and every `!=`), and a column the
@@ -37,7 +43,7 @@ import numpy as np
 import pandas as pd
 
 from grader.encoding import MISSING, category_sort_key, check_frame, encode_frame, infer_encoding
-from grader.fold import FoldLearner, ProgramLearner
+from grader.fold import FoldLearner, ProgramLearner, wilson
 from grader.literal_search import LiteralSearch
 from grader.rule_eval import add_derived_predicates, evaluate_ordered, rule_features, split_background
 from grader.rules import PredicateDefinition, Rule
@@ -50,14 +56,15 @@ class ConFold:
     exceptions are learned), ``z`` (Wilson score), ``improvement_threshold``,
     ``confidence_threshold``, ``background``, ``initial_rules`` (see the module doc),
     ``fold_rm_update`` (keep a rule's covered negatives for later rounds as FOLD-RM does,
-    instead of CON-FOLD's dropping them), ``min_initial_precision``.
+    instead of CON-FOLD's dropping them), ``min_initial_precision``, ``default_rule`` (a
+    last rule for the examples no other rule covers, see the module doc).
     """
 
     def __init__(self, ratio: float = 0.5, z: float = 3.0, improvement_threshold: float | None = None,
                  confidence_threshold: float | None = None,
                  background: Sequence[Rule | PredicateDefinition] | None = None,
                  initial_rules: Sequence[Rule] | None = None, fold_rm_update: bool = False,
-                 min_initial_precision: float = 0.5):
+                 min_initial_precision: float = 0.5, default_rule: bool = False):
         self.ratio = ratio
         self.z = z
         self.improvement_threshold = improvement_threshold
@@ -66,11 +73,13 @@ class ConFold:
         self.initial_rules = initial_rules
         self.fold_rm_update = fold_rm_update
         self.min_initial_precision = min_initial_precision
+        self.default_rule = default_rule
 
     def get_params(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in ("ratio", "z", "improvement_threshold",
                                               "confidence_threshold", "background", "initial_rules",
-                                              "fold_rm_update", "min_initial_precision")}
+                                              "fold_rm_update", "min_initial_precision",
+                                              "default_rule")}
 
     def set_params(self, **params: Any) -> "ConFold":
         unknown = sorted(set(params) - set(self.get_params()))
@@ -127,6 +136,8 @@ class ConFold:
         if self.confidence_threshold is not None:
             rules = [r for r in rules
                      if r.origin == "background" or r.confidence >= self.confidence_threshold]
+        if self.default_rule:
+            rules.append(_default_rule(rules, table, codes, classes, self.z))
 
         self.rules_ = rules
         self.classes_ = classes
@@ -229,6 +240,22 @@ class ConFold:
         params = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items()
                            if k not in ("background", "initial_rules"))
         return f"ConFold({params})"
+
+
+def _default_rule(rules: list[Rule], table, codes: np.ndarray, classes: list, z: float) -> Rule:
+    """The last rule: the commonest label of the training rows `rules` leave uncovered, with
+    its Wilson confidence on them (commonest label overall and 0.5 when none are left)."""
+    _, _, index = evaluate_ordered(rules, table)
+    left = codes[index < 0]
+    if left.size:
+        counts = np.bincount(left, minlength=len(classes))
+        best = int(np.argmax(counts))
+        confidence = wilson(int(counts[best]), int(left.size), z)
+    else:
+        best = int(np.argmax(np.bincount(codes, minlength=len(classes))))
+        confidence = wilson(0, 0, z)
+    return Rule(head=classes[best], body=(), exceptions=[], confidence=confidence,
+                origin="learned", name="default")
 
 
 def _string_columns(X: pd.DataFrame) -> pd.DataFrame:

@@ -22,7 +22,7 @@ from grader.rules import Literal, PredicateDefinition, Rule
 FORMAT = "physics-grader/confold-model"
 FORMAT_VERSION = 1
 PARAMS = ("ratio", "z", "improvement_threshold", "confidence_threshold", "fold_rm_update",
-          "min_initial_precision")
+          "min_initial_precision", "default_rule")
 
 
 class ModelFileError(ValueError):

@@ -76,11 +76,14 @@ class GradingModel:
               ratio: float = 0.5, z: float = 3.0,
               improvement_threshold: float | None = DEFAULT_IMPROVEMENT_THRESHOLD,
               confidence_threshold: float | None = DEFAULT_CONFIDENCE_THRESHOLD,
-              n_terms: int = 30, progress: Progress | None = None) -> GradingModel:
+              n_terms: int = 30, default_rule: bool = False,
+              progress: Progress | None = None) -> GradingModel:
         """Fit the extractor and CON-FOLD on marked answers.
 
         Marks are strings from the question's `marks`; if the question lists none, they are
-        read off the answers (numeric-looking marks ordered as numbers).
+        read off the answers (numeric-looking marks ordered as numbers). `default_rule`: a
+        last rule gives the answers no learned rule covers the commonest mark left over, with
+        its (usually low) confidence, instead of no mark (see `ConFold`).
         """
         from features import FeatureExtractor
         from grader import ConFold
@@ -108,7 +111,7 @@ class GradingModel:
         _validate_rules(question, extractor)
         report(0.5, "learning rules")
         learner = ConFold(ratio=ratio, z=z, improvement_threshold=improvement_threshold,
-                          confidence_threshold=confidence_threshold,
+                          confidence_threshold=confidence_threshold, default_rule=default_rule,
                           background=list(question.background) or None,
                           initial_rules=list(question.initial_rules) or None)
         learner.fit(X, pd.Series(marks, name="mark"))
@@ -118,6 +121,8 @@ class GradingModel:
                       "time": datetime.now(timezone.utc).isoformat(timespec="seconds")}
         params = {"ratio": ratio, "z": z, "improvement_threshold": improvement_threshold,
                   "confidence_threshold": confidence_threshold, "n_terms": n_terms}
+        if default_rule:  # only when set, so that older readers of the model file see no change
+            params["default_rule"] = True
         report(1.0, f"learned {len(learner.rules_)} rules")
         return cls(question, extractor, learner, trained_on, params)
 

@@ -1,0 +1,92 @@
+"""The Beetle benchmark's arithmetic: scheme mapping and accuracy with a share flagged,
+on small hand-made tables (the Beetle data itself is not part of the project)."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from grader.bench.beetle import figures, flagged_accuracy, main, relabel, scheme_figures
+
+
+def test_relabel_schemes():
+    five = ["correct", "partially_correct_incomplete", "contradictory", "irrelevant", "non_domain"]
+    assert [relabel(y, "5way") for y in five] == five
+    assert [relabel(y, "3way") for y in five] == ["correct", "incorrect", "contradictory",
+                                                  "incorrect", "incorrect"]
+    assert [relabel(y, "2way") for y in five] == ["correct"] + ["incorrect"] * 4
+    with pytest.raises(ValueError, match="unknown scheme"):
+        relabel("correct", "4way")
+
+
+def test_flagged_accuracy_flags_the_least_confident_and_the_unmarked_first():
+    truth = ["a", "a", "b", "b", "a", "b", "a", "b", "a", "a"]
+    pred = ["a", "b", None, "b", "a", "a", "a", "b", "a", "a"]
+    conf = [0.9, 0.3, np.nan, 0.8, 0.95, 0.4, 0.7, 0.6, 0.99, 0.85]
+    # 7 of 10 right; unmarked row 2 counts as wrong
+    assert scheme_figures(truth, pred, conf)["accuracy"] == pytest.approx(0.7)
+    # 20% flagged: rows 2 (unmarked) and 1 (0.3) -> the 8 left are all right except row 5
+    assert flagged_accuracy(truth, pred, conf, 0.2) == pytest.approx(7 / 8)
+    # 30%: also row 5 (0.4) -> all 7 left are right
+    assert flagged_accuracy(truth, pred, conf, 0.3) == pytest.approx(1.0)
+    assert flagged_accuracy(truth, pred, conf, 0.0) == pytest.approx(0.7)
+    assert math.isnan(flagged_accuracy(truth, pred, conf, 1.0))
+
+
+def test_flagged_accuracy_breaks_ties_by_position():
+    truth, pred = ["a", "a", "a", "a"], ["b", "a", "a", "a"]
+    assert flagged_accuracy(truth, pred, [0.5] * 4, 0.25) == pytest.approx(1.0)
+    assert flagged_accuracy(truth[::-1], pred[::-1], [0.5] * 4, 0.25) == pytest.approx(2 / 3)
+
+
+def test_scheme_figures_counts_unmarked_and_nan_marks_as_wrong():
+    f = scheme_figures(["x", "y", "y", "x"], ["x", float("nan"), None, "y"], [0.9, np.nan, np.nan, 0.6])
+    assert f["accuracy"] == pytest.approx(0.25) and f["unmarked"] == pytest.approx(0.5)
+    assert f["answers"] == 4 and 0 <= f["macro_f1"] < 1
+
+
+def test_figures_own_scheme_and_mapped_down():
+    rows = pd.DataFrame({
+        "label_5way": ["correct", "irrelevant", "contradictory", "partially_correct_incomplete"],
+        "mark_5way": ["correct", "non_domain", "irrelevant", None],
+        "confidence_5way": [0.9, 0.8, 0.7, np.nan],
+        "mark_3way": ["correct", "incorrect", "contradictory", "incorrect"],
+        "confidence_3way": [0.9, 0.8, 0.7, 0.6],
+        "mark_2way": ["correct", "incorrect", "correct", "incorrect"],
+        "confidence_2way": [0.9, 0.8, 0.7, 0.6],
+    })
+    out = figures(rows)
+    assert out["5way"]["own"]["accuracy"] == pytest.approx(0.25)
+    # mapped to 3-way: non_domain -> incorrect (right), irrelevant -> incorrect (wrong: truth
+    # contradictory), unmarked stays unmarked
+    assert out["3way"]["mapped"]["accuracy"] == pytest.approx(0.5)
+    assert out["3way"]["mapped"]["unmarked"] == pytest.approx(0.25)
+    assert out["3way"]["own"]["accuracy"] == pytest.approx(1.0)
+    # 2-way mapped: correct, incorrect, incorrect (right: contradictory is incorrect), None
+    assert out["2way"]["mapped"]["accuracy"] == pytest.approx(0.75)
+    assert out["2way"]["own"]["accuracy"] == pytest.approx(0.75)
+
+
+def test_end_to_end_on_a_small_made_up_folder(tmp_path, capsys):
+    (tmp_path / "questions.json").write_text(json.dumps([{
+        "question_id": "Q1", "question": "Why does the bulb not light?",
+        "reference_answers": ["There is a gap in the circuit"]}]))
+    good = ["there is a gap in the circuit", "the circuit has a gap", "a gap in the circuit",
+            "because of the gap", "gap in circuit"]
+    bad = ["the battery is dead", "i do not know", "the bulb is broken", "no idea", "it is off"]
+    rows = [("Q1", a, "correct", "train") for a in good * 2] + \
+           [("Q1", a, "irrelevant", "train") for a in bad * 2] + \
+           [("Q1", "there is a gap", "correct", "test"), ("Q1", "dead battery", "irrelevant", "test")]
+    pd.DataFrame(rows, columns=["question_id", "answer", "label_5way", "split"]).to_csv(
+        tmp_path / "answers.csv", index=False)
+    out = tmp_path / "figures.json"
+    assert main(["--data", str(tmp_path), "--json", str(out)]) == 0
+    result = json.loads(out.read_text())
+    assert result["figures"]["2way"]["own"]["answers"] == 2
+    assert result["figures"]["2way"]["own"]["accuracy"] == pytest.approx(1.0)
+    assert "acc@30%flag" in capsys.readouterr().out
+    assert main(["--data", str(tmp_path / "nowhere")]) == 2
