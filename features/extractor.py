@@ -32,6 +32,7 @@ from .nonanswer import is_non_answer
 from .reading import Analysis, analyse
 from .reference import RefPhrase, ReferenceModel, build_reference, content_polarity, \
     coverage_precision
+from .similarity import Exemplars, polarity_keys
 from .spelling import Speller, english_words
 from .terms import answer_grams, select_terms
 from .text import normalize
@@ -49,16 +50,19 @@ class FeatureExtractor:
 
     Parameters: `n_terms` learned terms at most; `model` the spaCy model name (None: the
     `GRADER_SPACY_MODEL` setting, else en_core_web_sm, else the blank fallback);
-    `batch_size` of `nlp.pipe`; `min_term_count`: answers a term must occur in.
+    `batch_size` of `nlp.pipe`; `min_term_count`: answers a term must occur in;
+    `similarity`: with marks, `similarity:MARK` columns (closeness to the training answers of
+    each mark, see `features.similarity`).
     """
 
     def __init__(self, question: Question, n_terms: int = 30, model: str | None = None,
-                 batch_size: int = 256, min_term_count: int = 3):
+                 batch_size: int = 256, min_term_count: int = 3, similarity: bool = True):
         self.question = question
         self.n_terms = n_terms
         self.model = model
         self.batch_size = batch_size
         self.min_term_count = min_term_count
+        self.similarity = similarity
 
     # ------------------------------------------------------------------ fitting
     def fit(self, answers: Sequence[Any], marks: Sequence[Hashable] | None = None
@@ -91,13 +95,22 @@ class FeatureExtractor:
             # Misspellings of a learned term are mended towards it from now on.
             extra = self.vocabulary_extra_ + [p.keys[0] for p in self.terms_]
             self._setup(self._question_vocabulary(extra=extra))
+        self.exemplars_: Exemplars | None = None
+        if marks is not None and self.similarity:
+            keep = [i for i, m in enumerate(marks) if not _missing(m)]
+            keys = [_answer_keys(a) for a in self._analyse(answers[i] for i in keep)]
+            if len({marks[i] for i in keep}) >= 2:
+                self.exemplars_ = Exemplars.fit(keys, [marks[i] for i in keep])
         self._build()
         return self
 
     def fit_transform(self, answers: Sequence[Any], marks: Sequence[Hashable] | None = None
                       ) -> pd.DataFrame:
+        """fit, then transform the same answers; a training answer's similarity columns
+        leave the answer itself out (see `features.similarity`)."""
         answers = list(answers)
-        return self.fit(answers, marks).transform(answers)
+        self.fit(answers, marks)
+        return self._transform(answers, None if marks is None else list(marks))
 
     def _answer_words(self, answers: Sequence[Any], min_answers: int = 2
                       ) -> list[tuple[str, ...]]:
@@ -166,6 +179,10 @@ class FeatureExtractor:
             specs.append(FeatureSpec(feature_name("term", p.name), "categorical", TERM_VALUES,
                                      f'mentions "{p.text}" (a word that separates the marks '
                                      'in the marked answers)'))
+        for mark in (self.exemplars_.marks if self.exemplars_ is not None else ()):
+            specs.append(FeatureSpec(feature_name("similarity", mark), "numeric", None,
+                                     f"words in common with the closest answer marked {mark} "
+                                     "(share, 0-1)"))
         self.feature_specs_: list[FeatureSpec] = specs + base
         self.descriptions_: dict[str, str] = {s.name: s.description for s in self.feature_specs_}
         self._columns = [s.name for s in self.feature_specs_]
@@ -186,7 +203,20 @@ class FeatureExtractor:
     def transform(self, answers: Iterable[Any]) -> pd.DataFrame:
         """One row per answer, in order, with the columns of `feature_specs_`."""
         self._check_fitted()
-        rows = [self._row(a) for a in self._analyse(answers)]
+        return self._transform(answers)
+
+    def _transform(self, answers: Iterable[Any], own_marks: list | None = None) -> pd.DataFrame:
+        rows, keys = [], []
+        for a in self._analyse(answers):
+            rows.append(self._row(a))
+            keys.append(_answer_keys(a))
+        if self.exemplars_ is not None:
+            own = None
+            if own_marks is not None:
+                own = [(m, k) for m, k in zip(own_marks, keys)]
+            sims = self.exemplars_.similarity(keys, own).tolist()
+            n_base = len(BASE_COLUMNS)
+            rows = [r[:-n_base] + s + r[-n_base:] for r, s in zip(rows, sims)]
         return self._frame(rows)
 
     def transform_chunks(self, answers: Iterable[Any], chunk_size: int = 1000
@@ -246,11 +276,13 @@ class FeatureExtractor:
             "version": FORMAT_VERSION,
             "question_id": self.question.id,
             "params": {"n_terms": self.n_terms, "model": self.model,
-                       "batch_size": self.batch_size, "min_term_count": self.min_term_count},
+                       "batch_size": self.batch_size, "min_term_count": self.min_term_count,
+                       "similarity": self.similarity},
             "reference": [_phrase_dict(p) for p in self.reference_.phrases],
             "reference_polarities": [dict(p) for p in self.reference_.polarities],
             "terms": [_phrase_dict(p) for p in self.terms_],
             "vocabulary_extra": [list(k) for k in self.vocabulary_extra_],
+            "exemplars": None if self.exemplars_ is None else self.exemplars_.to_dict(),
         }
 
     @classmethod
@@ -268,6 +300,8 @@ class FeatureExtractor:
         fx.reference_ = ReferenceModel([_phrase_from(p) for p in d["reference"]],
                                        [dict(p) for p in d["reference_polarities"]])
         fx.terms_ = terms
+        saved = d.get("exemplars")  # absent in files written before similarity features
+        fx.exemplars_ = None if saved is None else Exemplars.from_dict(saved)
         fx._build()
         return fx
 
@@ -289,6 +323,10 @@ def transform_stream(fx: FeatureExtractor, answers: Iterable[Any], chunk_size: i
                      ) -> Iterator[pd.DataFrame]:
     """Features of a long stream of answers, chunk by chunk (batch grading of exports)."""
     return fx.transform_chunks(answers, chunk_size)
+
+
+def _answer_keys(a: Analysis) -> frozenset[str]:
+    return polarity_keys(content_polarity(a.text_keys, a.text_negated))
 
 
 def _missing(mark: Any) -> bool:

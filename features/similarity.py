@@ -1,0 +1,108 @@
+"""How close an answer is to the marked answers of each mark: `similarity:MARK` features.
+
+Students who give the same mark-worthy answer tend to use the same words, so the best
+predictor of a mark is often "it says what an answer marked correct said". For each mark,
+the feature is the largest Jaccard similarity between the answer's content words (with their
+polarity: "gap" and "not gap" differ) and those of a training answer with that mark.
+
+On the training answers themselves (`fit_transform`), an answer is not compared with itself
+(leave-one-out): otherwise every training answer would be 1.0 similar to its own mark and
+the learner would learn nothing usable. Identical training answers still count each other.
+Computed with a vocabulary x exemplar matrix, a chunk of answers at a time.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+NEGATED_SUFFIX = "~not"
+
+
+def polarity_keys(polarity: dict[str, bool]) -> frozenset[str]:
+    """The content keys of an answer, negated ones marked: {"gap", "close~not"}."""
+    return frozenset(k + NEGATED_SUFFIX if neg else k for k, neg in polarity.items())
+
+
+def mark_suffix(mark: Hashable) -> str:
+    """A mark as a feature-name suffix (an identifier): "correct" -> correct, "0.5" -> mark_0_5."""
+    text = re.sub(r"[^a-z0-9_]+", "_", str(mark).strip().lower()).strip("_")
+    return text if text[:1].isalpha() else f"mark_{text}"
+
+
+@dataclass
+class Exemplars:
+    """The distinct content-key sets of the training answers, per mark, with counts."""
+
+    marks: list[str] = field(default_factory=list)  # feature suffix of each mark, in order
+    keys: list[list[str]] = field(default_factory=list)  # per exemplar
+    mark_of: list[int] = field(default_factory=list)  # per exemplar: index in marks
+    count: list[int] = field(default_factory=list)  # per exemplar: training answers
+
+    @classmethod
+    def fit(cls, key_sets: Sequence[frozenset[str]], marks: Sequence[Hashable]) -> Exemplars:
+        suffixes = list(dict.fromkeys(mark_suffix(m) for m in sorted(set(marks), key=str)))
+        index: dict[tuple[int, frozenset[str]], int] = {}
+        ex = cls(marks=suffixes)
+        for keys, mark in zip(key_sets, marks):
+            k = (suffixes.index(mark_suffix(mark)), keys)
+            if k not in index:
+                index[k] = len(ex.keys)
+                ex.keys.append(sorted(keys))
+                ex.mark_of.append(k[0])
+                ex.count.append(0)
+            ex.count[index[k]] += 1
+        ex._prepare()
+        return ex
+
+    def _prepare(self) -> None:
+        vocab = sorted({k for keys in self.keys for k in keys})
+        self._vocab = {k: i for i, k in enumerate(vocab)}
+        self._matrix = np.zeros((len(vocab), len(self.keys)), dtype=np.float32)
+        for j, keys in enumerate(self.keys):
+            self._matrix[[self._vocab[k] for k in keys], j] = 1.0
+        self._sizes = self._matrix.sum(axis=0)
+
+    def similarity(self, key_sets: Sequence[frozenset[str]],
+                   own: Sequence[tuple[str, frozenset[str]]] | None = None) -> np.ndarray:
+        """(answers x marks) largest Jaccard similarity to an exemplar of each mark. `own`:
+        each answer's own (mark, keys) when the answers are the training answers."""
+        n, m = len(key_sets), len(self.marks)
+        out = np.zeros((n, m))
+        if n == 0 or not self.keys:
+            return out
+        rows = np.zeros((n, len(self._vocab)), dtype=np.float32)
+        sizes = np.zeros(n, dtype=np.float32)
+        for i, keys in enumerate(key_sets):
+            sizes[i] = len(keys)
+            cols = [self._vocab[k] for k in keys if k in self._vocab]
+            rows[i, cols] = 1.0
+        inter = rows @ self._matrix
+        union = sizes[:, None] + self._sizes[None, :] - inter
+        with np.errstate(invalid="ignore", divide="ignore"):
+            jaccard = np.where(union > 0, inter / union, 0.0)
+        if own is not None:  # leave one out: an exemplar made of this answer alone is not used
+            lookup = {(self.mark_of[j], frozenset(k)): j for j, k in enumerate(self.keys)}
+            position = {suffix: c for c, suffix in enumerate(self.marks)}
+            for i, (mark, keys) in enumerate(own):
+                j = lookup.get((position.get(mark_suffix(mark), -1), keys))
+                if j is not None and self.count[j] == 1:
+                    jaccard[i, j] = -1.0
+        mark_of = np.asarray(self.mark_of)
+        for c in range(m):
+            cols = np.flatnonzero(mark_of == c)
+            if cols.size:
+                out[:, c] = np.maximum(jaccard[:, cols].max(axis=1), 0.0)
+        return out
+
+    def to_dict(self) -> dict:
+        return {"marks": self.marks, "keys": self.keys, "mark_of": self.mark_of, "count": self.count}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Exemplars:
+        ex = cls(list(d["marks"]), [list(k) for k in d["keys"]], list(d["mark_of"]), list(d["count"]))
+        ex._prepare()
+        return ex

@@ -1,0 +1,58 @@
+"""similarity:MARK features: closeness to the training answers of each mark."""
+
+from __future__ import annotations
+
+import pytest
+
+from features import FeatureExtractor
+from features.similarity import Exemplars, mark_suffix, polarity_keys
+from knowledge.schema import Question
+
+
+def test_jaccard_per_mark_and_polarity_counts():
+    ex = Exemplars.fit([frozenset({"gap", "terminal"}), frozenset({"battery", "dead"}),
+                        frozenset({"gap~not"})], ["good", "bad", "bad"])
+    assert ex.marks == ["bad", "good"]
+    sims = ex.similarity([frozenset({"gap", "terminal", "battery"}), frozenset({"gap~not"}),
+                          frozenset()])
+    # {gap, terminal, battery}: good 2/3, bad 1/4 (battery, dead)
+    assert sims[0].tolist() == pytest.approx([1 / 4, 2 / 3])
+    # "not gap" is not "gap": nothing in common with the good answer
+    assert sims[1].tolist() == pytest.approx([1.0, 0.0])
+    assert sims[2].tolist() == [0.0, 0.0]
+
+
+def test_leave_one_out_ignores_the_answer_itself_but_not_its_twins():
+    keys = [frozenset({"gap"}), frozenset({"gap"}), frozenset({"open", "switch"}), frozenset({"dead"})]
+    marks = ["good", "good", "good", "bad"]
+    ex = Exemplars.fit(keys, marks)
+    own = list(zip(marks, keys))
+    loo = ex.similarity(keys, own)
+    assert loo[0, 1] == 1.0  # its twin is another training answer
+    assert loo[2, 1] == 0.0  # alone: compared with "gap" only
+    assert loo[3, 0] == 0.0  # the only bad answer: no other bad answer to compare with
+    assert ex.similarity(keys)[3, 0] == 1.0  # without leave-one-out it would see itself
+
+
+def test_mark_suffix_is_an_identifier():
+    assert [mark_suffix(m) for m in ("correct", "0.5", 1, "Partially correct")] == [
+        "correct", "mark_0_5", "mark_1", "partially_correct"]
+    assert polarity_keys({"gap": False, "close": True}) == {"gap", "close~not"}
+
+
+def test_extractor_columns_fit_transform_and_saved_model():
+    q = Question("circuit", "Why does the bulb not light?", ("There is a gap in the circuit",))
+    answers = ["there is a gap in the circuit", "a gap between the wires", "the battery is dead",
+               "the bulb is broken", "there is no gap", "dead battery"]
+    marks = ["1", "1", "0", "0", "0", "0"]
+    fx = FeatureExtractor(q, n_terms=5)
+    X = fx.fit_transform(answers, marks)
+    assert {"similarity:mark_0", "similarity:mark_1"} <= set(X.columns)
+    assert X["similarity:mark_1"].dtype == float
+    # row 0 left out of its own comparison: closest mark-1 answer is row 1
+    assert X.loc[0, "similarity:mark_1"] < 1.0
+    new = fx.transform(["there is a gap in the circuit"])
+    assert new.loc[0, "similarity:mark_1"] == 1.0
+    again = FeatureExtractor.from_dict(fx.to_dict(), q).transform(answers)
+    assert again.equals(fx.transform(answers))
+    assert "similarity:mark_1" not in FeatureExtractor(q, similarity=False).fit_transform(answers, marks)
