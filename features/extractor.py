@@ -181,8 +181,8 @@ class FeatureExtractor:
                                      'in the marked answers)'))
         for mark in (self.exemplars_.marks if self.exemplars_ is not None else ()):
             specs.append(FeatureSpec(feature_name("similarity", mark), "numeric", None,
-                                     f"words in common with the closest answer marked {mark} "
-                                     "(share, 0-1)"))
+                                     f"says most of what an answer marked {mark} said "
+                                     "(share of its words, 0-1)"))
         self.feature_specs_: list[FeatureSpec] = specs + base
         self.descriptions_: dict[str, str] = {s.name: s.description for s in self.feature_specs_}
         self._columns = [s.name for s in self.feature_specs_]

@@ -2,8 +2,11 @@
 
 Students who give the same mark-worthy answer tend to use the same words, so the best
 predictor of a mark is often "it says what an answer marked correct said". For each mark,
-the feature is the largest Jaccard similarity between the answer's content words (with their
-polarity: "gap" and "not gap" differ) and those of a training answer with that mark.
+the feature is the largest share of a training answer's content words (with their polarity:
+"gap" and "not gap" differ) that the answer also says, over the training answers with that
+mark ("it says everything that answer said"). Cross-validated on Beetle's train split this
+containment did better than the Jaccard similarity (2-way accuracy 0.838 against 0.823, mean
+of three fold seeds; 3-way about the same), and both did better than no such feature.
 
 On the training answers themselves (`fit_transform`), an answer is not compared with itself
 (leave-one-out): otherwise every training answer would be 1.0 similar to its own mark and
@@ -68,34 +71,31 @@ class Exemplars:
 
     def similarity(self, key_sets: Sequence[frozenset[str]],
                    own: Sequence[tuple[str, frozenset[str]]] | None = None) -> np.ndarray:
-        """(answers x marks) largest Jaccard similarity to an exemplar of each mark. `own`:
+        """(answers x marks) largest share of an exemplar of each mark that the answer says. `own`:
         each answer's own (mark, keys) when the answers are the training answers."""
         n, m = len(key_sets), len(self.marks)
         out = np.zeros((n, m))
         if n == 0 or not self.keys:
             return out
         rows = np.zeros((n, len(self._vocab)), dtype=np.float32)
-        sizes = np.zeros(n, dtype=np.float32)
         for i, keys in enumerate(key_sets):
-            sizes[i] = len(keys)
             cols = [self._vocab[k] for k in keys if k in self._vocab]
             rows[i, cols] = 1.0
         inter = rows @ self._matrix
-        union = sizes[:, None] + self._sizes[None, :] - inter
         with np.errstate(invalid="ignore", divide="ignore"):
-            jaccard = np.where(union > 0, inter / union, 0.0)
+            contained = np.where(self._sizes[None, :] > 0, inter / self._sizes[None, :], 0.0)
         if own is not None:  # leave one out: an exemplar made of this answer alone is not used
             lookup = {(self.mark_of[j], frozenset(k)): j for j, k in enumerate(self.keys)}
             position = {suffix: c for c, suffix in enumerate(self.marks)}
             for i, (mark, keys) in enumerate(own):
                 j = lookup.get((position.get(mark_suffix(mark), -1), keys))
                 if j is not None and self.count[j] == 1:
-                    jaccard[i, j] = -1.0
+                    contained[i, j] = -1.0
         mark_of = np.asarray(self.mark_of)
         for c in range(m):
             cols = np.flatnonzero(mark_of == c)
             if cols.size:
-                out[:, c] = np.maximum(jaccard[:, cols].max(axis=1), 0.0)
+                out[:, c] = np.maximum(contained[:, cols].max(axis=1), 0.0)
         return out
 
     def to_dict(self) -> dict:

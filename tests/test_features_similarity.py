@@ -9,14 +9,14 @@ from features.similarity import Exemplars, mark_suffix, polarity_keys
 from knowledge.schema import Question
 
 
-def test_jaccard_per_mark_and_polarity_counts():
+def test_containment_per_mark_and_polarity_counts():
     ex = Exemplars.fit([frozenset({"gap", "terminal"}), frozenset({"battery", "dead"}),
                         frozenset({"gap~not"})], ["good", "bad", "bad"])
     assert ex.marks == ["bad", "good"]
     sims = ex.similarity([frozenset({"gap", "terminal", "battery"}), frozenset({"gap~not"}),
                           frozenset()])
-    # {gap, terminal, battery}: good 2/3, bad 1/4 (battery, dead)
-    assert sims[0].tolist() == pytest.approx([1 / 4, 2 / 3])
+    # {gap, terminal, battery} says all of the good answer, half of {battery, dead}
+    assert sims[0].tolist() == pytest.approx([1 / 2, 1.0])
     # "not gap" is not "gap": nothing in common with the good answer
     assert sims[1].tolist() == pytest.approx([1.0, 0.0])
     assert sims[2].tolist() == [0.0, 0.0]
