@@ -6,16 +6,14 @@
 
 The speed benchmark uses two questions and generated answers written here (a rubric-based
 one with a quantity, and a reference-only one), so it runs on a fresh clone. The Beetle
-check trains one ConFold per question on `split=train` and reports 5-, 3- and 2-way
-accuracy on `split=test`, with no hand-written rubric (reference answers and marked
-answers only).
+check is `python -m grader.bench beetle` (one GradingModel per question trained on
+`split=train`, 5-, 3- and 2-way accuracy on `split=test`, no hand-written rubric).
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
-import json
 import logging
 import random
 import sys
@@ -108,79 +106,28 @@ def speed(n_answers: int, repeats: int = 3) -> None:
               f"{peak / 2**20:6.1f} MiB traced (answers generated up front not counted)")
 
 
-SCHEMES = {"5way": lambda y: y,
-           "3way": lambda y: y if y in ("correct", "contradictory") else "incorrect",
-           "2way": lambda y: "correct" if y == "correct" else "incorrect"}
-
-
 def beetle_check(data: Path, n_terms: int = 30, verbose: bool = False,
                  confold_params: dict | None = None, cv: int = 0) -> dict[str, float]:
-    """5-/3-/2-way accuracy of one ConFold per question on Beetle's test split, or with
-    `cv` > 1, cross-validated on the train split (k folds per question, seeded): 1929
-    answers instead of 231, steadier for comparing two versions of the features."""
-    import numpy as np
-    import pandas as pd
+    """5-/3-/2-way accuracy on Beetle: the one implementation is `grader.bench.beetle`
+    (`python -m grader.bench beetle`, through `GradingModel`); this entry point stays for
+    those used to it. `confold_params` are `GradingModel.train` options (ratio, z, thresholds)."""
+    from grader.bench.beetle import format_figures, run
 
-    questions = {q["question_id"]: q for q in json.loads((data / "questions.json").read_text())}
-    answers = pd.read_csv(data / "answers.csv")
-    hits = {s: 0 for s in SCHEMES}
-    fallback_hits = {s: 0 for s in SCHEMES}  # unmarked answers get the commonest train mark
-    unmarked = {s: 0 for s in SCHEMES}
-    total = 0
-    t0 = time.perf_counter()
-    for qid, group in answers.groupby("question_id", sort=True):
-        q = questions[qid]
-        question = Question(qid, q["question"], tuple(q["reference_answers"]))
-        if cv > 1:
-            train_all = group[group.split == "train"].reset_index(drop=True)
-            order = np.random.default_rng(0).permutation(len(train_all))
-            splits = [(train_all.drop(index=fold), train_all.loc[fold])
-                      for fold in np.array_split(order, cv)]
-        else:
-            splits = [(group[group.split == "train"], group[group.split == "test"])]
-        line = [f"{qid:40s}"]
-        n_test = sum(len(test) for _, test in splits)
-        if n_test == 0:
-            continue
-        total += n_test
-        for scheme, relabel in SCHEMES.items():
-            ok = 0
-            for train, test in splits:
-                y_train = [relabel(y) for y in train.label_5way]
-                y_test = [relabel(y) for y in test.label_5way]
-                predicted = _fit_predict(question, train.answer.tolist(), y_train,
-                                         test.answer.tolist(), n_terms, confold_params)
-                ok += sum(p == y for p, y in zip(predicted, y_test))
-                commonest = max(set(y_train), key=y_train.count)
-                fallback_hits[scheme] += sum((commonest if p is None else p) == y
-                                             for p, y in zip(predicted, y_test))
-                unmarked[scheme] += sum(p is None for p in predicted)
-            hits[scheme] += ok
-            line.append(f"{scheme} {ok / n_test:.2f}")
-        if verbose:
-            print("  ".join(line))
-    result = {s: hits[s] / total for s in SCHEMES}
-    where = f"{cv}-fold cross-validation on split=train" if cv > 1 else "split=test"
-    print(f"Beetle ({data}), {where}: {total} answers, one ConFold per question and scheme "
-          f"{confold_params or '(defaults)'}, n_terms={n_terms}, no rubric "
-          f"[{time.perf_counter() - t0:.0f}s]")
-    for s in SCHEMES:
-        print(f"  {s}: accuracy {result[s]:.3f} (answers no rule marks count as wrong; "
-              f"{unmarked[s]} of them), {fallback_hits[s] / total:.3f} with the commonest "
-              "training mark for those")
-    return result
+    params = dict(confold_params or {}, n_terms=n_terms)
+    predictions, result = run(data, cv, params)
+    if verbose:
+        for qid, rows in predictions.groupby("question_id", sort=True):
+            print(f"{qid:40s} " + "  ".join(
+                f"{s} {run_accuracy(rows, s):.2f}" for s in ("5way", "3way", "2way")))
+    print(format_figures(result))
+    return {s: result[s]["own"]["accuracy"] for s in result}
 
 
-def _fit_predict(question: Question, train: list[str], y_train: list[str], test: list[str],
-                 n_terms: int, confold_params: dict | None) -> list:
-    from grader import ConFold
+def run_accuracy(rows, scheme: str) -> float:
+    from grader.bench.beetle import relabel
 
-    if len(set(y_train)) < 2:  # a fold with one mark: that mark
-        return [y_train[0]] * len(test)
-    fx = FeatureExtractor(question, n_terms=n_terms)
-    X_train = fx.fit_transform(train, y_train)
-    model = ConFold(**(confold_params or {})).fit(X_train, y_train)
-    return list(model.predict(fx.transform(test)))
+    truth = [relabel(y, scheme) for y in rows.label_5way]
+    return sum(m == t for m, t in zip(rows[f"mark_{scheme}"], truth)) / len(truth)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

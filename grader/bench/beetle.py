@@ -206,6 +206,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="questions graded in parallel processes")
     # Training options left out keep the pipeline's defaults (argparse.SUPPRESS: not in args).
     parser.add_argument("--ratio", type=float, default=argparse.SUPPRESS)
+    parser.add_argument("--z", type=float, default=argparse.SUPPRESS, help="Wilson score z")
     parser.add_argument("--n-terms", type=int, default=argparse.SUPPRESS)
     parser.add_argument("--improvement-threshold", type=_threshold, default=argparse.SUPPRESS,
                         metavar="T|none")
@@ -216,7 +217,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     params = {name: getattr(args, name) for name in
-              ("ratio", "n_terms", "improvement_threshold", "confidence_threshold") if hasattr(args, name)}
+              ("ratio", "z", "n_terms", "improvement_threshold", "confidence_threshold") if hasattr(args, name)}
     if args.default_rule is not None:
         params["default_rule"] = args.default_rule == "on"
     t0 = time.perf_counter()
