@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-import multiprocessing as mp
+import json
 import sqlite3
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -93,36 +96,39 @@ def test_a_newer_schema_is_refused(tmp_path):
         ReviewStore(path)
 
 
-def _marker_process(path: str, marker: str, n: int, queue) -> None:
-    store = ReviewStore(path)
-    conflicts = 0
-    for i in range(n):
-        # both markers work through the same answers; each reads the version first
-        answer = f"s{i:03d}"
-        latest = store.latest("exam", "q", answer)
-        try:
-            store.record("exam", "q", answer, marker=marker, new_mark=str(i % 3),
-                         base_version=latest.version if latest else 0)
-        except ConflictError:
-            conflicts += 1
-        store.record("exam", "q", f"{marker}-{i:03d}", marker=marker, new_mark="1",
-                     base_version=0)
-    queue.put((marker, conflicts))
+# Each marker runs in its own interpreter (not multiprocessing: its "spawn" re-imports the
+# parent's __main__, which under Streamlit's AppTest in the same session is app.py).
+_MARKER_SCRIPT = """
+import json, sys
+from grader.review_store import ConflictError, ReviewStore
+path, marker, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+store = ReviewStore(path)
+conflicts = 0
+for i in range(n):
+    # both markers work through the same answers; each reads the version first
+    answer = f"s{i:03d}"
+    latest = store.latest("exam", "q", answer)
+    try:
+        store.record("exam", "q", answer, marker=marker, new_mark=str(i % 3),
+                     base_version=latest.version if latest else 0)
+    except ConflictError:
+        conflicts += 1
+    store.record("exam", "q", f"{marker}-{i:03d}", marker=marker, new_mark="1", base_version=0)
+print(json.dumps([marker, conflicts]))
+"""
 
 
 def test_two_processes_writing_at_once_lose_nothing(tmp_path):
     path = str(tmp_path / "r.sqlite")
     ReviewStore(path)
-    ctx = mp.get_context("spawn")
-    queue = ctx.Queue()
     n = 60
-    procs = [ctx.Process(target=_marker_process, args=(path, m, n, queue)) for m in ("ann", "bob")]
-    for p in procs:
-        p.start()
-    for p in procs:
-        p.join(120)
-        assert p.exitcode == 0
-    conflicts = dict(queue.get(timeout=5) for _ in procs)
+    root = Path(__file__).resolve().parent.parent
+    procs = [subprocess.Popen([sys.executable, "-c", _MARKER_SCRIPT, path, m, str(n)],
+                              cwd=root, stdout=subprocess.PIPE, text=True)
+             for m in ("ann", "bob")]
+    outputs = [p.communicate(timeout=120)[0] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0]
+    conflicts = dict(json.loads(out) for out in outputs)
     store = ReviewStore(path)
     history = store.history("exam")
     # each marker's own answers: every save is there
