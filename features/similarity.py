@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 NEGATED_SUFFIX = "~not"
+MAX_EXEMPLARS_PER_MARK = 400  # the commonest distinct answers: bounded model size and time
+CHUNK = 1024  # answers compared at a time: memory stays flat in the number of answers
 
 
 def polarity_keys(polarity: dict[str, bool]) -> frozenset[str]:
@@ -58,8 +60,20 @@ class Exemplars:
                 ex.mark_of.append(k[0])
                 ex.count.append(0)
             ex.count[index[k]] += 1
+        ex._keep_commonest(MAX_EXEMPLARS_PER_MARK)
         ex._prepare()
         return ex
+
+    def _keep_commonest(self, limit: int) -> None:
+        """At most `limit` exemplars per mark: the most frequent, first seen first."""
+        kept: list[int] = []
+        for c in range(len(self.marks)):
+            of_mark = [j for j, m in enumerate(self.mark_of) if m == c]
+            kept += sorted(sorted(of_mark, key=lambda j: -self.count[j])[:limit])
+        kept.sort()
+        self.keys = [self.keys[j] for j in kept]
+        self.mark_of = [self.mark_of[j] for j in kept]
+        self.count = [self.count[j] for j in kept]
 
     def _prepare(self) -> None:
         vocab = sorted({k for keys in self.keys for k in keys})
@@ -74,6 +88,10 @@ class Exemplars:
         """(answers x marks) largest share of an exemplar of each mark that the answer says. `own`:
         each answer's own (mark, keys) when the answers are the training answers."""
         n, m = len(key_sets), len(self.marks)
+        if n > CHUNK:
+            return np.vstack([self.similarity(key_sets[s:s + CHUNK],
+                                              None if own is None else own[s:s + CHUNK])
+                              for s in range(0, n, CHUNK)])
         out = np.zeros((n, m))
         if n == 0 or not self.keys:
             return out

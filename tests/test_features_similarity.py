@@ -56,3 +56,19 @@ def test_extractor_columns_fit_transform_and_saved_model():
     again = FeatureExtractor.from_dict(fx.to_dict(), q).transform(answers)
     assert again.equals(fx.transform(answers))
     assert "similarity:mark_1" not in FeatureExtractor(q, similarity=False).fit_transform(answers, marks)
+
+
+def test_chunks_give_the_same_result_and_exemplars_are_capped(monkeypatch):
+    import features.similarity as sim
+
+    keys = [frozenset({f"w{i % 7}", f"v{i % 3}"}) for i in range(50)]
+    marks = ["a" if i % 2 else "b" for i in range(50)]
+    ex = Exemplars.fit(keys, marks)
+    whole = ex.similarity(keys, list(zip(marks, keys)))
+    monkeypatch.setattr(sim, "CHUNK", 8)
+    assert (ex.similarity(keys, list(zip(marks, keys))) == whole).all()
+    monkeypatch.setattr(sim, "MAX_EXEMPLARS_PER_MARK", 2)
+    many = [frozenset({"x"})] * 3 + [frozenset({"y"})] * 2 + [frozenset({"z"})] + [frozenset({"q"})]
+    capped = Exemplars.fit(many, ["a"] * 6 + ["b"])
+    assert [(capped.marks[m], k, n) for m, k, n in zip(capped.mark_of, capped.keys, capped.count)] == [
+        ("a", ["x"], 3), ("a", ["y"], 2), ("b", ["q"], 1)]
