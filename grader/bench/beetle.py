@@ -234,8 +234,15 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"[{time.perf_counter() - t0:.0f}s]")
     print(format_figures(result))
     if args.json:
-        args.json.write_text(json.dumps({"data": str(args.data), "cv": args.cv, "seed": args.seed,
-                                         "params": params, "figures": result}, indent=1) + "\n")
+        from grader.exam_io import atomic_write_text
+
+        figures_json = {scheme: {source: {k: (None if isinstance(v, float) and math.isnan(v) else v)
+                                          for k, v in f.items()}  # NaN is not JSON
+                                 for source, f in sources.items()}
+                        for scheme, sources in result.items()}
+        report = {"data": str(args.data), "cv": args.cv, "seed": args.seed, "params": params,
+                  "figures": figures_json}
+        atomic_write_text(args.json, json.dumps(report, indent=1) + "\n")
     return 0
 
 
