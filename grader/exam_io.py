@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import csv
 import io
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -26,6 +24,7 @@ import numpy as np
 import pandas as pd
 import yaml
 
+from grader.atomic_file import atomic_write_text
 from grader.csv_reader import (DELIMITERS, CSVChunk, CSVFormat, CSVFormatError, CSVReader,
                                detect_delimiter, detect_encoding, detect_format, duplicate_rows,
                                format_duplicates, read_table, resolve_column)
@@ -299,24 +298,6 @@ def csv_text(header: Sequence[str] | None, rows: Iterable[Sequence[str]]) -> str
         writer.writerow([neutralise(h) for h in header])
     writer.writerows(rows)
     return buffer.getvalue()
-
-
-def atomic_write_text(path: str | Path, text: str, encoding: str = "utf-8") -> None:
-    """Write a file by a temp file in the same folder, fsync, os.replace."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "w", encoding=encoding, newline="") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def write_csv_safely(frame: pd.DataFrame, path: str | Path) -> None:

@@ -10,12 +10,12 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
 from pathlib import Path
 from typing import Any, Mapping
 
 import numpy as np
 
+from grader.atomic_file import atomic_write_text
 from grader.encoding import ColumnEncoding
 from grader.rules import Literal, PredicateDefinition, Rule
 
@@ -162,20 +162,9 @@ def model_from_dict(cls, data: Any):
 
 
 def save_model(model, path: str | os.PathLike) -> None:
-    """Atomic write: a temporary file in the same directory, fsync, then os.replace."""
+    """Write the model as JSON, atomically (never a half-written model file)."""
     text = json.dumps(model.to_dict(), indent=1, ensure_ascii=False, allow_nan=False)
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text + "\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    atomic_write_text(path, text + "\n")
 
 
 def load_model(cls, path: str | os.PathLike):

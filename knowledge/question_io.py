@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Sequence
 
+from grader.atomic_file import atomic_write_bytes, atomic_write_text
 from knowledge.errors import KnowledgeError, Problem
 from knowledge.question_file import read_question_text
 from knowledge.schema import Concept, FeatureSpec, Misconception, Quantity, Question
@@ -57,21 +56,6 @@ def load_question(path: str | Path, specs: Sequence[FeatureSpec] | None = None) 
     return question
 
 
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write via a temporary file in the same folder, fsync, then os.replace."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def save_question_text(path: str | Path, text: str, specs: Sequence[FeatureSpec] | None = None) -> Path | None:
     """Validate `text`, keep the current file in `.history/NAME.TIMESTAMP.yaml`, then replace
     the file atomically. Raises `KnowledgeError` (and writes nothing) if the text is invalid.
@@ -90,7 +74,7 @@ def save_question_text(path: str | Path, text: str, specs: Sequence[FeatureSpec]
         while kept.exists():
             kept = history / f"{path.stem}.{stamp}-{n}{path.suffix}"
             n += 1
-        atomic_write_text(kept, path.read_bytes().decode("utf-8", errors="surrogateescape"))
+        atomic_write_bytes(kept, path.read_bytes())
     atomic_write_text(path, text)
     return kept
 

@@ -14,13 +14,13 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from grader.atomic_file import atomic_write_text
 from grader.confold import ConFold
 from grader.metrics import accuracy, inverse_brier_score, macro_f1
 
@@ -143,12 +143,7 @@ HEADER = (f"{'table':<14}{'rows':>7}{'acc':>7}{'ref':>6}{'macroF1':>7}{'IBS':>7}
 
 
 def write_json(path: Path, payload) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    with os.fdopen(fd, "w") as f:
-        json.dump(payload, f, indent=1)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    atomic_write_text(path, json.dumps(payload, indent=1))
 
 
 def pin_to_one_core() -> None:
