@@ -13,14 +13,11 @@ Grammar (comments start with `%`):
 
 from __future__ import annotations
 
-import math
 import re
 import struct
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 
-from grader.rules import Literal, PredicateDefinition, Rule
-from knowledge.errors import KnowledgeError, Problem, source_name
+from knowledge.errors import Problem
 
 _TOKEN = re.compile(r"""
     (?P<ws>[ \t\r]+) | (?P<nl>\n) | (?P<comment>%[^\n]*)

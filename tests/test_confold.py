@@ -7,7 +7,7 @@ import pytest
 from grader import ConFold
 from grader.fold import wilson
 from grader.rule_eval import apply_rules
-from grader.rules import Literal as L, Rule
+from grader.rules import Literal as L
 
 
 @pytest.mark.parametrize("n_pos, n, expected", [(1, 1, 0.55), (9, 10, 0.71053), (97, 100, 0.93119),

@@ -1,13 +1,11 @@
 """Bad input: a ValueError that says what is wrong, or the documented handling."""
 
-import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from grader import ConFold
-from grader.rules import Literal as L
 
 
 def data():

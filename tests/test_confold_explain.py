@@ -7,7 +7,7 @@ import pytest
 
 from grader import ConFold
 from grader.explain import feature_label
-from grader.rules import Literal as L, PredicateDefinition, Rule
+from grader.rules import Literal as L, PredicateDefinition
 
 
 def birds():

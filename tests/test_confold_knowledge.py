@@ -1,6 +1,5 @@
 """Domain knowledge: background rules and predicates, initial rules refined, pruned or dropped."""
 
-import numpy as np
 import pandas as pd
 import pytest
 

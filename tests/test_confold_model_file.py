@@ -9,7 +9,7 @@ import pytest
 
 from grader import ConFold
 from grader.model_file import FORMAT_VERSION, ModelFileError
-from grader.rules import Literal as L, PredicateDefinition, Rule
+from grader.rules import Literal as L, PredicateDefinition
 
 
 def fitted(labels=("0", "0.5", 1, 0.5, True)):

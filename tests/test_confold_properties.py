@@ -1,6 +1,5 @@
 """Properties on random mixed tables (hypothesis)."""
 
-import copy
 
 import numpy as np
 import pandas as pd
@@ -8,7 +7,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from grader import ConFold
 from grader.rule_eval import apply_rules
-from grader.rules import Literal as L, PredicateDefinition, Rule
+from grader.rules import Literal as L, PredicateDefinition
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

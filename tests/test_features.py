@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import logging
-import math
 import re
 
 import pandas as pd
@@ -16,7 +15,7 @@ import pytest
 
 from features import FeatureExtractor, NotFittedError, load_nlp, transform_stream
 from features.nlp import FALLBACK
-from knowledge.schema import Concept, Misconception, Quantity, Question
+from knowledge.schema import Concept, Misconception, Question
 
 CIRCUIT = Question(
     id="open_bulb",

@@ -9,7 +9,6 @@ the marks before and after.
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pandas as pd
 import streamlit as st
