@@ -88,6 +88,10 @@ def _add_learning(p: argparse.ArgumentParser) -> None:
     g.add_argument("--z", type=float, default=3.0, help="z of the Wilson confidence (default 3.0)")
     g.add_argument("--n-terms", type=int, default=30, metavar="N",
                    help="words and phrases learned from the marked answers (default 30)")
+    g.add_argument("--default-rule", action="store_true",
+                   help="end the rules with a catch-all rule (the commonest mark of the answers the "
+                        "other rules leave, with its own, usually low, confidence) instead of "
+                        "leaving those answers unmarked")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -163,7 +167,8 @@ def _warn(messages: Sequence[str]) -> None:
 
 def _learning_params(args: argparse.Namespace) -> dict:
     return {"ratio": args.ratio, "z": args.z, "improvement_threshold": args.improvement_threshold,
-            "confidence_threshold": args.confidence_threshold, "n_terms": args.n_terms}
+            "confidence_threshold": args.confidence_threshold, "n_terms": args.n_terms,
+            "default_rule": args.default_rule}
 
 
 def _load_marked(args: argparse.Namespace, question_path: Path):

@@ -55,6 +55,18 @@ def test_train_reports_what_it_learned(files, capsys, tmp_path):
     assert params["improvement_threshold"] is None and params["confidence_threshold"] == 0.6
 
 
+def test_default_rule_option_ends_the_rules_with_a_catch_all(files, capsys, tmp_path):
+    model = tmp_path / "d.json"
+    code, out, err = run(["train", "--question", files["question"], "--answers", files["marked"],
+                          "--model", model, "--default-rule"], capsys)
+    assert code == 0
+    assert json.loads(model.read_text(encoding="utf-8"))["params"].get("default_rule") is True
+    code, out, err = run(["rules", "--model", model, "--format", "yaml"], capsys)
+    assert code == 0 and "name: default" in out and "if: []" in out
+    plain = json.loads(files["model"].read_text(encoding="utf-8"))["params"]
+    assert not plain.get("default_rule")
+
+
 def test_grade_writes_every_column_plus_the_grades(files, capsys, tmp_path):
     out_path = tmp_path / "graded.csv"
     code, out, err = run(["grade", "--model", files["model"], "--answers", files["exam"], "--out", out_path,
