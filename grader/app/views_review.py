@@ -35,17 +35,24 @@ def show_notice() -> None:
 
 # -- saving ---------------------------------------------------------------------------------
 
+def _ready_to_decide(mark: str | None) -> bool:
+    """A decision needs the marker's name (the audit trail) and a mark; say which is missing."""
+    if not _marker():
+        _notice("error", "Type your name in the sidebar first: every decision is saved with it.")
+        return False
+    if not mark:
+        _notice("error", "Choose a mark first.")
+        return False
+    return True
+
+
 def _save_one(store: ReviewStore, exam_id: str, qid: str, aid: str, old_mark: str | None,
               mark_key: str | None, comment_key: str, fixed_mark: str | None = None) -> None:
     """Form callback: save the marker's decision on one answer, or record the conflict."""
     state = st.session_state
     mark = fixed_mark if fixed_mark is not None else state.get(mark_key)
     comment = str(state.get(comment_key, "") or "")
-    if not _marker():
-        _notice("error", "Type your name in the sidebar first: every decision is saved with it.")
-        return
-    if not mark:
-        _notice("error", "Choose a mark first.")
+    if not _ready_to_decide(mark):
         return
     base = state["seen"].get((qid, aid), 0)
     try:
@@ -218,11 +225,7 @@ def _apply_group(store: ReviewStore, exam_id: str, members: pd.DataFrame, key: s
     state = st.session_state
     mark = state.get(f"gmark|{key}")
     comment = str(state.get(f"gcomment|{key}", "") or "")
-    if not _marker():
-        _notice("error", "Type your name in the sidebar first: every decision is saved with it.")
-        return
-    if not mark:
-        _notice("error", "Choose a mark first.")
+    if not _ready_to_decide(mark):
         return
     todo = [NewDecision(q, a, mark, state["seen"].get((q, a), 0), old_mark=m)
             for q, a, m in zip(members["question_id"], members["answer_id"], members["mark"])]
