@@ -32,13 +32,20 @@ def _read_text(path: Path) -> str:
         return str(best)
 
 
-def check_question_text(text: str, path: str | Path | None = None,
-                        specs: Sequence[FeatureSpec] | None = None) -> list[Problem]:
-    """Every problem of a question file's text (form, rules, features, marks); [] if valid."""
+def _read_and_check(text: str, path: str | Path | None,
+                    specs: Sequence[FeatureSpec] | None) -> tuple[Question | None, list[Problem]]:
+    """The question and every problem of its text, the file's own problems first (those of
+    an .lp rule file it names after), so the editor and the loader list them alike."""
     question, problems = read_question_text(text, path)
     if question is not None:
         problems = problems + validate_question(question, specs)
-    return sorted(problems, key=lambda p: (p.file != str(path), p.file, p.line, p.column))
+    return question, sorted(problems, key=lambda p: (p.file != str(path), p.file, p.line, p.column))
+
+
+def check_question_text(text: str, path: str | Path | None = None,
+                        specs: Sequence[FeatureSpec] | None = None) -> list[Problem]:
+    """Every problem of a question file's text (form, rules, features, marks); [] if valid."""
+    return _read_and_check(text, path, specs)[1]
 
 
 def load_question(path: str | Path, specs: Sequence[FeatureSpec] | None = None) -> Question:
@@ -48,11 +55,9 @@ def load_question(path: str | Path, specs: Sequence[FeatureSpec] | None = None) 
         text = _read_text(path)
     except OSError as err:
         raise KnowledgeError([Problem(str(path), 1, 1, f"cannot read the file: {err.strerror or err}")]) from None
-    question, problems = read_question_text(text, path)
-    if question is not None:
-        problems = problems + validate_question(question, specs)
+    question, problems = _read_and_check(text, path, specs)
     if problems:
-        raise KnowledgeError(sorted(problems, key=lambda p: (p.file != str(path), p.file, p.line, p.column)))
+        raise KnowledgeError(problems)
     return question
 
 
