@@ -309,16 +309,8 @@ def _chunks(reader: CSVReader, done_rows: list[list[str]], size: int, path: Path
                               f"the input changed since the interrupted run: grade again from the start "
                               f"(--restart)")
         on_done(*item)
-    block: list[list[str]] = []
-    rows: list[int] = []
-    for row, record in records:
-        block.append(record)
-        rows.append(row)
-        if len(block) >= size:
-            yield pd.DataFrame(block, columns=reader.columns, dtype=object), np.asarray(rows)
-            block, rows = [], []
-    if block:
-        yield pd.DataFrame(block, columns=reader.columns, dtype=object), np.asarray(rows)
+    for chunk in reader.chunks(size, records):
+        yield chunk.frame, chunk.rows
 
 
 def _start_partial(partial: Path, meta: Path, identity: dict, header: list[str], resume: bool) -> list[list[str]]:
