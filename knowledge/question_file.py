@@ -15,7 +15,7 @@ from typing import Any
 
 from grader.rules import PredicateDefinition, Rule
 from knowledge.asp import parse_program
-from knowledge.errors import KnowledgeError, Problem
+from knowledge.errors import KnowledgeError, Problem, source_name
 from knowledge.schema import Concept, Misconception, Quantity, Question
 from knowledge.yaml_rules import DataReader, RuleFormatError, parse_condition
 from knowledge.yaml_source import Located, load_located
@@ -345,7 +345,7 @@ def _label_text(label: Any) -> str:
 def read_question_text(text: str, path: str | Path | None = None) -> tuple[Question | None, list[Problem]]:
     """Build the question from YAML text; returns it (None if unusable) and the problems of
     form. Rules are not yet checked against features and marks (see `knowledge.validate`)."""
-    file = str(path) if path is not None else "<text>"
+    file = source_name(path)
     base_dir = Path(path).parent if path is not None else None
     data, located, problems = load_located(text, file)
     if data is None and not problems:

@@ -15,7 +15,7 @@ from typing import Iterable, Sequence
 
 from grader.rules import CATEGORICAL_COMPARISONS, Literal, PredicateDefinition, Rule
 from knowledge.asp_terms import RESERVED_PREDICATES
-from knowledge.errors import Problem
+from knowledge.errors import Problem, source_name
 from knowledge.schema import TERM_VALUES, FeatureSpec, Question, rubric_feature_specs, split_feature_name
 
 #: Families whose names come from the text (the extractor's ref:* and term:* features).
@@ -32,7 +32,7 @@ class _Checker:
         self.specs = {s.name: s for s in specs}
         self.open_families = tuple(open_families)
         self.positions: dict = getattr(question, "_knowledge_positions", {})
-        self.file = str(question.source) if question.source is not None else "<text>"
+        self.file = source_name(question.source)
         self.problems: list[Problem] = []
         self.derived = {d.name for d in question.background if isinstance(d, PredicateDefinition)}
 
