@@ -16,7 +16,6 @@ Memory holds one chunk plus the set of ids seen (for the duplicate warning).
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import json
 import os
@@ -31,6 +30,7 @@ import pandas as pd
 
 from grader.exam_io import (OUTPUT_ENCODING, CSVFormat, CSVFormatError, CSVReader, Exam,
                             csv_text, neutralise, neutralise_frame, resolve_column)
+from grader.pipeline import content_hash
 
 #: The columns grading adds for each answer column.
 GRADE_COLUMNS = ("mark", "confidence", "flagged", "rule", "explanation")
@@ -99,7 +99,7 @@ class ColumnGrader:
         return grades
 
     def fingerprint(self) -> str:
-        return _hash([self.model.fingerprint(), self.answer_column, self.flag_below, self.prefix])
+        return content_hash([self.model.fingerprint(), self.answer_column, self.flag_below, self.prefix])
 
 
 @dataclass
@@ -119,7 +119,7 @@ class WideGrader:
         return pd.concat([g.grade_chunk(frame) for g in self.graders], axis=1)
 
     def fingerprint(self) -> str:
-        return _hash([g.fingerprint() for g in self.graders])
+        return content_hash([g.fingerprint() for g in self.graders])
 
 
 @dataclass
@@ -157,8 +157,8 @@ class LongGrader:
         return out
 
     def fingerprint(self) -> str:
-        return _hash([[k, m.fingerprint()] for k, m in sorted(self.models.items())]
-                     + [self.question_column, self.answer_column, self.flag_below])
+        return content_hash([[k, m.fingerprint()] for k, m in sorted(self.models.items())]
+                            + [self.question_column, self.answer_column, self.flag_below])
 
 
 def exam_grader(exam: Exam, models: Mapping[str, AnswerGrader], flag_below: float = 0.7) -> ChunkGrader:
@@ -169,10 +169,6 @@ def exam_grader(exam: Exam, models: Mapping[str, AnswerGrader], flag_below: floa
     if len(exam.questions) == 1 and exam.question_column is None:
         return ColumnGrader(models[exam.questions[0].id], exam.answer_column, flag_below)
     return LongGrader(models, exam.question_column, exam.answer_column, flag_below)
-
-
-def _hash(value: object) -> str:
-    return hashlib.sha256(json.dumps(value, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
 # ---------------------------------------------------------------------------------------

@@ -291,10 +291,15 @@ class GradingModel:
         return self._fingerprint
 
 
+def content_hash(value: object) -> str:
+    """A short SHA-256 of `value` as JSON with sorted keys: the same value gets the same
+    fingerprint in every process, which resuming an interrupted batch run relies on."""
+    return hashlib.sha256(json.dumps(value, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
 def _content_hash(data: dict) -> str:
-    data = dict(data, trained_on={k: v for k, v in data.get("trained_on", {}).items() if k != "time"})
-    text = json.dumps(data, sort_keys=True, default=str)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    return content_hash(dict(data, trained_on={k: v for k, v in data.get("trained_on", {}).items()
+                                               if k != "time"}))
 
 
 def _validate_rules(question: Question, extractor: Any) -> None:
