@@ -77,13 +77,15 @@ class FeatureExtractor:
         self._setup(self._question_vocabulary(extra=self._answer_words(answers)))
         self.reference_ = build_reference(self.nlp_, self.question, self.speller_)
         self.terms_: list[RefPhrase] = []
-        if marks is not None and self.n_terms > 0:
+        if marks is not None:  # the marked answers teach terms and similarity
             keep = [i for i, m in enumerate(marks) if not _missing(m)]
+            kept_marks = [marks[i] for i in keep]
+        if marks is not None and self.n_terms > 0:
             grams = [answer_grams(a.text_keys, a.text_negated)
                      for a in self._analyse(answers[i] for i in keep)]
             exclude = {tuple(p.keys[0]) for p in self.reference_.phrases}
-            chosen = select_terms(grams, [marks[i] for i in keep], self.n_terms,
-                                  self.min_term_count, exclude)
+            chosen = select_terms(grams, kept_marks, self.n_terms, self.min_term_count,
+                                  exclude)
             names = {p.name for p in self.reference_.phrases}
             self.term_mi_: dict[str, float] = {}  # term name -> MI with the marks (bits)
             for gram, mi in chosen:
@@ -97,10 +99,10 @@ class FeatureExtractor:
             self._setup(self._question_vocabulary(extra=extra))
         self.exemplars_: Exemplars | None = None
         if marks is not None and self.similarity:
-            keep = [i for i, m in enumerate(marks) if not _missing(m)]
+            # Read again: the speller now also mends towards the learned terms.
             keys = [_answer_keys(a) for a in self._analyse(answers[i] for i in keep)]
-            if len({marks[i] for i in keep}) >= 2:
-                self.exemplars_ = Exemplars.fit(keys, [marks[i] for i in keep])
+            if len(set(kept_marks)) >= 2:
+                self.exemplars_ = Exemplars.fit(keys, kept_marks)
         self._build()
         return self
 
