@@ -30,7 +30,7 @@ import pandas as pd
 
 from grader.exam_io import (OUTPUT_ENCODING, CSVFormat, CSVFormatError, CSVReader, Exam,
                             csv_text, neutralise, neutralise_frame, resolve_column)
-from grader.pipeline import content_hash
+from grader.pipeline import DEFAULT_FLAG_BELOW, content_hash
 
 #: The columns grading adds for each answer column.
 GRADE_COLUMNS = ("mark", "confidence", "flagged", "rule", "explanation")
@@ -43,7 +43,7 @@ class ResumeError(ValueError):
 class AnswerGrader(Protocol):
     """What batch grading needs from a model (grader.pipeline.GradingModel is one)."""
 
-    def grade(self, answers: Sequence[str], flag_below: float = 0.7) -> pd.DataFrame: ...
+    def grade(self, answers: Sequence[str], flag_below: float = DEFAULT_FLAG_BELOW) -> pd.DataFrame: ...
 
     def fingerprint(self) -> str: ...
 
@@ -83,7 +83,7 @@ class ColumnGrader:
 
     model: AnswerGrader
     answer_column: str = "answer"
-    flag_below: float = 0.7
+    flag_below: float = DEFAULT_FLAG_BELOW
     prefix: str = ""
     _column: str | None = field(default=None, repr=False)
 
@@ -130,7 +130,7 @@ class LongGrader:
     models: Mapping[str, AnswerGrader]
     question_column: str
     answer_column: str = "answer"
-    flag_below: float = 0.7
+    flag_below: float = DEFAULT_FLAG_BELOW
     _columns: tuple[str, str] | None = field(default=None, repr=False)
 
     def output_columns(self, input_columns: Sequence[str]) -> list[str]:
@@ -161,7 +161,8 @@ class LongGrader:
                             + [self.question_column, self.answer_column, self.flag_below])
 
 
-def exam_grader(exam: Exam, models: Mapping[str, AnswerGrader], flag_below: float = 0.7) -> ChunkGrader:
+def exam_grader(exam: Exam, models: Mapping[str, AnswerGrader],
+                flag_below: float = DEFAULT_FLAG_BELOW) -> ChunkGrader:
     """The chunk grader an exam file describes, with a model per question id."""
     if exam.layout == "wide":
         return WideGrader([ColumnGrader(models[q.id], q.column, flag_below, prefix=f"{q.id}:")
@@ -192,7 +193,8 @@ def partial_path(out_path: Path) -> Path:
 
 
 def grade_file(answers_path: str | Path, out_path: str | Path, grader: ChunkGrader | AnswerGrader, *,
-               answer_column: str = "answer", flag_below: float = 0.7, id_column: str | None = None,
+               answer_column: str = "answer", flag_below: float = DEFAULT_FLAG_BELOW,
+               id_column: str | None = None,
                chunk_size: int = 2000, progress: bool | None = None, resume: bool = True,
                fmt: CSVFormat | None = None,
                after_chunk: Callable[[int], None] | None = None) -> BatchResult:
