@@ -15,7 +15,10 @@ from pathlib import Path
 def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
     """Replace `path` with `data` atomically (the temporary file is removed on failure)."""
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except FileNotFoundError:  # else the message names our temporary file, not the user's
+        raise FileNotFoundError(f"{path.parent}: no such folder for {path.name}") from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
