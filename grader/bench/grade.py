@@ -80,6 +80,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from knowledge import load_question
 
+    from grader.atomic_file import atomic_write_text
     from grader.batch import LongGrader, grade_file
     from grader.exam_io import read_marked_answers
     from grader.pipeline import GradingModel
@@ -120,8 +121,8 @@ def run(args: argparse.Namespace) -> int:
                   f"{row['answers_per_second']:>9}  {row['answers_per_cpu_second']:>9}  "
                   f"{row['flagged_share']:>8.1%}  {row['peak_rss_mb']:>11}")
     if args.json:
-        args.json.write_text(json.dumps({"train_seconds": round(train_seconds, 2), "runs": results},
-                                        indent=1) + "\n", encoding="utf-8")
+        atomic_write_text(args.json, json.dumps({"train_seconds": round(train_seconds, 2),
+                                                 "runs": results}, indent=1) + "\n")
     return 0
 
 
