@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from grader.exam_io import atomic_write_text, marks_from_answers
+from grader.model_file import ModelFileError  # one error for every unreadable model file
 from grader.rules import Literal, Rule
 from knowledge.schema import Question, split_feature_name
 
@@ -37,10 +38,6 @@ DEFAULT_CONFIDENCE_THRESHOLD = 0.5
 DEFAULT_FLAG_BELOW = 0.7
 
 Progress = Callable[[float, str], None]
-
-
-class ModelFileError(ValueError):
-    """A model file that cannot be loaded; the message says which file and why."""
 
 
 def _blank(answer: object) -> bool:
