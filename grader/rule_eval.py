@@ -67,7 +67,7 @@ def rule_mask(rule: Rule | PredicateDefinition, table: EncodedTable,
     alive = np.arange(n)
     current = rows
     for lit in rule.body:
-        keep = literal_mask(lit, table, current if current is not None else None)
+        keep = literal_mask(lit, table, current)
         alive = alive[keep]
         current = (alive if rows is None else rows[alive])
         if alive.size == 0:
