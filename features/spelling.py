@@ -19,14 +19,13 @@ import spacy_lookups_data
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 from spacy.lang.en.stop_words import STOP_WORDS
-from spacy.tokens import Doc
 
 #: Number words as digits, so that "terminal two" matches "terminal 2" ("one" stays: it is
 #: mostly a pronoun, "one of the bulbs").
 NUMBER_KEYS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split()) if i != 1}
-MIN_FUZZY_LENGTH = 4
-KNOWN_WORD_CUTOFF = 0.85  # "batter" -> battery: one edit in seven letters  # shorter tokens are too ambiguous to correct ("gay" stays "gay")
+MIN_FUZZY_LENGTH = 4  # shorter tokens are too ambiguous to correct ("gay" stays "gay")
+KNOWN_WORD_CUTOFF = 0.85  # "batter" -> battery: one edit in seven letters
 
 
 @lru_cache(maxsize=1)
@@ -93,7 +92,3 @@ class Speller:
             if best:
                 return self.vocabulary[best[0]]
         return None
-
-    def norms(self, doc: Doc) -> list[str]:
-        """The mended lemma of every token of a doc."""
-        return [self.norm(t.lower_, t.lemma_) for t in doc]
