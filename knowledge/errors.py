@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterable
 
 
 @dataclass(frozen=True)
@@ -47,3 +48,11 @@ class KnowledgeError(ValueError):
 def source_name(source: str | Path | None) -> str:
     """The name used for a file in messages; `<text>` for text that has no file yet."""
     return str(source) if source is not None else "<text>"
+
+
+def did_you_mean(word: str, choices: Iterable[str], score_cutoff: float = 60) -> str:
+    """", did you mean 'X'?" for the choice closest to a misspelt name, or "" when none is
+    close: a teacher who wrote `concpet:gap` sees the fix, not just the refusal."""
+    from rapidfuzz import process  # on demand: only files with a mistake need it
+    best = process.extractOne(word, list(choices), score_cutoff=score_cutoff)
+    return f", did you mean '{best[0]}'?" if best else ""

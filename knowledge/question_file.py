@@ -15,7 +15,7 @@ from typing import Any
 
 from grader.rules import PredicateDefinition, Rule
 from knowledge.asp import parse_program
-from knowledge.errors import KnowledgeError, Problem, source_name
+from knowledge.errors import KnowledgeError, Problem, did_you_mean, source_name
 from knowledge.schema import Concept, Misconception, Quantity, Question
 from knowledge.yaml_rules import DataReader, RuleFormatError, parse_condition
 from knowledge.yaml_source import Located, load_located
@@ -50,11 +50,9 @@ class _Reader:
         self.problems.append(self.located.problem(where, message, expected))
 
     def unknown_keys(self, data: dict, allowed, what: str) -> None:
-        from rapidfuzz import process
         for key in data:
             if key not in allowed:
-                best = process.extractOne(str(key), allowed, score_cutoff=60)
-                hint = f", did you mean '{best[0]}'?" if best else ""
+                hint = did_you_mean(str(key), allowed)
                 self.problem(("key", data, key), f"unknown key '{key}' in {what}{hint}",
                              ", ".join(allowed))
 

@@ -15,7 +15,7 @@ from typing import Iterable, Sequence
 
 from grader.rules import CATEGORICAL_COMPARISONS, Literal, PredicateDefinition, Rule
 from knowledge.asp_terms import RESERVED_PREDICATES
-from knowledge.errors import Problem, source_name
+from knowledge.errors import Problem, did_you_mean, source_name
 from knowledge.schema import TERM_VALUES, FeatureSpec, Question, rubric_feature_specs, split_feature_name
 
 #: Families whose names come from the text (the extractor's ref:* and term:* features).
@@ -76,9 +76,8 @@ class _Checker:
                 self.add(where, f"'{name}' is categorical and is compared with a number ({lit.op} {lit.value!r})",
                          f"== or != with one of {', '.join(spec.values or ())}")
             elif spec.values is not None and str(lit.value) not in spec.values:
-                hint = _closest(str(lit.value), spec.values)
                 self.add(where, f"'{name}' never has the value {lit.value!r}"
-                                + (f", did you mean '{hint}'?" if hint else ""),
+                                + did_you_mean(str(lit.value), spec.values),
                          f"one of {', '.join(spec.values)}")
         elif spec.kind == "numeric":
             if lit.op in CATEGORICAL_COMPARISONS and (isinstance(lit.value, (str, bool))):
@@ -86,9 +85,7 @@ class _Checker:
                          "<=, >, < or >= with a number, e.g. " + f"{name} > 0.5")
 
     def suggest(self, name: str) -> str:
-        from rapidfuzz import process
-        best = process.extractOne(name, self.known_names(), score_cutoff=70)
-        return f", did you mean '{best[0]}'?" if best else ""
+        return did_you_mean(name, self.known_names(), score_cutoff=70)
 
     def rule(self, rule: Rule | PredicateDefinition) -> None:
         for i, lit in enumerate(rule.body):
@@ -195,12 +192,6 @@ def _describe_cycle(edges, cycle: list[str]) -> list[tuple[str, bool]]:
         negative = any(neg for t, neg, _, _ in edges.get(a, ()) if t == b)
         steps.append((b, negative))
     return steps
-
-
-def _closest(value: str, choices: Sequence[str]) -> str | None:
-    from rapidfuzz import process
-    best = process.extractOne(value, list(choices), score_cutoff=60)
-    return best[0] if best else None
 
 
 def validate_question(question: Question, specs: Sequence[FeatureSpec] | None = None) -> list[Problem]:

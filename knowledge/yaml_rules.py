@@ -29,6 +29,7 @@ from typing import Any, Callable, Sequence
 import yaml
 
 from grader.rules import COMPARISONS, NUMERIC_COMPARISONS, Literal, PredicateDefinition, Rule
+from knowledge.errors import did_you_mean
 
 RULE_KEYS = ("name", "mark", "if", "unless", "confidence", "confidence_fixed", "origin")
 DEFINE_KEYS = ("define", "if", "unless")
@@ -213,11 +214,9 @@ class DataReader:
         return out
 
     def unknown_keys(self, data: dict, allowed: Sequence[str]) -> None:
-        from rapidfuzz import process
         for key in data:
             if key not in allowed:
-                best = process.extractOne(str(key), allowed, score_cutoff=60)
-                hint = f", did you mean '{best[0]}'?" if best else ""
+                hint = did_you_mean(str(key), allowed)
                 self.report(f"unknown key '{key}'{hint}", ", ".join(allowed), ("key", data, key))
 
     def rule(self, data: Any) -> Rule | PredicateDefinition | None:
