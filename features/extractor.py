@@ -11,7 +11,6 @@ the same columns on the training answers and on new ones. Answers are streamed t
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from itertools import islice
@@ -35,7 +34,7 @@ from .reference import RefPhrase, ReferenceModel, build_reference, content_polar
 from .similarity import Exemplars, polarity_keys
 from .spelling import Speller, english_words
 from .terms import answer_grams, select_terms
-from .text import normalize
+from .text import is_missing, normalize
 
 FORMAT_VERSION = 1
 BASE_COLUMNS = ("coverage", "precision", "length", "non_answer")
@@ -78,7 +77,7 @@ class FeatureExtractor:
         self.reference_ = build_reference(self.nlp_, self.question, self.speller_)
         self.terms_: list[RefPhrase] = []
         if marks is not None:  # the marked answers teach terms and similarity
-            keep = [i for i, m in enumerate(marks) if not _missing(m)]
+            keep = [i for i, m in enumerate(marks) if not is_missing(m)]
             kept_marks = [marks[i] for i in keep]
         if marks is not None and self.n_terms > 0:
             grams = [answer_grams(a.text_keys, a.text_negated)
@@ -329,10 +328,6 @@ def transform_stream(fx: FeatureExtractor, answers: Iterable[Any], chunk_size: i
 
 def _answer_keys(a: Analysis) -> frozenset[str]:
     return polarity_keys(content_polarity(a.text_keys, a.text_negated))
-
-
-def _missing(mark: Any) -> bool:
-    return mark is None or (isinstance(mark, float) and math.isnan(mark))
 
 
 def _phrase_dict(p: RefPhrase) -> dict[str, Any]:

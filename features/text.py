@@ -34,11 +34,14 @@ _SPACES = re.compile(r"\s+")
 _QUOTE_APOSTROPHE = re.compile(r'(?<=[A-Za-z])"(?=(?:s|t|m|re|ve|ll|d)\b)')
 
 
+def is_missing(cell: object) -> bool:
+    """Is a cell empty the way pandas leaves it (None or NaN)? For answers and marks alike."""
+    return cell is None or (isinstance(cell, float) and math.isnan(cell))
+
+
 def to_text(answer: object) -> str:
     """Any cell of an answer column as a string: None and NaN are the empty answer."""
-    if answer is None:
-        return ""
-    if isinstance(answer, float) and math.isnan(answer):
+    if is_missing(answer):
         return ""
     if isinstance(answer, bytes):
         return answer.decode("utf-8", errors="replace")
