@@ -21,17 +21,14 @@ from functools import lru_cache
 
 import pint
 
+from knowledge.question_file import unit_registry
 from knowledge.schema import Quantity
-
-_UREG: pint.UnitRegistry | None = None
 
 
 def ureg() -> pint.UnitRegistry:
-    """The one unit registry (loading pint's definitions takes a fifth of a second)."""
-    global _UREG
-    if _UREG is None:
-        _UREG = pint.UnitRegistry()
-    return _UREG
+    """The one unit registry, the question loader's: loading pint's definitions takes a
+    fifth of a second, and a unit the loader accepted is read the same way here."""
+    return unit_registry()
 
 
 # ----------------------------------------------------------------------------- numbers
