@@ -239,21 +239,29 @@ def read_exam(path: str | Path) -> Exam:
         if not entry.get("model") and not (entry.get("question") and entry.get("training")):
             raise CSVFormatError(f"{path}: question {entry['id']!r} needs a 'model', or a 'question' "
                                  f"file and 'training' answers")
+        files = {key: _file_in(entry[key], base, path, f"question {entry['id']!r}: {key!r}")
+                 if entry.get(key) else None for key in ("question", "training", "model")}
         questions.append(ExamQuestion(
-            id=str(entry["id"]), column=str(entry["column"]) if entry.get("column") else None,
-            question=base / entry["question"] if entry.get("question") else None,
-            training=base / entry["training"] if entry.get("training") else None,
-            model=base / entry["model"] if entry.get("model") else None))
+            id=str(entry["id"]), column=str(entry["column"]) if entry.get("column") else None, **files))
     ids = [q.id for q in questions]
     if len(set(ids)) != len(ids):
         raise CSVFormatError(f"{path}: a question id appears twice")
     if layout == "long" and len(questions) > 1 and not data.get("question_column"):
         raise CSVFormatError(f"{path}: a long export with several questions needs 'question_column'")
-    return Exam(name=str(data.get("name", path.stem)), answers=base / data["answers"], layout=layout,
+    return Exam(name=str(data.get("name", path.stem)),
+                answers=_file_in(data["answers"], base, path, "'answers'"), layout=layout,
                 id_column=str(data["id_column"]) if data.get("id_column") else None,
                 questions=tuple(questions), answer_column=str(data.get("answer_column", "answer")),
                 question_column=str(data["question_column"]) if data.get("question_column") else None,
                 source=path)
+
+
+def _file_in(value: object, base: Path, path: Path, what: str) -> Path:
+    """A file the exam file names, relative to it. YAML may give a number or a list there,
+    which `base / value` would reject with a TypeError naming neither the file nor the key."""
+    if not isinstance(value, str):
+        raise CSVFormatError(f"{path}: {what} must be a file name, not {value!r}")
+    return base / value
 
 
 # ---------------------------------------------------------------------------------------

@@ -192,6 +192,8 @@ def test_read_exam_resolves_paths_relative_to_the_file(tmp_path):
     (("name:", "nmae:"), "unknown key"),
     (("  - id: vertical_throw", "  - id: resistor_current"), "appears twice"),
     (("questions:", "questions: [\n"), r"exam\.yaml:\d+:\d+: not valid YAML"),
+    (("answers: responses.csv", "answers: [a, b]"), r"'answers' must be a file name, not \['a', 'b'\]"),
+    (("model: models/rc.json", "model: 5"), "question 'resistor_current': 'model' must be a file name, not 5"),
 ])
 def test_read_exam_errors(tmp_path, change, message):
     path = tmp_path / "exam.yaml"
