@@ -29,7 +29,7 @@ MEANINGFUL = frozenset({
     "move", "within", "across", "along", "around", "behind", "beyond", "towards", "toward",
     "into", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
     "twelve", "twenty", "fifteen", "fifty", "forty", "sixty", "hundred", "still", "again",
-    "same", "separate", "either", "whether", "no", "never", "per", "than", "increase",
+    "separate", "either", "whether", "no", "never", "per", "than", "increase",
 })
 STOP = frozenset(w for w in STOP_WORDS if w not in MEANINGFUL) | {"'s", "be", "do", "have", "get"}
 

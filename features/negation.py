@@ -37,7 +37,7 @@ PREPOSITIONS = frozenset({"to", "from", "with", "between", "by", "than", "as", "
 FUNCTION_LEMMAS = frozenset({"be", "do", "have", "the", "a", "an", "in", "on", "any", "there",
                              "it", "can", "will", "would", "should", "could", "must", "may",
                              "might", "that", "this", "same", "one", "of", "only", "even",
-                             "ever", "really", "actually", "also", "even", "just", "anything"})
+                             "ever", "really", "actually", "also", "just", "anything"})
 MAX_SCOPE = 10  # tokens; beyond this a rule-based scope is a guess
 
 
