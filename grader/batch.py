@@ -28,6 +28,7 @@ from typing import Callable, Iterator, Mapping, Protocol, Sequence
 import numpy as np
 import pandas as pd
 
+from grader.atomic_file import atomic_write_text
 from grader.exam_io import (OUTPUT_ENCODING, CSVFormat, CSVFormatError, CSVReader, Exam,
                             csv_text, neutralise, neutralise_frame, resolve_column)
 from grader.pipeline import DEFAULT_FLAG_BELOW, content_hash
@@ -323,8 +324,6 @@ def _start_partial(partial: Path, meta: Path, identity: dict, header: list[str],
                               f"file; grade again from the start (--restart) or delete it")
         return _recover_rows(partial, header)
     partial.unlink(missing_ok=True)
-    from grader.exam_io import atomic_write_text
-
     atomic_write_text(meta, json.dumps(identity))
     with open(partial, "wb") as f:
         f.write(csv_text(header, []).encode(OUTPUT_ENCODING))
@@ -346,7 +345,7 @@ def _recover_rows(partial: Path, header: list[str]) -> list[list[str]]:
     if not records or records[0] != [neutralise(h) for h in header]:
         raise ResumeError(f"{partial}: not a partial output of this run (header differs); "
                           f"grade again from the start (--restart)")
-    rows = [r for r in records[1:]]
+    rows = records[1:]
     while rows:  # keep the longest prefix that is exactly what the writer writes
         if len(rows[-1]) == len(header):
             good = csv_text(header, rows)
