@@ -22,10 +22,6 @@ from knowledge.schema import TERM_VALUES, FeatureSpec, Question, rubric_feature_
 OPEN_FAMILIES = ("ref", "term")
 
 
-def default_specs(question: Question) -> list[FeatureSpec]:
-    return rubric_feature_specs(question)
-
-
 class _Checker:
     def __init__(self, question: Question, specs: Sequence[FeatureSpec], open_families: Sequence[str]):
         self.question = question
@@ -201,7 +197,7 @@ def validate_question(question: Question, specs: Sequence[FeatureSpec] | None = 
     passes a fitted extractor's `feature_specs_` (then only those names are allowed).
     """
     if specs is None:
-        checker = _Checker(question, default_specs(question), OPEN_FAMILIES)
+        checker = _Checker(question, rubric_feature_specs(question), OPEN_FAMILIES)
     else:
         checker = _Checker(question, specs, ())
     return checker.run()
