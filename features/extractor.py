@@ -212,9 +212,7 @@ class FeatureExtractor:
             rows.append(self._row(a))
             keys.append(_answer_keys(a))
         if self.exemplars_ is not None:
-            own = None
-            if own_marks is not None:
-                own = [(m, k) for m, k in zip(own_marks, keys)]
+            own = None if own_marks is None else list(zip(own_marks, keys))
             sims = self.exemplars_.similarity(keys, own).tolist()
             n_base = len(BASE_COLUMNS)
             rows = [r[:-n_base] + s + r[-n_base:] for r, s in zip(rows, sims)]
