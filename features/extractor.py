@@ -73,7 +73,7 @@ class FeatureExtractor:
             if len(marks) != len(answers):
                 raise ValueError(f"fit: {len(answers)} answers but {len(marks)} marks; "
                                  "give one mark per answer")
-        self._setup(self._question_vocabulary(extra=self._answer_words(answers)))
+        self._setup(extra=self._answer_words(answers))
         self.reference_ = build_reference(self.nlp_, self.question, self.speller_)
         self.terms_: list[RefPhrase] = []
         if marks is not None:  # the marked answers teach terms and similarity
@@ -95,7 +95,7 @@ class FeatureExtractor:
                     self.term_mi_[name] = mi
             # Misspellings of a learned term are mended towards it from now on.
             extra = self.vocabulary_extra_ + [p.keys[0] for p in self.terms_]
-            self._setup(self._question_vocabulary(extra=extra))
+            self._setup(extra=extra)
         self.exemplars_: Exemplars | None = None
         if marks is not None and self.similarity:
             # Read again: the speller now also mends towards the learned terms.
@@ -123,14 +123,16 @@ class FeatureExtractor:
             counts.update({t.lemma_.lower() for t in doc if t.is_alpha and len(t.text) >= 4})
         return sorted((w,) for w, n in counts.items() if n >= min_answers)
 
-    def _setup(self, vocabulary: dict[str, str]) -> None:
+    def _setup(self, extra: Iterable[tuple[str, ...]] = ()) -> None:
+        """The pipeline and a speller that mends towards the question's words and `extra`
+        (answer words, learned terms), which are kept for saving."""
         self.nlp_ = load_nlp(self.model)
         self.use_parse_ = has_parser(self.nlp_)
-        self.speller_ = Speller(vocabulary)
-
-    def _question_vocabulary(self, extra: Iterable[tuple[str, ...]] = ()) -> dict[str, str]:
-        """Words misspellings are mended towards: surface form or lemma -> lemma."""
         self.vocabulary_extra_ = [tuple(k) for k in extra]
+        self.speller_ = Speller(self._question_vocabulary())
+
+    def _question_vocabulary(self) -> dict[str, str]:
+        """Words misspellings are mended towards: surface form or lemma -> lemma."""
         q = self.question
         texts = [q.text, *q.reference_answers,
                  *(p for c in q.concepts for p in c.phrases),
@@ -295,7 +297,7 @@ class FeatureExtractor:
                              f"not {question.id!r}")
         fx = cls(question, **d["params"])
         terms = [_phrase_from(p) for p in d["terms"]]
-        fx._setup(fx._question_vocabulary(extra=[tuple(k) for k in d["vocabulary_extra"]]))
+        fx._setup(extra=d["vocabulary_extra"])
         fx.reference_ = ReferenceModel([_phrase_from(p) for p in d["reference"]],
                                        [dict(p) for p in d["reference_polarities"]])
         fx.terms_ = terms
