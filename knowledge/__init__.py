@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from knowledge.asp import Program, parse_program, rules_to_asp, write_program
 from knowledge.errors import KnowledgeError, Problem
-from knowledge.question_io import (check_question_text, load_question, question_from_dict,
-                                   question_to_dict, save_question_text)
+from knowledge.question_io import (check_question_text, decode_question_text, load_question,
+                                   question_from_dict, question_to_dict, read_question_file_text,
+                                   save_question_text)
 from knowledge.validate import validate_question
 from knowledge.yaml_rules import rules_from_dicts, rules_from_yaml, rules_to_dicts, rules_to_yaml
 
@@ -26,7 +27,7 @@ to_yaml = rules_to_yaml
 
 __all__ = [
     "KnowledgeError", "Problem", "Program", "load_question", "check_question_text",
-    "save_question_text", "validate_question", "question_to_dict", "question_from_dict",
+    "save_question_text", "decode_question_text", "read_question_file_text", "validate_question", "question_to_dict", "question_from_dict",
     "parse_program", "write_program", "rules_to_asp", "rules_to_yaml", "rules_from_yaml",
     "rules_to_dicts", "rules_from_dicts", "to_asp", "to_yaml",
 ]

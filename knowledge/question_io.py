@@ -18,18 +18,24 @@ DICT_FORMAT = "question"
 DICT_VERSION = 1
 
 
-def _read_text(path: Path) -> str:
-    """The file's text: UTF-8 (with or without BOM), else the encoding charset-normalizer finds."""
-    data = path.read_bytes()
+def decode_question_text(data: bytes, source: str | Path) -> str:
+    """A question file's text from its bytes: UTF-8 (with or without BOM), else the encoding
+    charset-normalizer finds (teachers' editors still save Windows-1252), so a file reads the
+    same from disk, from an upload or in the app's editor. KnowledgeError if it is not text."""
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         from charset_normalizer import from_bytes
         best = from_bytes(data).best()
         if best is None:
-            raise KnowledgeError([Problem(str(path), 1, 1, "the file is not text",
+            raise KnowledgeError([Problem(str(source), 1, 1, "the file is not text",
                                           "a UTF-8 YAML file")]) from None
         return str(best)
+
+
+def read_question_file_text(path: str | Path) -> str:
+    """The text of a question file on disk, decoded as `decode_question_text` does."""
+    return decode_question_text(Path(path).read_bytes(), path)
 
 
 def _read_and_check(text: str, path: str | Path | None,
@@ -52,7 +58,7 @@ def load_question(path: str | Path, specs: Sequence[FeatureSpec] | None = None) 
     """Read and validate a question file; raises `KnowledgeError` listing all problems."""
     path = Path(path)
     try:
-        text = _read_text(path)
+        text = read_question_file_text(path)
     except OSError as err:
         raise KnowledgeError([Problem(str(path), 1, 1, f"cannot read the file: {err.strerror or err}")]) from None
     question, problems = _read_and_check(text, path, specs)

@@ -258,6 +258,20 @@ def test_a_bad_upload_gets_a_message_not_a_traceback(app_env, tmp_path):
     assert session.table()["answer_id"].tolist() == ["1", "2"]
 
 
+def test_a_question_upload_saved_in_windows_1252_is_read_like_the_command_line_reads_it(tmp_path):
+    from grader.app.uploads import save_upload
+
+    text = ("# Année 11 — résumé du barème\nid: accents\n"
+            "question: \"Quelle est l'accélération au sommet ?\"\n"
+            "reference_answers:\n  - \"9.8 m/s^2 vers le bas — la gravité agit toujours\"\n")
+    marked = (REPO / "sample_data" / "vertical_throw" / "marked.csv").read_bytes()
+    exam = save_upload(tmp_path, question=("q.yaml", text.encode("cp1252")), marked=("m.csv", marked),
+                       export=("e.csv", b"id,answer\n1,9.8 m/s2 down\n"), id_column="id",
+                       answer_column="answer", max_bytes=10**7)
+    saved = next(exam.parent.glob("question.yaml")).read_text(encoding="utf-8")
+    assert saved.startswith("# Année 11 — résumé du barème\n")
+
+
 def test_an_exam_file_that_cannot_be_read_gets_a_message_not_a_traceback(app_env, tmp_path):
     bad = tmp_path / "exam.yaml"
     bad.write_text("name: broken\nanswers: [unclosed\n", encoding="utf-8")

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import yaml
 
+from grader.atomic_file import atomic_write_bytes
 from grader.exam_io import atomic_write_text, read_marked_answers, read_table, resolve_column
 
 
@@ -43,9 +44,9 @@ def save_upload(workdir: Path, *, question: tuple[str, bytes], marked: tuple[str
     folder.mkdir(parents=True, exist_ok=True)
 
     try:
-        text = question[1].decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise UploadError(f"{question[0]}: not UTF-8 text (byte {exc.start})") from None
+        text = knowledge.decode_question_text(question[1], question[0])
+    except knowledge.KnowledgeError as exc:
+        raise UploadError(str(exc)) from None
     q_path = folder / "question.yaml"
     problems = knowledge.check_question_text(text, question[0])
     if problems:
@@ -56,8 +57,8 @@ def save_upload(workdir: Path, *, question: tuple[str, bytes], marked: tuple[str
     question_id = str((yaml.safe_load(text) or {}).get("id", "question"))
 
     m_path, e_path = folder / "marked.csv", folder / "export.csv"
-    m_path.write_bytes(marked[1])
-    e_path.write_bytes(export[1])
+    atomic_write_bytes(m_path, marked[1])
+    atomic_write_bytes(e_path, export[1])
     try:
         read_marked_answers(m_path)
     except (ValueError, OSError) as exc:

@@ -116,7 +116,7 @@ def rubric_view(session: ExamSession, store: ReviewStore, settings: AppSettings)
     key, src_key = f"rubric|{qs.id}", f"rubric_src|{qs.id}"
     stamp = (str(path), path.stat().st_mtime_ns)
     if st.session_state.get(src_key) != stamp:
-        st.session_state[key] = path.read_text(encoding="utf-8-sig")
+        st.session_state[key] = knowledge.read_question_file_text(path)
         st.session_state[src_key] = stamp
     st.subheader(f"Rubric of {qs.id}")
     st.caption(f"{path.resolve()} — concepts, quantities, misconceptions and rules (YAML, rules in YAML "
@@ -127,7 +127,7 @@ def rubric_view(session: ExamSession, store: ReviewStore, settings: AppSettings)
         text = st.text_area("Question file", key=key, height=560, label_visibility="collapsed")
     problems = knowledge.check_question_text(text, path)
     with problems_col:
-        changed = text != path.read_text(encoding="utf-8-sig")
+        changed = text != knowledge.read_question_file_text(path)
         a, b = st.columns(2)
         save = a.button("Save and retrain", type="primary", disabled=bool(problems) or not changed,
                         width="stretch", key="rubric_save")
