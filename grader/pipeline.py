@@ -301,10 +301,8 @@ def _content_hash(data: dict) -> str:
 
 def _validate_rules(question: Question, extractor: Any) -> None:
     """Check the question's rules against the features the fitted extractor produces."""
-    try:
-        from knowledge import KnowledgeError, validate_question
-    except ImportError:  # pragma: no cover - the knowledge package always provides them
-        return
+    from knowledge import KnowledgeError, validate_question
+
     problems = validate_question(question, specs=list(extractor.feature_specs_))
     if problems:
         raise KnowledgeError(problems)
