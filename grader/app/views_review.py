@@ -134,12 +134,7 @@ def answer_card(session: ExamSession, store: ReviewStore, row: pd.Series) -> Non
         a.metric("Proposed mark", row["proposed"] if row["proposed"] is not None else NO_MARK)
         conf = row["confidence"]
         b.metric("Confidence", "—" if pd.isna(conf) else f"{conf:.0%}")
-        st.markdown("**Why**")
-        st.text(row["explanation"] or "no rule applies")
-        if row["rule"]:
-            st.code(row["rule"], language=None, wrap_lines=True)
-        with st.expander("Full justification: every condition checked"):
-            st.code(_explanation_text(qs, row), language=None, wrap_lines=True)
+        _show_why(qs, row)
         features = qs.features.iloc[_position(qs, aid)].to_dict()
         found = features_found(features, qs.descriptions)
         with st.expander(f"Found in the answer ({len(found)})", expanded=True):
@@ -149,6 +144,16 @@ def answer_card(session: ExamSession, store: ReviewStore, row: pd.Series) -> Non
 def md_escape(text: object) -> str:
     """Text from a file or a marker, safe inside an element that renders Markdown."""
     return re.sub(r"([\\`*_{}\[\]()#+\-.!|<>~$:@])", r"\\\1", str(text))
+
+
+def _show_why(qs, row) -> None:
+    """The proposed mark's justification: one line, the rule, and every condition folded."""
+    st.markdown("**Why**")
+    st.text(row["explanation"] or "no rule applies")
+    if row["rule"]:
+        st.code(row["rule"], language=None, wrap_lines=True)
+    with st.expander("Full justification: every condition checked"):
+        st.code(_explanation_text(qs, row), language=None, wrap_lines=True)
 
 
 def _explanation_text(qs: QuestionSession, row: pd.Series) -> str:
@@ -277,12 +282,7 @@ def groups_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame,
         st.markdown("**Found in every answer of the group**")
         st.text("\n".join(f"• {f}" for f in found) if found else "nothing the rubric knows")
     with right:
-        st.markdown("**Why**")
-        st.text(first["explanation"] or "no rule applies")
-        if first["rule"]:
-            st.code(first["rule"], language=None, wrap_lines=True)
-        with st.expander("Full justification: every condition checked"):
-            st.code(_explanation_text(qs, first), language=None, wrap_lines=True)
+        _show_why(qs, first)
         marks = list(qs.marks) or sorted(qs.table["proposed"].dropna().unique())
         key = f"{qid}|{gid}"
         proposed = first["proposed"]
