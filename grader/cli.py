@@ -15,6 +15,7 @@ import warnings
 from pathlib import Path
 from typing import Sequence
 
+from grader.agreement import DEFAULT_RESAMPLES
 from grader.pipeline import (DEFAULT_CONFIDENCE_THRESHOLD, DEFAULT_FLAG_BELOW,
                              DEFAULT_IMPROVEMENT_THRESHOLD)
 
@@ -57,14 +58,22 @@ def _fraction(text: str) -> float:
     return value
 
 
-def _positive_int(text: str) -> int:
+def _whole_number(text: str, minimum: int) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number of at least 1, not {value}")
+    if value < minimum:
+        raise argparse.ArgumentTypeError(f"expected a number of at least {minimum}, not {value}")
     return value
+
+
+def _positive_int(text: str) -> int:
+    return _whole_number(text, 1)
+
+
+def _count(text: str) -> int:
+    return _whole_number(text, 0)
 
 
 def _add_columns(p: argparse.ArgumentParser, mark: bool = True) -> None:
@@ -92,6 +101,10 @@ def _add_learning(p: argparse.ArgumentParser) -> None:
                    help="end the rules with a catch-all rule (the commonest mark of the answers the "
                         "other rules leave, with its own, usually low, confidence) instead of "
                         "leaving those answers unmarked")
+    g.add_argument("--resamples", type=_count, default=DEFAULT_RESAMPLES, metavar="N",
+                   help="also learn rules on N resamples of the marked answers; an answer's confidence is "
+                        "its rule's confidence times the share of them giving the same mark "
+                        f"(default {DEFAULT_RESAMPLES}; 0: the rule's confidence alone)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -168,7 +181,7 @@ def _warn(messages: Sequence[str]) -> None:
 def _learning_params(args: argparse.Namespace) -> dict:
     return {"ratio": args.ratio, "z": args.z, "improvement_threshold": args.improvement_threshold,
             "confidence_threshold": args.confidence_threshold, "n_terms": args.n_terms,
-            "default_rule": args.default_rule}
+            "default_rule": args.default_rule, "n_resamples": args.resamples}
 
 
 def _load_marked(args: argparse.Namespace, question_path: Path):

@@ -163,11 +163,15 @@ class ConFold:
         if not hasattr(self, "rules_"):
             raise ValueError("this ConFold is not fitted yet: call fit(X, y) or ConFold.load(path)")
 
-    def _encode(self, X: pd.DataFrame):
+    def encode(self, X: pd.DataFrame, rules: Sequence[Rule] | None = None):
+        """The table rules are evaluated on: the columns `rules` (default: the model's own)
+        use, encoded as in training, plus the derived predicates. Other rule lists learned
+        on subsets of the training data (`grader.agreement`) are evaluated on it too."""
         self._check_fitted()
         X = _string_columns(check_frame(X, "X"))
         derived = {d.name for d in self.predicates_}
-        needed = [f for f in rule_features(list(self.rules_) + list(self.predicates_)) if f not in derived]
+        rules = self.rules_ if rules is None else rules
+        needed = [f for f in rule_features(list(rules) + list(self.predicates_)) if f not in derived]
         absent = [f for f in needed if f not in X.columns]
         if absent:
             raise ValueError(f"X has no column(s) {', '.join(map(repr, absent))}, which the model's "
@@ -188,7 +192,7 @@ class ConFold:
 
     def predict_rules(self, X: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(labels, confidences, index in `rules_` of the rule that applied or -1)."""
-        table = self._encode(X)
+        table = self.encode(X)
         return evaluate_ordered(self.rules_, table)
 
     # -- explanations ---------------------------------------------------------------------------
@@ -200,7 +204,7 @@ class ConFold:
         X = _string_columns(check_frame(X, "X"))
         for start in range(0, len(X), chunk_size):
             chunk = X.iloc[start:start + chunk_size]
-            yield from explain_table(self.rules_, self._encode(chunk), chunk, descriptions,
+            yield from explain_table(self.rules_, self.encode(chunk), chunk, descriptions,
                                      self.target_name_)
 
     def explain(self, X: pd.DataFrame, descriptions: Mapping[str, str] | None = None) -> list["Explanation"]:

@@ -115,6 +115,24 @@ class Explanation:
     exceptions: list[ExceptionCheck] = field(default_factory=list)
     tried: list[TriedRule] = field(default_factory=list)
     descriptions: Mapping[str, str] | None = field(default=None, repr=False, compare=False)
+    #: set by the grading model: how many of its resampled models give the same label
+    agreeing: int | None = None
+    resamples: int | None = None
+
+    @property
+    def overall_confidence(self) -> float | None:
+        """The rule's confidence times the share of resampled models that agree (the rule's
+        confidence alone when there are none): what the grading model flags by."""
+        if self.confidence is None or not self.resamples or self.agreeing is None:
+            return self.confidence
+        return self.confidence * self.agreeing / self.resamples
+
+    def _agreement_line(self) -> str | None:
+        if self.rule_index is None or not self.resamples or self.agreeing is None:
+            return None
+        overall = "" if self.overall_confidence is None else f": overall confidence {self.overall_confidence:.2f}"
+        return (f"{self.agreeing} of {self.resamples} models learned from resamples of the marked "
+                f"answers give the same {self.target}{overall}")
 
     def text(self) -> str:
         """Multi-line justification (FOLD-RM section 6 style)."""
@@ -129,6 +147,9 @@ class Explanation:
             lines += [f"  {lit.text(d)}" for lit in self.literals]
             for i, exc in enumerate(self.exceptions, 1):
                 lines += exc.lines(str(i), d, "  ")
+            agreement = self._agreement_line()
+            if agreement:
+                lines.append(agreement)
         if self.tried:
             lines.append("earlier rules that did not apply:")
             lines += [f"  rule {t.rule_index + 1} ({self.target} {_show(t.label)}): {t.reason()}"
@@ -142,8 +163,10 @@ class Explanation:
         parts = [f"{lit.feature} {lit.op} {_show(lit.value)}" for lit in self.literals]
         parts += ["not (" + " and ".join(l.short() for l in e.literals) + ")" for e in self.exceptions]
         conf = "" if self.confidence is None else f" ({self.confidence:.2f})"
+        agreement = (f"; {self.agreeing} of {self.resamples} resampled models agree"
+                     if self.resamples and self.agreeing is not None else "")
         return (f"{self.target} {_show(self.label)}{conf} by rule {self.rule_index + 1}: "
-                + ("; ".join(parts) or "default rule"))
+                + ("; ".join(parts) or "default rule") + agreement)
 
     def to_dict(self) -> dict:
         data = asdict(self)

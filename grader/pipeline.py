@@ -19,18 +19,19 @@ import math
 from collections import Counter
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 import pandas as pd
 
+from grader.agreement import DEFAULT_RESAMPLES, ResampledAgreement
 from grader.exam_io import atomic_write_text, marks_from_answers
 from grader.model_file import ModelFileError  # one error for every unreadable model file
 from grader.rules import Literal, Rule
 from knowledge.schema import Question, split_feature_name
 
 MODEL_FORMAT = "physics-grader-model"
-MODEL_FORMAT_VERSION = 1
+MODEL_FORMAT_VERSION = 2  # 2: resampled rule lists ("agreement"); version 1 files still load
 
 #: Default pruning thresholds, chosen by cross-validation on sample_data/ (see docs/cli.md).
 DEFAULT_IMPROVEMENT_THRESHOLD = 0.05
@@ -38,6 +39,15 @@ DEFAULT_CONFIDENCE_THRESHOLD = 0.5
 DEFAULT_FLAG_BELOW = 0.7
 
 Progress = Callable[[float, str], None]
+
+
+class Decisions(NamedTuple):
+    """The model's decisions on a set of answers, aligned with them."""
+
+    marks: np.ndarray       # object: the mark, None where no rule applies
+    confidence: np.ndarray  # rule confidence x agreement (the rule's alone without resamples); NaN where no rule
+    rule_index: np.ndarray  # index in learner.rules_ of the rule that fired, -1 where none
+    agreement: np.ndarray   # share of the resampled models giving the same mark; NaN if none were kept
 
 
 def _blank(answer: object) -> bool:
@@ -56,10 +66,11 @@ class GradingModel:
     """A trained model for one question. Build with `train` or `load`."""
 
     def __init__(self, question: Question, extractor: Any, learner: Any, trained_on: dict,
-                 params: dict):
+                 params: dict, agreement: ResampledAgreement | None = None):
         self.question = question
         self.extractor = extractor
         self.learner = learner
+        self.agreement = agreement  # None in model files written before it existed
         self.trained_on = trained_on
         self.params = params
         self._fingerprint: str | None = None
@@ -74,13 +85,17 @@ class GradingModel:
               improvement_threshold: float | None = DEFAULT_IMPROVEMENT_THRESHOLD,
               confidence_threshold: float | None = DEFAULT_CONFIDENCE_THRESHOLD,
               n_terms: int = 30, default_rule: bool = False,
+              n_resamples: int = DEFAULT_RESAMPLES,
               progress: Progress | None = None) -> GradingModel:
         """Fit the extractor and CON-FOLD on marked answers.
 
         Marks are strings from the question's `marks`; if the question lists none, they are
         read off the answers (numeric-looking marks ordered as numbers). `default_rule`: a
         last rule gives the answers no learned rule covers the commonest mark left over, with
-        its (usually low) confidence, instead of no mark (see `ConFold`).
+        its (usually low) confidence, instead of no mark (see `ConFold`). `n_resamples`: the
+        learner is also run on this many resamples of the answers, and an answer's confidence
+        is its rule's confidence times the share of them that agree (`grader.agreement`; 0
+        turns this off and the confidence is the rule's).
         """
         from features import FeatureExtractor
         from grader import ConFold
@@ -112,16 +127,19 @@ class GradingModel:
                           background=list(question.background) or None,
                           initial_rules=list(question.initial_rules) or None)
         learner.fit(X, pd.Series(marks, name="mark"))
+        report(0.7, f"learning rules again on {n_resamples} resamples of the answers")
+        agreement = ResampledAgreement(n_resamples).fit(learner, X, marks)
         counts = Counter(marks)
         trained_on = {"answers": len(answers),
                       "marks": {m: counts.get(m, 0) for m in question.marks},
                       "time": datetime.now(timezone.utc).isoformat(timespec="seconds")}
         params = {"ratio": ratio, "z": z, "improvement_threshold": improvement_threshold,
-                  "confidence_threshold": confidence_threshold, "n_terms": n_terms}
+                  "confidence_threshold": confidence_threshold, "n_terms": n_terms,
+                  "n_resamples": n_resamples}
         if default_rule:  # only when set, so that older readers of the model file see no change
             params["default_rule"] = True
         report(1.0, f"learned {len(learner.rules_)} rules")
-        return cls(question, extractor, learner, trained_on, params)
+        return cls(question, extractor, learner, trained_on, params, agreement)
 
     # -- using it ------------------------------------------------------------------------
 
@@ -129,12 +147,17 @@ class GradingModel:
         """The features the extractor finds in each answer (one row per answer)."""
         return self.extractor.transform(_as_text(answers))
 
-    def decide(self, X: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(marks with None where no rule applies, confidences with NaN there, index of the
-        rule that fired in `learner.rules_`, -1 there) for extracted features."""
-        labels, confidences, index = self.learner.predict_rules(X)
-        return (np.asarray(labels, dtype=object), np.asarray(confidences, dtype=float),
-                np.asarray(index, dtype=np.int64))
+    def decide(self, X: pd.DataFrame) -> Decisions:
+        """Marks, confidences, rules and agreement for extracted features (see `Decisions`)."""
+        labels, rule_confidence, index = self.learner.predict_rules(X)
+        labels = np.asarray(labels, dtype=object)
+        confidence = np.asarray(rule_confidence, dtype=float)
+        if self.agreement is None:
+            agreement = np.full(len(labels), np.nan)
+        else:
+            agreement = self.agreement.agreement(self.learner, X, labels)
+            confidence = np.where(np.isnan(agreement), confidence, confidence * agreement)
+        return Decisions(labels, confidence, np.asarray(index, dtype=np.int64), agreement)
 
     def grade(self, answers: Sequence[str], flag_below: float = DEFAULT_FLAG_BELOW) -> pd.DataFrame:
         """Mark answers: columns mark (str or None), confidence (NaN if none), flagged,
@@ -142,7 +165,7 @@ class GradingModel:
         texts = _as_text(answers)
         # Identical answers (common in real exams: "9.8 m/s^2 down", "idk") are analysed once.
         codes, unique = pd.factorize(np.asarray(texts, dtype=object))
-        labels, confidences, index = (a[codes] for a in self.decide(self.features(list(unique))))
+        labels, confidences, index, agreement = (a[codes] for a in self.decide(self.features(list(unique))))
         blank = np.fromiter((not t for t in texts), dtype=bool, count=len(texts))
         no_rule = index < 0
         with np.errstate(invalid="ignore"):
@@ -150,6 +173,8 @@ class GradingModel:
         rule_texts = np.asarray(self.rule_texts() + [""], dtype=object)
         summaries = np.asarray(self.rule_summaries() + ["no rule applies: for a human marker"], dtype=object)
         explanation = summaries[index]  # index -1 picks the last entry
+        if self.agreement is not None and self.agreement.rule_lists_:
+            explanation = explanation + agreement_phrases(agreement, len(self.agreement.rule_lists_), no_rule)
         if blank.any():
             explanation = explanation.copy()
             explanation[blank] = "blank answer (graded as a non-answer, for a human marker): " + explanation[blank]
@@ -163,7 +188,12 @@ class GradingModel:
         """The learner's full justification of the mark of one answer (`.text()`, `.summary()`,
         `.to_dict()`)."""
         X = self.features([answer])
-        return self.learner.explain(X, descriptions=self.descriptions)[0]
+        explanation = self.learner.explain(X, descriptions=self.descriptions)[0]
+        if self.agreement is not None and self.agreement.rule_lists_ and explanation.rule_index is not None:
+            share = self.agreement.agreement(self.learner, X, [explanation.label])[0]
+            explanation.resamples = len(self.agreement.rule_lists_)
+            explanation.agreeing = round(share * explanation.resamples)
+        return explanation
 
     def features_found(self, answer: str) -> dict[str, object]:
         """The features of one answer that say something: concepts, terms and misconceptions
@@ -195,7 +225,7 @@ class GradingModel:
         if self._summaries is None:
             d = self.descriptions
             self._summaries = [
-                f"mark {r.head} by rule {i + 1} ({_confidence_text(r.confidence)}): "
+                f"mark {r.head} by rule {i + 1} (rule {_confidence_text(r.confidence)}): "
                 + ("; ".join(literal_phrase(lit, d) for lit in r.body) or "default rule")
                 + (f"; none of its {len(r.exceptions)} exception(s) applies" if r.exceptions else "")
                 for i, r in enumerate(self.learner.rules_)]
@@ -224,10 +254,13 @@ class GradingModel:
     def to_dict(self) -> dict:
         from knowledge import question_to_dict
 
-        return {"format": MODEL_FORMAT, "format_version": MODEL_FORMAT_VERSION,
+        data = {"format": MODEL_FORMAT, "format_version": MODEL_FORMAT_VERSION,
                 "question": question_to_dict(self.question),
                 "extractor": self.extractor.to_dict(), "learner": self.learner.to_dict(),
                 "params": self.params, "trained_on": self.trained_on}
+        if self.agreement is not None:
+            data["agreement"] = self.agreement.to_dict()
+        return data
 
     @classmethod
     def from_dict(cls, data: dict, source: str = "<model>") -> GradingModel:
@@ -250,9 +283,15 @@ class GradingModel:
             question = question_from_dict(data["question"])
             extractor = FeatureExtractor.from_dict(data["extractor"], question)
             learner = ConFold.from_dict(data["learner"])
+            agreement = (ResampledAgreement.from_dict(data["agreement"])
+                         if "agreement" in data else None)
+            if agreement is not None:
+                agreement.check_features(learner)
+        except ModelFileError as e:
+            raise ModelFileError(f"{source}: damaged model file ({e})") from None
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             raise ModelFileError(f"{source}: damaged model file ({type(e).__name__}: {e})") from None
-        return cls(question, extractor, learner, dict(data["trained_on"]), dict(data["params"]))
+        return cls(question, extractor, learner, dict(data["trained_on"]), dict(data["params"]), agreement)
 
     def save(self, path: str | Path) -> None:
         """Write the model as one JSON file (atomic replace)."""
@@ -309,6 +348,14 @@ def _validate_rules(question: Question, extractor: Any) -> None:
 
 
 # -- rule text -----------------------------------------------------------------------------
+
+
+def agreement_phrases(agreement: np.ndarray, n_resamples: int, no_rule: np.ndarray) -> np.ndarray:
+    """"; 17 of 20 resampled models agree" for each answer ("" where no rule applies)."""
+    agreeing = np.rint(np.nan_to_num(agreement) * n_resamples).astype(np.int64)
+    phrases = np.asarray([f"; {k} of {n_resamples} resampled models agree" for k in range(n_resamples + 1)],
+                         dtype=object)
+    return np.where(no_rule, "", phrases[agreeing])
 
 
 def _confidence_text(confidence: float | None) -> str:

@@ -67,6 +67,20 @@ def test_default_rule_option_ends_the_rules_with_a_catch_all(files, capsys, tmp_
     assert not plain.get("default_rule")
 
 
+def test_resamples_option_sets_how_many_models_back_each_confidence(files, capsys, tmp_path):
+    model = tmp_path / "r.json"
+    code, out, err = run(["train", "--question", files["question"], "--answers", files["marked"],
+                          "--model", model, "--resamples", "0"], capsys)
+    assert code == 0
+    data = json.loads(model.read_text(encoding="utf-8"))
+    assert data["params"]["n_resamples"] == 0 and data["agreement"]["rule_lists"] == []
+    default = json.loads(files["model"].read_text(encoding="utf-8"))
+    assert len(default["agreement"]["rule_lists"]) == default["params"]["n_resamples"] > 0
+    code, out, err = run(["train", "--question", files["question"], "--answers", files["marked"],
+                          "--model", model, "--resamples", "-3"], capsys)
+    assert code == 2 and "at least 0" in err
+
+
 def test_grade_writes_every_column_plus_the_grades(files, capsys, tmp_path):
     out_path = tmp_path / "graded.csv"
     code, out, err = run(["grade", "--model", files["model"], "--answers", files["exam"], "--out", out_path,

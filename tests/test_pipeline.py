@@ -53,10 +53,11 @@ def test_flag_threshold_moves_flags(model):
 
 def test_marks_agree_with_the_learner(model):
     X = model.features(NEW)
-    labels, confidences, index = model.decide(X)
+    labels, confidences, index, agreement = model.decide(X)
     learner_labels, learner_conf = model.learner.predict_with_confidence(X)
     assert list(labels) == list(learner_labels)
-    np.testing.assert_allclose(confidences, np.asarray(learner_conf, dtype=float), equal_nan=True)
+    # the confidence is the rule's, scaled by the share of resampled models that agree
+    np.testing.assert_allclose(confidences, np.asarray(learner_conf, dtype=float) * agreement, equal_nan=True)
     assert ((index >= 0) == pd.notna(pd.Series(labels, dtype=object))).all()
 
 
@@ -95,7 +96,7 @@ def test_save_and_load_round_trip(model, tmp_path):
     path = tmp_path / "model.json"
     model.save(path)
     data = json.loads(path.read_text(encoding="utf-8"))
-    assert data["format"] == "physics-grader-model" and data["format_version"] == 1
+    assert data["format"] == "physics-grader-model" and data["format_version"] == 2
     loaded = GradingModel.load(path)
     pd.testing.assert_frame_equal(loaded.grade(NEW), model.grade(NEW))
     assert loaded.rules("text") == model.rules("text")

@@ -208,6 +208,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--ratio", type=float, default=argparse.SUPPRESS)
     parser.add_argument("--z", type=float, default=argparse.SUPPRESS, help="Wilson score z")
     parser.add_argument("--n-terms", type=int, default=argparse.SUPPRESS)
+    parser.add_argument("--resamples", dest="n_resamples", type=int, default=argparse.SUPPRESS,
+                        help="resampled models behind each confidence (0: the rule's confidence alone)")
     parser.add_argument("--improvement-threshold", type=_threshold, default=argparse.SUPPRESS,
                         metavar="T|none")
     parser.add_argument("--confidence-threshold", type=_threshold, default=argparse.SUPPRESS,
@@ -217,7 +219,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     params = {name: getattr(args, name) for name in
-              ("ratio", "z", "n_terms", "improvement_threshold", "confidence_threshold") if hasattr(args, name)}
+              ("ratio", "z", "n_terms", "improvement_threshold", "confidence_threshold", "n_resamples")
+              if hasattr(args, name)}
     if args.default_rule is not None:
         params["default_rule"] = args.default_rule == "on"
     t0 = time.perf_counter()
