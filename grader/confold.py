@@ -157,6 +157,12 @@ class ConFold:
             value = getattr(self, name)
             if value is not None and not (isinstance(value, (int, float)) and 0 <= value <= 1):
                 raise ValueError(f"{name} must be None or a number in [0, 1], got {value!r}")
+        if not (isinstance(self.min_initial_precision, (int, float))
+                and not isinstance(self.min_initial_precision, bool) and 0 <= self.min_initial_precision <= 1):
+            raise ValueError(f"min_initial_precision must be a number in [0, 1], got {self.min_initial_precision!r}")
+        for name in ("fold_rm_update", "default_rule"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
 
     # -- prediction ---------------------------------------------------------------------------
     def _check_fitted(self) -> None:

@@ -19,6 +19,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from grader import metrics
 from knowledge.schema import Question
 
 #: Thresholds of the flagging curve: 0, 0.05, ..., 1.
@@ -89,22 +90,18 @@ def stratified_folds(marks: Sequence[str], folds: int, seed: int = 0) -> np.ndar
 
 def flagging_curve(y_true: np.ndarray, y_pred: np.ndarray, confidence: np.ndarray,
                    thresholds: Sequence[float] = CURVE_THRESHOLDS) -> pd.DataFrame:
-    """For each threshold: share flagged (no mark, or confidence below it) and accuracy of the rest."""
-    decided = np.array([p is not None for p in y_pred])
-    correct = decided & (y_pred == y_true)
-    conf = np.where(decided, np.nan_to_num(confidence, nan=-1.0), -1.0)
+    """For each threshold: share flagged (no mark, or confidence below it) and accuracy of the
+    rest (`metrics.confident_accuracy` at each threshold)."""
     rows = []
     for t in thresholds:
-        auto = decided & (conf >= t)
-        rows.append((float(t), 1.0 - auto.mean() if len(auto) else 0.0,
-                     correct[auto].mean() if auto.any() else np.nan))
+        accuracy, flagged = metrics.confident_accuracy(y_true, y_pred, confidence, t)
+        rows.append((float(t), flagged, accuracy))
     return pd.DataFrame(rows, columns=["threshold", "share_flagged", "auto_accuracy"])
 
 
 def cross_validate(question: Question, answers: Sequence[str], marks: Sequence[str], *, folds: int = 5,
                    seed: int = 0, **train_params) -> EvaluationReport:
     """Train and test a GradingModel on `folds` stratified splits of the marked answers."""
-    from grader import metrics
     from grader.exam_io import marks_from_answers
     from grader.pipeline import GradingModel
 

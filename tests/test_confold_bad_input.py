@@ -90,7 +90,11 @@ def test_unfitted_model():
 
 @pytest.mark.parametrize("params, match", [({"ratio": -1}, "ratio"), ({"z": 0}, "z must"),
                                            ({"confidence_threshold": 1.5}, "confidence_threshold"),
-                                           ({"improvement_threshold": "x"}, "improvement_threshold")])
+                                           ({"improvement_threshold": "x"}, "improvement_threshold"),
+                                           ({"min_initial_precision": 2}, "min_initial_precision"),
+                                           ({"min_initial_precision": None}, "min_initial_precision"),
+                                           ({"fold_rm_update": "yes"}, "fold_rm_update must be True or False"),
+                                           ({"default_rule": 1}, "default_rule must be True or False")])
 def test_bad_parameters(params, match):
     X, y = data()
     with pytest.raises(ValueError, match=match):
