@@ -133,7 +133,9 @@ def answer_card(session: ExamSession, store: ReviewStore, row: pd.Series) -> Non
         a, b = st.columns(2)
         a.metric("Proposed mark", row["proposed"] if row["proposed"] is not None else NO_MARK)
         conf = row["confidence"]
-        b.metric("Confidence", "—" if pd.isna(conf) else f"{conf:.0%}")
+        b.metric("Confidence", "—" if pd.isna(conf) else f"{conf:.0%}",
+                 help="The rule's confidence times the share of models, learned from resamples of "
+                      "the marked answers, that give the same mark (see Why).")
         _show_why(qs, row)
         features = qs.features.iloc[_position(qs, aid)].to_dict()
         found = features_found(features, qs.descriptions)
