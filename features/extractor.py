@@ -171,6 +171,7 @@ class FeatureExtractor:
         text = {k: v for k, v in phrases.items() if k not in rubric}
         self.text_matcher_ = FeatureMatcher(self.nlp_, text, opposite_phrases(text))
         self._union = self.reference_.union
+        self._symbols = question_symbols(self.nlp_, q)
 
         rubric = rubric_feature_specs(q)
         base = [s for s in rubric if s.name in BASE_COLUMNS]
@@ -255,7 +256,8 @@ class FeatureExtractor:
         coverage, precision = coverage_precision(self.reference_, polarity, self._union)
         length = a.words
         non_answer = is_non_answer(doc.text, polarity,
-                                   any(not c.startswith("term:") for c in found))
+                                   any(not c.startswith("term:") for c in found)
+                                   or not self._symbols.isdisjoint(k.lower() for k in a.keys))
         row += [coverage, precision, float(length), "yes" if non_answer else "no"]
         return row
 
@@ -305,6 +307,25 @@ class FeatureExtractor:
         fx.exemplars_ = None if saved is None else Exemplars.from_dict(saved)
         fx._build()
         return fx
+
+
+def question_symbols(nlp: Any, question: Question) -> frozenset[str]:
+    """Lower-case one-letter symbols the question or its reference answers use ("g", "v"):
+    an answer that is only "g" says something, unlike a stray "x". Upper-case letters are
+    content words already (labels: "bulb A"); stop words ("a", "i") are not symbols."""
+    texts = [question.text, *question.reference_answers]
+    symbols = set()
+    for doc in nlp.tokenizer.pipe(texts):
+        for t in doc:
+            before = doc[t.i - 1].text if t.i > 0 else ""
+            after = doc[t.i + 1].text if t.i + 1 < len(doc) else ""
+            in_unit = before in _UNIT_GLUE or after in _UNIT_GLUE  # the "m" and "s" of "m/s^2"
+            if len(t.text) == 1 and t.text.isalpha() and t.text.islower() and not t.is_stop and not in_unit:
+                symbols.add(t.lower_)
+    return frozenset(symbols)
+
+
+_UNIT_GLUE = frozenset("/^*·")
 
 
 def opposite_phrases(phrases: dict[str, list[tuple[str, ...]]]

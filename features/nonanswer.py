@@ -24,6 +24,6 @@ def is_non_answer(text: str, content: dict[str, bool], mentions_feature: bool) -
         return True
     if mentions_feature:
         return False
-    # A stray letter ("l", "x") is no answer unless it is a label the question uses,
-    # which `mentions_feature` has caught.
+    # A stray letter ("l", "x") is no answer unless it is a label or symbol the question
+    # uses ("bulb A", "g"), which the caller counts in `mentions_feature`.
     return all(k in NON_ANSWER_WORDS or (len(k) == 1 and k.isalpha()) for k in content)

@@ -156,6 +156,7 @@ BACKGROUND = [PredicateDefinition("well_covered", (Literal("coverage", ">", 0.4)
                                   [Rule(None, (Literal("well_covered", "==", True),))])]
 
 
+@pytest.mark.filterwarnings("ignore:column\\(s\\) .* have only missing values")  # random tables may have one
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(labelled_tables(), st.sampled_from([None, 0.1]), st.sampled_from([None, 0.5]), st.booleans())
 def test_learned_models_exported_to_clingo_predict_what_confold_predicts(data, improvement, confidence,

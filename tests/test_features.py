@@ -137,6 +137,15 @@ def test_non_answers(fx, answer):
     assert one(fx, answer)["non_answer"] == "yes"
 
 
+def test_a_symbol_the_question_uses_is_an_answer(fx):
+    question = Question(id="throw", text="What is the acceleration of the ball at the top?",
+                        reference_answers=("It is g, 9.8 m/s^2 downwards.",), marks=("0", "1"))
+    fitted = FeatureExtractor(question, model=FALLBACK).fit(["g down", "zero"], ["1", "0"])
+    rows = fitted.transform(["g", "G", "x", "a", "idk"])
+    assert rows["non_answer"].tolist() == ["no", "no", "yes", "yes", "yes"]
+    assert one(fx, "g")["non_answer"] == "yes"  # the circuit question uses no "g"
+
+
 @pytest.mark.parametrize("answer", ["there is a gap", "I don't know, maybe a gap",
                                     "the battery", "1.5", "bulb A"])
 def test_real_answers_are_not_non_answers(fx, answer):
