@@ -167,20 +167,29 @@ def save_model(model, path: str | os.PathLike) -> None:
     atomic_write_text(path, text + "\n")
 
 
-def load_model(cls, path: str | os.PathLike):
+def read_json_file(path: str | os.PathLike, kind: str = "model file") -> Any:
+    """The JSON document in `path`. FileNotFoundError "PATH: no such model file";
+    ModelFileError "PATH: not a KIND (...)" when it is not UTF-8 text or not JSON."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise ModelFileError(f"{path}: no such model file") from None
+        raise FileNotFoundError(f"{path}: no such model file") from None
     except UnicodeDecodeError as err:
-        raise ModelFileError(f"{path}: not a model file (not UTF-8 text: {err.reason} at byte "
+        raise ModelFileError(f"{path}: not a {kind} (not UTF-8 text: {err.reason} at byte "
                              f"{err.start})") from None
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as err:
-        raise ModelFileError(f"{path}: not a model file (invalid JSON at line {err.lineno}, "
+        raise ModelFileError(f"{path}: not a {kind} (invalid JSON at line {err.lineno}, "
                              f"column {err.colno}: {err.msg})") from None
+
+
+def load_model(cls, path: str | os.PathLike):
+    try:
+        data = read_json_file(path)
+    except FileNotFoundError as err:
+        raise ModelFileError(str(err)) from None
     try:
         return model_from_dict(cls, data)
     except ModelFileError as err:

@@ -26,7 +26,7 @@ import pandas as pd
 
 from grader.agreement import DEFAULT_RESAMPLES, ResampledAgreement
 from grader.exam_io import atomic_write_text, marks_from_answers
-from grader.model_file import ModelFileError  # one error for every unreadable model file
+from grader.model_file import ModelFileError, read_json_file  # one error for every unreadable model file
 from grader.rules import Literal, Rule
 from knowledge.schema import Question, split_feature_name
 
@@ -302,18 +302,7 @@ class GradingModel:
 
     @classmethod
     def load(cls, path: str | Path) -> GradingModel:
-        path = Path(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise FileNotFoundError(f"{path}: no such model file") from None
-        except UnicodeDecodeError:
-            raise ModelFileError(f"{path}: not a grading model file (not UTF-8 text)") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise ModelFileError(f"{path}: not a grading model file (invalid JSON at line {e.lineno}, "
-                                 f"column {e.colno}: {e.msg})") from None
+        data = read_json_file(path, "grading model file")
         model = cls.from_dict(data, str(path))
         model._fingerprint = _content_hash(data)
         return model
