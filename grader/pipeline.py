@@ -127,7 +127,8 @@ class GradingModel:
                           background=list(question.background) or None,
                           initial_rules=list(question.initial_rules) or None)
         learner.fit(X, pd.Series(marks, name="mark"))
-        report(0.7, f"learning rules again on {n_resamples} resamples of the answers")
+        if n_resamples:
+            report(0.7, f"learning rules again on {n_resamples} resamples of the answers")
         agreement = ResampledAgreement(n_resamples).fit(learner, X, marks)
         counts = Counter(marks)
         trained_on = {"answers": len(answers),
