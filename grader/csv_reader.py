@@ -339,12 +339,10 @@ def resolve_column(name: str, columns: Sequence[str], path: str | Path, what: st
     folded = {c.strip().casefold(): c for c in columns}
     if name.strip().casefold() in folded:
         return folded[name.strip().casefold()]
-    from rapidfuzz import process
+    from knowledge.errors import did_you_mean
 
-    match = process.extractOne(name, list(columns))
-    hint = f"; did you mean {match[0]!r}?" if match and match[1] >= 60 else ""
     listed = ", ".join(repr(c) for c in columns)
-    raise CSVFormatError(f"{path}: no {what} {name!r}{hint} (the columns are: {listed})")
+    raise CSVFormatError(f"{path}: no {what} {name!r}{did_you_mean(name, columns)} (the columns are: {listed})")
 
 
 def duplicate_rows(values: Sequence[str], rows: np.ndarray) -> dict[str, list[int]]:

@@ -278,4 +278,4 @@ def test_an_exam_with_a_wrong_column_fails_before_training(files, capsys, tmp_pa
 
     monkeypatch.setattr(GradingModel, "train", no_training)
     code, out, err = run(["grade", "--exam", exam, "--out", tmp_path / "g.csv"], capsys)
-    assert code == 2 and "no answer column 'Answer txt'; did you mean 'Answer text'" in err
+    assert code == 2 and "no answer column 'Answer txt', did you mean 'Answer text'" in err
