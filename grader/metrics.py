@@ -110,11 +110,18 @@ def _order_key(label: Any) -> tuple:
         return (1, 0.0, str(label))
 
 
-def _brier_terms(y_true: Sequence, y_pred: Sequence, confidence: Sequence) -> np.ndarray:
+def _pair_with_confidence(y_true: Sequence, y_pred: Sequence, confidence: Sequence
+                          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """`_pair` plus the confidences as floats, checked for the same length."""
     t, p, predicted = _pair(y_true, y_pred)
     c = np.asarray(confidence, dtype=float)
     if len(c) != len(t):
         raise ValueError(f"y_true has {len(t)} labels but confidence has {len(c)} values")
+    return t, p, predicted, c
+
+
+def _brier_terms(y_true: Sequence, y_pred: Sequence, confidence: Sequence) -> np.ndarray:
+    t, p, predicted, c = _pair_with_confidence(y_true, y_pred, confidence)
     predicted &= ~np.isnan(c)
     correct = _correct(t, p, predicted)
     terms = np.full(len(t), 0.25)
@@ -140,10 +147,7 @@ def confident_accuracy(y_true: Sequence, y_pred: Sequence, confidence: Sequence,
     The second figure is the marker's workload: answers with no prediction or a confidence
     under the threshold go to a human. The accuracy is NaN when no prediction reaches it.
     """
-    t, p, predicted = _pair(y_true, y_pred)
-    c = np.asarray(confidence, dtype=float)
-    if len(c) != len(t):
-        raise ValueError(f"y_true has {len(t)} labels but confidence has {len(c)} values")
+    t, p, predicted, c = _pair_with_confidence(y_true, y_pred, confidence)
     with np.errstate(invalid="ignore"):
         sure = predicted & (c >= threshold)
     workload = float(1 - sure.mean())
