@@ -157,13 +157,18 @@ def test_group_decision_applies_to_every_answer_of_the_group(app_env):
     assert {d.new_mark for d in decided} == {"0.5"} and {d.scope for d in decided} == {"group"}
 
 
-def test_rubric_error_is_shown_inline_with_line_and_column_and_nothing_is_saved(app_env):
-    workdir, _ = app_env
+def _open_rubric(workdir: Path) -> tuple[AppTest, Path, str]:
+    """The app on the Rubric view of vertical_throw: (app, its question file, the file's text)."""
     at = _start()
     at.sidebar.selectbox(key="question").set_value("vertical_throw").run()
     _view(at, "Rubric")
     path = workdir / "sample_data" / "vertical_throw" / "question.yaml"
-    original = path.read_text(encoding="utf-8")
+    return at, path, path.read_text(encoding="utf-8")
+
+
+def test_rubric_error_is_shown_inline_with_line_and_column_and_nothing_is_saved(app_env):
+    workdir, _ = app_env
+    at, path, original = _open_rubric(workdir)
     broken = original.replace("concepts:", "concepst:", 1)
     assert broken != original
     at.text_area(key="rubric|vertical_throw").set_value(broken).run()
@@ -176,11 +181,7 @@ def test_rubric_error_is_shown_inline_with_line_and_column_and_nothing_is_saved(
 
 def test_saving_a_rubric_keeps_the_old_version_and_shows_before_and_after(app_env):
     workdir, _ = app_env
-    at = _start()
-    at.sidebar.selectbox(key="question").set_value("vertical_throw").run()
-    _view(at, "Rubric")
-    path = workdir / "sample_data" / "vertical_throw" / "question.yaml"
-    original = path.read_text(encoding="utf-8")
+    at, path, original = _open_rubric(workdir)
     edited = original + "\n# a marker's note\n"
     at.text_area(key="rubric|vertical_throw").set_value(edited).run()
     _button(at, "Save and retrain").click().run()
