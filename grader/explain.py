@@ -120,15 +120,19 @@ class Explanation:
     resamples: int | None = None
 
     @property
+    def _has_agreement(self) -> bool:
+        return self.rule_index is not None and bool(self.resamples) and self.agreeing is not None
+
+    @property
     def overall_confidence(self) -> float | None:
         """The rule's confidence times the share of resampled models that agree (the rule's
         confidence alone when there are none): what the grading model flags by."""
-        if self.confidence is None or not self.resamples or self.agreeing is None:
+        if self.confidence is None or not self._has_agreement:
             return self.confidence
         return self.confidence * self.agreeing / self.resamples
 
     def _agreement_line(self) -> str | None:
-        if self.rule_index is None or not self.resamples or self.agreeing is None:
+        if not self._has_agreement:
             return None
         overall = "" if self.overall_confidence is None else f": overall confidence {self.overall_confidence:.2f}"
         return (f"{self.agreeing} of {self.resamples} models learned from resamples of the marked "
@@ -164,7 +168,7 @@ class Explanation:
         parts += ["not (" + " and ".join(l.short() for l in e.literals) + ")" for e in self.exceptions]
         conf = "" if self.confidence is None else f" ({self.confidence:.2f})"
         agreement = (f"; {self.agreeing} of {self.resamples} resampled models agree"
-                     if self.resamples and self.agreeing is not None else "")
+                     if self._has_agreement else "")
         return (f"{self.target} {_show(self.label)}{conf} by rule {self.rule_index + 1}: "
                 + ("; ".join(parts) or "default rule") + agreement)
 
