@@ -1,13 +1,11 @@
 """Benchmarks of the feature extractor.
 
     python -m features.bench [--answers 4000]          answers per second, memory
-    python -m features.bench beetle-check --data ../shared/data/beetle-dev [--cv 4]
-                                                        CON-FOLD accuracy on Beetle
 
 The speed benchmark uses two questions and generated answers written here (a rubric-based
-one with a quantity, and a reference-only one), so it runs on a fresh clone. The Beetle
-check is `python -m grader.bench beetle` (one GradingModel per question trained on
-`split=train`, 5-, 3- and 2-way accuracy on `split=test`, no hand-written rubric).
+one with a quantity, and a reference-only one), so it runs on a fresh clone. Marking
+quality on real answers is the grading model's benchmark, `python -m grader.bench beetle`
+(features sit below the grading model and do not import it).
 """
 
 from __future__ import annotations
@@ -16,11 +14,9 @@ import argparse
 import gc
 import logging
 import random
-import sys
 import time
 import tracemalloc
 from collections.abc import Sequence
-from pathlib import Path
 
 from knowledge.schema import Concept, Misconception, Quantity, Question
 
@@ -106,58 +102,14 @@ def speed(n_answers: int, repeats: int = 3) -> None:
               f"{peak / 2**20:6.1f} MiB traced (answers generated up front not counted)")
 
 
-def beetle_check(data: Path, n_terms: int = 30, verbose: bool = False,
-                 confold_params: dict | None = None, cv: int = 0) -> dict[str, float]:
-    """5-/3-/2-way accuracy on Beetle: the one implementation is `grader.bench.beetle`
-    (`python -m grader.bench beetle`, through `GradingModel`); this entry point stays for
-    those used to it. `confold_params` are `GradingModel.train` options (ratio, z, thresholds)."""
-    from grader.bench.beetle import format_figures, run
-
-    params = dict(confold_params or {}, n_terms=n_terms)
-    predictions, result = run(data, cv, params)
-    if verbose:
-        for qid, rows in predictions.groupby("question_id", sort=True):
-            print(f"{qid:40s} " + "  ".join(
-                f"{s} {run_accuracy(rows, s):.2f}" for s in ("5way", "3way", "2way")))
-    print(format_figures(result))
-    return {s: result[s]["own"]["accuracy"] for s in result}
-
-
-def run_accuracy(rows, scheme: str) -> float:
-    from grader.bench.beetle import relabel
-
-    truth = [relabel(y, scheme) for y in rows.label_5way]
-    return sum(m == t for m, t in zip(rows[f"mark_{scheme}"], truth)) / len(truth)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m features.bench", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("command", nargs="?", default="speed", choices=("speed", "beetle-check"))
-    parser.add_argument("--answers", type=int, default=4000, help="answers per question (speed)")
-    parser.add_argument("--data", type=Path, default=Path("../shared/data/beetle-dev"),
-                        help="folder with questions.json and answers.csv (beetle-check)")
-    parser.add_argument("--n-terms", type=int, default=30)
-    parser.add_argument("--ratio", type=float, default=None, help="ConFold ratio")
-    parser.add_argument("--z", type=float, default=None, help="ConFold z")
-    parser.add_argument("--improvement-threshold", type=float, default=None)
-    parser.add_argument("--confidence-threshold", type=float, default=None)
-    parser.add_argument("--cv", type=int, default=0,
-                        help="beetle-check: k-fold cross-validation on split=train instead")
-    parser.add_argument("-v", "--verbose", action="store_true", help="one line per question")
+    parser.add_argument("command", nargs="?", default="speed", choices=("speed",))
+    parser.add_argument("--answers", type=int, default=4000, help="answers per question")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
-    if args.command == "speed":
-        speed(args.answers)
-    else:
-        if not (args.data / "answers.csv").exists():
-            print(f"error: no answers.csv in {args.data}", file=sys.stderr)
-            return 2
-        params = {k: v for k, v in (("ratio", args.ratio), ("z", args.z),
-                                    ("improvement_threshold", args.improvement_threshold),
-                                    ("confidence_threshold", args.confidence_threshold))
-                  if v is not None}
-        beetle_check(args.data, args.n_terms, args.verbose, params, args.cv)
+    speed(args.answers)
     return 0
 
 

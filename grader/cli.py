@@ -15,8 +15,8 @@ import warnings
 from pathlib import Path
 from typing import Sequence
 
-from grader.agreement import DEFAULT_RESAMPLES
-from grader.pipeline import (DEFAULT_CONFIDENCE_THRESHOLD, DEFAULT_FLAG_BELOW,
+from grader.grading.agreement import DEFAULT_RESAMPLES
+from grader.grading.model import (DEFAULT_CONFIDENCE_THRESHOLD, DEFAULT_FLAG_BELOW,
                              DEFAULT_IMPROVEMENT_THRESHOLD)
 
 PROG = "grader"
@@ -187,7 +187,7 @@ def _learning_params(args: argparse.Namespace) -> dict:
 def _load_marked(args: argparse.Namespace, question_path: Path):
     from knowledge import load_question
 
-    from grader.exam_io import read_marked_answers
+    from grader.exams.exam_io import read_marked_answers
 
     question = load_question(question_path)
     marked = read_marked_answers(args.answers, id_column=args.id_column, answer_column=args.answer_column,
@@ -197,7 +197,7 @@ def _load_marked(args: argparse.Namespace, question_path: Path):
 
 
 def cmd_train(args: argparse.Namespace) -> int:
-    from grader.pipeline import GradingModel
+    from grader.grading.model import GradingModel
 
     question, marked = _load_marked(args, args.question)
     model = GradingModel.train(question, marked.answers, marked.marks, **_learning_params(args))
@@ -209,8 +209,8 @@ def cmd_train(args: argparse.Namespace) -> int:
 
 
 def cmd_grade(args: argparse.Namespace) -> int:
-    from grader.batch import exam_grader, grade_file
-    from grader.pipeline import GradingModel
+    from grader.exams.batch import exam_grader, grade_file
+    from grader.grading.model import GradingModel
 
     progress = False if args.no_progress else None
     if args.model is not None:
@@ -222,12 +222,12 @@ def cmd_grade(args: argparse.Namespace) -> int:
                             flag_below=args.flag_below, id_column=args.id_column,
                             chunk_size=args.chunk_size, progress=progress, resume=not args.restart)
     else:
-        from grader.exam_io import read_exam
+        from grader.exams.exam_io import read_exam
 
         exam = read_exam(args.exam)
         if args.answers is not None:
             raise ValueError("grade --exam takes the export from the exam file; drop --answers")
-        from grader.exam_io import CSVReader
+        from grader.exams.exam_io import CSVReader
 
         with CSVReader(exam.answers) as reader:  # wrong column names: say so before training
             exam_grader(exam, {q.id: None for q in exam.questions}).bind(reader.columns, exam.answers)
@@ -248,8 +248,8 @@ def _exam_models(exam, save_dir: Path | None) -> dict:
     """Load or train the model of each question of an exam."""
     from knowledge import load_question
 
-    from grader.exam_io import read_marked_answers
-    from grader.pipeline import GradingModel
+    from grader.exams.exam_io import read_marked_answers
+    from grader.grading.model import GradingModel
 
     if save_dir is not None and not save_dir.is_dir():
         raise FileNotFoundError(f"{save_dir}: no such folder for the models")
@@ -269,8 +269,8 @@ def _exam_models(exam, save_dir: Path | None) -> dict:
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
-    from grader.evaluation import cross_validate
-    from grader.exam_io import atomic_write_text
+    from grader.grading.evaluation import cross_validate
+    from grader.exams.exam_io import atomic_write_text
 
     question, marked = _load_marked(args, args.question)
     report = cross_validate(question, marked.answers, marked.marks, folds=args.folds, seed=args.seed,
@@ -283,7 +283,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    from grader.pipeline import GradingModel
+    from grader.grading.model import GradingModel
 
     model = GradingModel.load(args.model)
     explanation = model.explain(args.answer)
@@ -302,7 +302,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    from grader.pipeline import GradingModel
+    from grader.grading.model import GradingModel
 
     text = GradingModel.load(args.model).rules(args.format)
     sys.stdout.write(text if text.endswith("\n") else text + "\n")

@@ -98,7 +98,7 @@ def _unescape(text: str) -> str:
 
 
 def _key_to_float(key: str) -> float | None:
-    """Inverse of `knowledge.asp_terms.float_key`."""
+    """Inverse of `grader.confold.asp_terms.float_key`."""
     if not re.fullmatch(r"[0-9a-f]{16}", key):
         return None
     bits = int(key, 16)

@@ -10,13 +10,23 @@ mark_2(X), not mark_1(X).` with the body in `mark_2`). Unary predicates named `a
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from grader.rules import Literal, PredicateDefinition, Rule
-from knowledge.asp import Program
+from grader.confold.rules import Literal, PredicateDefinition, Rule
 from knowledge.asp_parser import (_AB, _FLIP, ORDER_OPS, ORIGINS, Atom, Clause, Comparison,
                                   Term, _key_to_float, _Parser)
 from knowledge.errors import KnowledgeError, Problem, source_name
+
+
+@dataclass
+class Program:
+    """A parsed program: the ordered top-level rules and the background knowledge."""
+
+    rules: list[Rule] = field(default_factory=list)
+    background: list[Rule | PredicateDefinition] = field(default_factory=list)
+    #: id(rule) -> ((line, col) of the rule, [(line, col) of each body literal]); for messages
+    positions: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 class _Builder:

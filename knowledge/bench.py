@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from grader.rules import Literal, PredicateDefinition, Rule
+from grader.confold.rules import Literal, PredicateDefinition, Rule
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> None:
         from knowledge.clingo_check import feature_facts, solve_marks
     except ImportError:  # pragma: no cover
         return
-    from grader.rule_eval import apply_rules
+    from grader.confold.rule_eval import apply_rules
     features = _random_features(args.rows)
     program = write_program(rules[:30], background, target="mark", dialect="clingo")
     start = time.perf_counter()

@@ -7,7 +7,7 @@ argument is the row number:
     answer(0).  concept(0,gap,present).  coverage(0,num("bfe7777777777777")).  non_answer(0,no).
 
 Exact numbers: clingo has only 32-bit integers, so a number is `num(K)` where K is the
-16-hex-digit order key of the float (`knowledge.asp_terms.float_key`): the IEEE-754 bits made
+16-hex-digit order key of the float (`grader.confold.asp_terms.float_key`): the IEEE-754 bits made
 monotone. clingo compares strings lexicographically, so `V > "key(t)"` holds exactly when
 `v > t` in floating point, for every float, with no scaling or rounding. A missing cell
 (None, NaN, "", "?") is the category "?" as in the learner: it has no `num` fact, so order
@@ -27,9 +27,9 @@ from typing import Sequence
 
 import pandas as pd
 
-from grader.rules import PredicateDefinition, Rule
+from grader.confold.rules import PredicateDefinition, Rule
 from knowledge.asp import write_program
-from knowledge.asp_terms import constant, feature_atom, float_key, unary_ok
+from grader.confold.asp_terms import constant, feature_atom, float_key, unary_ok
 
 _HEAD = re.compile(r"^(?:[0-9.eE+-]+::)?([a-z][A-Za-z0-9_]*)\(X,", re.MULTILINE)
 
@@ -37,11 +37,11 @@ _HEAD = re.compile(r"^(?:[0-9.eE+-]+::)?([a-z][A-Za-z0-9_]*)\(X,", re.MULTILINE)
 def feature_facts(features: pd.DataFrame, target: str = "label") -> str:
     """The facts of a feature table (row ids 0..n-1) in the clingo dialect.
 
-    Cells are read the way the learner reads them (`grader.encoding`: column kinds, missing
+    Cells are read the way the learner reads them (`grader.confold.encoding`: column kinds, missing
     cells as the category "?", numeric readings), so that the check compares the *rules'*
     meaning, not two readings of the data.
     """
-    from grader.encoding import MISSING, NUMERIC_CODE, encode_column, infer_encoding
+    from grader.confold.encoding import MISSING, NUMERIC_CODE, encode_column, infer_encoding
 
     lines = [f"answer(0..{len(features) - 1})."] if len(features) else []
     for column in features.columns:

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from grader.rules import PredicateDefinition, Rule
+from grader.confold.rules import PredicateDefinition, Rule
 from knowledge.asp import parse_program
 from knowledge.errors import KnowledgeError, Problem, did_you_mean, source_name
 from knowledge.schema import Concept, Misconception, Quantity, Question

@@ -31,10 +31,12 @@ non_answer         categorical  yes / no ("I don't know", "help", empty, ...)
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterable
 
-from grader.rules import PredicateDefinition, Rule
+from grader.confold.rules import PredicateDefinition, Rule
 
 CONCEPT_VALUES = ("present", "negated", "absent")
 QUANTITY_VALUES = ("correct", "wrong_value", "wrong_unit", "no_unit", "missing")
@@ -102,6 +104,25 @@ class FeatureSpec:
     kind: str  # "categorical" or "numeric"
     values: tuple[str, ...] | None = None  # allowed values of a categorical feature
     description: str = ""
+
+
+def mark_number(text: str) -> float | None:
+    """A mark as a number ("0,5" -> 0.5), or None when it is not one."""
+    try:
+        value = float(str(text).replace(",", "."))
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+def marks_from_answers(marks: Iterable[str]) -> tuple[str, ...]:
+    """The ordered list of marks found in marked answers: numerically if they all look like
+    numbers ("0" < "0.5" < "1" < "10"), else alphabetically."""
+    distinct = sorted(set(str(m) for m in marks))
+    numbers = [mark_number(m) for m in distinct]
+    if all(n is not None for n in numbers):
+        return tuple(m for _, m in sorted(zip(numbers, distinct)))
+    return tuple(distinct)
 
 
 def feature_name(family: str, name: str) -> str:

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from typing import Iterable, Sequence
 
-from grader.rules import CATEGORICAL_COMPARISONS, Literal, PredicateDefinition, Rule
-from knowledge.asp_terms import RESERVED_PREDICATES
+from grader.confold.rules import CATEGORICAL_COMPARISONS, Literal, PredicateDefinition, Rule
+from grader.confold.asp_terms import RESERVED_PREDICATES
 from knowledge.errors import Problem, did_you_mean, source_name
 from knowledge.schema import TERM_VALUES, FeatureSpec, Question, rubric_feature_specs, split_feature_name
 

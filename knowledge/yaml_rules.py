@@ -28,7 +28,7 @@ from typing import Any, Callable, Sequence
 
 import yaml
 
-from grader.rules import COMPARISONS, NUMERIC_COMPARISONS, Literal, PredicateDefinition, Rule
+from grader.confold.rules import COMPARISONS, NUMERIC_COMPARISONS, Literal, PredicateDefinition, Rule
 from knowledge.errors import did_you_mean
 
 RULE_KEYS = ("name", "mark", "if", "unless", "confidence", "confidence_fixed", "origin")

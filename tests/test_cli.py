@@ -11,7 +11,7 @@ import pytest
 
 from grader import cli
 from grader.cli import main
-from test_pipeline_data import QUESTION_YAML, SAMPLE, marked_answers, write_marked_csv
+from tests.data import QUESTION_YAML, SAMPLE, marked_answers, write_marked_csv
 
 
 @pytest.fixture(scope="module")
@@ -190,7 +190,7 @@ def test_unexpected_errors_are_one_line_with_status_1(files, capsys, monkeypatch
 
 
 def test_an_interrupted_grade_resumes_when_run_again(files, capsys, tmp_path, monkeypatch):
-    from grader.pipeline import GradingModel
+    from grader.grading.model import GradingModel
 
     src = tmp_path / "big.csv"
     answers, _ = marked_answers()
@@ -240,7 +240,7 @@ def test_warnings_are_one_line(files, capsys, monkeypatch):
 
 
 def test_an_exam_run_that_trains_its_models_also_resumes(files, capsys, tmp_path, monkeypatch):
-    from grader.pipeline import GradingModel
+    from grader.grading.model import GradingModel
 
     exam = tmp_path / "exam.yaml"
     exam.write_text(f"answers: {files['exam']}\nlayout: long\nanswer_column: Answer text\nquestions:\n"
@@ -266,7 +266,7 @@ def test_an_exam_run_that_trains_its_models_also_resumes(files, capsys, tmp_path
 
 
 def test_an_exam_with_a_wrong_column_fails_before_training(files, capsys, tmp_path, monkeypatch):
-    from grader.pipeline import GradingModel
+    from grader.grading.model import GradingModel
 
     exam = tmp_path / "exam.yaml"
     exam.write_text(f"answers: {files['exam']}\nlayout: wide\nquestions:\n  - id: open_bulb\n"

@@ -184,8 +184,8 @@ def test_question_file_loads_without_problems(qid):
 def test_teacher_rules_give_the_reference_answers_full_marks(qid):
     """A rubric that does not give its own model answers the top mark is a broken rubric."""
     from features.extractor import FeatureExtractor
-    from grader.rule_eval import apply_rules
-    from grader.rules import PredicateDefinition
+    from grader.confold.rule_eval import apply_rules
+    from grader.confold.rules import PredicateDefinition
     from knowledge import load_question
 
     question = load_question(SAMPLE / qid / "question.yaml")

@@ -3,7 +3,7 @@
 Two shapes: *long* (one row per answer: the CLI's columns plus who decided what) and *wide*
 (the export's own rows and columns, plus a mark per question — the shape a learning
 platform imports back). Cells a spreadsheet would run as formulas are neutralised by
-`grader.exam_io`, cells copied from the students' answers included.
+`grader.exams.exam_io`, cells copied from the students' answers included.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 
 from grader.app.review import flagged
-from grader.exam_io import OUTPUT_ENCODING, csv_text, neutralise_frame, write_csv_safely
+from grader.exams.exam_io import OUTPUT_ENCODING, csv_text, neutralise_frame, write_csv_safely
 
 
 def export_long(table: pd.DataFrame, threshold: float) -> pd.DataFrame:

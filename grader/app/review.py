@@ -26,7 +26,7 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from grader.review_store import Decision
+from grader.app.review_store import Decision
 
 NO_MARK = "—"  # how a missing mark is shown
 

@@ -26,9 +26,9 @@ import pandas as pd
 
 from grader.app.review import proposed_table
 from grader.app.settings import REPO, AppSettings
-from grader.exam_io import (Exam, atomic_write_text, csv_text, read_exam, read_marked_answers,
+from grader.exams.exam_io import (Exam, atomic_write_text, csv_text, read_exam, read_marked_answers,
                             read_table, resolve_column)
-from grader.review_store import Decision
+from grader.app.review_store import Decision
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +46,7 @@ class QuestionSession:
     question: object               # knowledge.schema.Question
     question_path: Path
     training_path: Path            # the marked answers the model was trained on
-    model: object                  # grader.pipeline.GradingModel
+    model: object                  # grader.grading.model.GradingModel
     model_key: str
     table: pd.DataFrame            # the marks table without decisions (see grader.app.review)
     features: pd.DataFrame         # extracted features, aligned with `table`
@@ -177,14 +177,13 @@ def _file_digest(path: Path) -> str:
 
 def model_key(question_path: Path, training_path: Path, params: Mapping) -> str:
     """A hash of everything a model is trained from."""
-    import grader.pipeline as pipeline
+    from grader.grading.model import MODEL_FORMAT_VERSION
 
     h = hashlib.sha256()
     h.update(_file_digest(question_path).encode())
     h.update(_file_digest(training_path).encode())
     h.update(json.dumps(params, sort_keys=True, default=str).encode())
-    h.update(str(getattr(pipeline, "FORMAT_VERSION", getattr(pipeline, "MODEL_FORMAT_VERSION", "")))
-             .encode())
+    h.update(str(MODEL_FORMAT_VERSION).encode())
     return h.hexdigest()[:20]
 
 
@@ -197,7 +196,7 @@ def load_question(path: Path):
 def train_or_load(question_path: Path, training_path: Path, cache_dir: Path, *,
                   progress: Progress | None = None, params: Mapping | None = None):
     """(model, key): the cached model for these inputs, or a freshly trained (and cached) one."""
-    from grader.pipeline import GradingModel
+    from grader.grading.model import GradingModel
 
     params = dict(TRAIN_PARAMS if params is None else params)
     key = model_key(question_path, training_path, params)
@@ -322,7 +321,7 @@ def evaluate(qs: QuestionSession, cache_dir: Path, *, folds: int = 5) -> dict:
             return json.loads(cached.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             pass
-    from grader.evaluation import cross_validate
+    from grader.grading.evaluation import cross_validate
 
     marked = read_marked_answers(qs.training_path, marks=qs.marks)
     report = cross_validate(qs.question, marked.answers, marked.marks, folds=folds, seed=0,

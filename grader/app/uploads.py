@@ -2,7 +2,7 @@
 
 A marker uploads a question file, its marked answers and an exam export (one answer per
 row). The files are size-checked, validated (the rubric by `knowledge`, the CSVs by
-`grader.exam_io`) and stored under `<workdir>/uploads/<hash>/` with an `exam.yaml` that
+`grader.exams.exam_io`) and stored under `<workdir>/uploads/<hash>/` with an `exam.yaml` that
 ties them together; that exam file is then opened like any other. Every problem becomes an
 `UploadError` with a message for the marker, never a traceback.
 """
@@ -15,7 +15,7 @@ from pathlib import Path
 import yaml
 
 from grader.atomic_file import atomic_write_bytes
-from grader.exam_io import atomic_write_text, read_marked_answers, read_table, resolve_column
+from grader.exams.exam_io import atomic_write_text, read_marked_answers, read_table, resolve_column
 
 
 class UploadError(ValueError):

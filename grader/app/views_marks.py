@@ -12,7 +12,9 @@ from grader.app.export import csv_bytes, export_long, export_wide, save_export
 from grader.app.review import NO_MARK, filter_table, flagged, with_decisions
 from grader.app.session import ExamSession, evaluate
 from grader.app.settings import AppSettings
-from grader.review_store import ReviewStore
+from grader.app.review_store import ReviewStore
+from grader.app.ui import show_notice
+from grader.app.views_review import answer_card, conflict_panel
 
 _SHOWN = ["question_id", "answer_id", "answer", "mark", "proposed", "confidence", "flagged",
           "reviewed", "marker", "rule"]
@@ -46,8 +48,6 @@ def marks_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame, th
         })
     rows = list(getattr(getattr(event, "selection", None), "rows", []) or [])
     if rows and rows[0] < len(shown):
-        from grader.app.views_review import answer_card, conflict_panel, show_notice
-
         with st.container(border=True):
             show_notice()
             conflict_panel(store, session.exam_id)

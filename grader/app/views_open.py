@@ -8,7 +8,7 @@ import streamlit as st
 
 from grader.app.settings import AppSettings
 from grader.app.uploads import UploadError, save_upload
-from grader.app.views_review import md_escape
+from grader.app.ui import md_escape, saved_sessions
 
 SOURCES = ("The sample exam", "An exam file on this computer", "Upload files",
            "A session opened before")
@@ -43,8 +43,6 @@ def open_exam_sidebar(settings: AppSettings) -> Path | None:
         elif source == SOURCES[2]:
             upload_form(settings)
         else:
-            from grader.app.page import saved_sessions
-
             found = saved_sessions(settings)
             if not found:
                 st.caption("No exam opened before.")

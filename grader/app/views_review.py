@@ -8,7 +8,6 @@ explicitly. Student text is always shown as plain text (`st.text`), never as Mar
 
 from __future__ import annotations
 
-import re
 
 import numpy as np
 import pandas as pd
@@ -16,32 +15,19 @@ import streamlit as st
 
 from grader.app.review import (NO_MARK, features_found, flagged, group_summary, review_queue)
 from grader.app.session import ExamSession, QuestionSession
-from grader.review_store import ConflictError, NewDecision, ReviewStore
-
-
-def _marker() -> str:
-    return str(st.session_state.get("marker", "")).strip()
-
-
-def _notice(kind: str, text: str) -> None:
-    st.session_state["notice"] = (kind, text)
-
-
-def show_notice() -> None:
-    kind, text = st.session_state.pop("notice", (None, None))
-    if kind:
-        getattr(st, kind)(md_escape(text))
+from grader.app.review_store import ConflictError, NewDecision, ReviewStore
+from grader.app.ui import marker, md_escape, notice, show_notice
 
 
 # -- saving ---------------------------------------------------------------------------------
 
 def _ready_to_decide(mark: str | None) -> bool:
     """A decision needs the marker's name (the audit trail) and a mark; say which is missing."""
-    if not _marker():
-        _notice("error", "Type your name in the sidebar first: every decision is saved with it.")
+    if not marker():
+        notice("error", "Type your name in the sidebar first: every decision is saved with it.")
         return False
     if not mark:
-        _notice("error", "Choose a mark first.")
+        notice("error", "Choose a mark first.")
         return False
     return True
 
@@ -56,7 +42,7 @@ def _save_one(store: ReviewStore, exam_id: str, qid: str, aid: str, old_mark: st
         return
     base = state["seen"].get((qid, aid), 0)
     try:
-        d = store.record(exam_id, qid, aid, marker=_marker(), new_mark=mark, base_version=base,
+        d = store.record(exam_id, qid, aid, marker=marker(), new_mark=mark, base_version=base,
                          old_mark=old_mark, comment=comment)
     except ConflictError as exc:
         state["conflict"] = {"qid": qid, "aid": aid, "mark": mark, "comment": comment,
@@ -64,7 +50,7 @@ def _save_one(store: ReviewStore, exam_id: str, qid: str, aid: str, old_mark: st
         return
     state["seen"][(qid, aid)] = d.version
     state.pop("review_pick", None)
-    _notice("success", f"Saved: {aid} ({qid}) gets {mark}.")
+    notice("success", f"Saved: {aid} ({qid}) gets {mark}.")
 
 
 def _resolve_conflict(store: ReviewStore, exam_id: str, keep_mine: bool) -> None:
@@ -75,17 +61,17 @@ def _resolve_conflict(store: ReviewStore, exam_id: str, keep_mine: bool) -> None
     theirs = c["theirs"]
     if not keep_mine:
         state["seen"][(c["qid"], c["aid"])] = theirs.version
-        _notice("info", f"Kept {theirs.marker}'s mark {theirs.new_mark} for {c['aid']}.")
+        notice("info", f"Kept {theirs.marker}'s mark {theirs.new_mark} for {c['aid']}.")
         return
     try:
-        d = store.record(exam_id, c["qid"], c["aid"], marker=_marker() or "marker",
+        d = store.record(exam_id, c["qid"], c["aid"], marker=marker() or "marker",
                          new_mark=c["mark"], base_version=theirs.version,
                          old_mark=theirs.new_mark, comment=c["comment"])
     except ConflictError as exc:  # a third decision arrived meanwhile: show that one
         state["conflict"] = {**c, "theirs": exc.current}
         return
     state["seen"][(c["qid"], c["aid"])] = d.version
-    _notice("success", f"Saved your mark {c['mark']} for {c['aid']} over {theirs.marker}'s.")
+    notice("success", f"Saved your mark {c['mark']} for {c['aid']} over {theirs.marker}'s.")
 
 
 def conflict_panel(store: ReviewStore, exam_id: str) -> None:
@@ -141,11 +127,6 @@ def answer_card(session: ExamSession, store: ReviewStore, row: pd.Series) -> Non
         found = features_found(features, qs.descriptions)
         with st.expander(f"Found in the answer ({len(found)})", expanded=True):
             st.text("\n".join(f"• {f}" for f in found) if found else "nothing the rubric knows")
-
-
-def md_escape(text: object) -> str:
-    """Text from a file or a marker, safe inside an element that renders Markdown."""
-    return re.sub(r"([\\`*_{}\[\]()#+\-.!|<>~$:@])", r"\\\1", str(text))
 
 
 def _show_why(qs, row) -> None:
@@ -236,17 +217,17 @@ def _apply_group(store: ReviewStore, exam_id: str, members: pd.DataFrame, key: s
         return
     todo = [NewDecision(q, a, mark, state["seen"].get((q, a), 0), old_mark=m)
             for q, a, m in zip(members["question_id"], members["answer_id"], members["mark"])]
-    saved, conflicts = store.record_many(exam_id, todo, marker=_marker(), comment=comment)
+    saved, conflicts = store.record_many(exam_id, todo, marker=marker(), comment=comment)
     for d in saved:
         state["seen"][(d.question_id, d.answer_id)] = d.version
     text = f"Saved mark {mark} for {len(saved)} answer(s) of the group."
     if conflicts:
         others = "; ".join(f"{c.current.answer_id}: {c.current.new_mark} by {c.current.marker}"
                            for c in conflicts)
-        _notice("warning", text + f" {len(conflicts)} answer(s) were decided by someone else "
+        notice("warning", text + f" {len(conflicts)} answer(s) were decided by someone else "
                                f"meanwhile and were left as they are: {others}.")
     else:
-        _notice("success", text)
+        notice("success", text)
 
 
 def groups_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame,

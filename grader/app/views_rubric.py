@@ -18,8 +18,8 @@ from grader.app.session import (ExamSession, QuestionSession, evaluate,
                                 forget_extended_training, reviewed_examples,
                                 write_extended_training)
 from grader.app.settings import AppSettings
-from grader.app.views_review import md_escape, show_notice
-from grader.review_store import Decision, ReviewStore
+from grader.app.ui import get_session, md_escape, show_notice
+from grader.app.review_store import Decision, ReviewStore
 
 _FIGURES = (("accuracy", "accuracy"), ("macro_f1", "macro-F1"), ("qwk", "quadratic weighted kappa"),
             ("ibs", "inverse Brier score"), ("answers", "marked answers"))
@@ -102,8 +102,6 @@ def show_retrain_report(qid: str) -> None:
 
 
 def _reopen(session: ExamSession, settings: AppSettings) -> ExamSession:
-    from grader.app.page import get_session
-
     return get_session(session.path, settings)
 
 

@@ -109,7 +109,7 @@ def load_beetle(data: Path) -> tuple[dict[str, dict], pd.DataFrame]:
 
 def _train_and_grade(question, train: pd.DataFrame, test: pd.DataFrame, scheme: str,
                      params: dict) -> tuple[list, np.ndarray]:
-    from grader.pipeline import GradingModel
+    from grader.grading.model import GradingModel
 
     marks = [relabel(y, scheme) for y in train.label_5way]
     if len(set(marks)) < 2:  # the learner needs two marks: nothing is marked automatically
@@ -123,7 +123,7 @@ def grade_question(question_record: dict, group: pd.DataFrame, cv: int, params: 
                    seed: int = 0) -> pd.DataFrame:
     """Predictions of each training scheme for one question's evaluation answers: the test
     split, or (cv > 1) every train answer graded by the model of the fold that left it out."""
-    from grader.evaluation import stratified_folds
+    from grader.grading.evaluation import stratified_folds
     from knowledge.schema import Question
 
     question = Question(question_record["question_id"], question_record["question"],
@@ -237,7 +237,7 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"[{time.perf_counter() - t0:.0f}s]")
     print(format_figures(result))
     if args.json:
-        from grader.exam_io import atomic_write_text
+        from grader.exams.exam_io import atomic_write_text
 
         figures_json = {scheme: {source: {k: (None if isinstance(v, float) and math.isnan(v) else v)
                                           for k, v in f.items()}  # NaN is not JSON

@@ -3,7 +3,7 @@
 Builds synthetic exports of 10,000 and 100,000 answers (by default) from the bundled sample
 questions' marked answers with random variations (filler words, typos, case, extra
 clauses, so that almost every answer is distinct as in a real exam), trains one model per
-question once, then grades each export from CSV to CSV with `grader.batch.grade_file` (a
+question once, then grades each export from CSV to CSV with `grader.exams.batch.grade_file` (a
 long export with a question column, all three models) and prints answers per second and
 the peak memory. Target: at least 2,000 answers per second on one core.
 
@@ -81,9 +81,9 @@ def run(args: argparse.Namespace) -> int:
     from knowledge import load_question
 
     from grader.atomic_file import atomic_write_text
-    from grader.batch import LongGrader, grade_file
-    from grader.exam_io import read_marked_answers
-    from grader.pipeline import GradingModel
+    from grader.exams.batch import LongGrader, grade_file
+    from grader.exams.exam_io import read_marked_answers
+    from grader.grading.model import GradingModel
 
     sizes = [int(s) for s in str(args.sizes).split(",") if s.strip()]
     models, pools = {}, {}

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from grader.bench.uci import read_table
-from grader.confold import ConFold
+from grader.confold.estimator import ConFold
 
 EXPECTED = [(0, "Sex", "!=", "female", 0.98364), (1, "Sex", "==", "female", 0.97205)]
 

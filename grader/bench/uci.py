@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from grader.atomic_file import atomic_write_text
-from grader.confold import ConFold
+from grader.confold.estimator import ConFold
 from grader.metrics import accuracy, inverse_brier_score, macro_f1
 
 #: The reference implementation of CON-FOLD (confold-notes.md): accuracy and fit seconds.

@@ -1,0 +1,123 @@
+"""Streamlit helpers shared by the page and every view: the resources cached for all
+browser sessions (the review store, the open exams), the marker's name, one-shot notices,
+and escaping user text for elements that render Markdown.
+
+The views import this module and never each other's page; `page.main` ties them together.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from datetime import datetime, timezone
+from pathlib import Path
+
+import streamlit as st
+
+from grader.app.review_store import ReviewStore
+from grader.app.session import ExamSession, open_exam
+from grader.app.settings import AppSettings
+from grader.atomic_file import atomic_write_text
+from grader.exams.exam_io import read_exam
+
+
+# -- shared resources ------------------------------------------------------------------------
+
+@st.cache_resource(show_spinner=False)
+def get_store(db_path: str) -> ReviewStore:
+    """One store object per database file, shared by every browser session."""
+    return ReviewStore(db_path)
+
+
+@st.cache_resource(show_spinner=False)
+def _sessions() -> tuple[dict, threading.Lock]:
+    """Open exams shared by every browser session, keyed by exam file and input stamp."""
+    return {}, threading.Lock()
+
+
+def input_stamp(path: Path, settings: AppSettings) -> tuple:
+    """What a session depends on: the exam's files and the extended training sets, by mtime."""
+    files = [path]
+    try:
+        exam = read_exam(path)
+        files += [exam.answers] + [p for q in exam.questions for p in (q.question, q.training) if p]
+    except Exception:  # reported when the exam is opened
+        pass
+    extended = settings.workdir / "exams"
+    if extended.is_dir():
+        files += sorted(extended.glob("*/training/*.csv"))
+    stamp = []
+    for f in files:
+        try:
+            s = Path(f).stat()
+            stamp.append((str(f), s.st_mtime_ns, s.st_size))
+        except OSError:
+            stamp.append((str(f), None, None))
+    return tuple(stamp)
+
+
+def get_session(path: Path, settings: AppSettings) -> ExamSession:
+    """The open exam for `path`, opening it (with a progress bar) if its inputs changed."""
+    cache, lock = _sessions()
+    key = (str(Path(path).resolve()), input_stamp(path, settings))
+    with lock:
+        if key in cache:
+            return cache[key]
+        bar = st.progress(0.0, text="Opening the exam…")
+
+        def progress(fraction: float, message: str) -> None:
+            bar.progress(min(1.0, max(0.0, fraction)), text=message)
+
+        session = open_exam(path, settings, progress)
+        bar.empty()
+        for old in [k for k in cache if k[0] == key[0]]:
+            del cache[old]
+        cache[key] = session
+        remember_session(settings, session)
+        return session
+
+
+def remember_session(settings: AppSettings, session: ExamSession) -> None:
+    """Note the exam in the working folder so that it can be reopened from the sidebar."""
+    folder = settings.workdir / "exams" / session.exam_id
+    folder.mkdir(parents=True, exist_ok=True)
+    info = {"path": str(session.path.resolve()), "name": session.name,
+            "opened_at": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+    atomic_write_text(folder / "session.json", json.dumps(info, indent=1))
+
+
+def saved_sessions(settings: AppSettings) -> list[dict]:
+    """Exams opened before, most recent first."""
+    found = []
+    for f in (settings.workdir / "exams").glob("*/session.json"):
+        try:
+            info = json.loads(f.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if Path(info.get("path", "")).exists():
+            found.append(info)
+    return sorted(found, key=lambda i: i.get("opened_at", ""), reverse=True)
+
+
+# -- the marker and notices -----------------------------------------------------------------
+
+def marker() -> str:
+    """The marker's name as typed in the sidebar ("" if none)."""
+    return str(st.session_state.get("marker", "")).strip()
+
+
+def notice(kind: str, text: str) -> None:
+    """Show `text` (an st.success/info/warning/error kind) once, on the next run of the page."""
+    st.session_state["notice"] = (kind, text)
+
+
+def show_notice() -> None:
+    kind, text = st.session_state.pop("notice", (None, None))
+    if kind:
+        getattr(st, kind)(md_escape(text))
+
+
+def md_escape(text: object) -> str:
+    """Text from a file or a marker, safe inside an element that renders Markdown."""
+    return re.sub(r"([\\`*_{}\[\]()#+\-.!|<>~$:@])", r"\\\1", str(text))

@@ -1,0 +1,329 @@
+"""`ConFold`: the CON-FOLD rule learner as a scikit-learn-style estimator.
+
+CON-FOLD is FOLD-RM (ordered default rules with exceptions, learned by information gain)
+plus a confidence per rule (Wilson score centre), two pruning methods and a teacher's rules:
+
+* ``improvement_threshold``: after a rule is learned, each exception whose removal costs
+  the rule less than this much confidence is removed (recursively into kept exceptions);
+* ``confidence_threshold``: learned and initial rules below this confidence are removed
+  at the end, so their answers go to later rules or to a human;
+* both None: FOLD-RM's rules, with confidences.
+
+Domain knowledge (the same `grader.confold.rules` objects the `knowledge/` package parses):
+
+* ``background``: `PredicateDefinition`s become boolean columns that learned rules may use
+  (`Literal(name, "==", True)`); background label `Rule`s are kept exactly as given and come
+  *first* in the ordered program (the teacher's word comes first). They keep a given
+  confidence, otherwise get one from the training data they cover.
+* ``initial_rules``: come next, in order. Each is evaluated on the examples the rules before
+  it left; exceptions are learned for the negatives it covers with the FOLD exception learner
+  (as FOLD-RM does for a learned rule once its body is complete); the improvement threshold prunes its exceptions; it is
+  dropped when it covers no positive or is right less often than ``min_initial_precision``.
+* Learning then continues (CON-FOLD's loop) on what those rules leave unexplained.
+* ``default_rule``: a last rule with an empty body, named "default", for the answers no
+  other rule covers (FOLD-RM leaves them without a label). Its head is the commonest label
+  of the training examples the final program (after the confidence threshold) leaves
+  uncovered, its confidence the Wilson score on them; when none are left it is the commonest
+  training label with confidence 0.5 (Wilson of 0 out of 0): low, so such answers still go to
+  a human under any flagging threshold above that.
+
+Data handling is in `grader.confold.encoding` (column kinds, missing values, mixed columns); at
+predict time an unseen category matches no `==` literal (and every `!=`), and a column the
+rules use must be present (ValueError naming it); columns the rules do not use may be absent.
+A training column whose values are all missing is ignored by the learner (with a warning).
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from typing import Any, Iterator, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from grader.confold.encoding import MISSING, category_sort_key, check_frame, encode_frame, infer_encoding
+from grader.confold.fold import FoldLearner, ProgramLearner, wilson
+from grader.confold.literal_search import LiteralSearch
+from grader.confold.rule_eval import add_derived_predicates, evaluate_ordered, rule_features, split_background
+from grader.confold.rules import PredicateDefinition, Rule
+
+
+class ConFold:
+    """Learns an ordered list of rules with exceptions and confidences from a table.
+
+    Parameters: ``ratio`` (FOLD-RM: a rule may cover this many negatives per positive before
+    exceptions are learned), ``z`` (Wilson score), ``improvement_threshold``,
+    ``confidence_threshold``, ``background``, ``initial_rules`` (see the module doc),
+    ``fold_rm_update`` (keep a rule's covered negatives for later rounds as FOLD-RM does,
+    instead of CON-FOLD's dropping them), ``min_initial_precision``, ``default_rule`` (a
+    last rule for the examples no other rule covers, see the module doc).
+    """
+
+    def __init__(self, ratio: float = 0.5, z: float = 3.0, improvement_threshold: float | None = None,
+                 confidence_threshold: float | None = None,
+                 background: Sequence[Rule | PredicateDefinition] | None = None,
+                 initial_rules: Sequence[Rule] | None = None, fold_rm_update: bool = False,
+                 min_initial_precision: float = 0.5, default_rule: bool = False):
+        self.ratio = ratio
+        self.z = z
+        self.improvement_threshold = improvement_threshold
+        self.confidence_threshold = confidence_threshold
+        self.background = background
+        self.initial_rules = initial_rules
+        self.fold_rm_update = fold_rm_update
+        self.min_initial_precision = min_initial_precision
+        self.default_rule = default_rule
+
+    def get_params(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in ("ratio", "z", "improvement_threshold",
+                                              "confidence_threshold", "background", "initial_rules",
+                                              "fold_rm_update", "min_initial_precision",
+                                              "default_rule")}
+
+    def set_params(self, **params: Any) -> "ConFold":
+        unknown = sorted(set(params) - set(self.get_params()))
+        if unknown:
+            raise ValueError(f"unknown parameter(s) {', '.join(unknown)}; ConFold takes "
+                             f"{', '.join(self.get_params())}")
+        for key, value in params.items():
+            setattr(self, key, value)
+        return self
+
+    # -- fitting ------------------------------------------------------------------------------
+    def fit(self, X: pd.DataFrame, y: Any) -> "ConFold":
+        """Learn the rules. `X`: DataFrame of categorical/numeric columns; `y`: labels of any
+        type (strings, ints, floats such as 0.5 marks), none of them missing."""
+        self._check_params()
+        X = _string_columns(check_frame(X, "X"))
+        labels = _labels(y, len(X))
+        if len(X) == 0:
+            raise ValueError("X is empty: there are no examples to learn from")
+        codes, classes = _class_codes(labels)
+        if len(classes) < 2:
+            raise ValueError(f"y has a single class ({classes[0]!r}): a classifier needs answers "
+                             f"with at least two different labels")
+        label_rules, definitions = split_background(list(self.background or ()))
+        initial = list(self.initial_rules or ())
+        for i, rule in enumerate(initial):
+            if not isinstance(rule, Rule) or rule.head is None:
+                raise ValueError(f"initial rule {i} must be a Rule with a head (the label it gives)")
+
+        encodings = [infer_encoding(name, X[name]) for name in X.columns]
+        encoded = encode_frame(X, encodings)
+        empty = [name for name, col in encoded.columns.items()
+                 if (col.codes == col.encoding.code_of(MISSING)).all()]
+        if empty:
+            warnings.warn(f"column(s) {', '.join(empty)} have only missing values; the learner "
+                          f"ignores them", stacklevel=2)
+        table = add_derived_predicates(encoded, definitions)
+        table.frame = None  # do not keep the training data alive through the model
+        predicate_names = list(dict.fromkeys(d.name for d in definitions))
+        search = LiteralSearch(table, list(X.columns) + predicate_names, excluded=empty)
+        program = ProgramLearner(FoldLearner(table, search, self.ratio), codes, classes,
+                                 self.improvement_threshold, self.z, self.fold_rm_update,
+                                 self.min_initial_precision)
+        remaining = np.arange(len(X))
+        rules: list[Rule] = []
+        for rule in label_rules:
+            kept, remaining = program.apply_background(rule, remaining)
+            rules.append(kept)
+        for rule in initial:
+            kept, remaining = program.refine_initial(rule, remaining)
+            if kept is not None:
+                rules.append(kept)
+        rules += program.learn(remaining)
+        if self.confidence_threshold is not None:
+            rules = [r for r in rules
+                     if r.origin == "background" or r.confidence >= self.confidence_threshold]
+        if self.default_rule:
+            rules.append(_default_rule(rules, table, codes, classes, self.z))
+
+        self.rules_ = rules
+        self.classes_ = classes
+        self.feature_names_in_ = list(X.columns)
+        self.n_features_in_ = len(self.feature_names_in_)
+        self.encodings_ = encodings
+        self.predicates_ = list(definitions)
+        self.target_name_ = target_name(y)
+        return self
+
+    def _check_params(self) -> None:
+        if not (isinstance(self.ratio, (int, float)) and self.ratio >= 0):
+            raise ValueError(f"ratio must be a number >= 0, got {self.ratio!r}")
+        if not (isinstance(self.z, (int, float)) and self.z > 0):
+            raise ValueError(f"z must be a number > 0, got {self.z!r}")
+        for name in ("improvement_threshold", "confidence_threshold"):
+            value = getattr(self, name)
+            if value is not None and not (isinstance(value, (int, float)) and 0 <= value <= 1):
+                raise ValueError(f"{name} must be None or a number in [0, 1], got {value!r}")
+        if not (isinstance(self.min_initial_precision, (int, float))
+                and not isinstance(self.min_initial_precision, bool) and 0 <= self.min_initial_precision <= 1):
+            raise ValueError(f"min_initial_precision must be a number in [0, 1], got {self.min_initial_precision!r}")
+        for name in ("fold_rm_update", "default_rule"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
+
+    # -- prediction ---------------------------------------------------------------------------
+    def _check_fitted(self) -> None:
+        if not hasattr(self, "rules_"):
+            raise ValueError("this ConFold is not fitted yet: call fit(X, y) or ConFold.load(path)")
+
+    def encode(self, X: pd.DataFrame, rules: Sequence[Rule] | None = None):
+        """The table rules are evaluated on: the columns `rules` (default: the model's own)
+        use, encoded as in training, plus the derived predicates. Other rule lists learned
+        on subsets of the training data (`grader.grading.agreement`) are evaluated on it too."""
+        self._check_fitted()
+        X = _string_columns(check_frame(X, "X"))
+        derived = {d.name for d in self.predicates_}
+        rules = self.rules_ if rules is None else rules
+        needed = [f for f in rule_features(list(rules) + list(self.predicates_)) if f not in derived]
+        absent = [f for f in needed if f not in X.columns]
+        if absent:
+            raise ValueError(f"X has no column(s) {', '.join(map(repr, absent))}, which the model's "
+                             f"rules use")
+        by_name = {e.name: e for e in self.encodings_}
+        table = encode_frame(X, [by_name[f] for f in needed])
+        return add_derived_predicates(table, self.predicates_)
+
+    def predict_with_confidence(self, X: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+        """(labels, confidences): the label and confidence of the rule that applied to each
+        row; None and NaN where no rule applies (the answer goes to a human)."""
+        labels, confidences, _ = self.predict_rules(X)
+        return labels, confidences
+
+    def predict(self, X: pd.DataFrame) -> np.ndarray:
+        """Labels (object array), None where no rule applies."""
+        return self.predict_rules(X)[0]
+
+    def predict_rules(self, X: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(labels, confidences, index in `rules_` of the rule that applied or -1)."""
+        table = self.encode(X)
+        return evaluate_ordered(self.rules_, table)
+
+    # -- explanations ---------------------------------------------------------------------------
+    def iter_explain(self, X: pd.DataFrame, descriptions: Mapping[str, str] | None = None,
+                     chunk_size: int = 1024) -> Iterator["Explanation"]:
+        """Explanations row by row, computed a chunk of rows at a time (bounded memory)."""
+        from grader.confold.explain import explain_table
+        self._check_fitted()
+        X = _string_columns(check_frame(X, "X"))
+        for start in range(0, len(X), chunk_size):
+            chunk = X.iloc[start:start + chunk_size]
+            yield from explain_table(self.rules_, self.encode(chunk), chunk, descriptions,
+                                     self.target_name_)
+
+    def explain(self, X: pd.DataFrame, descriptions: Mapping[str, str] | None = None) -> list["Explanation"]:
+        """For each row, which rule fired and why (see `grader.confold.explain.Explanation`)."""
+        return list(self.iter_explain(X, descriptions))
+
+    # -- output and persistence -------------------------------------------------------------------
+    def to_asp(self, **kwargs: Any) -> str:
+        """The answer set program (FOLD-RM style, confidences annotated); keyword arguments go
+        to `grader.confold.asp_writer.write_program` (e.g. confidence_style="comment")."""
+        from grader.confold.asp_writer import write_program
+        self._check_fitted()
+        kwargs.setdefault("target", self.target_name_)
+        return write_program(self.rules_, background=self.predicates_, **kwargs)
+
+    def to_dict(self) -> dict:
+        from grader.confold.model_file import model_to_dict
+        self._check_fitted()
+        return model_to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> "ConFold":
+        from grader.confold.model_file import model_from_dict
+        return model_from_dict(cls, data)
+
+    def save(self, path: str) -> None:
+        """Write the fitted model as a versioned JSON file (atomic replace)."""
+        from grader.confold.model_file import save_model
+        save_model(self, path)
+
+    @classmethod
+    def load(cls, path: str) -> "ConFold":
+        from grader.confold.model_file import load_model
+        return load_model(cls, path)
+
+    def __repr__(self) -> str:
+        params = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items()
+                           if k not in ("background", "initial_rules"))
+        return f"ConFold({params})"
+
+
+def _default_rule(rules: list[Rule], table, codes: np.ndarray, classes: list, z: float) -> Rule:
+    """The last rule: the commonest label of the training rows `rules` leave uncovered, with
+    its Wilson confidence on them (commonest label overall and 0.5 when none are left)."""
+    _, _, index = evaluate_ordered(rules, table)
+    left = codes[index < 0]
+    if left.size:
+        counts = np.bincount(left, minlength=len(classes))
+        best = int(np.argmax(counts))
+        confidence = wilson(int(counts[best]), int(left.size), z)
+    else:
+        best = int(np.argmax(np.bincount(codes, minlength=len(classes))))
+        confidence = wilson(0, 0, z)
+    return Rule(head=classes[best], body=(), exceptions=[], confidence=confidence,
+                origin="learned", name="default")
+
+
+def _string_columns(X: pd.DataFrame) -> pd.DataFrame:
+    if all(isinstance(c, str) for c in X.columns):
+        return X
+    X = X.set_axis([str(c) for c in X.columns], axis=1)
+    return check_frame(X, "X (column names as text)")
+
+
+def _labels(y: Any, n_rows: int) -> list:
+    if isinstance(y, pd.DataFrame):
+        raise ValueError("y must be one column of labels (a Series, list or array), not a DataFrame")
+    if y is None:
+        raise ValueError("y is None: fit needs the labels")
+    values = pd.Series(y, dtype=object) if not isinstance(y, pd.Series) else y
+    labels = values.tolist()
+    if len(labels) != n_rows:
+        raise ValueError(f"X has {n_rows} rows but y has {len(labels)} labels")
+    missing = np.flatnonzero(pd.isna(values.to_numpy(dtype=object)))
+    if missing.size:
+        raise ValueError(f"y has missing labels (None/NaN) at row(s) {', '.join(map(str, missing[:10]))}"
+                         f"{' ...' if missing.size > 10 else ''}: every training example needs a label")
+    if values.dtype != object:
+        return labels  # Series.tolist() already gives Python scalars
+    return [v.item() if isinstance(v, np.generic) else v for v in labels]
+
+
+def _class_sort_key(label: Any) -> tuple:
+    if isinstance(label, (int, float)) and not isinstance(label, bool):
+        return (0, float(label), "")
+    return (1, 0.0) + category_sort_key(label)
+
+
+def _class_codes(labels: list) -> tuple[np.ndarray, list]:
+    codes, uniques = pd.factorize(pd.Series(labels, dtype=object), sort=False)
+    uniques = list(uniques)
+    if any(isinstance(u, (bool, np.bool_)) for u in uniques) and len(set(map(type, labels))) > 1:
+        # True == 1 in Python: keep the label True apart from the mark 1.
+        keyed = pd.Series([(type(v) is bool, v) for v in labels], dtype=object)
+        codes, keys = pd.factorize(keyed, sort=False)
+        uniques = [k[1] for k in keys]
+    order = sorted(range(len(uniques)), key=lambda i: _class_sort_key(uniques[i]))
+    remap = np.empty(len(uniques), dtype=np.intp)
+    remap[order] = np.arange(len(uniques))
+    classes = [uniques[i] for i in order]
+    classes = [c.item() if isinstance(c, np.generic) else c for c in classes]
+    return remap[codes], classes
+
+
+def target_name(y: Any) -> str:
+    """The ASP predicate for the label: y's name, lower-cased and made a valid identifier."""
+    name = getattr(y, "name", None)
+    if not isinstance(name, str) or not name.strip():
+        return "label"
+    text = re.sub(r"[^a-z0-9_]+", "_", name.strip().lower()).strip("_")
+    if not text:
+        return "label"
+    return text if text[0].isalpha() else f"label_{text}"
+
+
+from grader.confold.explain import Explanation  # noqa: E402  (re-exported for type hints and users)

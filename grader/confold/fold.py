@@ -1,0 +1,213 @@
+"""The FOLD-RM learning loops with CON-FOLD's confidences and pruning, on encoded row indices.
+
+Rows are identified by their index in the encoded training table; positives and negatives
+are index arrays. Nothing here loops over examples in Python: coverage is computed with the
+vectorised masks of `grader.confold.rule_eval`, literal choice with `grader.confold.literal_search`.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from grader.confold.encoding import EncodedTable
+from grader.confold.literal_search import LiteralSearch
+from grader.confold.rule_eval import literal_mask, rule_mask
+from grader.confold.rules import Label, Rule
+
+
+def wilson(n_pos: int, n: int, z: float = 3.0) -> float:
+    """Centre of the Wilson score interval: CON-FOLD's confidence of a rule covering n
+    training examples, n_pos of them of its class (0.5 when it covers none)."""
+    z2 = z * z
+    return float((n_pos + z2 / 2.0) / (n + z2))
+
+
+@dataclass
+class FoldLearner:
+    """FOLD-RM's `learn_rule` and `fold` (the exception learner) over one encoded table."""
+
+    table: EncodedTable
+    search: LiteralSearch
+    ratio: float = 0.5
+
+    def learn_rule(self, pos: np.ndarray, neg: np.ndarray, used: Sequence[int] = ()) -> Rule:
+        """A rule body for `pos` against `neg` (head None). Literals are added until none
+        helps or the rule covers at most `ratio` negatives per positive; the negatives it
+        still covers then get exceptions. `used`: slots of the enclosing rules' literals."""
+        body = []
+        banned = list(used)
+        exceptions: list[Rule] = []
+        while True:
+            found = self.search.best(pos, neg, banned)
+            if found is None:  # no literal helps: stop here, without exceptions (as FOLD-RM)
+                break
+            _, lit, slot = found
+            body.append(lit)
+            banned.append(slot)
+            pos = pos[literal_mask(lit, self.table, pos)]
+            neg = neg[literal_mask(lit, self.table, neg)]
+            if len(neg) <= len(pos) * self.ratio:
+                if len(neg):
+                    exceptions = self.fold(neg, pos, banned)
+                break
+        return Rule(head=None, body=tuple(body), exceptions=exceptions)
+
+    def fold(self, pos: np.ndarray, neg: np.ndarray, used: Sequence[int] = ()) -> list[Rule]:
+        """Rules (a disjunction) covering `pos` but not `neg`: exceptions when called with
+        a rule's covered negatives as `pos`."""
+        rules: list[Rule] = []
+        while len(pos):
+            rule = self.learn_rule(pos, neg, used)
+            if not rule.body:
+                # An exception without literals would switch its parent off entirely; the
+                # reference code can produce one, we stop instead.
+                break
+            covered = rule_mask(rule, self.table, pos)
+            if not covered.any():
+                break
+            rules.append(rule)
+            pos = pos[~covered]
+        return rules
+
+
+def rule_confidence(rule: Rule, table: EncodedTable, pos: np.ndarray, neg: np.ndarray, z: float) -> float:
+    tp = int(rule_mask(rule, table, pos).sum())
+    fp = int(rule_mask(rule, table, neg).sum())
+    return wilson(tp, tp + fp, z)
+
+
+def prune_exceptions(rule: Rule, table: EncodedTable, pos: np.ndarray, neg: np.ndarray,
+                     threshold: float, z: float) -> None:
+    """CON-FOLD's improvement-threshold pruning (its Algorithm 2), in place.
+
+    Each exception is removed in turn; if the top-level rule's confidence drops by less than
+    `threshold` without it, it stays removed, otherwise the same test is applied to its own
+    exceptions. Confidence is measured on this round's examples.
+    """
+    rows = np.concatenate([pos, neg])
+    is_pos = np.zeros(len(rows), dtype=bool)
+    is_pos[:len(pos)] = True
+    in_body = rule_mask(Rule(head=None, body=rule.body), table, rows)
+    rows, is_pos = rows[in_body], is_pos[in_body]
+
+    def confidence() -> float:
+        covered = rule_mask(rule, table, rows)
+        return wilson(int(is_pos[covered].sum()), int(covered.sum()), z)
+
+    def loop(node: Rule) -> None:
+        for exc in list(node.exceptions):
+            before = confidence()
+            at = next(i for i, e in enumerate(node.exceptions) if e is exc)
+            node.exceptions.pop(at)
+            if before - confidence() < threshold:
+                continue  # a tolerable loss of confidence: the exception goes
+            node.exceptions.insert(at, exc)
+            loop(exc)
+
+    loop(rule)
+
+
+@dataclass
+class ProgramLearner:
+    """The CON-FOLD outer loop, and the treatment of a teacher's rules, on one table."""
+
+    learner: FoldLearner
+    labels: np.ndarray  # class index per training row
+    classes: list
+    improvement_threshold: float | None = None
+    z: float = 3.0
+    fold_rm_update: bool = False
+    min_initial_precision: float = 0.5
+
+    @property
+    def table(self) -> EncodedTable:
+        return self.learner.table
+
+    def _split(self, remaining: np.ndarray, head: Label) -> tuple[np.ndarray, np.ndarray]:
+        target = _class_index(self.classes, head)
+        is_pos = self.labels[remaining] == target
+        return remaining[is_pos], remaining[~is_pos]
+
+    def _after(self, rule: Rule, pos: np.ndarray, neg: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(covered positives mask, covered negatives mask, rows left for the next round)."""
+        cov_pos = rule_mask(rule, self.table, pos)
+        cov_neg = rule_mask(rule, self.table, neg)
+        kept_neg = neg if self.fold_rm_update else neg[~cov_neg]
+        return cov_pos, cov_neg, np.sort(np.concatenate([pos[~cov_pos], kept_neg]))
+
+    def apply_background(self, rule: Rule, remaining: np.ndarray) -> tuple[Rule, np.ndarray]:
+        """A background label rule is kept as given; it gets a confidence from the data if
+        it has none. The examples it covers are explained and leave the training set."""
+        rule = copy.deepcopy(rule)
+        rule.origin = "background"
+        pos, neg = self._split(remaining, rule.head)
+        cov_pos = rule_mask(rule, self.table, pos)
+        cov_neg = rule_mask(rule, self.table, neg)
+        if rule.confidence is None:
+            rule.confidence = wilson(int(cov_pos.sum()), int(cov_pos.sum() + cov_neg.sum()), self.z)
+        else:
+            rule.fixed_confidence = True
+        left = np.sort(np.concatenate([pos[~cov_pos], neg[~cov_neg]]))
+        return rule, left
+
+    def refine_initial(self, rule: Rule, remaining: np.ndarray) -> tuple[Rule | None, np.ndarray]:
+        """Evaluate a teacher's initial rule on the examples left; learn exceptions for the
+        negatives it covers (FOLD-RM does this for a learned rule once its body is complete),
+        prune them like learned ones, and drop it
+        (None) when it covers no positive or is right less often than `min_initial_precision`."""
+        rule = copy.deepcopy(rule)
+        rule.origin = "initial"
+        pos, neg = self._split(remaining, rule.head)
+        cov_pos = rule_mask(rule, self.table, pos)
+        if not cov_pos.any():
+            return None, remaining
+        cov_neg = rule_mask(rule, self.table, neg)
+        if cov_neg.any():  # as for a learned rule once its body is complete
+            used = [s for s in (self.learner.search.slot_of(l) for l in rule.body) if s is not None]
+            rule.exceptions = list(rule.exceptions) + self.learner.fold(neg[cov_neg], pos[cov_pos], used)
+        if self.improvement_threshold is not None:
+            prune_exceptions(rule, self.table, pos, neg, self.improvement_threshold, self.z)
+        cov_pos, cov_neg, left = self._after(rule, pos, neg)
+        tp, fp = int(cov_pos.sum()), int(cov_neg.sum())
+        if tp == 0 or tp / (tp + fp) < self.min_initial_precision:
+            return None, remaining
+        if rule.confidence is None:
+            rule.confidence = wilson(tp, tp + fp, self.z)
+        else:
+            rule.fixed_confidence = True
+        return rule, left
+
+    def learn(self, remaining: np.ndarray) -> list[Rule]:
+        """CON-FOLD's Algorithm 1 on the examples the given rules left unexplained."""
+        rules: list[Rule] = []
+        while remaining.size:
+            counts = np.bincount(self.labels[remaining], minlength=len(self.classes))
+            head = self.classes[int(np.argmax(counts))]
+            pos, neg = self._split(remaining, head)
+            found = self.learner.learn_rule(pos, neg, ())
+            rule = Rule(head=head, body=found.body, exceptions=found.exceptions, origin="learned")
+            if self.improvement_threshold is not None and rule.exceptions:
+                prune_exceptions(rule, self.table, pos, neg, self.improvement_threshold, self.z)
+            cov_pos, cov_neg, left = self._after(rule, pos, neg)
+            if not cov_pos.any():
+                break
+            tp, fp = int(cov_pos.sum()), int(cov_neg.sum())
+            rule.confidence = wilson(tp, tp + fp, self.z)
+            rules.append(rule)
+            remaining = left
+        return rules
+
+
+def _class_index(classes: list, label: Label) -> int:
+    for i, c in enumerate(classes):
+        if type(c) is type(label) and c == label:
+            return i
+    for i, c in enumerate(classes):  # 1 and 1.0 name the same mark
+        if not isinstance(c, (bool, str)) and not isinstance(label, (bool, str)) and c == label:
+            return i
+    return -1

@@ -1,0 +1,300 @@
+"""The files teachers bring and get back: marked answers, exam files, safe CSV output.
+
+Reading goes through `grader.exams.csv_reader` (encoding and separator detection, spreadsheet row
+numbers in every message); the names it defines are re-exported here for convenience.
+
+Duplicate ids: an error in marked answers (two marks for one answer is a mistake to fix);
+a warning for exams, where both rows are kept and graded (a student's second attempt is
+not ours to throw away; the teacher sees both).
+
+Writing: `write_csv_safely` neutralises every cell a spreadsheet would run as a formula
+(leading `=`, `+`, `-`, `@`, tab, CR) by prefixing `'`, cells copied from the input too,
+and replaces the target atomically. Output is UTF-8 with a BOM so that Excel reads it right.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import numpy as np
+import pandas as pd
+import yaml
+
+from grader.atomic_file import atomic_write_text
+from knowledge.schema import mark_number, marks_from_answers
+from grader.exams.csv_reader import (DELIMITERS, CSVChunk, CSVFormat, CSVFormatError, CSVReader,
+                               detect_delimiter, detect_encoding, detect_format, duplicate_rows,
+                               format_duplicates, read_table, resolve_column)
+
+__all__ = [
+    "CSVChunk", "CSVFormat", "CSVFormatError", "CSVReader", "DELIMITERS", "Exam", "ExamQuestion",
+    "FORMULA_PREFIXES", "MarkedAnswers", "OUTPUT_ENCODING", "atomic_write_text", "csv_text",
+    "detect_delimiter", "detect_encoding", "detect_format", "duplicate_rows", "format_duplicates",
+    "marks_from_answers", "neutralise", "neutralise_frame", "normalise_marks", "read_exam",
+    "read_marked_answers", "read_table", "resolve_column", "write_csv_safely",
+]
+
+OUTPUT_ENCODING = "utf-8-sig"
+#: First characters that make a spreadsheet treat a cell as a formula (OWASP CSV injection),
+#: plus their full-width forms, which some spreadsheets normalise.
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+
+
+# ---------------------------------------------------------------------------------------
+# Marked answers
+
+
+@dataclass
+class MarkedAnswers:
+    """Answers a teacher has marked, as read from a CSV file."""
+
+    ids: list[str]
+    answers: list[str]
+    marks: list[str]
+    rows: np.ndarray  # spreadsheet rows
+    source: Path
+    format: CSVFormat
+    warnings: list[str] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.answers)
+
+
+def read_marked_answers(path: str | Path, *, id_column: str | None = "id", answer_column: str = "answer",
+                        mark_column: str = "mark", marks: Sequence[str] = ()) -> MarkedAnswers:
+    """Read marked answers. Rows without a mark are left out with a warning; blank answers
+    are kept (a blank answer is a non-answer, and its mark teaches the learner that).
+
+    `id_column`: if it is the default "id" and the file has no such column, the spreadsheet
+    row numbers are the ids; a column named explicitly must exist. Duplicate ids are an error.
+    `marks`: the question's marks; a mark written differently but equal as a number ("1.0"
+    for "1") is mapped to it, any other mark is an error naming the rows.
+    """
+    path = Path(path)
+    frame, rows, fmt = read_table(path)
+    if frame.empty:
+        raise CSVFormatError(f"{path}: no marked answers (only a header row)")
+    answer_col = resolve_column(answer_column, frame.columns, path, "answer column")
+    mark_col = resolve_column(mark_column, frame.columns, path, "mark column")
+    if id_column == "id" and not any(c.strip().casefold() == "id" for c in frame.columns):
+        ids = [str(r) for r in rows]
+    elif id_column is None:
+        ids = [str(r) for r in rows]
+    else:
+        ids = frame[resolve_column(id_column, frame.columns, path, "id column")].str.strip().tolist()
+    ids_arr = np.asarray(ids, dtype=object)
+    answers = frame[answer_col].to_numpy(dtype=object)
+    given = frame[mark_col].str.strip().to_numpy(dtype=object)
+    warnings: list[str] = []
+
+    unmarked = given == ""
+    if unmarked.all():
+        raise CSVFormatError(f"{path}: column {mark_col!r} is empty on every row")
+    if unmarked.any():
+        warnings.append(f"{path}: {int(unmarked.sum())} row(s) without a mark left out of training "
+                        f"({_rows_text(rows[unmarked])})")
+    keep = ~unmarked
+    ids_arr, answers, given, rows = ids_arr[keep], answers[keep], given[keep], rows[keep]
+
+    dups = duplicate_rows(ids_arr.tolist(), rows)
+    if dups:
+        raise CSVFormatError(f"{path}: duplicate ids in marked answers: {format_duplicates(dups)}")
+    normalised = normalise_marks(given, marks, rows, path)
+    return MarkedAnswers(ids_arr.tolist(), [str(a) for a in answers], normalised, rows, path, fmt, warnings)
+
+
+def _row_list(rows: Iterable[int], limit: int = 10) -> str:
+    rows = [int(r) for r in rows]
+    text = ", ".join(map(str, rows[:limit]))
+    return text + (f" and {len(rows) - limit} more" if len(rows) > limit else "")
+
+
+def _rows_text(rows: Iterable[int], limit: int = 10) -> str:
+    """"row 3" or "rows 3, 5"."""
+    rows = list(rows)
+    return f"row{'s' if len(rows) > 1 else ''} {_row_list(rows, limit)}"
+
+
+def normalise_marks(given: Sequence[str], marks: Sequence[str], rows: np.ndarray, path: str | Path) -> list[str]:
+    """Map each given mark to the question's spelling of it ("1.0" -> "1"); error if unknown."""
+    given = [str(g).strip() for g in given]
+    if not marks:
+        return given
+    allowed = {m: m for m in marks}
+    for m in marks:
+        number = mark_number(m)
+        if number is not None:
+            allowed.setdefault(repr(number), m)
+    out: list[str] = []
+    bad: dict[str, list[int]] = {}
+    for g, row in zip(given, rows):
+        if g in allowed:
+            out.append(allowed[g])
+            continue
+        number = mark_number(g)
+        if number is not None and repr(number) in allowed:
+            out.append(allowed[repr(number)])
+        else:
+            bad.setdefault(g, []).append(int(row))
+    if bad:
+        listed = "; ".join(f"{g!r} on {_rows_text(r, 5)}" for g, r in list(bad.items())[:5])
+        if len(bad) > 5:
+            listed += f" and {len(bad) - 5} other marks"
+        raise CSVFormatError(f"{path}: marks not among the question's marks "
+                             f"({', '.join(map(repr, marks))}): {listed}")
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# Exam files (exam.yaml)
+
+
+@dataclass(frozen=True)
+class ExamQuestion:
+    """One question of an exam: where its answers are and what grades them."""
+
+    id: str
+    column: str | None  # the answer column (wide layout); None in long layout
+    question: Path | None = None  # the question file
+    training: Path | None = None  # marked answers to train on
+    model: Path | None = None  # a trained model file (used instead of training when given)
+
+
+@dataclass(frozen=True)
+class Exam:
+    """An exam file: the export to grade and how its columns map to questions."""
+
+    name: str
+    answers: Path
+    layout: str  # "wide" (one row per student) or "long" (one answer per row)
+    id_column: str | None
+    questions: tuple[ExamQuestion, ...]
+    answer_column: str = "answer"  # long layout
+    question_column: str | None = None  # long layout with several questions
+    source: Path | None = None
+
+
+_EXAM_KEYS = {"name", "answers", "layout", "id_column", "questions", "answer_column", "question_column"}
+_QUESTION_KEYS = {"id", "question", "column", "training", "model"}
+
+
+def read_exam(path: str | Path) -> Exam:
+    """Read an exam file (see docs/cli.md); paths in it are relative to the file."""
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8-sig"))
+    except FileNotFoundError:
+        raise FileNotFoundError(f"{path}: no such file") from None
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
+        raise CSVFormatError(f"{path}{where}: not valid YAML ({getattr(e, 'problem', e)})") from None
+    if not isinstance(data, dict):
+        raise CSVFormatError(f"{path}: an exam file is a mapping with 'answers', 'layout' and 'questions'")
+    unknown = set(data) - _EXAM_KEYS
+    if unknown:
+        raise CSVFormatError(f"{path}: unknown key(s) {', '.join(sorted(map(str, unknown)))}; "
+                             f"expected {', '.join(sorted(_EXAM_KEYS))}")
+    for key in ("answers", "questions"):
+        if key not in data:
+            raise CSVFormatError(f"{path}: missing key {key!r}")
+    layout = str(data.get("layout", "wide"))
+    if layout not in ("wide", "long"):
+        raise CSVFormatError(f"{path}: layout must be 'wide' or 'long', not {layout!r}")
+    base = path.parent
+    entries = data["questions"]
+    if not isinstance(entries, list) or not entries:
+        raise CSVFormatError(f"{path}: 'questions' must be a non-empty list")
+    questions = []
+    for i, entry in enumerate(entries, 1):
+        if not isinstance(entry, dict) or "id" not in entry:
+            raise CSVFormatError(f"{path}: question {i} needs at least an 'id'")
+        unknown = set(entry) - _QUESTION_KEYS
+        if unknown:
+            raise CSVFormatError(f"{path}: question {entry['id']!r}: unknown key(s) "
+                                 f"{', '.join(sorted(map(str, unknown)))}; expected {', '.join(sorted(_QUESTION_KEYS))}")
+        if layout == "wide" and not entry.get("column"):
+            raise CSVFormatError(f"{path}: question {entry['id']!r} needs the 'column' holding its answers")
+        if not entry.get("model") and not (entry.get("question") and entry.get("training")):
+            raise CSVFormatError(f"{path}: question {entry['id']!r} needs a 'model', or a 'question' "
+                                 f"file and 'training' answers")
+        files = {key: _file_in(entry[key], base, path, f"question {entry['id']!r}: {key!r}")
+                 if entry.get(key) else None for key in ("question", "training", "model")}
+        questions.append(ExamQuestion(
+            id=str(entry["id"]), column=str(entry["column"]) if entry.get("column") else None, **files))
+    ids = [q.id for q in questions]
+    if len(set(ids)) != len(ids):
+        raise CSVFormatError(f"{path}: a question id appears twice")
+    if layout == "long" and len(questions) > 1 and not data.get("question_column"):
+        raise CSVFormatError(f"{path}: a long export with several questions needs 'question_column'")
+    return Exam(name=str(data.get("name", path.stem)),
+                answers=_file_in(data["answers"], base, path, "'answers'"), layout=layout,
+                id_column=str(data["id_column"]) if data.get("id_column") else None,
+                questions=tuple(questions), answer_column=str(data.get("answer_column", "answer")),
+                question_column=str(data["question_column"]) if data.get("question_column") else None,
+                source=path)
+
+
+def _file_in(value: object, base: Path, path: Path, what: str) -> Path:
+    """A file the exam file names, relative to it. YAML may give a number or a list there,
+    which `base / value` would reject with a TypeError naming neither the file nor the key."""
+    if not isinstance(value, str):
+        raise CSVFormatError(f"{path}: {what} must be a file name, not {value!r}")
+    return base / value
+
+
+# ---------------------------------------------------------------------------------------
+# Safe writing
+
+
+def neutralise(value: object) -> str:
+    """The cell as text, with `'` in front if a spreadsheet would run it as a formula."""
+    text = "" if value is None else str(value)
+    return "'" + text if text.startswith(FORMULA_PREFIXES) else text
+
+
+def _cell_text(value: object) -> str:
+    if value is None or (isinstance(value, float) and value != value):
+        return ""
+    return value if isinstance(value, str) else str(value)
+
+
+def neutralise_frame(frame: pd.DataFrame) -> list[tuple[str, ...]]:
+    """Every cell of a frame as safe text (None/NaN -> empty), row by row.
+
+    Plain list comprehensions over each column: on text cells they are several times faster
+    than pandas string methods, and this runs on every cell of every graded file."""
+    columns = []
+    for name in frame.columns:
+        values = frame[name].tolist()
+        try:  # fast path: all cells are already text (as everything read from a CSV is)
+            columns.append([("'" + c) if c.startswith(FORMULA_PREFIXES) else c for c in values])
+        except AttributeError:
+            columns.append([("'" + c) if c.startswith(FORMULA_PREFIXES) else c
+                            for c in map(_cell_text, values)])
+    if not columns:
+        return [() for _ in range(len(frame))]
+    return list(zip(*columns))
+
+
+def csv_text(header: Sequence[str] | None, rows: Iterable[Sequence[str]]) -> str:
+    """Rows as CSV text the way every writer here writes it (comma, minimal quoting, CRLF)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    if header is not None:
+        writer.writerow([neutralise(h) for h in header])
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
+def write_csv_safely(frame: pd.DataFrame, path: str | Path) -> None:
+    """Write a DataFrame as a CSV a spreadsheet can open without running anything, atomically."""
+    path = Path(path)
+    if not path.parent.is_dir():
+        raise FileNotFoundError(f"{path.parent}: no such folder")
+    atomic_write_text(path, csv_text([str(c) for c in frame.columns], neutralise_frame(frame)),
+                      encoding=OUTPUT_ENCODING)

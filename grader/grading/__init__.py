@@ -1,0 +1,15 @@
+"""The grading model: a question file, the feature extractor and the CON-FOLD learner as one
+object a teacher trains, saves and runs.
+
+- `model`: `GradingModel` (train, grade, explain, save/load as one JSON file).
+- `agreement`: `ResampledAgreement`, rule lists learned on bootstrap resamples; a mark's
+  confidence is its rule's confidence times the share of them that agree.
+- `evaluation`: cross-validated figures of a question's model (accuracy, macro-F1, the
+  accuracy of the automatic marks against the share flagged).
+"""
+
+from __future__ import annotations
+
+from grader.grading.model import GradingModel, ModelFileError
+
+__all__ = ["GradingModel", "ModelFileError"]

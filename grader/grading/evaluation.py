@@ -1,0 +1,143 @@
+"""Cross-validation of a grading model on marked answers: how good would it be on this exam?
+
+Folds are stratified by mark (each fold gets its share of every mark) and seeded. In each
+fold a whole `GradingModel` is trained on the other folds (extractor included, so the terms
+learned from marked answers never see the answers they are tested on), and its marks and
+confidences on the held-out fold are pooled. The report gives accuracy, macro-F1, quadratic
+weighted kappa over the ordered marks (on the answers some rule marks) and the Inverse
+Brier Score (answers no rule marks count as wrong for accuracy and F1, and 0.25 in the
+Brier score), plus the curve a teacher chooses a flag
+threshold from: for each threshold, the share of answers flagged for a human and the
+accuracy of the marks given automatically.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from grader import metrics
+from knowledge.schema import Question, marks_from_answers
+
+#: Thresholds of the flagging curve: 0, 0.05, ..., 1.
+CURVE_THRESHOLDS = np.round(np.linspace(0.0, 1.0, 21), 2)
+
+
+@dataclass
+class EvaluationReport:
+    """Cross-validated figures; `predictions` has one row per answer (true, predicted, confidence, fold)."""
+
+    accuracy: float
+    macro_f1: float
+    qwk: float
+    ibs: float
+    coverage: float  # share of answers some rule marks
+    curve: pd.DataFrame  # threshold, share_flagged, auto_accuracy
+    folds: int
+    seed: int
+    n: int
+    marks: tuple[str, ...]
+    fold_accuracy: list[float] = field(default_factory=list)
+    params: dict = field(default_factory=dict)
+    predictions: pd.DataFrame | None = None
+
+    def to_dict(self) -> dict:
+        """JSON-able (NaN becomes None)."""
+        def num(x: float) -> float | None:
+            return None if x is None or not np.isfinite(x) else round(float(x), 6)
+
+        return {"n": self.n, "folds": self.folds, "seed": self.seed, "marks": list(self.marks),
+                "accuracy": num(self.accuracy), "macro_f1": num(self.macro_f1), "qwk": num(self.qwk),
+                "ibs": num(self.ibs), "coverage": num(self.coverage),
+                "fold_accuracy": [num(a) for a in self.fold_accuracy], "params": self.params,
+                "curve": [{"threshold": num(r.threshold), "share_flagged": num(r.share_flagged),
+                           "auto_accuracy": num(r.auto_accuracy)} for r in self.curve.itertuples()]}
+
+    def text(self) -> str:
+        """The report as a teacher reads it in a terminal."""
+        spread = (f" (folds {min(self.fold_accuracy):.3f}-{max(self.fold_accuracy):.3f})"
+                  if self.fold_accuracy else "")
+        lines = [f"{self.folds}-fold cross-validation on {self.n} marked answers (seed {self.seed})",
+                 f"  accuracy         {self.accuracy:.3f}{spread}",
+                 f"  macro-F1         {self.macro_f1:.3f}",
+                 f"  quadratic kappa  {self.qwk:.3f} (answers marked by a rule)",
+                 f"  IBS              {self.ibs:.3f}",
+                 f"  answers marked by a rule: {self.coverage:.1%}",
+                 "",
+                 "  flag below   flagged   accuracy of the automatic marks"]
+        for r in self.curve.itertuples():
+            acc = "   -" if not np.isfinite(r.auto_accuracy) else f"{r.auto_accuracy:.3f}"
+            lines.append(f"  {r.threshold:10.2f}   {r.share_flagged:7.1%}   {acc}")
+        return "\n".join(lines)
+
+
+def stratified_folds(marks: Sequence[str], folds: int, seed: int = 0) -> np.ndarray:
+    """The fold (0..folds-1) of each example: each mark's examples shuffled and dealt in turn."""
+    y = np.asarray([str(m) for m in marks], dtype=object)
+    rng = np.random.default_rng(seed)
+    fold_of = np.empty(len(y), dtype=np.int64)
+    offset = 0
+    for mark in sorted(set(y.tolist())):
+        idx = np.flatnonzero(y == mark)
+        idx = idx[rng.permutation(len(idx))]
+        fold_of[idx] = (np.arange(len(idx)) + offset) % folds
+        offset += len(idx)  # continue dealing where the previous mark stopped: folds stay balanced
+    return fold_of
+
+
+def flagging_curve(y_true: np.ndarray, y_pred: np.ndarray, confidence: np.ndarray,
+                   thresholds: Sequence[float] = CURVE_THRESHOLDS) -> pd.DataFrame:
+    """For each threshold: share flagged (no mark, or confidence below it) and accuracy of the
+    rest (`metrics.confident_accuracy` at each threshold)."""
+    rows = []
+    for t in thresholds:
+        accuracy, flagged = metrics.confident_accuracy(y_true, y_pred, confidence, t)
+        rows.append((float(t), flagged, accuracy))
+    return pd.DataFrame(rows, columns=["threshold", "share_flagged", "auto_accuracy"])
+
+
+def cross_validate(question: Question, answers: Sequence[str], marks: Sequence[str], *, folds: int = 5,
+                   seed: int = 0, **train_params) -> EvaluationReport:
+    """Train and test a GradingModel on `folds` stratified splits of the marked answers."""
+    from grader.grading.model import GradingModel
+
+    answers = ["" if a is None else str(a) for a in answers]
+    y = np.asarray([str(m).strip() for m in marks], dtype=object)
+    if len(answers) != len(y):
+        raise ValueError(f"{len(answers)} answers but {len(y)} marks")
+    if folds < 2:
+        raise ValueError("cross-validation needs at least 2 folds")
+    counts = pd.Series(y).value_counts()
+    if len(y) < folds or len(counts) < 2:
+        raise ValueError(f"too few marked answers for {folds}-fold cross-validation "
+                         f"({len(y)} answers, {len(counts)} different mark(s))")
+    order = tuple(question.marks) or marks_from_answers(y.tolist())
+    fold_of = stratified_folds(y, folds, seed)
+    pred = np.empty(len(y), dtype=object)
+    conf = np.full(len(y), np.nan)
+    fold_accuracy = []
+    for k in range(folds):
+        test = fold_of == k
+        train = ~test
+        if len(set(y[train].tolist())) < 2:
+            raise ValueError(f"fold {k + 1} leaves a single mark to train on; use fewer folds")
+        model = GradingModel.train(question, [answers[i] for i in np.flatnonzero(train)], y[train].tolist(),
+                                   **train_params)
+        labels, confidences, *_ = model.decide(model.features([answers[i] for i in np.flatnonzero(test)]))
+        pred[test] = np.asarray(labels, dtype=object)
+        conf[test] = confidences
+        fold_accuracy.append(float(np.mean(pred[test] == y[test])))
+
+    report = EvaluationReport(
+        accuracy=float(metrics.accuracy(y, pred)),
+        macro_f1=float(metrics.macro_f1(y, pred)),
+        qwk=float(metrics.quadratic_weighted_kappa(y, pred, labels=list(order))),
+        ibs=float(metrics.inverse_brier_score(y, pred, conf)),
+        coverage=float(np.mean([p is not None for p in pred])),
+        curve=flagging_curve(y, pred, conf), folds=folds, seed=seed, n=len(y), marks=order,
+        fold_accuracy=fold_accuracy, params=dict(train_params),
+        predictions=pd.DataFrame({"mark": y, "predicted": pred, "confidence": conf, "fold": fold_of}))
+    return report

@@ -1,0 +1,408 @@
+"""The grading model a teacher trains and runs: feature extractor + CON-FOLD + the question.
+
+`GradingModel.train` fits the extractor on the marked answers (so that it learns the terms
+that separate the marks), then CON-FOLD on the extracted features with the question's
+background and initial rules. `grade` marks new answers, each with the rule that fired, its
+confidence, a one-line explanation and a flag for the answers a human should look at:
+no rule applied, the confidence is below the threshold, or the answer is blank.
+
+The model is saved as one versioned JSON file holding the question (rubric and rules), the
+fitted extractor and the learned rules: no pickle, atomic write, clear errors on load.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import math
+from collections import Counter
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, NamedTuple, Sequence
+
+import numpy as np
+import pandas as pd
+
+from grader.atomic_file import atomic_write_text
+from grader.confold.model_file import ModelFileError, read_json_file  # one error for every unreadable model file
+from grader.confold.rules import Literal, Rule
+from grader.grading.agreement import DEFAULT_RESAMPLES, ResampledAgreement
+from knowledge.schema import Question, marks_from_answers, split_feature_name
+
+MODEL_FORMAT = "physics-grader-model"
+MODEL_FORMAT_VERSION = 2  # 2: resampled rule lists ("agreement"); version 1 files still load
+
+#: Default pruning thresholds, chosen by cross-validation on sample_data/ (see docs/cli.md).
+DEFAULT_IMPROVEMENT_THRESHOLD = 0.05
+DEFAULT_CONFIDENCE_THRESHOLD = 0.5
+DEFAULT_FLAG_BELOW = 0.7
+
+Progress = Callable[[float, str], None]
+
+
+class Decisions(NamedTuple):
+    """The model's decisions on a set of answers, aligned with them."""
+
+    marks: np.ndarray       # object: the mark, None where no rule applies
+    confidence: np.ndarray  # rule confidence x agreement (the rule's alone without resamples); NaN where no rule
+    rule_index: np.ndarray  # index in learner.rules_ of the rule that fired, -1 where none
+    agreement: np.ndarray   # share of the resampled models giving the same mark; NaN if none were kept
+
+
+def _blank(answer: object) -> bool:
+    """No answer at all: missing, empty, or only punctuation and spaces (learning platforms
+    write "-" for a question left unanswered)."""
+    if answer is None or (isinstance(answer, float) and math.isnan(answer)):
+        return True
+    return not any(ch.isalnum() for ch in str(answer))
+
+
+def _as_text(answers: Sequence[object]) -> list[str]:
+    return ["" if _blank(a) else str(a) for a in answers]
+
+
+class GradingModel:
+    """A trained model for one question. Build with `train` or `load`."""
+
+    def __init__(self, question: Question, extractor: Any, learner: Any, trained_on: dict,
+                 params: dict, agreement: ResampledAgreement | None = None):
+        self.question = question
+        self.extractor = extractor
+        self.learner = learner
+        self.agreement = agreement  # None in model files written before it existed
+        self.trained_on = trained_on
+        self.params = params
+        self._fingerprint: str | None = None
+        self._rule_texts: list[str] | None = None
+        self._summaries: list[str] | None = None
+
+    # -- training ------------------------------------------------------------------------
+
+    @classmethod
+    def train(cls, question: Question, answers: Sequence[str], marks: Sequence[str], *,
+              ratio: float = 0.5, z: float = 3.0,
+              improvement_threshold: float | None = DEFAULT_IMPROVEMENT_THRESHOLD,
+              confidence_threshold: float | None = DEFAULT_CONFIDENCE_THRESHOLD,
+              n_terms: int = 30, default_rule: bool = False,
+              n_resamples: int = DEFAULT_RESAMPLES,
+              progress: Progress | None = None) -> GradingModel:
+        """Fit the extractor and CON-FOLD on marked answers.
+
+        Marks are strings from the question's `marks`; if the question lists none, they are
+        read off the answers (numeric-looking marks ordered as numbers). `default_rule`: a
+        last rule gives the answers no learned rule covers the commonest mark left over, with
+        its (usually low) confidence, instead of no mark (see `ConFold`). `n_resamples`: the
+        learner is also run on this many resamples of the answers, and an answer's confidence
+        is its rule's confidence times the share of them that agree (`grader.grading.agreement`; 0
+        turns this off and the confidence is the rule's).
+        """
+        from features import FeatureExtractor
+        from grader.confold import ConFold
+
+        answers = _as_text(answers)
+        marks = [str(m).strip() for m in marks]
+        if len(answers) != len(marks):
+            raise ValueError(f"{len(answers)} answers but {len(marks)} marks")
+        if not answers:
+            raise ValueError("no marked answers to train on")
+        if question.marks:
+            unknown = sorted(set(marks) - set(question.marks))
+            if unknown:
+                raise ValueError(f"marks {', '.join(map(repr, unknown))} are not among the question's "
+                                 f"marks ({', '.join(map(repr, question.marks))})")
+        else:
+            question = dataclasses.replace(question, marks=marks_from_answers(marks))
+        if len(set(marks)) < 2:
+            raise ValueError(f"all marked answers have the mark {marks[0]!r}: the learner needs "
+                             f"answers with at least two different marks")
+        report = progress or (lambda fraction, message: None)
+        report(0.0, f"extracting features from {len(answers)} answers")
+        extractor = FeatureExtractor(question, n_terms=n_terms)
+        X = extractor.fit_transform(answers, marks)
+        _validate_rules(question, extractor)
+        report(0.5, "learning rules")
+        learner = ConFold(ratio=ratio, z=z, improvement_threshold=improvement_threshold,
+                          confidence_threshold=confidence_threshold, default_rule=default_rule,
+                          background=list(question.background) or None,
+                          initial_rules=list(question.initial_rules) or None)
+        learner.fit(X, pd.Series(marks, name="mark"))
+        if n_resamples:
+            report(0.7, f"learning rules again on {n_resamples} resamples of the answers")
+        agreement = ResampledAgreement(n_resamples).fit(learner, X, marks)
+        counts = Counter(marks)
+        trained_on = {"answers": len(answers),
+                      "marks": {m: counts.get(m, 0) for m in question.marks},
+                      "time": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+        params = {"ratio": ratio, "z": z, "improvement_threshold": improvement_threshold,
+                  "confidence_threshold": confidence_threshold, "n_terms": n_terms,
+                  "n_resamples": n_resamples}
+        if default_rule:  # only when set, so that older readers of the model file see no change
+            params["default_rule"] = True
+        report(1.0, f"learned {len(learner.rules_)} rules")
+        return cls(question, extractor, learner, trained_on, params, agreement)
+
+    # -- using it ------------------------------------------------------------------------
+
+    def features(self, answers: Sequence[str]) -> pd.DataFrame:
+        """The features the extractor finds in each answer (one row per answer)."""
+        return self.extractor.transform(_as_text(answers))
+
+    def decide(self, X: pd.DataFrame) -> Decisions:
+        """Marks, confidences, rules and agreement for extracted features (see `Decisions`)."""
+        labels, rule_confidence, index = self.learner.predict_rules(X)
+        labels = np.asarray(labels, dtype=object)
+        confidence = np.asarray(rule_confidence, dtype=float)
+        if self.agreement is None:
+            agreement = np.full(len(labels), np.nan)
+        else:
+            agreement = self.agreement.agreement(self.learner, X, labels)
+            confidence = np.where(np.isnan(agreement), confidence, confidence * agreement)
+        return Decisions(labels, confidence, np.asarray(index, dtype=np.int64), agreement)
+
+    def grade(self, answers: Sequence[str], flag_below: float = DEFAULT_FLAG_BELOW) -> pd.DataFrame:
+        """Mark answers: columns mark (str or None), confidence (NaN if none), flagged,
+        rule (short text of the rule that fired, "" if none), explanation (one line)."""
+        texts = _as_text(answers)
+        # Identical answers (common in real exams: "9.8 m/s^2 down", "idk") are analysed once.
+        codes, unique = pd.factorize(np.asarray(texts, dtype=object))
+        labels, confidences, index, agreement = (a[codes] for a in self.decide(self.features(list(unique))))
+        blank = np.fromiter((not t for t in texts), dtype=bool, count=len(texts))
+        no_rule = index < 0
+        with np.errstate(invalid="ignore"):
+            flagged = no_rule | blank | ~(confidences >= flag_below)
+        rule_texts = np.asarray(self.rule_texts() + [""], dtype=object)
+        summaries = np.asarray(self.rule_summaries() + ["no rule applies: for a human marker"], dtype=object)
+        explanation = summaries[index]  # index -1 picks the last entry
+        if self.agreement is not None and self.agreement.rule_lists_:
+            explanation = explanation + agreement_phrases(agreement, len(self.agreement.rule_lists_), no_rule)
+        if blank.any():
+            explanation = explanation.copy()
+            explanation[blank] = "blank answer (graded as a non-answer, for a human marker): " + explanation[blank]
+        marks = np.asarray(labels, dtype=object)
+        marks = np.where(no_rule, None, marks)
+        return pd.DataFrame({"mark": pd.Series(marks, dtype=object), "confidence": confidences,
+                             "flagged": flagged, "rule": rule_texts[index],
+                             "explanation": explanation})
+
+    def explain(self, answer: str):
+        """The learner's full justification of the mark of one answer (`.text()`, `.summary()`,
+        `.to_dict()`)."""
+        X = self.features([answer])
+        explanation = self.learner.explain(X, descriptions=self.descriptions)[0]
+        if self.agreement is not None and self.agreement.rule_lists_ and explanation.rule_index is not None:
+            share = self.agreement.agreement(self.learner, X, [explanation.label])[0]
+            explanation.resamples = len(self.agreement.rule_lists_)
+            explanation.agreeing = round(share * explanation.resamples)
+        return explanation
+
+    def features_found(self, answer: str) -> dict[str, object]:
+        """The features of one answer that say something: concepts, terms and misconceptions
+        present or negated, quantities given, the numbers; not the long list of absences."""
+        row = self.features([answer]).iloc[0]
+        found: dict[str, object] = {}
+        for name, value in row.items():
+            if isinstance(value, float):
+                if not math.isnan(value):
+                    found[name] = round(value, 4)
+            elif str(value) not in ("absent", "missing", "no"):
+                found[name] = value
+        return found
+
+    @property
+    def descriptions(self) -> dict[str, str]:
+        return dict(getattr(self.extractor, "descriptions_", {}) or {})
+
+    # -- rules as text -------------------------------------------------------------------
+
+    def rule_texts(self) -> list[str]:
+        """A short text for each top-level rule, e.g. `R2: 1 <- quantity:acceleration == correct`."""
+        if self._rule_texts is None:
+            self._rule_texts = [f"R{i + 1}: {rule_text(r)}" for i, r in enumerate(self.learner.rules_)]
+        return self._rule_texts
+
+    def rule_summaries(self) -> list[str]:
+        """The one-line explanation of a mark given by each rule, in the markers' words."""
+        if self._summaries is None:
+            d = self.descriptions
+            self._summaries = [
+                f"mark {r.head} by rule {i + 1} (rule {_confidence_text(r.confidence)}): "
+                + ("; ".join(literal_phrase(lit, d) for lit in r.body) or "default rule")
+                + (f"; none of its {len(r.exceptions)} exception(s) applies" if r.exceptions else "")
+                for i, r in enumerate(self.learner.rules_)]
+        return self._summaries
+
+    def rules(self, format: str = "text") -> str:
+        """The model's rules: "text" (numbered, readable), "asp" (the answer set program),
+        "yaml" (structured YAML, the question file's syntax)."""
+        if format == "asp":
+            return self.learner.to_asp()
+        if format == "yaml":
+            import knowledge
+
+            return knowledge.rules_to_yaml(self.learner.rules_)
+        if format != "text":
+            raise ValueError(f"unknown rules format {format!r}; expected text, asp or yaml")
+        lines = []
+        for i, rule in enumerate(self.learner.rules_):
+            lines.append(f"R{i + 1} [{rule.origin}, {_confidence_text(rule.confidence)}]: "
+                         f"mark {rule.head} if {_body_text(rule.body)}")
+            lines += _exception_lines(rule.exceptions, depth=1)
+        return "\n".join(lines) + "\n"
+
+    # -- files ---------------------------------------------------------------------------
+
+    def to_dict(self) -> dict:
+        from knowledge import question_to_dict
+
+        data = {"format": MODEL_FORMAT, "format_version": MODEL_FORMAT_VERSION,
+                "question": question_to_dict(self.question),
+                "extractor": self.extractor.to_dict(), "learner": self.learner.to_dict(),
+                "params": self.params, "trained_on": self.trained_on}
+        if self.agreement is not None:
+            data["agreement"] = self.agreement.to_dict()
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict, source: str = "<model>") -> GradingModel:
+        if not isinstance(data, dict) or data.get("format") != MODEL_FORMAT:
+            raise ModelFileError(f"{source}: not a grading model file (no \"format\": \"{MODEL_FORMAT}\")")
+        version = data.get("format_version")
+        if not isinstance(version, int):
+            raise ModelFileError(f"{source}: no format_version")
+        if version > MODEL_FORMAT_VERSION:
+            raise ModelFileError(f"{source}: made by a newer version of the grader (model format "
+                                 f"{version}; this version reads up to {MODEL_FORMAT_VERSION}); upgrade")
+        missing = [k for k in ("question", "extractor", "learner", "params", "trained_on") if k not in data]
+        if missing:
+            raise ModelFileError(f"{source}: damaged model file, missing {', '.join(missing)}")
+        from features import FeatureExtractor
+        from grader.confold import ConFold
+        from knowledge import question_from_dict
+
+        try:
+            question = question_from_dict(data["question"])
+            extractor = FeatureExtractor.from_dict(data["extractor"], question)
+            learner = ConFold.from_dict(data["learner"])
+            agreement = (ResampledAgreement.from_dict(data["agreement"])
+                         if "agreement" in data else None)
+            if agreement is not None:
+                agreement.check_features(learner)
+        except ModelFileError as e:
+            raise ModelFileError(f"{source}: damaged model file ({e})") from None
+        except (KeyError, TypeError, ValueError, AttributeError) as e:
+            raise ModelFileError(f"{source}: damaged model file ({type(e).__name__}: {e})") from None
+        return cls(question, extractor, learner, dict(data["trained_on"]), dict(data["params"]), agreement)
+
+    def save(self, path: str | Path) -> None:
+        """Write the model as one JSON file (atomic replace)."""
+        path = Path(path)
+        if not path.parent.is_dir():
+            raise FileNotFoundError(f"{path.parent}: no such folder for the model file")
+        atomic_write_text(path, json.dumps(self.to_dict(), indent=1, ensure_ascii=False) + "\n")
+
+    @classmethod
+    def load(cls, path: str | Path) -> GradingModel:
+        data = read_json_file(path, "grading model file")
+        model = cls.from_dict(data, str(path))
+        model._fingerprint = _content_hash(data)
+        return model
+
+    def fingerprint(self) -> str:
+        """A short hash of what the model does (not of when it was trained): batch grading
+        resumes an interrupted run only with the same model, and retraining on the same
+        answers gives the same model."""
+        if self._fingerprint is None:
+            self._fingerprint = _content_hash(self.to_dict())
+        return self._fingerprint
+
+
+def content_hash(value: object) -> str:
+    """A short SHA-256 of `value` as JSON with sorted keys: the same value gets the same
+    fingerprint in every process, which resuming an interrupted batch run relies on."""
+    return hashlib.sha256(json.dumps(value, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def _content_hash(data: dict) -> str:
+    return content_hash(dict(data, trained_on={k: v for k, v in data.get("trained_on", {}).items()
+                                               if k != "time"}))
+
+
+def _validate_rules(question: Question, extractor: Any) -> None:
+    """Check the question's rules against the features the fitted extractor produces."""
+    from knowledge import KnowledgeError, validate_question
+
+    problems = validate_question(question, specs=list(extractor.feature_specs_))
+    if problems:
+        raise KnowledgeError(problems)
+
+
+# -- rule text -----------------------------------------------------------------------------
+
+
+def agreement_phrases(agreement: np.ndarray, n_resamples: int, no_rule: np.ndarray) -> np.ndarray:
+    """"; 17 of 20 resampled models agree" for each answer ("" where no rule applies)."""
+    agreeing = np.rint(np.nan_to_num(agreement) * n_resamples).astype(np.int64)
+    phrases = np.asarray([f"; {k} of {n_resamples} resampled models agree" for k in range(n_resamples + 1)],
+                         dtype=object)
+    return np.where(no_rule, "", phrases[agreeing])
+
+
+def _confidence_text(confidence: float | None) -> str:
+    return "confidence ?" if confidence is None else f"confidence {confidence:.2f}"
+
+
+def _value_text(value: object) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _literal_text(lit: Literal) -> str:
+    if lit.value is True and lit.op in ("==", "!="):
+        return lit.feature if lit.op == "==" else f"not {lit.feature}"
+    return f"{lit.feature} {lit.op} {_value_text(lit.value)}"
+
+
+def _body_text(body: Sequence[Literal]) -> str:
+    return " and ".join(_literal_text(lit) for lit in body) or "nothing else applied"
+
+
+def rule_text(rule: Rule) -> str:
+    """`1 <- a and b (unless ...)`: a rule on one line, for the `rule` column of a graded file."""
+    text = f"{rule.head} <- {_body_text(rule.body)}"
+    if rule.exceptions:
+        text += " unless " + " or ".join(f"({_body_text(e.body)})" for e in rule.exceptions)
+    return text
+
+
+def _exception_lines(exceptions: Sequence[Rule], depth: int) -> list[str]:
+    lines = []
+    for e in exceptions:
+        lines.append("    " * depth + f"unless {_body_text(e.body)}")
+        lines += _exception_lines(e.exceptions, depth + 1)
+    return lines
+
+
+_PRESENCE_FAMILIES = {"concept", "term", "ref", "misconception"}
+
+
+def literal_phrase(lit: Literal, descriptions: dict[str, str]) -> str:
+    """A literal in a marker's words, using the feature descriptions where they help."""
+    family, name = split_feature_name(lit.feature)
+    desc = descriptions.get(lit.feature)
+    value = lit.value
+    if lit.op in ("==", "!=") and (value is True or family in _PRESENCE_FAMILIES):
+        if value is True:
+            phrase = desc or lit.feature.replace("_", " ")
+            return phrase if lit.op == "==" else f"not: {phrase}"
+        what = desc or f"mentions {name.replace('_', ' ')}"
+        phrase = {"present": what, "negated": f"negated: {what}",
+                  "absent": f"missing: {what}"}.get(str(value), f"{lit.feature} is {value}")
+        return phrase if lit.op == "==" else f"not ({phrase})"
+    if family == "quantity":
+        state = str(value).replace("_", " ")
+        return f"{name}: {state}" if lit.op == "==" else f"{name}: not {state}"
+    if lit.op in ("==", "!="):
+        return f"{lit.feature} {'is' if lit.op == '==' else 'is not'} {_value_text(value)}"
+    if family == "value":
+        return f"value of {name} {lit.op} {_value_text(value)}"
+    return f"{desc or lit.feature} {lit.op} {_value_text(value)}"

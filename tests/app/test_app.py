@@ -1,0 +1,299 @@
+"""The app's flows through Streamlit's AppTest, on the bundled sample exam.
+
+Models are trained once per test session (in a warm working folder that each test copies),
+so each test only loads them; every test has its own decisions database.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("streamlit")
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+from grader.app.session import exam_id_for, open_exam, prepare_sample  # noqa: E402
+from grader.exams.exam_io import read_exam  # noqa: E402
+from grader.app.settings import REPO, AppSettings  # noqa: E402
+from grader.app.review_store import ReviewStore  # noqa: E402
+
+TIMEOUT = 180
+
+
+@pytest.fixture(scope="session")
+def warm_workdir(tmp_path_factory) -> Path:
+    """A working folder with the sample copied and every model trained and evaluated."""
+    workdir = tmp_path_factory.mktemp("warm")
+    settings = AppSettings.from_env({"GRADER_WORKDIR": str(workdir)})
+    from grader.app.session import evaluate
+
+    session = open_exam(prepare_sample(settings), settings)
+    for qs in session.questions.values():
+        evaluate(qs, workdir / "models")
+    return workdir
+
+
+@pytest.fixture()
+def app_env(warm_workdir, tmp_path, monkeypatch):
+    workdir = tmp_path / "work"
+    shutil.copytree(warm_workdir, workdir)
+    monkeypatch.setenv("GRADER_WORKDIR", str(workdir))
+    monkeypatch.setenv("GRADER_DB", str(tmp_path / "decisions.sqlite"))
+    monkeypatch.setenv("GRADER_MARKER", "Tess Marker")
+    monkeypatch.delenv("GRADER_SAMPLE_EXAM", raising=False)
+    return workdir, ReviewStore(tmp_path / "decisions.sqlite")
+
+
+def _start() -> AppTest:
+    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=TIMEOUT)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _button(at: AppTest, label: str):
+    for b in at.button:
+        if b.label.startswith(label):
+            return b
+    raise AssertionError(f"no button {label!r}; buttons: {[b.label for b in at.button]}")
+
+
+def _view(at: AppTest, name: str) -> None:
+    at.sidebar.radio(key="view").set_value(name).run()
+    assert not at.exception, at.exception
+
+
+def _plain(markdown: str) -> str:
+    """Markdown text without the escapes the app puts in front of punctuation."""
+    return re.sub(r"\\(.)", r"\1", markdown)
+
+
+def _metric(at: AppTest, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def _exam_id() -> str:
+    """The id the app gives the sample exam of this test's working folder."""
+    path = Path(os.environ["GRADER_WORKDIR"]) / "sample_data" / "exam" / "exam.yaml"
+    return exam_id_for(path, read_exam(path).name)
+
+
+def test_opens_on_the_sample_exam_already_graded_with_a_review_queue(app_env):
+    at = _start()
+    assert at.header[0].value.startswith("Year 11 Physics")
+    answers = int(_metric(at, "Answers"))
+    assert answers >= 3 * 70
+    to_review = int(_metric(at, "To review"))
+    assert 0 < to_review < answers
+    assert any(s.value.startswith(f"Review queue — {to_review} flagged") for s in at.subheader)
+    # the student's text is shown as plain text, and the justification as code text
+    assert len(at.text) >= 2
+    assert at.code and at.code[0].value.strip()
+    assert at.selectbox(key="review_pick").value is not None
+
+
+def test_override_is_saved_at_once_with_marker_time_and_old_mark(app_env):
+    _, store = app_env
+    at = _start()
+    before = int(_metric(at, "To review"))
+    qid, aid = at.selectbox(key="review_pick").value
+    radio = at.radio(key=f"mark|{qid}|{aid}")
+    proposed = at.metric[-2].value  # "Proposed mark" of the card
+    new = next(m for m in radio.options if m != proposed)
+    radio.set_value(new)
+    at.text_input(key=f"comment|{qid}|{aid}").set_value("the unit is missing")
+    _button(at, "Save the chosen mark").click().run()
+    assert not at.exception, at.exception
+    saved = store.latest(_exam_id(), qid, aid)
+    assert (saved.marker, saved.new_mark, saved.comment) == ("Tess Marker", new,
+                                                             "the unit is missing")
+    assert saved.base_version == 0 and saved.decided_at
+    assert any(s.value.startswith("Saved") for s in at.success)
+    assert int(_metric(at, "To review")) == before - 1
+    assert int(_metric(at, "Reviewed")) == 1
+    # a new browser session (refresh) sees the decision
+    again = _start()
+    assert int(_metric(again, "Reviewed")) == 1
+
+
+def test_a_concurrent_decision_is_shown_not_overwritten(app_env):
+    _, store = app_env
+    at = _start()
+    qid, aid = at.selectbox(key="review_pick").value
+    # another marker decides on the same answer while this page shows it
+    theirs = store.record(_exam_id(), qid, aid, marker="Other Marker", new_mark="1",
+                          base_version=0, comment="mine first")
+    radio = at.radio(key=f"mark|{qid}|{aid}")
+    radio.set_value("0")
+    _button(at, "Save the chosen mark").click().run()
+    assert not at.exception, at.exception
+    assert any("Other Marker decided" in w.value for w in at.warning)
+    assert store.latest(_exam_id(), qid, aid) == theirs  # nothing clobbered
+    _button(at, "Keep my mark").click().run()
+    mine = store.latest(_exam_id(), qid, aid)
+    assert (mine.marker, mine.new_mark, mine.base_version, mine.old_mark) == (
+        "Tess Marker", "0", theirs.version, "1")
+    assert [d.marker for d in store.history(_exam_id(), qid, aid)] == ["Other Marker",
+                                                                        "Tess Marker"]
+
+
+def test_group_decision_applies_to_every_answer_of_the_group(app_env):
+    _, store = app_env
+    at = _start()
+    _view(at, "Groups")
+    qid, gid = at.selectbox(key="group_pick").value
+    size = int(at.selectbox(key="group_pick").format_func((qid, gid)).split()[0])
+    assert size >= 2
+    at.radio(key=f"gmark|{qid}|{gid}").set_value("0.5")
+    _button(at, f"Apply to all {size} answers").click().run()
+    assert not at.exception, at.exception
+    decided = store.history(_exam_id(), qid)
+    assert len(decided) == size
+    assert {d.new_mark for d in decided} == {"0.5"} and {d.scope for d in decided} == {"group"}
+
+
+def _open_rubric(workdir: Path) -> tuple[AppTest, Path, str]:
+    """The app on the Rubric view of vertical_throw: (app, its question file, the file's text)."""
+    at = _start()
+    at.sidebar.selectbox(key="question").set_value("vertical_throw").run()
+    _view(at, "Rubric")
+    path = workdir / "sample_data" / "vertical_throw" / "question.yaml"
+    return at, path, path.read_text(encoding="utf-8")
+
+
+def test_rubric_error_is_shown_inline_with_line_and_column_and_nothing_is_saved(app_env):
+    workdir, _ = app_env
+    at, path, original = _open_rubric(workdir)
+    broken = original.replace("concepts:", "concepst:", 1)
+    assert broken != original
+    at.text_area(key="rubric|vertical_throw").set_value(broken).run()
+    assert not at.exception, at.exception
+    line = broken[:broken.index("concepst:")].count("\n") + 1
+    assert any(f"line {line}, column 1" in m.value and "concepst" in m.value for m in at.markdown)
+    assert _button(at, "Save and retrain").disabled
+    assert path.read_text(encoding="utf-8") == original
+
+
+def test_saving_a_rubric_keeps_the_old_version_and_shows_before_and_after(app_env):
+    workdir, _ = app_env
+    at, path, original = _open_rubric(workdir)
+    edited = original + "\n# a marker's note\n"
+    at.text_area(key="rubric|vertical_throw").set_value(edited).run()
+    _button(at, "Save and retrain").click().run()
+    assert not at.exception, at.exception
+    assert path.read_text(encoding="utf-8") == edited
+    kept = list((path.parent / ".history").glob("*"))
+    assert kept and any(p.read_text(encoding="utf-8") == original for p in kept)
+    assert any(m.value == "**After saving the rubric**" for m in at.markdown)
+    assert any(df.value.shape[0] == 5 and list(df.value.columns) == ["figure", "before", "after"]
+               for df in at.dataframe)
+
+
+def test_learning_from_reviews_retrains_and_keeps_the_extended_training_set(app_env):
+    workdir, store = app_env
+    settings = AppSettings.from_env()
+    session = open_exam(prepare_sample(settings), settings)
+    table = session.questions["open_circuit_bulb"].table
+    exam = _exam_id()
+    for aid, proposed in zip(table["answer_id"][:5], table["proposed"][:5]):
+        store.record(exam, "open_circuit_bulb", aid, marker="Tess Marker",
+                     new_mark="0" if proposed != "0" else "1", base_version=0)
+    at = _start()
+    at.sidebar.selectbox(key="question").set_value("open_circuit_bulb").run()
+    _view(at, "Learn from reviews")
+    _button(at, "Add the 5 reviewed answers").click().run()
+    assert not at.exception, at.exception
+    extended = workdir / "exams" / exam / "training" / "open_circuit_bulb.csv"
+    with extended.open(encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert sum(r["id"].startswith("review:") for r in rows) == 5
+    assert any(m.value == "**After learning from the reviews**" for m in at.markdown)
+    assert int(_metric(at, "Training answers now")) == len(rows)
+
+
+def test_export_writes_the_decisions_into_a_safe_csv(app_env):
+    workdir, store = app_env
+    at = _start()
+    qid, aid = at.selectbox(key="review_pick").value
+    store.record(_exam_id(), qid, aid, marker="Tess Marker", new_mark="0.5", base_version=0,
+                 comment="=1+1")
+    _view(at, "Export")
+    _button(at, "Save in the working folder").click().run()
+    assert not at.exception, at.exception
+    [path] = (workdir / "exports").glob("*.csv")
+    with path.open(encoding="utf-8-sig") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == int(_metric(at, "Answers"))
+    row = next(r for r in rows if r["id"] == aid and r["question"] == qid)
+    assert (row["mark"], row["reviewed_by"], row["comment"]) == ("0.5", "Tess Marker", "'=1+1")
+    assert not any(v.startswith(("=", "+", "-", "@")) for r in rows for v in r.values())
+
+
+def test_a_bad_upload_gets_a_message_not_a_traceback(app_env, tmp_path):
+    from grader.app.uploads import UploadError, save_upload
+
+    good_q = (REPO / "sample_data" / "vertical_throw" / "question.yaml").read_bytes()
+    marked = (REPO / "sample_data" / "vertical_throw" / "marked.csv").read_bytes()
+    with pytest.raises(UploadError, match="limit"):
+        save_upload(tmp_path, question=("q.yaml", good_q), marked=("m.csv", marked),
+                    export=("e.csv", b"id,answer\n1,x\n"), id_column="id",
+                    answer_column="answer", max_bytes=100)
+    with pytest.raises(UploadError, match=r"q\.yaml has \d+ problem\(s\): line \d+, column 1: unknown key 'concepst'"):
+        save_upload(tmp_path, question=("q.yaml", good_q.replace(b"concepts:", b"concepst:", 1)),
+                    marked=("m.csv", marked), export=("e.csv", b"id,answer\n1,x\n"),
+                    id_column="id", answer_column="answer", max_bytes=10**7)
+    with pytest.raises(UploadError, match="e.csv: no answer column 'reply'"):
+        save_upload(tmp_path, question=("q.yaml", good_q), marked=("m.csv", marked),
+                    export=("e.csv", b"id,answer\n1,x\n"), id_column="id",
+                    answer_column="reply", max_bytes=10**7)
+    exam = save_upload(tmp_path, question=("q.yaml", good_q), marked=("m.csv", marked),
+                       export=("e.csv", b"id,answer\n1,9.8 m/s2 down\n2,idk\n"),
+                       id_column="id", answer_column="answer", max_bytes=10**7)
+    settings = AppSettings.from_env({"GRADER_WORKDIR": str(app_env[0])})
+    session = open_exam(exam, settings)
+    assert session.table()["answer_id"].tolist() == ["1", "2"]
+
+
+def test_a_question_upload_saved_in_windows_1252_is_read_like_the_command_line_reads_it(tmp_path):
+    from grader.app.uploads import save_upload
+
+    text = ("# Année 11 — résumé du barème\nid: accents\n"
+            "question: \"Quelle est l'accélération au sommet ?\"\n"
+            "reference_answers:\n  - \"9.8 m/s^2 vers le bas — la gravité agit toujours\"\n")
+    marked = (REPO / "sample_data" / "vertical_throw" / "marked.csv").read_bytes()
+    exam = save_upload(tmp_path, question=("q.yaml", text.encode("cp1252")), marked=("m.csv", marked),
+                       export=("e.csv", b"id,answer\n1,9.8 m/s2 down\n"), id_column="id",
+                       answer_column="answer", max_bytes=10**7)
+    saved = next(exam.parent.glob("question.yaml")).read_text(encoding="utf-8")
+    assert saved.startswith("# Année 11 — résumé du barème\n")
+
+
+def test_an_exam_file_that_cannot_be_read_gets_a_message_not_a_traceback(app_env, tmp_path):
+    bad = tmp_path / "exam.yaml"
+    bad.write_text("name: broken\nanswers: [unclosed\n", encoding="utf-8")
+    at = _start()
+    at.sidebar.radio(key="open_source").set_value("An exam file on this computer").run()
+    at.sidebar.text_input(key="open_path").set_value(str(bad))
+    _button(at, "Open").click().run()
+    assert not at.exception, at.exception
+    messages = [_plain(e.value) for e in at.error]
+    assert any(f"{bad}:3:1: not valid YAML" in m for m in messages), messages
+    # the marker can go back to the sample
+    at.sidebar.radio(key="open_source").set_value("The sample exam").run()
+    _button(at, "Open the sample exam").click().run()
+    assert not at.exception and not at.error
+    assert at.header[0].value.startswith("Year 11 Physics")
+
+
+def test_skip_moves_to_the_next_answer_and_keeps_this_one_in_the_queue(app_env):
+    at = _start()
+    first = at.selectbox(key="review_pick").value
+    queue = int(_metric(at, "To review"))
+    _button(at, "Skip").click().run()
+    assert at.selectbox(key="review_pick").value != first
+    assert int(_metric(at, "To review")) == queue

@@ -1,0 +1,185 @@
+"""End to end in a real browser: Playwright drives Debian's chromium against `streamlit run`.
+
+Two markers (two browser contexts) override the same answer of the sample exam: the second
+sees the first one's decision as a conflict and keeps theirs explicitly; after a reload the
+decisions are still there and the database holds both, the second based on the first.
+Set GRADER_SCREENSHOTS=<folder> to keep screenshots of the pages.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from grader.app.session import exam_id_for, open_exam, prepare_sample
+from grader.app.settings import REPO, AppSettings
+from grader.exams.exam_io import read_exam
+from grader.app.review_store import ReviewStore
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+               "--disable-component-update", "--disable-sync", "--no-first-run"]
+WAIT_MS = 120_000
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """`streamlit run app.py` on a free port, with a warm working folder and a fresh database."""
+    workdir = tmp_path_factory.mktemp("browser-work")
+    settings = AppSettings.from_env({"GRADER_WORKDIR": str(workdir)})
+    exam_path = prepare_sample(settings)
+    open_exam(exam_path, settings)  # train once, outside the server's start-up
+    db = workdir / "decisions.sqlite"
+    port = _free_port()
+    env = {**os.environ, "GRADER_WORKDIR": str(workdir), "GRADER_DB": str(db),
+           "GRADER_MARKER": "nobody"}
+    env.pop("GRADER_SAMPLE_EXAM", None)
+    log = (workdir / "server.log").open("w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(REPO / "app.py"),
+         "--server.headless", "true", "--server.port", str(port),
+         "--browser.gatherUsageStats", "false"],
+        cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://localhost:{port}"
+    try:
+        deadline = time.time() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
+                    if r.read().strip() == b"ok":
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.time() > deadline:
+                raise RuntimeError("streamlit did not start:\n"
+                                   + (workdir / "server.log").read_text())
+            time.sleep(0.3)
+        yield url, ReviewStore(db), exam_id_for(exam_path, read_exam(exam_path).name)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.fail("chromium is not installed: `apt-get install chromium` (./dev test does it)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        yield b
+        b.close()
+
+
+def _shot(page, name: str) -> None:
+    folder = os.environ.get("GRADER_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
+
+
+def _open(browser, url: str, marker: str):
+    page = browser.new_context(viewport={"width": 1440, "height": 1000}).new_page()
+    page.set_default_timeout(WAIT_MS)
+    page.goto(url)
+    page.get_by_text("Review queue").first.wait_for()
+    name = page.get_by_label("Your name (saved with each decision)")
+    name.fill(marker)
+    name.press("Enter")
+    _settle(page)
+    return page
+
+
+def _settle(page) -> None:
+    """Wait until the script run triggered by the last action is over."""
+    page.wait_for_timeout(300)
+    page.locator('[data-testid="stStatusWidget"]').wait_for(state="hidden")
+
+
+def _current_answer(page) -> str:
+    return page.locator('[data-testid="stSelectbox"]').filter(has_text="Answer").first.inner_text()
+
+
+def _choose_and_save(page, mark: str) -> None:
+    form = page.locator('[data-testid="stForm"]').first
+    form.locator('[data-testid="stRadio"] label').filter(
+        has_text=re.compile(rf"^\s*{re.escape(mark)}\s*$")).click()
+    form.get_by_role("button", name="Save the chosen mark").click()
+    _settle(page)
+
+
+def _metric(page, label: str) -> str:
+    metric = page.locator('[data-testid="stMetric"]').filter(has_text=label).first
+    return metric.locator('[data-testid="stMetricValue"]').inner_text().strip()
+
+
+def test_two_markers_override_reload_and_nothing_is_lost(server, browser):
+    url, store, exam_id = server
+    ann = _open(browser, url, "Ann")
+    bob = _open(browser, url, "Bob")
+    first = _current_answer(ann)
+    assert _current_answer(bob) == first  # both start on the least confident answer
+    _shot(ann, "review")
+
+    _choose_and_save(ann, "1")
+    ann.get_by_text("Saved:").first.wait_for()
+    [decision] = store.history(exam_id)
+    assert (decision.marker, decision.new_mark) == ("Ann", "1")
+
+    # Bob's page still shows the answer as it was: his save is a conflict, shown to him
+    _choose_and_save(bob, "0")
+    bob.get_by_text("Ann decided on answer").first.wait_for()
+    _shot(bob, "conflict")
+    assert len(store.history(exam_id)) == 1
+    bob.get_by_role("button", name=re.compile(r"^Keep my mark")).click()
+    bob.get_by_text("Saved your mark").first.wait_for()
+
+    # a reload (new session) finds the decision still there
+    ann.reload()
+    ann.get_by_text("Review queue").first.wait_for()
+    _settle(ann)
+    assert _metric(ann, "Reviewed") == "1"
+    _shot(ann, "after-reload")
+
+    trail = store.history(exam_id)
+    assert [(d.marker, d.new_mark) for d in trail] == [("Ann", "1"), ("Bob", "0")]
+    assert trail[1].base_version == trail[0].version and trail[1].old_mark == "1"
+
+    # both keep working on the next answers at once: none of their decisions is lost
+    name = ann.get_by_label("Your name (saved with each decision)")
+    name.fill("Ann")
+    name.press("Enter")
+    _settle(ann)
+    _settle(bob)
+    _choose_and_save(ann, "0.5")
+    _choose_and_save(bob, "0.5")
+    bob_msgs = bob.get_by_text(re.compile("Saved:|decided on answer")).first
+    bob_msgs.wait_for()
+    if bob.get_by_text("decided on answer").count():
+        bob.get_by_role("button", name=re.compile(r"^Keep my mark")).click()
+        bob.get_by_text("Saved your mark").first.wait_for()
+    trail = store.history(exam_id)
+    assert len(trail) == 4
+    assert {d.marker for d in trail[2:]} == {"Ann", "Bob"}
+    _shot(bob, "bob-end")

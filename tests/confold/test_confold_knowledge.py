@@ -1,0 +1,92 @@
+"""Domain knowledge: background rules and predicates, initial rules refined, pruned or dropped."""
+
+import pandas as pd
+import pytest
+
+from grader import ConFold
+from grader.confold.fold import wilson
+from grader.confold.rules import Literal as L, PredicateDefinition, Rule
+
+
+def answers():
+    # value:g with a correct range [9.7, 9.9]; concept:gap present/absent/negated
+    values = [9.8, 9.75, 9.9, 9.85, 9.8, 10.5, 9.0, 12.0, 9.81, 3.0, 9.79, 9.72]
+    gap = ["present", "present", "absent", "present", "negated", "present", "present", "absent",
+           "present", "absent", "negated", "present"]
+    marks = ["2", "2", "1", "2", "1", "1", "1", "0", "2", "0", "1", "2"]
+    X = pd.DataFrame({"value:g": values, "concept:gap": gap})
+    return X, pd.Series(marks, name="mark")
+
+
+CORRECT = PredicateDefinition("correct_value", (L("value:g", ">=", 9.7), L("value:g", "<=", 9.9)))
+
+
+def test_learned_rules_use_a_derived_predicate():
+    X, y = answers()
+    model = ConFold(background=[CORRECT]).fit(X, y)
+    used = {l.feature for r in model.rules_ for l in r.body}
+    assert "correct_value" in used
+    two = [r for r in model.rules_ if r.head == "2"][0]
+    assert L("correct_value", "==", True) in two.body
+    assert list(model.predict(X)) == list(y)
+    # the predicate is recomputed at predict time from value:g
+    new = pd.DataFrame({"value:g": [9.8, 11.0], "concept:gap": ["present", "present"]})
+    assert model.predict(new)[0] == "2" and model.predict(new)[1] != "2"
+
+
+def test_background_label_rules_come_first_and_are_kept_as_given():
+    X, y = answers()
+    given = Rule("0", (L("concept:gap", "==", "absent"),), name="no gap, no marks")
+    fixed = Rule("1", (L("concept:gap", "==", "negated"),), confidence=0.9, name="negated")
+    model = ConFold(background=[given, fixed]).fit(X, y)
+    first, second = model.rules_[:2]
+    assert (first.body, first.origin, first.name) == (given.body, "background", "no gap, no marks")
+    # covers 3 answers: 2 marked 0, 1 marked 1 -> confidence from the data
+    assert first.confidence == pytest.approx(wilson(2, 3))
+    assert (second.confidence, second.fixed_confidence) == (0.9, True)
+    assert given.confidence is None  # the caller's objects are not modified
+    # learned rules only explain what the background left: no learned rule for absent gaps
+    assert all(r.origin == "learned" for r in model.rules_[2:])
+    # even a harsh confidence threshold keeps background rules
+    strict = ConFold(background=[given], confidence_threshold=0.99).fit(X, y)
+    assert strict.rules_[0].origin == "background"
+
+
+def test_initial_rule_gets_exceptions_where_the_data_contradicts_it():
+    X, y = answers()
+    # "gap present -> 2" is wrong for the answers with a wrong value (10.5, 9.0)
+    initial = Rule("2", (L("concept:gap", "==", "present"),), name="gap")
+    model = ConFold(initial_rules=[initial], background=[CORRECT]).fit(X, y)
+    rule = model.rules_[0]
+    assert (rule.origin, rule.name, rule.body) == ("initial", "gap", initial.body)
+    assert rule.exceptions, "the initial rule covers 2 negatives of 7: it needs an exception"
+    assert rule.exceptions[0].body == (L("correct_value", "!=", True),)
+    assert rule.confidence == pytest.approx(wilson(5, 5))
+    assert initial.exceptions == []
+    assert list(model.predict(X)) == list(y)
+
+
+def test_initial_rules_that_the_data_refutes_are_dropped():
+    X, y = answers()
+    no_positive = Rule("0", (L("concept:gap", "==", "negated"),), name="never right")
+    imprecise = Rule("1", (L("value:g", ">", 0),), name="too broad")
+    ok = Rule("0", (L("concept:gap", "==", "absent"), L("value:g", "!=", 9.9)), confidence=0.8, name="ok")
+    model = ConFold(initial_rules=[no_positive, imprecise, ok], improvement_threshold=0.5).fit(X, y)
+    names = [r.name for r in model.rules_ if r.origin == "initial"]
+    assert "never right" not in names
+    assert "ok" in names and model.rules_[names.index("ok")].confidence == 0.8
+    # "too broad" covers everything; after improvement pruning its exceptions cannot make it
+    # right more than half the time on its own marks ("1" is 4 of 12) -> dropped
+    assert "too broad" not in names
+
+
+def test_bad_knowledge_is_reported():
+    X, y = answers()
+    with pytest.raises(ValueError, match="no head"):
+        ConFold(background=[Rule(None, (L("concept:gap", "==", "present"),))]).fit(X, y)
+    with pytest.raises(ValueError, match="initial rule 0"):
+        ConFold(initial_rules=[Rule(None, ())]).fit(X, y)
+    with pytest.raises(ValueError, match="concept:speed"):
+        ConFold(initial_rules=[Rule("1", (L("concept:speed", "==", "present"),))]).fit(X, y)
+    with pytest.raises(ValueError, match="name of a data column"):
+        ConFold(background=[PredicateDefinition("value:g", (L("concept:gap", "==", "present"),))]).fit(X, y)

@@ -1,0 +1,148 @@
+"""Agreement of resampled models (grader.grading.agreement) and how the grading model uses it."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from grader import ConFold
+from grader.grading.agreement import ResampledAgreement
+from grader.confold.model_file import ModelFileError
+from grader.grading.model import GradingModel
+from grader.confold.rule_eval import apply_rules
+from tests.data import marked_answers, small_question
+
+NEW = ["there's a gap in the circuit so the current can't flow", "the battery is flat i think",
+       "the gap stops the current", "a break", "no idea"]
+
+
+@pytest.fixture(scope="module")
+def model() -> GradingModel:
+    answers, marks = marked_answers()
+    return GradingModel.train(small_question(), answers, marks, n_resamples=12)
+
+
+def _noisy_table(n: int = 120, seed: int = 3) -> tuple[pd.DataFrame, pd.Series]:
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({"a": rng.choice(["x", "y", "z"], n), "b": rng.integers(0, 10, n).astype(float)})
+    clean = np.where((X.a == "x") | (X.b > 6), "1", "0")
+    flip = rng.random(n) < 0.15
+    y = pd.Series(np.where(flip, np.where(clean == "1", "0", "1"), clean), name="mark")
+    return X, y
+
+
+def test_agreement_is_the_share_of_resampled_rule_lists_giving_the_mark():
+    X, y = _noisy_table()
+    learner = ConFold(improvement_threshold=0.05, confidence_threshold=0.5).fit(X, y)
+    resampled = ResampledAgreement(n_resamples=9, random_state=1).fit(learner, X, y)
+    assert len(resampled.rule_lists_) == 9
+    labels = learner.predict(X)
+    got = resampled.agreement(learner, X, labels)
+    # the same share computed the slow way: each rule list applied on its own to the raw table
+    votes = np.array([[p == m and m is not None for p, m in zip(apply_rules(rules, X)[0], labels)]
+                      for rules in resampled.rule_lists_])
+    np.testing.assert_allclose(got, votes.mean(axis=0))
+    assert (got < 1).any() and (got > 0).any()  # noisy marks: the resamples disagree somewhere
+    assert (resampled.agreement(learner, X, [None] * len(X)) == 0).all()  # no mark: nothing agrees
+
+
+def test_resamples_differ_from_the_full_model_and_are_reproducible():
+    X, y = _noisy_table()
+    learner = ConFold().fit(X, y)
+    one = ResampledAgreement(n_resamples=6, random_state=5).fit(learner, X, y)
+    two = ResampledAgreement(n_resamples=6, random_state=5).fit(learner, X, y)
+    assert one.to_dict() == two.to_dict()
+    other = ResampledAgreement(n_resamples=6, random_state=6).fit(learner, X, y)
+    assert other.to_dict() != one.to_dict()
+    assert any(rules != learner.rules_ for rules in one.rule_lists_)
+
+
+def test_resamples_with_a_single_mark_are_skipped():
+    # one answer of 30 has the other mark: many bootstrap resamples miss it entirely
+    X = pd.DataFrame({"a": ["x"] * 29 + ["y"]})
+    y = pd.Series(["1"] * 29 + ["0"], name="mark")
+    learner = ConFold().fit(X, y)
+    resampled = ResampledAgreement(n_resamples=20, random_state=0).fit(learner, X, y)
+    assert 0 < len(resampled.rule_lists_) < 20
+    assert np.isfinite(resampled.agreement(learner, X, learner.predict(X))).all()
+
+
+def test_no_resamples_means_no_agreement_and_the_rules_confidence():
+    answers, marks = marked_answers()
+    plain = GradingModel.train(small_question(), answers, marks, n_resamples=0)
+    _, confidence, _, agreement = plain.decide(plain.features(NEW))
+    assert np.isnan(agreement).all()
+    np.testing.assert_allclose(confidence, plain.learner.predict_with_confidence(plain.features(NEW))[1])
+    assert not plain.grade(NEW)["explanation"].str.contains("resampled").any()
+    assert plain.explain(NEW[0]).resamples is None
+
+
+@pytest.mark.parametrize("bad", [-1, 2.5, "3"])
+def test_bad_resample_counts_are_refused(bad):
+    X, y = _noisy_table(30)
+    with pytest.raises(ValueError, match="n_resamples"):
+        ResampledAgreement(n_resamples=bad).fit(ConFold().fit(X, y), X, y)
+
+
+def test_grade_confidence_is_rule_confidence_times_agreement(model):
+    graded = model.grade(NEW)
+    X = model.features(NEW)
+    _, rule_conf, index = model.learner.predict_rules(X)
+    share = model.agreement.agreement(model.learner, X, model.learner.predict(X))
+    np.testing.assert_allclose(graded["confidence"].to_numpy(float), rule_conf * share, equal_nan=True)
+    n = len(model.agreement.rule_lists_)
+    for i, row in graded.iterrows():
+        if index[i] >= 0:
+            assert row["explanation"].endswith(f"; {round(share[i] * n)} of {n} resampled models agree")
+        else:
+            assert "resampled" not in row["explanation"]
+
+
+def test_explanation_shows_the_agreement_and_the_overall_confidence(model):
+    graded = model.grade(NEW)
+    for i, answer in enumerate(NEW):
+        explanation = model.explain(answer)
+        if explanation.rule_index is None:
+            assert explanation.overall_confidence is None and "resampled" not in explanation.text()
+            continue
+        assert explanation.resamples == len(model.agreement.rule_lists_)
+        assert explanation.overall_confidence == pytest.approx(graded.loc[i, "confidence"])
+        assert f"{explanation.agreeing} of {explanation.resamples} models learned from resamples" in explanation.text()
+        assert explanation.to_dict()["agreeing"] == explanation.agreeing
+
+
+def test_model_file_keeps_the_resamples(model, tmp_path):
+    model.save(tmp_path / "m.json")
+    loaded = GradingModel.load(tmp_path / "m.json")
+    assert loaded.agreement.to_dict() == model.agreement.to_dict()
+    pd.testing.assert_frame_equal(loaded.grade(NEW), model.grade(NEW))
+
+
+def test_version_1_model_files_still_grade_with_the_rules_confidence(model, tmp_path):
+    data = model.to_dict()
+    del data["agreement"]
+    data["format_version"] = 1
+    (tmp_path / "old.json").write_text(json.dumps(data), encoding="utf-8")
+    old = GradingModel.load(tmp_path / "old.json")
+    assert old.agreement is None
+    X = model.features(NEW)
+    np.testing.assert_allclose(old.grade(NEW)["confidence"].to_numpy(float),
+                               model.learner.predict_with_confidence(X)[1], equal_nan=True)
+
+
+@pytest.mark.parametrize("damage,message", [
+    (lambda a: a.update(rule_lists="nope"), "agreement: should be an object with a list 'rule_lists'"),
+    (lambda a: a["rule_lists"][0].append({"head": "1"}), r"rule_lists\[0\]\[\d+\] is missing the key 'body'"),
+    (lambda a: a["rule_lists"][0].append({"head": "1", "body": [{"feature": "concept:nothing", "op": "==",
+                                                                 "value": "present"}], "exceptions": []}),
+     "concept:nothing, which the model does not have"),
+])
+def test_damaged_resamples_are_a_model_file_error(model, tmp_path, damage, message):
+    data = model.to_dict()
+    damage(data["agreement"])
+    (tmp_path / "m.json").write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ModelFileError, match=message):
+        GradingModel.load(tmp_path / "m.json")

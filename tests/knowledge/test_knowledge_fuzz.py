@@ -1,0 +1,118 @@
+"""Fuzzing the parsers: random, truncated and mutated text only ever gives a KnowledgeError
+(or a list of problems), never another exception, and never hangs (hypothesis deadline)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from grader.confold.rules import Literal, Rule
+from knowledge import KnowledgeError, check_question_text, parse_program, rules_from_yaml, write_program
+from knowledge.errors import Problem
+
+VALID_PROGRAM = write_program(
+    [Rule("1", (Literal("concept:gap", "==", "present"), Literal("coverage", ">", 0.5)),
+          [Rule(None, (Literal("misconception:x", "==", "present"),), [Rule(None, (Literal("length", "<=", 3.0),))])],
+          confidence=0.93),
+     Rule("0", (Literal("plausible", "!=", True),), name="fallback", origin="initial")],
+    target="mark") + "plausible(X) :- value(X,acceleration,V), V >= 9.5, V <= 10.5.\n"
+
+QUESTION = """\
+id: fuzz
+question: "Why does the bulb not light?"
+marks: ["0", "0.5", "1"]
+reference_answers:
+  - "The circuit is open, so no current flows."
+concepts:
+  gap: {phrases: [gap, break], description: a gap}
+quantities:
+  current: {value: 0.5, unit: A, tolerance: 2%}
+misconceptions:
+  used_up: [used up]
+background:
+  - "open_circuit(X) :- concept(X,gap,present)."
+  - {mark: "0", if: ["non_answer == yes"], confidence: 0.99}
+initial_rules:
+  - "0.9::mark(X,'1') :- open_circuit(X), not misconception(X,used_up,present)."
+  - name: value_only
+    mark: "0.5"
+    if: ["value:current >= 0.49", "value:current <= 0.51"]
+    unless: ["quantity:current == correct", ["coverage > 0.5", "length < 3"]]
+"""
+
+FUZZ = settings(max_examples=400, deadline=5000, suppress_health_check=[HealthCheck.too_slow])
+SYMBOLS = st.sampled_from(list("():-,.'\"%\n \tXVab01_=<>!not?:[]{}#&|*"))
+
+
+def _parse_only_knowledge_errors(text: str) -> None:
+    try:
+        parse_program(text)
+    except KnowledgeError as err:
+        assert err.problems and all(isinstance(p, Problem) and p.line >= 1 and p.column >= 1
+                                    for p in err.problems)
+
+
+def test_the_fuzzed_inputs_start_valid():
+    parse_program(VALID_PROGRAM)
+    assert check_question_text(QUESTION, "q.yaml") == []
+
+
+@FUZZ
+@given(st.text())
+def test_asp_parser_on_random_text(text):
+    _parse_only_knowledge_errors(text)
+
+
+@FUZZ
+@given(st.lists(SYMBOLS, max_size=80).map("".join))
+def test_asp_parser_on_random_asp_like_text(text):
+    _parse_only_knowledge_errors(text)
+
+
+@FUZZ
+@given(st.integers(0, len(VALID_PROGRAM)), st.integers(0, len(VALID_PROGRAM)), SYMBOLS)
+def test_asp_parser_on_truncated_and_mutated_programs(cut, where, char):
+    _parse_only_knowledge_errors(VALID_PROGRAM[:cut])
+    _parse_only_knowledge_errors(VALID_PROGRAM[:where] + char + VALID_PROGRAM[where + 1:])
+
+
+def _check_only_problems(text: str) -> None:
+    problems = check_question_text(text, "q.yaml")
+    assert all(isinstance(p, Problem) and p.line >= 1 and p.column >= 1 for p in problems)
+
+
+@FUZZ
+@given(st.integers(0, len(QUESTION)), st.integers(0, len(QUESTION)), SYMBOLS)
+def test_question_files_truncated_and_mutated(cut, where, char):
+    _check_only_problems(QUESTION[:cut])
+    _check_only_problems(QUESTION[:where] + char + QUESTION[where + 1:])
+
+
+@FUZZ
+@given(st.text())
+def test_question_files_of_random_text(text):
+    _check_only_problems(text)
+
+
+@FUZZ
+@given(st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=8)),
+                    lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                            st.dictionaries(st.sampled_from(
+                                                ["mark", "if", "unless", "define", "name", "confidence",
+                                                 "origin", "confidence_fixed", "x"]), inner, max_size=4)),
+                    max_leaves=12))
+def test_structured_rules_of_random_data(data):
+    import yaml
+    try:
+        rules_from_yaml(yaml.safe_dump(data))
+    except KnowledgeError as err:
+        assert err.problems
+
+
+def test_sample_question_files_truncated_at_every_line():
+    for path in sorted(Path(__file__).resolve().parents[2].glob("sample_data/*/question.yaml")):
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        for n in range(len(lines) + 1):
+            _check_only_problems("".join(lines[:n]))
