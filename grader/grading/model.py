@@ -28,10 +28,11 @@ from grader.atomic_file import atomic_write_text
 from grader.confold.model_file import ModelFileError, read_json_file  # one error for every unreadable model file
 from grader.confold.rules import Literal, Rule
 from grader.grading.agreement import DEFAULT_RESAMPLES, ResampledAgreement
+from grader.grading.wording import WordingSupport, support_phrase, support_phrases, weigh
 from knowledge.schema import Question, marks_from_answers, split_feature_name
 
 MODEL_FORMAT = "physics-grader-model"
-MODEL_FORMAT_VERSION = 2  # 2: resampled rule lists ("agreement"); version 1 files still load
+MODEL_FORMAT_VERSION = 3  # 2: resampled rule lists ("agreement"); 3: wording support; older files still load
 
 #: Default pruning thresholds, chosen by cross-validation on sample_data/ (see docs/cli.md).
 DEFAULT_IMPROVEMENT_THRESHOLD = 0.05
@@ -45,9 +46,11 @@ class Decisions(NamedTuple):
     """The model's decisions on a set of answers, aligned with them."""
 
     marks: np.ndarray       # object: the mark, None where no rule applies
-    confidence: np.ndarray  # rule confidence x agreement (the rule's alone without resamples); NaN where no rule
+    confidence: np.ndarray  # rule confidence x agreement x wording support; NaN where no rule
     rule_index: np.ndarray  # index in learner.rules_ of the rule that fired, -1 where none
     agreement: np.ndarray   # share of the resampled models giving the same mark; NaN if none were kept
+    support: np.ndarray     # wording support of the mark (`grader.grading.wording`); NaN if none
+    preferred: np.ndarray   # object: the mark the wording prefers, None where no support figure
 
 
 def _blank(answer: object) -> bool:
@@ -66,11 +69,13 @@ class GradingModel:
     """A trained model for one question. Build with `train` or `load`."""
 
     def __init__(self, question: Question, extractor: Any, learner: Any, trained_on: dict,
-                 params: dict, agreement: ResampledAgreement | None = None):
+                 params: dict, agreement: ResampledAgreement | None = None,
+                 wording: WordingSupport | None = None):
         self.question = question
         self.extractor = extractor
         self.learner = learner
         self.agreement = agreement  # None in model files written before it existed
+        self.wording = wording  # None in model files written before it existed, or turned off
         self.trained_on = trained_on
         self.params = params
         self._fingerprint: str | None = None
@@ -85,7 +90,7 @@ class GradingModel:
               improvement_threshold: float | None = DEFAULT_IMPROVEMENT_THRESHOLD,
               confidence_threshold: float | None = DEFAULT_CONFIDENCE_THRESHOLD,
               n_terms: int = 30, default_rule: bool = False,
-              n_resamples: int = DEFAULT_RESAMPLES,
+              n_resamples: int = DEFAULT_RESAMPLES, wording_support: bool = True,
               progress: Progress | None = None) -> GradingModel:
         """Fit the extractor and CON-FOLD on marked answers.
 
@@ -95,7 +100,9 @@ class GradingModel:
         its (usually low) confidence, instead of no mark (see `ConFold`). `n_resamples`: the
         learner is also run on this many resamples of the answers, and an answer's confidence
         is its rule's confidence times the share of them that agree (`grader.grading.agreement`; 0
-        turns this off and the confidence is the rule's).
+        turns this off and the confidence is the rule's). `wording_support`: the confidence is
+        also multiplied by how much the marked answers' wording supports the mark
+        (`grader.grading.wording`).
         """
         from features import FeatureExtractor
         from grader.confold import ConFold
@@ -130,17 +137,18 @@ class GradingModel:
         if n_resamples:
             report(0.7, f"learning rules again on {n_resamples} resamples of the answers")
         agreement = ResampledAgreement(n_resamples).fit(learner, X, marks)
+        wording = WordingSupport.fit(answers, marks) if wording_support else None
         counts = Counter(marks)
         trained_on = {"answers": len(answers),
                       "marks": {m: counts.get(m, 0) for m in question.marks},
                       "time": datetime.now(timezone.utc).isoformat(timespec="seconds")}
         params = {"ratio": ratio, "z": z, "improvement_threshold": improvement_threshold,
                   "confidence_threshold": confidence_threshold, "n_terms": n_terms,
-                  "n_resamples": n_resamples}
+                  "n_resamples": n_resamples, "wording_support": wording_support}
         if default_rule:  # only when set, so that older readers of the model file see no change
             params["default_rule"] = True
         report(1.0, f"learned {len(learner.rules_)} rules")
-        return cls(question, extractor, learner, trained_on, params, agreement)
+        return cls(question, extractor, learner, trained_on, params, agreement, wording)
 
     # -- using it ------------------------------------------------------------------------
 
@@ -148,8 +156,9 @@ class GradingModel:
         """The features the extractor finds in each answer (one row per answer)."""
         return self.extractor.transform(_as_text(answers))
 
-    def decide(self, X: pd.DataFrame) -> Decisions:
-        """Marks, confidences, rules and agreement for extracted features (see `Decisions`)."""
+    def decide(self, X: pd.DataFrame, answers: Sequence[str] | None = None) -> Decisions:
+        """Marks, confidences, rules and agreement for extracted features (see `Decisions`);
+        with the `answers` the features were extracted from, also their wording support."""
         labels, rule_confidence, index = self.learner.predict_rules(X)
         labels = np.asarray(labels, dtype=object)
         confidence = np.asarray(rule_confidence, dtype=float)
@@ -158,7 +167,13 @@ class GradingModel:
         else:
             agreement = self.agreement.agreement(self.learner, X, labels)
             confidence = np.where(np.isnan(agreement), confidence, confidence * agreement)
-        return Decisions(labels, confidence, np.asarray(index, dtype=np.int64), agreement)
+        support, preferred = np.full(len(labels), np.nan), [None] * len(labels)
+        if self.wording is not None and answers is not None:
+            support, preferred = self.wording.judge(_as_text(answers), [None if i < 0 else m
+                                                                        for m, i in zip(labels, index)])
+            confidence = weigh(confidence, support)
+        return Decisions(labels, confidence, np.asarray(index, dtype=np.int64), agreement, support,
+                         np.asarray(preferred, dtype=object))
 
     def grade(self, answers: Sequence[str], flag_below: float = DEFAULT_FLAG_BELOW) -> pd.DataFrame:
         """Mark answers: columns mark (str or None), confidence (NaN if none), flagged,
@@ -166,7 +181,9 @@ class GradingModel:
         texts = _as_text(answers)
         # Identical answers (common in real exams: "9.8 m/s^2 down", "idk") are analysed once.
         codes, unique = pd.factorize(np.asarray(texts, dtype=object))
-        labels, confidences, index, agreement = (a[codes] for a in self.decide(self.features(list(unique))))
+        unique = list(unique)
+        labels, confidences, index, agreement, support, preferred = (
+            a[codes] for a in self.decide(self.features(unique), unique))
         blank = np.fromiter((not t for t in texts), dtype=bool, count=len(texts))
         no_rule = index < 0
         with np.errstate(invalid="ignore"):
@@ -176,6 +193,8 @@ class GradingModel:
         explanation = summaries[index]  # index -1 picks the last entry
         if self.agreement is not None and self.agreement.rule_lists_:
             explanation = explanation + agreement_phrases(agreement, len(self.agreement.rule_lists_), no_rule)
+        if self.wording is not None:
+            explanation = explanation + support_phrases(support, labels, preferred)
         if blank.any():
             explanation = explanation.copy()
             explanation[blank] = "blank answer (graded as a non-answer, for a human marker): " + explanation[blank]
@@ -194,6 +213,11 @@ class GradingModel:
             share = self.agreement.agreement(self.learner, X, [explanation.label])[0]
             explanation.resamples = len(self.agreement.rule_lists_)
             explanation.agreeing = round(share * explanation.resamples)
+        if self.wording is not None and explanation.rule_index is not None:
+            support, preferred = self.wording.judge([answer], [explanation.label])
+            if not np.isnan(support[0]):
+                explanation.support = float(support[0])
+                explanation.support_note = support_phrase(support[0], explanation.label, preferred[0])
         return explanation
 
     def features_found(self, answer: str) -> dict[str, object]:
@@ -261,6 +285,8 @@ class GradingModel:
                 "params": self.params, "trained_on": self.trained_on}
         if self.agreement is not None:
             data["agreement"] = self.agreement.to_dict()
+        if self.wording is not None:
+            data["wording"] = self.wording.to_dict()
         return data
 
     @classmethod
@@ -288,11 +314,13 @@ class GradingModel:
                          if "agreement" in data else None)
             if agreement is not None:
                 agreement.check_features(learner)
+            wording = WordingSupport.from_dict(data["wording"]) if "wording" in data else None
         except ModelFileError as e:
             raise ModelFileError(f"{source}: damaged model file ({e})") from None
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             raise ModelFileError(f"{source}: damaged model file ({type(e).__name__}: {e})") from None
-        return cls(question, extractor, learner, dict(data["trained_on"]), dict(data["params"]), agreement)
+        return cls(question, extractor, learner, dict(data["trained_on"]), dict(data["params"]), agreement,
+                   wording)
 
     def save(self, path: str | Path) -> None:
         """Write the model as one JSON file (atomic replace)."""
