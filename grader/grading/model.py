@@ -4,7 +4,8 @@
 that separate the marks), then CON-FOLD on the extracted features with the question's
 background and initial rules. `grade` marks new answers, each with the rule that fired, its
 confidence, a one-line explanation and a flag for the answers a human should look at:
-no rule applied, the confidence is below the threshold, or the answer is blank.
+no rule applied, the confidence is below the threshold, the answer is blank, or it got more
+than the lowest mark while stating one of the rubric's wrong ideas (`contradiction`).
 
 The model is saved as one versioned JSON file holding the question (rubric and rules), the
 fitted extractor and the learned rules: no pickle, atomic write, clear errors on load.
@@ -28,6 +29,7 @@ from grader.atomic_file import atomic_write_text
 from grader.confold.model_file import ModelFileError, read_json_file  # one error for every unreadable model file
 from grader.confold.rules import Literal, Rule
 from grader.grading.agreement import DEFAULT_RESAMPLES, ResampledAgreement
+from grader.grading.contradiction import contradiction_notes
 from grader.grading.wording import WordingSupport, support_phrase, support_phrases, weigh
 from knowledge.schema import Question, marks_from_answers, split_feature_name
 
@@ -182,12 +184,16 @@ class GradingModel:
         # Identical answers (common in real exams: "9.8 m/s^2 down", "idk") are analysed once.
         codes, unique = pd.factorize(np.asarray(texts, dtype=object))
         unique = list(unique)
-        labels, confidences, index, agreement, support, preferred = (
-            a[codes] for a in self.decide(self.features(unique), unique))
+        X = self.features(unique)
+        decisions = self.decide(X, unique)
+        tested = self._rule_features() + [frozenset()]
+        contradicted = contradiction_notes(self.question, X, decisions.marks,
+                                           [tested[i] for i in decisions.rule_index])[codes]
+        labels, confidences, index, agreement, support, preferred = (a[codes] for a in decisions)
         blank = np.fromiter((not t for t in texts), dtype=bool, count=len(texts))
         no_rule = index < 0
         with np.errstate(invalid="ignore"):
-            flagged = no_rule | blank | ~(confidences >= flag_below)
+            flagged = no_rule | blank | ~(confidences >= flag_below) | (contradicted != "")
         rule_texts = np.asarray(self.rule_texts() + [""], dtype=object)
         summaries = np.asarray(self.rule_summaries() + ["no rule applies: for a human marker"], dtype=object)
         explanation = summaries[index]  # index -1 picks the last entry
@@ -195,6 +201,9 @@ class GradingModel:
             explanation = explanation + agreement_phrases(agreement, len(self.agreement.rule_lists_), no_rule)
         if self.wording is not None:
             explanation = explanation + support_phrases(support, labels, preferred)
+        if (contradicted != "").any():
+            explanation = explanation + np.where(contradicted != "", "; but it also shows a wrong idea the marking scheme names ("
+                                                 + contradicted + "): for a human marker", "")
         if blank.any():
             explanation = explanation.copy()
             explanation[blank] = "blank answer (graded as a non-answer, for a human marker): " + explanation[blank]
@@ -244,6 +253,10 @@ class GradingModel:
         if self._rule_texts is None:
             self._rule_texts = [f"R{i + 1}: {rule_text(r)}" for i, r in enumerate(self.learner.rules_)]
         return self._rule_texts
+
+    def _rule_features(self) -> list[frozenset[str]]:
+        """The features each top-level rule tests (its own conditions, not its exceptions)."""
+        return [frozenset(lit.feature for lit in r.body) for r in self.learner.rules_]
 
     def rule_summaries(self) -> list[str]:
         """The one-line explanation of a mark given by each rule, in the markers' words."""
