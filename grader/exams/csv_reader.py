@@ -248,6 +248,7 @@ class CSVReader:
         self._reader = csv.reader(text, delimiter=self.format.delimiter)
         self._text = text
         self.row = 0  # spreadsheet row of the last record read
+        self._id_shape = ""  # shape of the first cell of the last record ("a9" for "r12")
         if self.format.sep_line:
             text.readline()  # Excel does not show it as a row either
         header = self._next_record()
@@ -295,6 +296,8 @@ class CSVReader:
                         f"(separator detected: {self.format.describe()}); is a quote missing around "
                         f"an answer that contains the separator?")
                 record = record[:width]
+            if "\n" not in record[0] and len(record[0]) <= 40:
+                self._id_shape = _shape(record[0])
             yield row, record
             record = following
 
@@ -305,8 +308,9 @@ class CSVReader:
         the same shape as this row's, "r3" after "r2", then the separator and as many cells
         as the header) are rows lost into this one, so the file is refused with their place."""
         width = len(self.columns)
-        shape = _shape(record[0])
-        if not shape or len(record[0]) > 40:
+        own = record[0] if "\n" not in record[0] and "\r" not in record[0] and len(record[0]) <= 40 else ""
+        shape = _shape(own) or self._id_shape  # a quote opened in the first cell: the rows before
+        if not shape:
             return
         swallowed = []
         for cell in record:
