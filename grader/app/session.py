@@ -26,9 +26,10 @@ import pandas as pd
 
 from grader.app.review import proposed_table
 from grader.app.settings import REPO, AppSettings
-from grader.exams.exam_io import (Exam, atomic_write_text, csv_text, read_exam, read_marked_answers,
+from grader.exams.exam_io import (Exam, atomic_write_text, csv_text, read_marked_answers,
                             read_table, resolve_column)
 from grader.app.review_store import Decision
+from grader.app.served_files import served_exam
 
 log = logging.getLogger(__name__)
 
@@ -260,7 +261,7 @@ def open_exam(path: Path, settings: AppSettings,
               progress: Progress | None = None) -> ExamSession:
     """Read an exam file, train (or load) each question's model and grade every answer."""
     path = Path(path)
-    exam = read_exam(path)
+    exam = served_exam(path, settings)  # only files below the served folders
     exam_id = exam_id_for(path, exam.name)
     rows, answers, warnings = read_exam_answers(exam)
     questions: dict[str, QuestionSession] = {}

@@ -16,6 +16,7 @@ from pathlib import Path
 import streamlit as st
 
 from grader.app.review_store import ReviewStore
+from grader.app.served_files import served_exam
 from grader.app.session import ExamSession, open_exam
 from grader.app.settings import AppSettings
 from grader.atomic_file import atomic_write_text
@@ -59,6 +60,7 @@ def input_stamp(path: Path, settings: AppSettings) -> tuple:
 
 def get_session(path: Path, settings: AppSettings) -> ExamSession:
     """The open exam for `path`, opening it (with a progress bar) if its inputs changed."""
+    served_exam(path, settings)  # refuse files outside the served folders before reading them
     cache, lock = _sessions()
     key = (str(Path(path).resolve()), input_stamp(path, settings))
     with lock:
