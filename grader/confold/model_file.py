@@ -19,6 +19,7 @@ import numpy as np
 
 from grader.atomic_file import atomic_write_text
 from grader.confold.encoding import ColumnEncoding
+from grader.confold.file_schema import MAX_RULE_DEPTH, ModelFileError, check_learner_data
 from grader.confold.rules import Literal, PredicateDefinition, Rule
 
 FORMAT = "physics-grader/confold-model"
@@ -30,10 +31,6 @@ MAX_JSON_DEPTH = 64
 MAX_NUMBER_CHARS = 40
 PARAMS = ("ratio", "z", "improvement_threshold", "confidence_threshold", "fold_rm_update",
           "min_initial_precision", "default_rule")
-
-
-class ModelFileError(ValueError):
-    """A model file or dict that cannot be read; the message says where and why."""
 
 
 def _value(v: Any) -> Any:
@@ -106,10 +103,6 @@ def _literal_from(d: Any, where: str) -> Literal:
         raise ModelFileError(f"{where}: {err}") from None
 
 
-#: How deep exceptions may nest in a model file (learned rules stay far shallower).
-MAX_RULE_DEPTH = 25
-
-
 def rule_from_dict(d: Any, where: str = "rule", depth: int = 0) -> Rule:
     if depth > MAX_RULE_DEPTH:
         raise ModelFileError(f"{where}: exceptions nested more than {MAX_RULE_DEPTH} levels deep")
@@ -141,6 +134,7 @@ def model_from_dict(cls, data: Any):
                              f"Upgrade the grader to load it")
     if version < 1:
         raise ModelFileError(f"invalid format_version {version}")
+    check_learner_data(data, where)  # the whole shape before anything is built from it
     params = _get(data, "params", where, dict)
     model = cls(**{k: params[k] for k in PARAMS if k in params})
     model.target_name_ = _get(data, "target_name", where, str)

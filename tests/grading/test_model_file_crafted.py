@@ -60,6 +60,8 @@ def crafted(base: dict, rng: random.Random, paths: list, values: list) -> str:
             current, r = parent[path[-1]], rng.random()
         except (KeyError, IndexError, TypeError):
             continue
+        if not isinstance(parent, (dict, list)):  # an earlier change replaced it
+            continue
         same = [v for v in values if type(v) is type(current)]
         if r < 0.1 and isinstance(parent, dict):
             del parent[path[-1]]
@@ -158,3 +160,24 @@ def test_a_fifo_is_not_a_model_file(tmp_path):
     with pytest.raises(ModelFileError, match="not a regular file"):
         GradingModel.load(tmp_path / "m.json")
     assert time.perf_counter() - start < 2
+
+
+def test_a_crafted_learner_file_is_a_model_file_error_too(saved, tmp_path):
+    from grader.confold import ConFold
+
+    base = saved["learner"]
+    rng = random.Random(5)
+    paths = [p for p in _paths(base) if p]
+    values = [v for v in _values(base) if not isinstance(v, dict)][:3000]
+    path = tmp_path / "learner.json"
+    outcomes = set()
+    for _ in range(200):
+        path.write_text(crafted(base, rng, paths, values), encoding="utf-8")
+        start = time.perf_counter()
+        try:
+            ConFold.load(path)
+            outcomes.add("loaded")
+        except ModelFileError:
+            outcomes.add("refused")
+        assert time.perf_counter() - start < 2
+    assert outcomes == {"loaded", "refused"}
