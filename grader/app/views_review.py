@@ -87,9 +87,9 @@ def conflict_panel(store: ReviewStore, exam_id: str) -> None:
         if t.comment:
             st.text(f"Their comment: {t.comment}")
         a, b = st.columns(2)
-        a.button(f"Keep my mark ({c['mark']})", on_click=_resolve_conflict,
+        a.button(f"Keep my mark ({md_escape(c['mark'])})", on_click=_resolve_conflict,
                  args=(store, exam_id, True), key="conflict_mine", type="primary")
-        b.button(f"Keep {t.marker}'s mark ({t.new_mark})", on_click=_resolve_conflict,
+        b.button(f"Keep {md_escape(t.marker)}'s mark ({md_escape(t.new_mark)})", on_click=_resolve_conflict,
                  args=(store, exam_id, False), key="conflict_theirs")
 
 
@@ -104,20 +104,20 @@ def answer_card(session: ExamSession, store: ReviewStore, row: pd.Series) -> Non
     qid, aid = row["question_id"], row["answer_id"]
     qs = session.questions[qid]
     st.session_state["seen"][(qid, aid)] = int(row["version"])
-    st.caption(f"{qid}: {getattr(qs.question, 'text', '')}")
+    st.caption(f"{md_escape(qid)}: {md_escape(getattr(qs.question, 'text', ''))}")
     left, right = st.columns([3, 2], gap="large")
     with left:
         st.markdown("**Student's answer**")
         with st.container(border=True):
             st.text(row["answer"] if str(row["answer"]).strip() else "(blank answer)")
-        st.caption("from `" + str(aid).replace("`", "'") + "`")  # code: plain, never a link
+        st.caption(f"from {md_escape(aid)}")  # escaped: never bold, a link or a broken code span
         if row["reviewed"]:
             st.info(md_escape(f"Decided: {row['mark']} by {row['marker']} at {row['decided_at']}"
                               + (f" — {row['comment']}" if row["comment"] else "")))
         decision_form(session, store, row, qs)
     with right:
         a, b = st.columns(2)
-        a.metric("Proposed mark", row["proposed"] if row["proposed"] is not None else NO_MARK)
+        a.metric("Proposed mark", md_escape(row["proposed"]) if row["proposed"] is not None else NO_MARK)
         conf = row["confidence"]
         b.metric("Confidence", "—" if pd.isna(conf) else f"{conf:.0%}",
                  help="The rule's confidence times the share of models, learned from resamples of "
@@ -154,11 +154,11 @@ def decision_form(session: ExamSession, store: ReviewStore, row: pd.Series,
     key = f"{qid}|{aid}"
     with st.form(f"decide|{key}", border=True):
         st.radio("Mark", marks, index=marks.index(current) if current else None,
-                 horizontal=True, key=f"mark|{key}")
+                 horizontal=True, key=f"mark|{key}", format_func=md_escape)
         st.text_input("Comment (optional)", key=f"comment|{key}")
         a, b = st.columns(2)
         a.form_submit_button(
-            f"Accept {row['proposed']}" if row["proposed"] is not None else "Accept (no mark)",
+            f"Accept {md_escape(row['proposed'])}" if row["proposed"] is not None else "Accept (no mark)",
             type="primary", disabled=row["proposed"] is None, width="stretch",
             on_click=_save_one, args=(store, session.exam_id, qid, aid, row["mark"], None,
                                       f"comment|{key}", row["proposed"]))
@@ -272,7 +272,7 @@ def groups_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame,
         with st.form(f"group|{key}"):
             st.radio("Mark for the whole group", marks,
                      index=marks.index(proposed) if proposed in marks else None,
-                     horizontal=True, key=f"gmark|{key}")
+                     horizontal=True, key=f"gmark|{key}", format_func=md_escape)
             st.text_input("Comment (optional)", key=f"gcomment|{key}")
             st.form_submit_button(f"Apply to all {len(members)} answers", type="primary",
                                   width="stretch", on_click=_apply_group,

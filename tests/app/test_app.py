@@ -71,7 +71,7 @@ def _view(at: AppTest, name: str) -> None:
 
 def _plain(markdown: str) -> str:
     """Markdown text without the escapes the app puts in front of punctuation."""
-    return re.sub(r"\\(.)", r"\1", markdown)
+    return re.sub(r"\\(.)", r"\1", markdown).replace("\u2060", "")
 
 
 def _metric(at: AppTest, label: str) -> str:
