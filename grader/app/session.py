@@ -24,7 +24,7 @@ from typing import Callable, Mapping, Sequence
 
 import pandas as pd
 
-from grader.app.review import proposed_table
+from grader.app.review import decided_on, proposed_table
 from grader.app.settings import REPO, AppSettings
 from grader.exams.exam_io import (Exam, atomic_write_text, csv_text, read_marked_answers,
                             read_table, resolve_column)
@@ -283,7 +283,8 @@ def reviewed_examples(table: pd.DataFrame, decisions: Mapping[tuple[str, str], D
                       question_id: str) -> pd.DataFrame:
     """The answers of a question a marker decided on, with their decided mark."""
     rows = table[(table["question_id"] == question_id)]
-    keep = [(question_id, a) in decisions for a in rows["answer_id"]]
+    keep = [(question_id, a) in decisions and decided_on(decisions[(question_id, a)], text)
+            for a, text in zip(rows["answer_id"], rows["answer"])]
     rows = rows[keep]
     return pd.DataFrame({"id": ["review:" + a for a in rows["answer_id"]],
                          "answer": rows["answer"].tolist(),

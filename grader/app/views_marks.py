@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from grader.app.export import csv_bytes, export_long, export_wide, save_export
-from grader.app.review import NO_MARK, filter_table, flagged, with_decisions
+from grader.app.review import NO_MARK, audit_trail, filter_table, flagged, with_decisions
 from grader.app.session import ExamSession, evaluate
 from grader.app.settings import AppSettings
 from grader.app.review_store import ReviewStore
@@ -150,9 +150,9 @@ def export_view(session: ExamSession, store: ReviewStore, threshold: float,
     if not history:
         st.caption("No decisions yet.")
         return
-    trail = pd.DataFrame([d.to_dict() for d in history]).sort_values("version", ascending=False)
+    trail = audit_trail(history, session.table())
     st.dataframe(trail[["decided_at", "marker", "question_id", "answer_id", "old_mark",
-                        "new_mark", "comment", "scope", "version", "base_version"]],
+                        "new_mark", "comment", "note", "scope", "version", "base_version"]],
                  hide_index=True, width="stretch", height=300)
     st.download_button("Download the audit trail (CSV)", csv_bytes(trail),
                        file_name=f"{session.exam_id}-decisions.csv", mime="text/csv")

@@ -33,7 +33,8 @@ def _ready_to_decide(mark: str | None) -> bool:
 
 
 def _save_one(store: ReviewStore, exam_id: str, qid: str, aid: str, old_mark: str | None,
-              mark_key: str | None, comment_key: str, fixed_mark: str | None = None) -> None:
+              mark_key: str | None, comment_key: str, fixed_mark: str | None = None,
+              answer_text: str | None = None) -> None:
     """Form callback: save the marker's decision on one answer, or record the conflict."""
     state = st.session_state
     mark = fixed_mark if fixed_mark is not None else state.get(mark_key)
@@ -43,10 +44,10 @@ def _save_one(store: ReviewStore, exam_id: str, qid: str, aid: str, old_mark: st
     base = state["seen"].get((qid, aid), 0)
     try:
         d = store.record(exam_id, qid, aid, marker=marker(), new_mark=mark, base_version=base,
-                         old_mark=old_mark, comment=comment)
+                         old_mark=old_mark, comment=comment, answer_text=answer_text)
     except ConflictError as exc:
         state["conflict"] = {"qid": qid, "aid": aid, "mark": mark, "comment": comment,
-                             "old_mark": old_mark, "theirs": exc.current}
+                             "old_mark": old_mark, "theirs": exc.current, "answer": answer_text}
         return
     state["seen"][(qid, aid)] = d.version
     state.pop("review_pick", None)
@@ -66,7 +67,7 @@ def _resolve_conflict(store: ReviewStore, exam_id: str, keep_mine: bool) -> None
     try:
         d = store.record(exam_id, c["qid"], c["aid"], marker=marker() or "marker",
                          new_mark=c["mark"], base_version=theirs.version,
-                         old_mark=theirs.new_mark, comment=c["comment"])
+                         old_mark=theirs.new_mark, comment=c["comment"], answer_text=c.get("answer"))
     except ConflictError as exc:  # a third decision arrived meanwhile: show that one
         state["conflict"] = {**c, "theirs": exc.current}
         return
@@ -161,11 +162,11 @@ def decision_form(session: ExamSession, store: ReviewStore, row: pd.Series,
             f"Accept {md_escape(row['proposed'])}" if row["proposed"] is not None else "Accept (no mark)",
             type="primary", disabled=row["proposed"] is None, width="stretch",
             on_click=_save_one, args=(store, session.exam_id, qid, aid, row["mark"], None,
-                                      f"comment|{key}", row["proposed"]))
+                                      f"comment|{key}", row["proposed"], row["answer"]))
         b.form_submit_button("Save the chosen mark", width="stretch",
                              on_click=_save_one, args=(store, session.exam_id, qid, aid,
                                                        row["mark"], f"mark|{key}",
-                                                       f"comment|{key}"))
+                                                       f"comment|{key}", None, row["answer"]))
 
 
 # -- views ---------------------------------------------------------------------------------
@@ -215,8 +216,9 @@ def _apply_group(store: ReviewStore, exam_id: str, members: pd.DataFrame, key: s
     comment = str(state.get(f"gcomment|{key}", "") or "")
     if not _ready_to_decide(mark):
         return
-    todo = [NewDecision(q, a, mark, state["seen"].get((q, a), 0), old_mark=m)
-            for q, a, m in zip(members["question_id"], members["answer_id"], members["mark"])]
+    todo = [NewDecision(q, a, mark, state["seen"].get((q, a), 0), old_mark=m, answer_text=t)
+            for q, a, m, t in zip(members["question_id"], members["answer_id"], members["mark"],
+                                  members["answer"])]
     saved, conflicts = store.record_many(exam_id, todo, marker=marker(), comment=comment)
     for d in saved:
         state["seen"][(d.question_id, d.answer_id)] = d.version
