@@ -14,7 +14,7 @@ import streamlit as st
 
 from grader.app import views_marks, views_review, views_rubric
 from grader.app.review import progress_counts, with_decisions
-from grader.app.review_store import StoreError
+from grader.app.review_store import MAX_MARKER_CHARS, StoreError
 from grader.app.session import prepare_sample
 from grader.app.settings import AppSettings
 from grader.app.ui import get_session, get_store, md_escape
@@ -59,6 +59,9 @@ def main() -> None:
 
     with st.sidebar:
         st.text_input("Your name (saved with each decision)", key="marker")
+        if len(str(state.get("marker", "")).strip()) > MAX_MARKER_CHARS:
+            st.error(f"A name has at most {MAX_MARKER_CHARS} characters: decisions cannot be "
+                     f"saved with this one.")
         choices = [ALL_QUESTIONS] + list(session.questions)
         if state.get("question") not in choices:
             state["question"] = ALL_QUESTIONS

@@ -33,6 +33,11 @@ from typing import Iterable, Iterator, Sequence
 
 SCHEMA_VERSION = 2  # 2: decisions.answer_hash
 
+#: The longest marker's name and comment a decision may carry: a name is shown on buttons and
+#: in the trail, a comment in the export; a 100 MB comment is a mistake or an attack.
+MAX_MARKER_CHARS = 80
+MAX_COMMENT_CHARS = 2000
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS decisions (
     id            INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -236,6 +241,7 @@ class ReviewStore:
         version is not `base_version`; nothing is saved then.
         """
         _check_text(marker=marker, new_mark=new_mark)
+        check_lengths(marker, comment)
         with self._write() as db:
             latest = self._latest(db, exam_id, question_id, answer_id)
             if (latest.version if latest else 0) != base_version:
@@ -253,6 +259,7 @@ class ReviewStore:
         """
         saved: list[Decision] = []
         conflicts: list[ConflictError] = []
+        check_lengths(marker, comment)
         with self._write() as db:
             for d in decisions:
                 _check_text(marker=marker, new_mark=d.new_mark)
@@ -293,6 +300,17 @@ def _migrate(db: sqlite3.Connection) -> None:
         db.execute("ROLLBACK")
         raise
     db.execute("COMMIT")
+
+
+def check_lengths(marker: str, comment: str | None = "") -> None:
+    """ValueError (a message for the marker) when the name or comment is too long; nothing
+    is cut short silently."""
+    if len(marker) > MAX_MARKER_CHARS:
+        raise ValueError(f"a marker's name has at most {MAX_MARKER_CHARS} characters; this one "
+                         f"has {len(marker):,}. Use a shorter name")
+    if comment is not None and len(comment) > MAX_COMMENT_CHARS:
+        raise ValueError(f"a comment has at most {MAX_COMMENT_CHARS:,} characters; this one has "
+                         f"{len(comment):,}. Shorten it (nothing was saved)")
 
 
 def _check_text(**fields: str) -> None:

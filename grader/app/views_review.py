@@ -45,6 +45,9 @@ def _save_one(store: ReviewStore, exam_id: str, qid: str, aid: str, old_mark: st
     try:
         d = store.record(exam_id, qid, aid, marker=marker(), new_mark=mark, base_version=base,
                          old_mark=old_mark, comment=comment, answer_text=answer_text)
+    except ValueError as exc:  # a name or comment over the limits: say so, keep the form
+        notice("error", str(exc))
+        return
     except ConflictError as exc:
         state["conflict"] = {"qid": qid, "aid": aid, "mark": mark, "comment": comment,
                              "old_mark": old_mark, "theirs": exc.current, "answer": answer_text}
@@ -70,6 +73,9 @@ def _resolve_conflict(store: ReviewStore, exam_id: str, keep_mine: bool) -> None
                          old_mark=theirs.new_mark, comment=c["comment"], answer_text=c.get("answer"))
     except ConflictError as exc:  # a third decision arrived meanwhile: show that one
         state["conflict"] = {**c, "theirs": exc.current}
+        return
+    except ValueError as exc:  # a name or comment over the limits
+        notice("error", str(exc))
         return
     state["seen"][(c["qid"], c["aid"])] = d.version
     notice("success", f"Saved your mark {c['mark']} for {c['aid']} over {theirs.marker}'s.")
@@ -219,7 +225,11 @@ def _apply_group(store: ReviewStore, exam_id: str, members: pd.DataFrame, key: s
     todo = [NewDecision(q, a, mark, state["seen"].get((q, a), 0), old_mark=m, answer_text=t)
             for q, a, m, t in zip(members["question_id"], members["answer_id"], members["mark"],
                                   members["answer"])]
-    saved, conflicts = store.record_many(exam_id, todo, marker=marker(), comment=comment)
+    try:
+        saved, conflicts = store.record_many(exam_id, todo, marker=marker(), comment=comment)
+    except ValueError as exc:  # a name or comment over the limits
+        notice("error", str(exc))
+        return
     for d in saved:
         state["seen"][(d.question_id, d.answer_id)] = d.version
     text = f"Saved mark {mark} for {len(saved)} answer(s) of the group."

@@ -1,5 +1,6 @@
 """User text (answer ids, marker names, marks, comments) appears literally in every element
-that renders Markdown: no bold, links, code spans, HTML, math, emoji or colour directives."""
+that renders Markdown: no bold, links, code spans, HTML, math, emoji or colour directives;
+and a name or comment over the limits is refused with a message."""
 
 from __future__ import annotations
 
@@ -91,3 +92,17 @@ def test_a_marker_name_with_markdown_appears_literally_in_the_conflict_buttons(a
     label = next(b.label for b in at.button if b.label.startswith("Keep") and "my mark" not in b.label)
     assert _plain(label) == f"Keep {flat(HOSTILE_NAME)}'s mark (1)"
     assert _all_escaped(label[len("Keep "):label.rindex("'s mark")]) and "\n" not in label
+
+
+def test_an_overlong_comment_or_name_is_refused_with_a_message(app_env):
+    _, store = app_env
+    at = _start()
+    qid, aid = at.selectbox(key="review_pick").value
+    at.radio(key=f"mark|{qid}|{aid}").set_value("0")
+    at.text_input(key=f"comment|{qid}|{aid}").set_value("x" * 2001)
+    _button(at, "Save the chosen mark").click().run()
+    assert not at.exception, at.exception
+    assert any("a comment has at most 2,000 characters" in _plain(e.value) for e in at.error)
+    assert store.history(_exam_id()) == []
+    at.sidebar.text_input(key="marker").set_value("N" * 81).run()
+    assert any("A name has at most 80 characters" in e.value for e in at.sidebar.error)
