@@ -18,7 +18,7 @@ from typing import Sequence
 from grader.grading.agreement import DEFAULT_RESAMPLES
 from grader.grading.model import (DEFAULT_CONFIDENCE_THRESHOLD, DEFAULT_FLAG_BELOW,
                              DEFAULT_IMPROVEMENT_THRESHOLD)
-from grader.output_guard import GRADED_CSV, MODEL, REPORT_JSON, check_output
+from grader.output_guard import GRADED_CSV, MODEL, REPORT_JSON, check_output, question_inputs
 
 PROG = "grader"
 
@@ -209,7 +209,7 @@ def _load_marked(args: argparse.Namespace, question_path: Path):
 def cmd_train(args: argparse.Namespace) -> int:
     from grader.grading.model import GradingModel
 
-    check_output(args.model, MODEL, [args.question, args.answers], args.force)
+    check_output(args.model, MODEL, [*question_inputs(args.question), args.answers], args.force)
     question, marked = _load_marked(args, args.question)
     model = GradingModel.train(question, marked.answers, marked.marks, **_learning_params(args))
     model.save(args.model)
@@ -266,7 +266,7 @@ def _exam_inputs(exam_path: Path, exam) -> list[Path]:
     """Every file grading an exam reads: the exam file, the export, and each question's files."""
     inputs = [exam_path, exam.answers]
     for q in exam.questions:
-        inputs += [q.question, q.training, q.model]
+        inputs += [q.training, q.model] + (question_inputs(q.question) if q.question else [])
     return [Path(p) for p in inputs if p is not None]
 
 
@@ -299,7 +299,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     from grader.exams.exam_io import atomic_write_text
 
     if args.json is not None:
-        check_output(args.json, REPORT_JSON, [args.question, args.answers], args.force)
+        check_output(args.json, REPORT_JSON, [*question_inputs(args.question), args.answers], args.force)
     question, marked = _load_marked(args, args.question)
     report = cross_validate(question, marked.answers, marked.marks, folds=args.folds, seed=args.seed,
                             **_learning_params(args))

@@ -58,6 +58,28 @@ def check_output(out: Path, kind: str, inputs: Iterable[Path | None], force: boo
                             f"output file, or add --force to replace it")
 
 
+def question_inputs(question: Path) -> list[Path]:
+    """The question file and the .lp rule files it names (`background: rules.lp`,
+    `- file: rules.lp`): all are inputs of a command that reads the question."""
+    import yaml
+
+    found = [Path(question)]
+    try:
+        data = yaml.safe_load(Path(question).read_text(encoding="utf-8-sig"))
+    except (OSError, ValueError, yaml.YAMLError):
+        return found  # the loader reports the problem
+    if not isinstance(data, dict):
+        return found
+    for key in ("background", "initial_rules"):
+        section = data.get(key)
+        items = section if isinstance(section, list) else [section]
+        for item in items:
+            name = item.get("file") if isinstance(item, dict) else item
+            if isinstance(name, str) and "\n" not in name and name.strip().endswith(".lp"):
+                found.append(Path(question).parent / name.strip())
+    return found
+
+
 def _a(kind: str) -> str:
     return ("an " if kind[0] in "aeiou" else "a ") + kind
 

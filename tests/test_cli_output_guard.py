@@ -149,3 +149,13 @@ def test_sniffing_reads_content_not_names(files, tmp_path):
     check_output(tmp_path / "new.json", MODEL, [files["marked"]])
     with pytest.raises(OutputRefused, match="not a regular file"):
         check_output(tmp_path, MODEL, [], force=True)
+
+
+def test_a_rule_file_the_question_names_is_an_input_too(files, capsys, tmp_path):
+    rules = tmp_path / "rules.lp"
+    rules.write_text("mark(X,'1') :- concept(X,gap,present).\n", encoding="utf-8")
+    files["question"].write_text(files["question"].read_text(encoding="utf-8")
+                                 + "initial_rules:\n  - file: rules.lp\n", encoding="utf-8")
+    files["rules"] = rules
+    err = refused(train(files, rules, "--force"), files, capsys)
+    assert "also an input of the command" in err
