@@ -19,6 +19,8 @@ module:
 - `reference`: `ref:*` phrases, coverage and precision from the reference answers.
 - `terms`: `term:*` words and phrases ranked by mutual information with the marks.
 - `nonanswer`: "I don't know", "help", empty.
+- `text_model`: a word and letter n-gram model of the marked answers' wording (not a
+  feature: the grading model's second reader, `grader.grading.wording`).
 - `extractor`: the fit/transform object tying these together; `bench`: benchmarks.
 """
 

@@ -11,6 +11,7 @@ the same columns on the training answers and on new ones. Answers are streamed t
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from itertools import islice
@@ -244,9 +245,12 @@ class FeatureExtractor:
         for c in q.concepts:
             row.append(found.get(feature_name("concept", c.name), ABSENT))
         if q.quantities:
-            mentions = qty.find_numbers(doc.text)
+            said, denied = _split_denied(qty.find_numbers(doc.text), doc, a.negated)
             for quantity in q.quantities:
-                verdict = qty.check(quantity, mentions, q.quantities)
+                verdict = qty.check(quantity, said, q.quantities)
+                if verdict.status == "missing" and denied \
+                        and qty.check(quantity, denied, q.quantities).status != "missing":
+                    verdict = qty.Check("negated", math.nan)  # "it is not 9.8 m/s^2"
                 row += [verdict.status, verdict.value]
         for m in q.misconceptions:
             row.append(PRESENT if found.get(feature_name("misconception", m.name)) == PRESENT
@@ -348,6 +352,19 @@ def transform_stream(fx: FeatureExtractor, answers: Iterable[Any], chunk_size: i
                      ) -> Iterator[pd.DataFrame]:
     """Features of a long stream of answers, chunk by chunk (batch grading of exports)."""
     return fx.transform_chunks(answers, chunk_size)
+
+
+def _split_denied(mentions: list[qty.Mention], doc: Any, negated: list[bool]
+                  ) -> tuple[list[qty.Mention], list[qty.Mention]]:
+    """(numbers the answer says, numbers it denies): a number inside a negation's scope
+    ("not 9.8 m/s^2") is not a value the answer gives."""
+    if not any(negated):
+        return mentions, []
+    said, denied = [], []
+    for m in mentions:
+        span = doc.char_span(m.start, m.end, alignment_mode="expand")
+        (denied if span is not None and len(span) and negated[span.start] else said).append(m)
+    return said, denied
 
 
 def _answer_keys(a: Analysis) -> frozenset[str]:

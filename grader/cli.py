@@ -106,6 +106,9 @@ def _add_learning(p: argparse.ArgumentParser) -> None:
                    help="also learn rules on N resamples of the marked answers; an answer's confidence is "
                         "its rule's confidence times the share of them giving the same mark "
                         f"(default {DEFAULT_RESAMPLES}; 0: the rule's confidence alone)")
+    g.add_argument("--no-wording", dest="wording_support", action="store_false",
+                   help="do not weigh an answer's confidence by how much the marked answers' wording "
+                        "supports its mark")
 
 
 def _add_force(p: argparse.ArgumentParser) -> None:
@@ -191,7 +194,8 @@ def _warn(messages: Sequence[str]) -> None:
 def _learning_params(args: argparse.Namespace) -> dict:
     return {"ratio": args.ratio, "z": args.z, "improvement_threshold": args.improvement_threshold,
             "confidence_threshold": args.confidence_threshold, "n_terms": args.n_terms,
-            "default_rule": args.default_rule, "n_resamples": args.resamples}
+            "default_rule": args.default_rule, "n_resamples": args.resamples,
+            "wording_support": args.wording_support}
 
 
 def _load_marked(args: argparse.Namespace, question_path: Path):

@@ -15,7 +15,7 @@ as a three-argument atom `concept(X,gap,present)`. A feature without a family, e
 column             type         values
 =================  ===========  ==================================================
 concept:NAME       categorical  present / negated / absent
-quantity:NAME      categorical  correct / wrong_value / wrong_unit / no_unit / missing
+quantity:NAME      categorical  correct / wrong_value / wrong_unit / no_unit / missing / negated
 value:NAME         numeric      the value converted to the expected unit (NaN if none)
 misconception:NAME categorical  present / absent
 ref:NAME           categorical  present / negated / absent (content words and phrases of
@@ -39,7 +39,7 @@ from typing import Iterable
 from grader.confold.rules import PredicateDefinition, Rule
 
 CONCEPT_VALUES = ("present", "negated", "absent")
-QUANTITY_VALUES = ("correct", "wrong_value", "wrong_unit", "no_unit", "missing")
+QUANTITY_VALUES = ("correct", "wrong_value", "wrong_unit", "no_unit", "missing", "negated")
 MISCONCEPTION_VALUES = ("present", "absent")
 TERM_VALUES = CONCEPT_VALUES
 YES_NO = ("yes", "no")

@@ -128,7 +128,8 @@ def answer_card(session: ExamSession, store: ReviewStore, row: pd.Series) -> Non
         conf = row["confidence"]
         b.metric("Confidence", "—" if pd.isna(conf) else f"{conf:.0%}",
                  help="The rule's confidence times the share of models, learned from resamples of "
-                      "the marked answers, that give the same mark (see Why).")
+                      "the marked answers, that give the same mark, times how far the wording of "
+                      "the marked answers supports the mark (see Why).")
         _show_why(qs, row)
         features = qs.features.iloc[_position(qs, aid)].to_dict()
         found = features_found(features, qs.descriptions)

@@ -190,6 +190,39 @@ def format_figures(result: dict[str, dict[str, dict]]) -> str:
     return "\n".join(lines)
 
 
+def per_question_accuracy(predictions: pd.DataFrame) -> pd.DataFrame:
+    """(questions x figures) each scheme's own-label accuracy on each question, and the
+    accuracy left to the machine when the question's 30% least confident answers are flagged."""
+    columns = {}
+    qids = predictions.question_id.to_numpy()
+    for scheme in SCHEMES:
+        truth = np.array([relabel(y, scheme) for y in predictions.label_5way], dtype=object)
+        marks = predictions[f"mark_{scheme}"].to_numpy(dtype=object)
+        confidence = pd.to_numeric(predictions[f"confidence_{scheme}"], errors="coerce").to_numpy()
+        columns[f"{scheme} accuracy"] = pd.Series(truth == marks).groupby(qids).mean()
+        columns[f"{scheme} acc@30%flag"] = pd.Series({
+            q: flagged_accuracy(truth[qids == q], marks[qids == q], confidence[qids == q], 0.3)
+            for q in np.unique(qids)})
+    return pd.DataFrame(columns)
+
+
+def format_spread(by_question: pd.DataFrame, before: pd.DataFrame | None = None) -> str:
+    """The spread of per-question accuracy (and, given an earlier run, how many questions
+    got better or worse): a change should help on nearly every question, not only the mean."""
+    lines = [f"per question ({len(by_question):2d}):  {'min':>6s} {'25%':>6s} {'median':>6s} "
+             f"{'75%':>6s} {'max':>6s}" + ("   vs before: better / same / worse, largest drop"
+                                           if before is not None else "")]
+    for scheme in by_question.columns:
+        q = by_question[scheme].quantile([0, 0.25, 0.5, 0.75, 1]).to_numpy()
+        line = f"  {scheme:20s}" + " ".join(f"{v:6.3f}" for v in q)
+        if before is not None and scheme in before.columns:
+            diff = (by_question[scheme] - before[scheme].reindex(by_question.index)).dropna()
+            line += (f"   {int((diff > 1e-9).sum())} / {int((diff.abs() <= 1e-9).sum())} / "
+                     f"{int((diff < -1e-9).sum())}, {min(diff.min(), 0.0):+.3f}")
+        lines.append(line)
+    return "\n".join(lines)
+
+
 def _threshold(text: str) -> float | None:
     return None if text.lower() in ("none", "off") else float(text)
 
@@ -216,6 +249,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                         metavar="C|none")
     parser.add_argument("--default-rule", choices=("on", "off"), default=None,
                         help="a last rule for the answers no learned rule covers (pipeline default if omitted)")
+    parser.add_argument("--wording", choices=("on", "off"), default=None,
+                        help="confidence weighed by the wording support of the mark (pipeline default if omitted)")
+    parser.add_argument("--predictions", type=Path, default=None, metavar="CSV",
+                        help="write every evaluation answer's marks and confidences here")
+    parser.add_argument("--compare", type=Path, default=None, metavar="CSV",
+                        help="an earlier run's --predictions: count the questions that got better or worse")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     params = {name: getattr(args, name) for name in
@@ -223,6 +262,16 @@ def main(argv: Sequence[str] | None = None) -> int:
               if hasattr(args, name)}
     if args.default_rule is not None:
         params["default_rule"] = args.default_rule == "on"
+    if args.wording is not None:
+        params["wording_support"] = args.wording == "on"
+    before = None
+    if args.compare:
+        try:
+            before = per_question_accuracy(pd.read_csv(args.compare, dtype=str, keep_default_na=False))
+        except (OSError, KeyError, pd.errors.ParserError) as e:
+            print(f"error: --compare {args.compare}: not a --predictions file of this benchmark ({e})",
+                  file=sys.stderr)
+            return 2
     t0 = time.perf_counter()
     try:
         predictions, result = run(args.data, args.cv, params, args.jobs, args.seed)
@@ -236,6 +285,11 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"scheme, no rubric; training options {params or '(pipeline defaults)'} "
           f"[{time.perf_counter() - t0:.0f}s]")
     print(format_figures(result))
+    print(format_spread(per_question_accuracy(predictions), before))
+    if args.predictions:
+        from grader.exams.exam_io import atomic_write_text
+
+        atomic_write_text(args.predictions, predictions.to_csv(index=False))
     if args.json:
         from grader.exams.exam_io import atomic_write_text
 

@@ -118,25 +118,43 @@ class Explanation:
     #: set by the grading model: how many of its resampled models give the same label
     agreeing: int | None = None
     resamples: int | None = None
+    #: set by the grading model: how much other evidence (the answers' wording) supports the
+    #: label, 0-1, and that evidence in words
+    support: float | None = None
+    support_note: str | None = None
 
     @property
     def _has_agreement(self) -> bool:
         return self.rule_index is not None and bool(self.resamples) and self.agreeing is not None
 
     @property
-    def overall_confidence(self) -> float | None:
-        """The rule's confidence times the share of resampled models that agree (the rule's
-        confidence alone when there are none): what the grading model flags by."""
-        if self.confidence is None or not self._has_agreement:
-            return self.confidence
-        return self.confidence * self.agreeing / self.resamples
+    def _has_support(self) -> bool:
+        return self.rule_index is not None and self.support is not None
 
-    def _agreement_line(self) -> str | None:
-        if not self._has_agreement:
-            return None
-        overall = "" if self.overall_confidence is None else f": overall confidence {self.overall_confidence:.2f}"
-        return (f"{self.agreeing} of {self.resamples} models learned from resamples of the marked "
-                f"answers give the same {self.target}{overall}")
+    @property
+    def overall_confidence(self) -> float | None:
+        """The rule's confidence times the share of resampled models that agree and times the
+        support (the rule's confidence alone when there are none): what the grading model
+        flags by."""
+        if self.confidence is None or self.rule_index is None:
+            return self.confidence
+        overall = self.confidence
+        if self._has_agreement:
+            overall *= self.agreeing / self.resamples
+        if self._has_support:
+            overall *= self.support
+        return overall
+
+    def _agreement_lines(self) -> list[str]:
+        lines = []
+        if self._has_agreement:
+            lines.append(f"{self.agreeing} of {self.resamples} models learned from resamples of the "
+                         f"marked answers give the same {self.target}")
+        if self._has_support:
+            lines.append(self.support_note or f"other evidence supports it {self.support:.2f}")
+        if lines:
+            lines[-1] += f": overall confidence {self.overall_confidence:.2f}"
+        return lines
 
     def text(self) -> str:
         """Multi-line justification (FOLD-RM section 6 style)."""
@@ -151,9 +169,7 @@ class Explanation:
             lines += [f"  {lit.text(d)}" for lit in self.literals]
             for i, exc in enumerate(self.exceptions, 1):
                 lines += exc.lines(str(i), d, "  ")
-            agreement = self._agreement_line()
-            if agreement:
-                lines.append(agreement)
+            lines += self._agreement_lines()
         if self.tried:
             lines.append("earlier rules that did not apply:")
             lines += [f"  rule {t.rule_index + 1} ({self.target} {_show(t.label)}): {t.reason()}"
@@ -169,6 +185,8 @@ class Explanation:
         conf = "" if self.confidence is None else f" ({self.confidence:.2f})"
         agreement = (f"; {self.agreeing} of {self.resamples} resampled models agree"
                      if self._has_agreement else "")
+        if self._has_support:
+            agreement += f"; {self.support_note or f'support {self.support:.2f}'}"
         return (f"{self.target} {_show(self.label)}{conf} by rule {self.rule_index + 1}: "
                 + ("; ".join(parts) or "default rule") + agreement)
 

@@ -126,7 +126,8 @@ def cross_validate(question: Question, answers: Sequence[str], marks: Sequence[s
             raise ValueError(f"fold {k + 1} leaves a single mark to train on; use fewer folds")
         model = GradingModel.train(question, [answers[i] for i in np.flatnonzero(train)], y[train].tolist(),
                                    **train_params)
-        labels, confidences, *_ = model.decide(model.features([answers[i] for i in np.flatnonzero(test)]))
+        held_out = [answers[i] for i in np.flatnonzero(test)]
+        labels, confidences, *_ = model.decide(model.features(held_out), held_out)
         pred[test] = np.asarray(labels, dtype=object)
         conf[test] = confidences
         fold_accuracy.append(float(np.mean(pred[test] == y[test])))

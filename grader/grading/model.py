@@ -4,7 +4,8 @@
 that separate the marks), then CON-FOLD on the extracted features with the question's
 background and initial rules. `grade` marks new answers, each with the rule that fired, its
 confidence, a one-line explanation and a flag for the answers a human should look at:
-no rule applied, the confidence is below the threshold, or the answer is blank.
+no rule applied, the confidence is below the threshold, the answer is blank, or it got more
+than the lowest mark while stating one of the rubric's wrong ideas (`contradiction`).
 
 The model is saved as one versioned JSON file holding the question (rubric and rules), the
 fitted extractor and the learned rules: no pickle, atomic write, clear errors on load.
@@ -28,11 +29,13 @@ from grader.atomic_file import atomic_write_text
 from grader.confold.model_file import ModelFileError, read_json_file  # one error for every unreadable model file
 from grader.confold.rules import Literal, Rule
 from grader.grading.agreement import DEFAULT_RESAMPLES, ResampledAgreement
+from grader.grading.contradiction import contradiction_notes
 from grader.grading.model_schema import check_model_data
+from grader.grading.wording import WordingSupport, support_phrase, support_phrases, weigh
 from knowledge.schema import Question, marks_from_answers, split_feature_name
 
 MODEL_FORMAT = "physics-grader-model"
-MODEL_FORMAT_VERSION = 2  # 2: resampled rule lists ("agreement"); version 1 files still load
+MODEL_FORMAT_VERSION = 3  # 2: resampled rule lists ("agreement"); 3: wording support; older files still load
 
 #: Default pruning thresholds, chosen by cross-validation on sample_data/ (see docs/cli.md).
 DEFAULT_IMPROVEMENT_THRESHOLD = 0.05
@@ -46,9 +49,11 @@ class Decisions(NamedTuple):
     """The model's decisions on a set of answers, aligned with them."""
 
     marks: np.ndarray       # object: the mark, None where no rule applies
-    confidence: np.ndarray  # rule confidence x agreement (the rule's alone without resamples); NaN where no rule
+    confidence: np.ndarray  # rule confidence x agreement x wording support; NaN where no rule
     rule_index: np.ndarray  # index in learner.rules_ of the rule that fired, -1 where none
     agreement: np.ndarray   # share of the resampled models giving the same mark; NaN if none were kept
+    support: np.ndarray     # wording support of the mark (`grader.grading.wording`); NaN if none
+    preferred: np.ndarray   # object: the mark the wording prefers, None where no support figure
 
 
 def _blank(answer: object) -> bool:
@@ -67,11 +72,13 @@ class GradingModel:
     """A trained model for one question. Build with `train` or `load`."""
 
     def __init__(self, question: Question, extractor: Any, learner: Any, trained_on: dict,
-                 params: dict, agreement: ResampledAgreement | None = None):
+                 params: dict, agreement: ResampledAgreement | None = None,
+                 wording: WordingSupport | None = None):
         self.question = question
         self.extractor = extractor
         self.learner = learner
         self.agreement = agreement  # None in model files written before it existed
+        self.wording = wording  # None in model files written before it existed, or turned off
         self.trained_on = trained_on
         self.params = params
         self._fingerprint: str | None = None
@@ -86,7 +93,7 @@ class GradingModel:
               improvement_threshold: float | None = DEFAULT_IMPROVEMENT_THRESHOLD,
               confidence_threshold: float | None = DEFAULT_CONFIDENCE_THRESHOLD,
               n_terms: int = 30, default_rule: bool = False,
-              n_resamples: int = DEFAULT_RESAMPLES,
+              n_resamples: int = DEFAULT_RESAMPLES, wording_support: bool = True,
               progress: Progress | None = None) -> GradingModel:
         """Fit the extractor and CON-FOLD on marked answers.
 
@@ -96,7 +103,9 @@ class GradingModel:
         its (usually low) confidence, instead of no mark (see `ConFold`). `n_resamples`: the
         learner is also run on this many resamples of the answers, and an answer's confidence
         is its rule's confidence times the share of them that agree (`grader.grading.agreement`; 0
-        turns this off and the confidence is the rule's).
+        turns this off and the confidence is the rule's). `wording_support`: the confidence is
+        also multiplied by how much the marked answers' wording supports the mark
+        (`grader.grading.wording`).
         """
         from features import FeatureExtractor
         from grader.confold import ConFold
@@ -131,17 +140,18 @@ class GradingModel:
         if n_resamples:
             report(0.7, f"learning rules again on {n_resamples} resamples of the answers")
         agreement = ResampledAgreement(n_resamples).fit(learner, X, marks)
+        wording = WordingSupport.fit(answers, marks) if wording_support else None
         counts = Counter(marks)
         trained_on = {"answers": len(answers),
                       "marks": {m: counts.get(m, 0) for m in question.marks},
                       "time": datetime.now(timezone.utc).isoformat(timespec="seconds")}
         params = {"ratio": ratio, "z": z, "improvement_threshold": improvement_threshold,
                   "confidence_threshold": confidence_threshold, "n_terms": n_terms,
-                  "n_resamples": n_resamples}
+                  "n_resamples": n_resamples, "wording_support": wording_support}
         if default_rule:  # only when set, so that older readers of the model file see no change
             params["default_rule"] = True
         report(1.0, f"learned {len(learner.rules_)} rules")
-        return cls(question, extractor, learner, trained_on, params, agreement)
+        return cls(question, extractor, learner, trained_on, params, agreement, wording)
 
     # -- using it ------------------------------------------------------------------------
 
@@ -149,8 +159,9 @@ class GradingModel:
         """The features the extractor finds in each answer (one row per answer)."""
         return self.extractor.transform(_as_text(answers))
 
-    def decide(self, X: pd.DataFrame) -> Decisions:
-        """Marks, confidences, rules and agreement for extracted features (see `Decisions`)."""
+    def decide(self, X: pd.DataFrame, answers: Sequence[str] | None = None) -> Decisions:
+        """Marks, confidences, rules and agreement for extracted features (see `Decisions`);
+        with the `answers` the features were extracted from, also their wording support."""
         labels, rule_confidence, index = self.learner.predict_rules(X)
         labels = np.asarray(labels, dtype=object)
         confidence = np.asarray(rule_confidence, dtype=float)
@@ -159,7 +170,13 @@ class GradingModel:
         else:
             agreement = self.agreement.agreement(self.learner, X, labels)
             confidence = np.where(np.isnan(agreement), confidence, confidence * agreement)
-        return Decisions(labels, confidence, np.asarray(index, dtype=np.int64), agreement)
+        support, preferred = np.full(len(labels), np.nan), [None] * len(labels)
+        if self.wording is not None and answers is not None:
+            support, preferred = self.wording.judge(_as_text(answers), [None if i < 0 else m
+                                                                        for m, i in zip(labels, index)])
+            confidence = weigh(confidence, support)
+        return Decisions(labels, confidence, np.asarray(index, dtype=np.int64), agreement, support,
+                         np.asarray(preferred, dtype=object))
 
     def grade(self, answers: Sequence[str], flag_below: float = DEFAULT_FLAG_BELOW) -> pd.DataFrame:
         """Mark answers: columns mark (str or None), confidence (NaN if none), flagged,
@@ -167,16 +184,27 @@ class GradingModel:
         texts = _as_text(answers)
         # Identical answers (common in real exams: "9.8 m/s^2 down", "idk") are analysed once.
         codes, unique = pd.factorize(np.asarray(texts, dtype=object))
-        labels, confidences, index, agreement = (a[codes] for a in self.decide(self.features(list(unique))))
+        unique = list(unique)
+        X = self.features(unique)
+        decisions = self.decide(X, unique)
+        tested = self._rule_features() + [frozenset()]
+        contradicted = contradiction_notes(self.question, X, decisions.marks,
+                                           [tested[i] for i in decisions.rule_index])[codes]
+        labels, confidences, index, agreement, support, preferred = (a[codes] for a in decisions)
         blank = np.fromiter((not t for t in texts), dtype=bool, count=len(texts))
         no_rule = index < 0
         with np.errstate(invalid="ignore"):
-            flagged = no_rule | blank | ~(confidences >= flag_below)
+            flagged = no_rule | blank | ~(confidences >= flag_below) | (contradicted != "")
         rule_texts = np.asarray(self.rule_texts() + [""], dtype=object)
         summaries = np.asarray(self.rule_summaries() + ["no rule applies: for a human marker"], dtype=object)
         explanation = summaries[index]  # index -1 picks the last entry
         if self.agreement is not None and self.agreement.rule_lists_:
             explanation = explanation + agreement_phrases(agreement, len(self.agreement.rule_lists_), no_rule)
+        if self.wording is not None:
+            explanation = explanation + support_phrases(support, labels, preferred)
+        if (contradicted != "").any():
+            explanation = explanation + np.where(contradicted != "", "; but it also shows a wrong idea the marking scheme names ("
+                                                 + contradicted + "): for a human marker", "")
         if blank.any():
             explanation = explanation.copy()
             explanation[blank] = "blank answer (graded as a non-answer, for a human marker): " + explanation[blank]
@@ -195,6 +223,11 @@ class GradingModel:
             share = self.agreement.agreement(self.learner, X, [explanation.label])[0]
             explanation.resamples = len(self.agreement.rule_lists_)
             explanation.agreeing = round(share * explanation.resamples)
+        if self.wording is not None and explanation.rule_index is not None:
+            support, preferred = self.wording.judge([answer], [explanation.label])
+            if not np.isnan(support[0]):
+                explanation.support = float(support[0])
+                explanation.support_note = support_phrase(support[0], explanation.label, preferred[0])
         return explanation
 
     def features_found(self, answer: str) -> dict[str, object]:
@@ -221,6 +254,10 @@ class GradingModel:
         if self._rule_texts is None:
             self._rule_texts = [f"R{i + 1}: {rule_text(r)}" for i, r in enumerate(self.learner.rules_)]
         return self._rule_texts
+
+    def _rule_features(self) -> list[frozenset[str]]:
+        """The features each top-level rule tests (its own conditions, not its exceptions)."""
+        return [frozenset(lit.feature for lit in r.body) for r in self.learner.rules_]
 
     def rule_summaries(self) -> list[str]:
         """The one-line explanation of a mark given by each rule, in the markers' words."""
@@ -262,6 +299,8 @@ class GradingModel:
                 "params": self.params, "trained_on": self.trained_on}
         if self.agreement is not None:
             data["agreement"] = self.agreement.to_dict()
+        if self.wording is not None:
+            data["wording"] = self.wording.to_dict()
         return data
 
     @classmethod
@@ -294,11 +333,13 @@ class GradingModel:
             if agreement is not None:
                 agreement.check_features(learner)
             _check_features_match(extractor, learner)
+            wording = WordingSupport.from_dict(data["wording"]) if "wording" in data else None
         except ModelFileError as e:
             raise ModelFileError(f"{source}: damaged model file ({e})") from None
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             raise ModelFileError(f"{source}: damaged model file ({type(e).__name__}: {e})") from None
-        return cls(question, extractor, learner, dict(data["trained_on"]), dict(data["params"]), agreement)
+        return cls(question, extractor, learner, dict(data["trained_on"]), dict(data["params"]), agreement,
+                   wording)
 
     def save(self, path: str | Path) -> None:
         """Write the model as one JSON file (atomic replace)."""

@@ -67,6 +67,10 @@ EXTRACTOR = Fields({
     "terms": Items(PHRASE, 10_000), "vocabulary_extra": Items(WORDS), "exemplars": Maybe(EXEMPLARS)},
     optional=("exemplars",))
 
+SCORES = Number(-1e12, 1e12)
+WORDING = Fields({"marks": Items(Text(300), 1000), "vocabulary": Items(Text(1000)), "idf": Items(SCORES),
+                  "weights": Items(Items(SCORES, 1000)), "bias": Items(SCORES, 1000)})
+
 MODEL = Fields({
     "question": QUESTION, "extractor": EXTRACTOR, "learner": LEARNER,
     "params": Keyed(Maybe(Label())),
@@ -74,8 +78,9 @@ MODEL = Fields({
                           "time": Text(100)}, optional=("answers", "marks", "time")),
     "agreement": Fields({"n_resamples": Number(0, 1000, whole=True), "random_state": Number(0, 2**32 - 1, whole=True),
                          "rule_lists": Items(Items(RuleCheck(), 10_000), 1000)},
-                        optional=("n_resamples", "random_state"))},
-    optional=("agreement",))
+                        optional=("n_resamples", "random_state")),
+    "wording": WORDING},
+    optional=("agreement", "wording"))
 
 
 def check_model_data(data: dict) -> None:

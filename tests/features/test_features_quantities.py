@@ -102,3 +102,13 @@ def test_quantity_columns_in_the_extractor():
     assert fx.descriptions_["quantity:acceleration"] == "the acceleration: value 9.8 m/s^2 within 2%"
     # an answer that is only a number is an answer
     assert X["non_answer"].iloc[2] == "no"
+
+
+def test_a_value_the_answer_denies_is_not_given():
+    q = Question("throw", "What is the acceleration at the top?", ("9.8 m/s^2 downward",), quantities=(G,))
+    fx = FeatureExtractor(q, model=FALLBACK).fit(["9.8"])
+    X = fx.transform(["the acceleration isn't 9.8 m/s^2", "it is not 9.8 m/s^2 downwards, it is 10 m/s^2",
+                      "not 10 m/s^2, it is 9.8 m/s^2", "9.8 m/s^2, not zero", "9.8 m/s^2"])
+    assert list(X["quantity:acceleration"]) == ["negated", "wrong_value", "correct", "correct", "correct"]
+    assert math.isnan(X["value:acceleration"].iloc[0])
+    assert X["value:acceleration"].iloc[1] == pytest.approx(10.0)

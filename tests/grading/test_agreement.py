@@ -22,7 +22,8 @@ NEW = ["there's a gap in the circuit so the current can't flow", "the battery is
 @pytest.fixture(scope="module")
 def model() -> GradingModel:
     answers, marks = marked_answers()
-    return GradingModel.train(small_question(), answers, marks, n_resamples=12)
+    # the wording support is tested in test_wording.py: here the confidence is rule x agreement
+    return GradingModel.train(small_question(), answers, marks, n_resamples=12, wording_support=False)
 
 
 def _noisy_table(n: int = 120, seed: int = 3) -> tuple[pd.DataFrame, pd.Series]:
@@ -72,8 +73,9 @@ def test_resamples_with_a_single_mark_are_skipped():
 
 def test_no_resamples_means_no_agreement_and_the_rules_confidence():
     answers, marks = marked_answers()
-    plain = GradingModel.train(small_question(), answers, marks, n_resamples=0)
-    _, confidence, _, agreement = plain.decide(plain.features(NEW))
+    plain = GradingModel.train(small_question(), answers, marks, n_resamples=0, wording_support=False)
+    decisions = plain.decide(plain.features(NEW), NEW)
+    confidence, agreement = decisions.confidence, decisions.agreement
     assert np.isnan(agreement).all()
     np.testing.assert_allclose(confidence, plain.learner.predict_with_confidence(plain.features(NEW))[1])
     assert not plain.grade(NEW)["explanation"].str.contains("resampled").any()

@@ -26,9 +26,10 @@ def test_default_rule_marks_what_no_rule_covers_and_still_flags_it(tmp_path):
     assert plain.grade(odd)["mark"].tolist() == [None]
     graded = model.grade(odd, flag_below=0.7).iloc[0]
     assert graded["mark"] == default.head
-    explanation = model.explain(odd[0])  # the rule's confidence, scaled by the resamples' agreement
+    explanation = model.explain(odd[0])  # the rule's confidence, scaled by agreement and wording support
     assert explanation.confidence == default.confidence
-    assert math.isclose(graded["confidence"], default.confidence * explanation.agreeing / explanation.resamples)
+    assert math.isclose(graded["confidence"], default.confidence * explanation.agreeing / explanation.resamples
+                        * explanation.support)
     assert graded["flagged"]  # a default rule's confidence is low (0.5 at most here)
     assert "default rule" in graded["explanation"]
     path = tmp_path / "m.json"

@@ -53,11 +53,15 @@ def test_flag_threshold_moves_flags(model):
 
 def test_marks_agree_with_the_learner(model):
     X = model.features(NEW)
-    labels, confidences, index, agreement = model.decide(X)
+    labels, confidences, index, agreement, support, _ = model.decide(X, NEW)
     learner_labels, learner_conf = model.learner.predict_with_confidence(X)
     assert list(labels) == list(learner_labels)
-    # the confidence is the rule's, scaled by the share of resampled models that agree
-    np.testing.assert_allclose(confidences, np.asarray(learner_conf, dtype=float) * agreement, equal_nan=True)
+    # the confidence is the rule's, scaled by the share of resampled models that agree and
+    # by the wording support of the mark (1 where the wording agrees with the rule)
+    np.testing.assert_allclose(confidences, np.asarray(learner_conf, dtype=float) * agreement * support,
+                               equal_nan=True)
+    assert (np.isnan(support) == (index < 0)).all()
+    assert ((support[index >= 0] > 0) & (support[index >= 0] <= 1)).all()
     assert ((index >= 0) == pd.notna(pd.Series(labels, dtype=object))).all()
 
 
@@ -96,7 +100,7 @@ def test_save_and_load_round_trip(model, tmp_path):
     path = tmp_path / "model.json"
     model.save(path)
     data = json.loads(path.read_text(encoding="utf-8"))
-    assert data["format"] == "physics-grader-model" and data["format_version"] == 2
+    assert data["format"] == "physics-grader-model" and data["format_version"] == 3
     loaded = GradingModel.load(path)
     pd.testing.assert_frame_equal(loaded.grade(NEW), model.grade(NEW))
     assert loaded.rules("text") == model.rules("text")

@@ -1,0 +1,135 @@
+"""A model of the marked answers' wording: how much an answer reads like those of each mark.
+
+A word-for-word comparison misses answers that say the same thing in other words or with
+other spellings. A linear model over the answer's words, word pairs and letter sequences
+(3 and 4 letters inside words, which survive misspellings and word endings) is fitted to the
+marked answers, one score per mark. The grading model uses it as a second reader that
+does not mark anything itself: a rule's mark is trusted more when the wording agrees with it
+(`grader.grading.wording`). Cross-validated on Beetle, the same scores as features of the
+rule learner did worse (the learner picked thresholds on them over clearer evidence).
+
+Kernel ridge regression with a linear kernel on tf-idf rows (solved in the dual: one n x n
+system for n marked answers, whatever the vocabulary size), kept in primal form (a weight
+per n-gram and mark) for grading and saving. `out_of_fold` scores each training answer with
+a model fitted without its fold.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+MAX_VOCABULARY = 4000  # the n-grams in most answers: bounded model size and time
+MIN_ANSWERS = 2  # an n-gram must occur in this many marked answers
+RIDGE = 1.0  # regularisation, in units of the (unit-length) rows' self-similarity
+FOLDS = 5
+_WORD = re.compile(r"[^\W_]+")
+
+
+def answer_ngrams(text: str) -> set[str]:
+    """The distinct n-grams of one answer: words, adjacent word pairs, letter 3- and 4-grams."""
+    words = _WORD.findall(text.lower())
+    grams = {"w " + w for w in words}
+    grams.update("p " + a + " " + b for a, b in zip(words, words[1:]))
+    for w in words:
+        padded = f"<{w}>"
+        for n in (3, 4):
+            grams.update("c " + padded[i:i + n] for i in range(len(padded) - n + 1))
+    return grams
+
+
+@dataclass
+class NgramScorer:
+    """A score per mark for any answer; fitted on marked answers (see the module docstring)."""
+
+    marks: list[str] = field(default_factory=list)  # the marks, as text, in order
+    vocabulary: list[str] = field(default_factory=list)
+    idf: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    weights: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))  # vocabulary x marks
+    bias: np.ndarray = field(default_factory=lambda: np.zeros(0))  # per mark
+
+    @classmethod
+    def fit(cls, texts: Sequence[str], marks: Sequence[Hashable]) -> NgramScorer:
+        names = sorted({str(m) for m in marks})
+        grams = [answer_ngrams(t) for t in texts]
+        df = Counter(g for gs in grams for g in gs)
+        kept = sorted((g for g, n in df.items() if n >= MIN_ANSWERS), key=lambda g: (-df[g], g))
+        vocabulary = sorted(kept[:MAX_VOCABULARY])
+        n = len(texts)
+        idf = np.log((1.0 + n) / (1.0 + np.array([df[g] for g in vocabulary], dtype=float))) + 1.0
+        scorer = cls(names, vocabulary, idf)
+        X = scorer._rows(grams)
+        Y = _one_hot(marks, names)
+        dual = _solve(X @ X.T + 1.0, Y)
+        scorer.weights = X.T @ dual
+        scorer.bias = dual.sum(axis=0)
+        scorer._X, scorer._Y = X, Y  # for out_of_fold, not saved
+        return scorer
+
+    def out_of_fold(self) -> np.ndarray:
+        """(training answers x marks) each answer scored by a model fitted without its fold."""
+        X, Y = self._X, self._Y
+        n = len(X)
+        out = np.zeros_like(Y)
+        folds = np.arange(n) % FOLDS
+        kernel = X @ X.T + 1.0
+        for k in range(min(FOLDS, n)):
+            held, rest = folds == k, folds != k
+            if not rest.any():
+                continue
+            dual = _solve(kernel[np.ix_(rest, rest)], Y[rest])
+            out[held] = kernel[np.ix_(held, rest)] @ dual
+        return _readable(out)
+
+    def score(self, texts: Sequence[str]) -> np.ndarray:
+        """(answers x marks) how much each answer reads like the answers of each mark."""
+        if not len(texts):
+            return np.zeros((0, len(self.marks)))
+        X = self._rows([answer_ngrams(t) for t in texts])
+        return _readable(X @ self.weights + self.bias)
+
+    def _rows(self, grams: Sequence[set[str]]) -> np.ndarray:
+        index = {g: j for j, g in enumerate(self.vocabulary)}
+        X = np.zeros((len(grams), len(self.vocabulary)))
+        for i, gs in enumerate(grams):
+            cols = [index[g] for g in gs if g in index]
+            X[i, cols] = self.idf[cols]
+        norms = np.linalg.norm(X, axis=1, keepdims=True)
+        return np.divide(X, norms, out=np.zeros_like(X), where=norms > 0)
+
+    def to_dict(self) -> dict:
+        return {"marks": self.marks, "vocabulary": self.vocabulary,
+                "idf": [round(float(v), 6) for v in self.idf],
+                "weights": [[round(float(v), 6) for v in row] for row in self.weights],
+                "bias": [round(float(v), 6) for v in self.bias]}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> NgramScorer:
+        marks, vocabulary = [str(m) for m in d["marks"]], [str(g) for g in d["vocabulary"]]
+        idf = np.asarray(d["idf"], dtype=float)
+        weights = np.asarray(d["weights"], dtype=float).reshape(len(vocabulary), len(marks))
+        bias = np.asarray(d["bias"], dtype=float)
+        if idf.shape != (len(vocabulary),) or bias.shape != (len(marks),) \
+                or not (np.isfinite(idf).all() and np.isfinite(weights).all() and np.isfinite(bias).all()):
+            raise ValueError("the saved text model is inconsistent: sizes or values are wrong")
+        return cls(marks, vocabulary, idf, weights, bias)
+
+
+def _one_hot(marks: Sequence[Hashable], names: list[str]) -> np.ndarray:
+    column = {m: j for j, m in enumerate(names)}
+    Y = np.zeros((len(marks), len(names)))
+    Y[np.arange(len(marks)), [column[str(m)] for m in marks]] = 1.0
+    return Y
+
+
+def _solve(kernel: np.ndarray, Y: np.ndarray) -> np.ndarray:
+    return np.linalg.solve(kernel + RIDGE * np.eye(len(kernel)), Y)
+
+
+def _readable(scores: np.ndarray) -> np.ndarray:
+    """Scores clipped to 0-1 and rounded: thresholds a teacher reads ("0.62", not "0.6183")."""
+    return np.round(np.clip(scores, 0.0, 1.0), 2)

@@ -1,0 +1,138 @@
+"""The wording model (features.text_model) and the wording support of a mark (grader.grading.wording)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from features.text_model import NgramScorer, answer_ngrams
+from grader.confold.model_file import ModelFileError
+from grader.grading.model import GradingModel
+from grader.grading.wording import WordingSupport, support_phrases
+from tests.data import marked_answers, small_question
+
+NEW = ["there's a gap in the circuit so the current can't flow", "the battery is flat i think",
+       "the gap stops the current", "a break", "no idea"]
+
+
+@pytest.fixture(scope="module")
+def model() -> GradingModel:
+    answers, marks = marked_answers()
+    return GradingModel.train(small_question(), answers, marks, n_resamples=8)
+
+
+def test_ngrams_are_words_pairs_and_letter_sequences():
+    grams = answer_ngrams("Gap, no current")
+    assert {"w gap", "w no", "w current", "p gap no", "p no current", "c <ga", "c gap>", "c <gap"} <= grams
+    assert not any(g.startswith("c ") and " " in g[2:] for g in grams)  # letters stay inside words
+
+
+def test_scores_follow_the_marked_answers_and_survive_misspellings():
+    answers, marks = marked_answers()
+    scorer = NgramScorer.fit(answers, marks)
+    good, bad = scorer.marks.index("1"), scorer.marks.index("0")
+    scores = scorer.score(["there is a gapp in the circiut so no curent", "the batery is flatt"])
+    assert scores[0, good] > 0.5 > scores[0, bad]
+    assert scores[1, bad] > 0.5 > scores[1, good]
+    assert ((scores >= 0) & (scores <= 1)).all()
+
+
+def test_out_of_fold_scores_are_those_of_models_fitted_without_the_fold():
+    answers, marks = marked_answers()
+    answers, marks = answers[:40], marks[:40]
+    scorer = NgramScorer.fit(answers, marks)
+    oof = scorer.out_of_fold()
+    fold = np.arange(len(answers)) % 5
+    for k in (0, 3):
+        # the slow way: a model fitted on the other folds' answers, with the full model's
+        # vocabulary and idf (the fold is left out of the fit, not of the vocabulary)
+        rest = [i for i in range(len(answers)) if fold[i] != k]
+        X = scorer._rows([answer_ngrams(answers[i]) for i in range(len(answers))])
+        Y = np.zeros((len(answers), len(scorer.marks)))
+        Y[np.arange(len(answers)), [scorer.marks.index(m) for m in marks]] = 1
+        K = X[rest] @ X[rest].T + 1.0
+        dual = np.linalg.solve(K + np.eye(len(rest)), Y[rest])
+        held = np.flatnonzero(fold == k)
+        expected = np.round(np.clip((X[held] @ X[rest].T + 1.0) @ dual, 0, 1), 2)
+        np.testing.assert_allclose(oof[held], expected, atol=0.011)
+
+
+def test_grade_confidence_is_rule_confidence_times_agreement_times_support(model):
+    graded = model.grade(NEW)
+    X = model.features(NEW)
+    labels, rule_conf, index = model.learner.predict_rules(X)
+    share = model.agreement.agreement(model.learner, X, labels)
+    support, preferred = model.wording.judge(NEW, [None if i < 0 else m for m, i in zip(labels, index)])
+    np.testing.assert_allclose(graded["confidence"].to_numpy(float), rule_conf * share * support, equal_nan=True)
+    for i, row in graded.iterrows():
+        if index[i] < 0:
+            assert "worded" not in row["explanation"]
+        elif support[i] == 1:
+            assert row["explanation"].endswith(f"; answers worded like this one were marked {labels[i]} too")
+        else:
+            assert row["explanation"].endswith(f"were more often marked {preferred[i]} (wording support {support[i]:.2f})")
+
+
+def test_a_mark_the_wording_contradicts_is_less_sure_and_one_it_agrees_with_keeps_its_confidence():
+    answers, marks = marked_answers()
+    # "the battery is flat" reads like the answers marked 0: a rule marking it 1 gets little support
+    wording = WordingSupport.fit(answers, marks)
+    support, preferred = wording.judge(["the battery is flat"] * 2, ["1", "0"])
+    assert support[0] < 0.5 and support[1] == 1.0 and preferred == ["0", "0"]
+    assert np.isnan(wording.support(["the battery is flat"], [None])[0])
+    assert np.isnan(wording.support(["the battery is flat"], ["2"])[0])  # a mark it was not fitted on
+    phrases = support_phrases(np.array([0.2, 1.0, np.nan]), ["1", "1", None], ["0", "1", None])
+    assert phrases.tolist() == ["; answers worded like this one were more often marked 0 (wording support 0.20)",
+                                "; answers worded like this one were marked 1 too", ""]
+
+
+def test_explanation_overall_confidence_is_the_graded_confidence(model):
+    graded = model.grade(NEW)
+    for i, answer in enumerate(NEW):
+        explanation = model.explain(answer)
+        if explanation.rule_index is None:
+            assert explanation.support is None and "worded" not in explanation.text()
+            continue
+        assert explanation.overall_confidence == pytest.approx(graded.loc[i, "confidence"])
+        assert explanation.support_note in explanation.text()
+        assert explanation.summary().endswith(explanation.support_note)
+        assert graded.loc[i, "explanation"].endswith(explanation.support_note)
+
+
+def test_model_file_keeps_the_wording_model(model, tmp_path):
+    model.save(tmp_path / "m.json")
+    loaded = GradingModel.load(tmp_path / "m.json")
+    assert loaded.wording.to_dict() == model.wording.to_dict()
+    np.testing.assert_array_equal(loaded.grade(NEW)["confidence"], model.grade(NEW)["confidence"])
+
+
+def test_a_model_file_without_wording_grades_with_rule_and_agreement(model):
+    data = model.to_dict()
+    del data["wording"]
+    data["format_version"] = 2
+    older = GradingModel.from_dict(data)
+    assert older.wording is None
+    X = older.features(NEW)
+    labels, rule_conf, _ = older.learner.predict_rules(X)
+    share = older.agreement.agreement(older.learner, X, labels)
+    np.testing.assert_allclose(older.grade(NEW)["confidence"].to_numpy(float), rule_conf * share, equal_nan=True)
+
+
+@pytest.mark.parametrize("damage", [
+    lambda w: w.update(weights=w["weights"][:-1]),
+    lambda w: w.update(bias=[1.0]),
+    lambda w: w.update(idf=["x"] * len(w["idf"])),
+    lambda w: w.pop("vocabulary"),
+])
+def test_a_damaged_wording_model_is_a_model_file_error(model, damage):
+    data = model.to_dict()
+    damage(data["wording"])
+    with pytest.raises(ModelFileError, match="damaged model file"):
+        GradingModel.from_dict(data)
+
+
+def test_wording_support_can_be_turned_off():
+    answers, marks = marked_answers()
+    plain = GradingModel.train(small_question(), answers, marks, n_resamples=0, wording_support=False)
+    assert plain.wording is None and "wording" not in plain.to_dict()
+    assert not plain.grade(NEW)["explanation"].str.contains("worded").any()
