@@ -27,7 +27,7 @@ from . import quantities as qty
 from .concepts import ABSENT, PRESENT, FeatureMatcher, phrase_keys
 from .lexicon import feature_suffix, phrase_text, set_keys
 from .negation import ANTONYMS
-from .nlp import has_parser, load_nlp
+from .nlp import has_parser, load_nlp, pipeline_name_problem
 from .nonanswer import is_non_answer
 from .reading import Analysis, analyse
 from .reference import RefPhrase, ReferenceModel, build_reference, content_polarity, \
@@ -57,6 +57,9 @@ class FeatureExtractor:
 
     def __init__(self, question: Question, n_terms: int = 30, model: str | None = None,
                  batch_size: int = 256, min_term_count: int = 3, similarity: bool = True):
+        problem = pipeline_name_problem(model)  # before anything could import it
+        if problem is not None:
+            raise ValueError(f"spaCy model: {problem}")
         self.question = question
         self.n_terms = n_terms
         self.model = model

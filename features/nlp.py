@@ -11,8 +11,11 @@ with capitals ("Terminals", "Bulbs") and the lookup table only knows lower-case 
 
 from __future__ import annotations
 
+import importlib.metadata
+import importlib.util
 import logging
 import os
+import re
 from functools import lru_cache
 
 import spacy
@@ -58,12 +61,53 @@ def model_name(model: str | None = None) -> str:
     return model or os.environ.get(MODEL_ENV_VAR) or DEFAULT_MODEL
 
 
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,99}")
+
+
+def pipeline_name_problem(name: object) -> str | None:
+    """Why `name` may not be passed to `spacy.load`, or None if it may.
+
+    `spacy.load` imports any installed package of that name (and loads any folder given as a
+    path), so a model file saying `"model": "streamlit"` would run streamlit's import. Only
+    "blank", an installed spaCy pipeline, or a plain name that nothing installed answers to
+    (en_core_web_sm where it is not installed: the blank fallback is used) are accepted;
+    the check imports nothing.
+    """
+    if name is None or name == FALLBACK:
+        return None
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        return f"{str(name)[:60]!r} is not the name of a spaCy pipeline (like en_core_web_sm) or 'blank'"
+    if is_installed_pipeline(name):
+        return None
+    if importlib.util.find_spec(name) is not None or spacy.util.is_package(name):
+        return f"{name!r} is an installed package but not a spaCy pipeline"
+    return None
+
+
+def is_installed_pipeline(name: str) -> bool:
+    """Whether `name` is installed as a spaCy pipeline package: registered under spaCy's
+    `spacy_models` entry points, or a distribution shipping NAME/meta.json. Imports nothing."""
+    if any(ep.name == name for ep in importlib.metadata.entry_points(group="spacy_models")):
+        return True
+    try:
+        files = importlib.metadata.distribution(name).files or []
+    except importlib.metadata.PackageNotFoundError:
+        return False
+    return any(str(f).replace("\\", "/") == f"{name}/meta.json" for f in files)
+
+
 @lru_cache(maxsize=4)
 def load_nlp(model: str | None = None) -> Language:
-    """Load (once per model name) the pipeline; fall back to the blank one if it is missing."""
+    """Load (once per model name) the pipeline; fall back to the blank one if it is missing.
+    ValueError for a name that is not a spaCy pipeline (see `pipeline_name_problem`)."""
     name = model_name(model)
+    problem = pipeline_name_problem(name)
+    if problem is not None:
+        raise ValueError(f"spaCy model setting: {problem}")
     if name != FALLBACK:
         try:
+            if not is_installed_pipeline(name):  # spacy.load only ever sees a pipeline
+                raise OSError(f"no spaCy pipeline {name!r} is installed")
             # The extractor needs tokens, lemmas and the parse; NER is dead weight.
             nlp = spacy.load(name, exclude=["ner"])
             log.info("features: using spaCy model %s (dependency-based negation scope)", name)

@@ -18,6 +18,7 @@ from typing import Sequence
 from grader.grading.agreement import DEFAULT_RESAMPLES
 from grader.grading.model import (DEFAULT_CONFIDENCE_THRESHOLD, DEFAULT_FLAG_BELOW,
                              DEFAULT_IMPROVEMENT_THRESHOLD)
+from grader.output_guard import GRADED_CSV, MODEL, REPORT_JSON, check_output, question_inputs
 
 PROG = "grader"
 
@@ -110,6 +111,12 @@ def _add_learning(p: argparse.ArgumentParser) -> None:
                         "supports its mark")
 
 
+def _add_force(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--force", action="store_true",
+                   help="replace an existing output file even if it is not the kind of file this "
+                        "command writes (an input of the command is never replaced)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG, description="Mark short physics answers with rules learned from marked answers.")
@@ -127,6 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--question", required=True, type=Path, metavar="Q.yaml")
     p.add_argument("--answers", required=True, type=Path, metavar="marked.csv")
     p.add_argument("--model", required=True, type=Path, metavar="model.json", help="model file to write")
+    _add_force(p)
     _add_columns(p)
     _add_learning(p)
 
@@ -150,6 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="discard the output of an interrupted run instead of resuming it")
     p.add_argument("--save-models", type=Path, metavar="DIR",
                    help="with --exam: save the models trained for the exam in this folder")
+    _add_force(p)
 
     p = sub.add_parser("evaluate", help="cross-validate on marked answers",
                        description="Cross-validated accuracy, macro-F1, quadratic weighted kappa, "
@@ -159,6 +168,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--folds", type=_positive_int, default=5)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", type=Path, metavar="report.json", help="also write the report as JSON")
+    _add_force(p)
     _add_columns(p)
     _add_learning(p)
 
@@ -203,6 +213,7 @@ def _load_marked(args: argparse.Namespace, question_path: Path):
 def cmd_train(args: argparse.Namespace) -> int:
     from grader.grading.model import GradingModel
 
+    check_output(args.model, MODEL, [*question_inputs(args.question), args.answers], args.force)
     question, marked = _load_marked(args, args.question)
     model = GradingModel.train(question, marked.answers, marked.marks, **_learning_params(args))
     model.save(args.model)
@@ -220,6 +231,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
     if args.model is not None:
         if args.answers is None:
             raise ValueError("grade --model needs --answers (the export to grade)")
+        check_output(args.out, GRADED_CSV, [args.model, args.answers], args.force)
         grader = GradingModel.load(args.model)
         answers = args.answers
         result = grade_file(answers, args.out, grader, answer_column=args.answer_column,
@@ -231,6 +243,12 @@ def cmd_grade(args: argparse.Namespace) -> int:
         exam = read_exam(args.exam)
         if args.answers is not None:
             raise ValueError("grade --exam takes the export from the exam file; drop --answers")
+        inputs = _exam_inputs(args.exam, exam)
+        check_output(args.out, GRADED_CSV, inputs, args.force)
+        if args.save_models is not None:
+            for q in exam.questions:
+                if q.model is None:
+                    check_output(args.save_models / f"{q.id}.model.json", MODEL, inputs, args.force)
         from grader.exams.exam_io import CSVReader
 
         with CSVReader(exam.answers) as reader:  # wrong column names: say so before training
@@ -246,6 +264,14 @@ def cmd_grade(args: argparse.Namespace) -> int:
     print(f"graded {result.rows} rows into {result.out_path}{resumed}; {result.flagged} flagged "
           f"for review{rate}")
     return 0
+
+
+def _exam_inputs(exam_path: Path, exam) -> list[Path]:
+    """Every file grading an exam reads: the exam file, the export, and each question's files."""
+    inputs = [exam_path, exam.answers]
+    for q in exam.questions:
+        inputs += [q.training, q.model] + (question_inputs(q.question) if q.question else [])
+    return [Path(p) for p in inputs if p is not None]
 
 
 def _exam_models(exam, save_dir: Path | None) -> dict:
@@ -276,6 +302,8 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     from grader.grading.evaluation import cross_validate
     from grader.exams.exam_io import atomic_write_text
 
+    if args.json is not None:
+        check_output(args.json, REPORT_JSON, [*question_inputs(args.question), args.answers], args.force)
     question, marked = _load_marked(args, args.question)
     report = cross_validate(question, marked.answers, marked.marks, folds=args.folds, seed=args.seed,
                             **_learning_params(args))

@@ -16,6 +16,7 @@ from typing import Any
 from grader.confold.rules import PredicateDefinition, Rule
 from knowledge.asp import parse_program
 from knowledge.errors import KnowledgeError, Problem, did_you_mean, source_name
+from knowledge.local_files import MAX_RULE_FILE_BYTES, FileRefused, read_regular_file, resolve_named_file
 from knowledge.numbers import read_number, unit_problem
 from knowledge.schema import Concept, Misconception, Quantity, Question
 from knowledge.yaml_rules import DataReader, RuleFormatError, parse_condition
@@ -291,14 +292,18 @@ class _Reader:
         return list(program.background) + list(program.rules)
 
     def asp_file(self, name: str, where: Any, origin: str) -> list:
-        path = Path(name)
-        if not path.is_absolute() and self.base_dir is not None:
-            path = self.base_dir / path
+        expected = "an .lp file next to the question file"
+        try:  # only a regular file below the question's folder (knowledge.local_files)
+            path = resolve_named_file(name, self.base_dir)
+        except FileRefused as err:
+            self.problem(where, str(err), expected)
+            return []
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as err:
-            self.problem(where, f"cannot read rule file '{name}': {getattr(err, 'strerror', None) or err}",
-                         "an .lp file next to the question file")
+            text = read_regular_file(path, MAX_RULE_FILE_BYTES, "rule file").decode("utf-8")
+        except (OSError, UnicodeDecodeError, FileRefused) as err:
+            reason = err.strerror if isinstance(err, OSError) and err.strerror else \
+                "not UTF-8 text" if isinstance(err, UnicodeDecodeError) else str(err)
+            self.problem(where, f"cannot read rule file '{name}': {reason}", expected)
             return []
         return self.asp_text(text, origin, file=str(path))
 

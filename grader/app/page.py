@@ -14,7 +14,7 @@ import streamlit as st
 
 from grader.app import views_marks, views_review, views_rubric
 from grader.app.review import progress_counts, with_decisions
-from grader.app.review_store import StoreError
+from grader.app.review_store import MAX_MARKER_CHARS, StoreError
 from grader.app.session import prepare_sample
 from grader.app.settings import AppSettings
 from grader.app.ui import get_session, get_store, md_escape
@@ -32,7 +32,7 @@ def main() -> None:
         settings = AppSettings.from_env()
         store = get_store(str(settings.db_path))
     except (ValueError, StoreError) as exc:
-        st.error(f"The app cannot start: {exc}")
+        st.error(f"The app cannot start: {md_escape(exc)}")
         st.stop()
     state = st.session_state
     state.setdefault("marker", settings.marker)
@@ -46,7 +46,7 @@ def main() -> None:
         try:
             exam_path = prepare_sample(settings)
         except OSError as exc:
-            st.error(f"Cannot prepare the sample exam: {exc}")
+            st.error(f"Cannot prepare the sample exam: {md_escape(exc)}")
             st.stop()
         state["exam_path"] = str(exam_path)
     try:
@@ -59,6 +59,9 @@ def main() -> None:
 
     with st.sidebar:
         st.text_input("Your name (saved with each decision)", key="marker")
+        if len(str(state.get("marker", "")).strip()) > MAX_MARKER_CHARS:
+            st.error(f"A name has at most {MAX_MARKER_CHARS} characters: decisions cannot be "
+                     f"saved with this one.")
         choices = [ALL_QUESTIONS] + list(session.questions)
         if state.get("question") not in choices:
             state["question"] = ALL_QUESTIONS
@@ -67,7 +70,7 @@ def main() -> None:
                   help="Answers no rule marks, or marked with a lower confidence, go to the "
                        "review queue.")
         view = st.radio("View", VIEWS, key="view")
-        st.caption(f"Decisions are saved in {settings.db_path}")
+        st.caption(f"Decisions are saved in {md_escape(settings.db_path)}")
 
     decisions = store.current(session.exam_id)
     table = with_decisions(session.table(), decisions)
@@ -75,7 +78,7 @@ def main() -> None:
         table = table[table["question_id"] == state["question"]]
     threshold = float(state["flag_below"])
 
-    st.header(session.name)
+    st.header(md_escape(session.name))
     if session.warnings:
         with st.expander(f"Notes on reading the export ({len(session.warnings)})"):
             for w in session.warnings:

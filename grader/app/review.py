@@ -13,9 +13,13 @@ rule             the rule that fired, short
 explanation      one line of justification
 group            answers of a question with identical features share a group
 mark             the current mark: the latest marker's decision, else the proposed mark
-reviewed         a marker decided on this answer
+reviewed         a marker decided on this answer (as it reads now)
 marker, decided_at, comment    the latest decision, if any
 version          the version a new decision is based on (0: nobody decided yet)
+
+A decision belongs to the answer text it was made on: when the export was replaced and the
+id now holds another text, the decision does not apply (the answer is unreviewed again and
+back in the queue); `audit_trail` still lists it, "made on a different answer text".
 ===============  ===========================================================================
 """
 
@@ -26,7 +30,7 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from grader.app.review_store import Decision
+from grader.app.review_store import Decision, answer_hash
 
 NO_MARK = "—"  # how a missing mark is shown
 
@@ -69,14 +73,38 @@ def with_decisions(table: pd.DataFrame, decisions: Mapping[tuple[str, str], Deci
                    ) -> pd.DataFrame:
     """The table with the current mark of every answer: its latest decision, if any."""
     out = table[[c for c in table.columns if c not in TABLE_COLUMNS[8:]]].copy()
-    latest = [decisions.get((q, a)) for q, a in zip(out["question_id"], out["answer_id"])]
+    newest = [decisions.get((q, a)) for q, a in zip(out["question_id"], out["answer_id"])]
+    latest = [d if d is not None and decided_on(d, text) else None
+              for d, text in zip(newest, out["answer"])]
     out["mark"] = [d.new_mark if d else p for d, p in zip(latest, out["proposed"])]
     out["reviewed"] = np.array([d is not None for d in latest], dtype=bool)
     out["marker"] = [d.marker if d else "" for d in latest]
     out["decided_at"] = [d.decided_at if d else "" for d in latest]
     out["comment"] = [d.comment if d else "" for d in latest]
-    out["version"] = np.array([d.version if d else 0 for d in latest], dtype=np.int64)
+    # the store's version check needs the newest decision, even one on another text
+    out["version"] = np.array([d.version if d else 0 for d in newest], dtype=np.int64)
     return out
+
+
+def decided_on(decision: Decision, answer_text: object) -> bool:
+    """Whether `decision` was made on this answer text (decisions saved before texts were
+    fingerprinted have none and count as made on it)."""
+    return decision.answer_hash is None or decision.answer_hash == answer_hash(
+        "" if answer_text is None else str(answer_text))
+
+
+DIFFERENT_TEXT = "made on a different answer text"
+
+
+def audit_trail(history: Sequence[Decision], table: pd.DataFrame) -> pd.DataFrame:
+    """Every decision, newest first, with a note on those made on an answer text the export
+    no longer holds for that id (they no longer set the answer's mark)."""
+    texts = dict(zip(zip(table["question_id"], table["answer_id"]), table["answer"]))
+    trail = pd.DataFrame([d.to_dict() for d in history])
+    trail["note"] = [DIFFERENT_TEXT if (d.question_id, d.answer_id) in texts
+                     and not decided_on(d, texts[(d.question_id, d.answer_id)]) else ""
+                     for d in history]
+    return trail.sort_values("version", ascending=False)
 
 
 def flagged(table: pd.DataFrame, threshold: float) -> pd.Series:

@@ -9,6 +9,12 @@ when somebody else decided in between the save is refused with a `ConflictError`
 carries the other decision, so the app can show it instead of overwriting it. The marker
 then keeps theirs explicitly by saving again on top of the version they have now seen.
 
+A decision also records a fingerprint of the answer text it was made on
+(`answer_hash`): when the export is replaced and the same id now holds another text, the
+old decision no longer applies to it (see `grader.app.review.with_decisions`); it stays in
+the audit trail. Decisions saved before fingerprints were kept (schema version 1, migrated
+by adding the column) have none and keep applying.
+
 The database runs in WAL mode (readers never block the writer) and each save is one
 `BEGIN IMMEDIATE` transaction, so the check and the insert cannot interleave with another
 process's save.
@@ -16,6 +22,7 @@ process's save.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sqlite3
 from contextlib import contextmanager
@@ -24,7 +31,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: decisions.answer_hash
+
+#: The longest marker's name and comment a decision may carry: a name is shown on buttons and
+#: in the trail, a comment in the export; a 100 MB comment is a mistake or an attack.
+MAX_MARKER_CHARS = 80
+MAX_COMMENT_CHARS = 2000
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS decisions (
@@ -38,7 +50,8 @@ CREATE TABLE IF NOT EXISTS decisions (
     new_mark      TEXT NOT NULL,
     comment       TEXT NOT NULL DEFAULT '',
     base_version  INTEGER NOT NULL DEFAULT 0,
-    scope         TEXT NOT NULL DEFAULT 'answer'
+    scope         TEXT NOT NULL DEFAULT 'answer',
+    answer_hash   TEXT
 );
 CREATE INDEX IF NOT EXISTS decisions_by_answer
     ON decisions (exam_id, question_id, answer_id, id);
@@ -71,6 +84,7 @@ class Decision:
     comment: str
     base_version: int
     scope: str = "answer"
+    answer_hash: str | None = None  # of the answer text decided on; None: saved before v2
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -85,6 +99,7 @@ class NewDecision:
     new_mark: str
     base_version: int
     old_mark: str | None = None
+    answer_text: str | None = None  # the text the marker saw (its fingerprint is stored)
 
 
 class ConflictError(Exception):
@@ -107,12 +122,21 @@ def _now() -> str:
 
 
 _COLUMNS = ("id", "exam_id", "question_id", "answer_id", "marker", "decided_at", "old_mark",
-            "new_mark", "comment", "base_version", "scope")
+            "new_mark", "comment", "base_version", "scope", "answer_hash")
 _SELECT = f"SELECT {', '.join(_COLUMNS)} FROM decisions"
 
 
 def _decision(row: Sequence) -> Decision:
     return Decision(*row)
+
+
+def answer_hash(text: str | None) -> str | None:
+    """The fingerprint of an answer text a decision was made on (None for no text). Runs of
+    white space count as one space: a re-saved export that only re-spaced a text keeps its
+    decisions."""
+    if text is None:
+        return None
+    return hashlib.sha256(" ".join(str(text).split()).encode("utf-8")).hexdigest()[:24]
 
 
 class ReviewStore:
@@ -134,6 +158,9 @@ class ReviewStore:
                            (str(SCHEMA_VERSION),))
                 found = db.execute(
                     "SELECT value FROM store_info WHERE key='schema_version'").fetchone()[0]
+                if int(found) < SCHEMA_VERSION:
+                    _migrate(db)
+                    found = str(SCHEMA_VERSION)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: cannot open the decisions database: {exc}") from exc
         except OSError as exc:
@@ -206,19 +233,21 @@ class ReviewStore:
     # -- writing -------------------------------------------------------------------------
     def record(self, exam_id: str, question_id: str, answer_id: str, *, marker: str,
                new_mark: str, base_version: int, old_mark: str | None = None,
-               comment: str = "", scope: str = "answer") -> Decision:
+               comment: str = "", scope: str = "answer", answer_text: str | None = None) -> Decision:
         """Save one decision, unless somebody else decided since `base_version`.
+        `answer_text`: the text decided on (its fingerprint is kept with the decision).
 
         Raises `ConflictError` (carrying the other decision) when the answer's latest
         version is not `base_version`; nothing is saved then.
         """
         _check_text(marker=marker, new_mark=new_mark)
+        check_lengths(marker, comment)
         with self._write() as db:
             latest = self._latest(db, exam_id, question_id, answer_id)
             if (latest.version if latest else 0) != base_version:
                 raise ConflictError(latest, base_version)  # type: ignore[arg-type]
             return self._insert(db, exam_id, question_id, answer_id, marker, old_mark,
-                                new_mark, comment, base_version, scope)
+                                new_mark, comment, base_version, scope, answer_hash(answer_text))
 
     def record_many(self, exam_id: str, decisions: Iterable[NewDecision], *, marker: str,
                     comment: str = "", scope: str = "group"
@@ -230,6 +259,7 @@ class ReviewStore:
         """
         saved: list[Decision] = []
         conflicts: list[ConflictError] = []
+        check_lengths(marker, comment)
         with self._write() as db:
             for d in decisions:
                 _check_text(marker=marker, new_mark=d.new_mark)
@@ -238,21 +268,49 @@ class ReviewStore:
                     conflicts.append(ConflictError(latest, d.base_version))  # type: ignore[arg-type]
                     continue
                 saved.append(self._insert(db, exam_id, d.question_id, d.answer_id, marker,
-                                          d.old_mark, d.new_mark, comment, d.base_version, scope))
+                                          d.old_mark, d.new_mark, comment, d.base_version, scope,
+                                          answer_hash(d.answer_text)))
         return saved, conflicts
 
     @staticmethod
     def _insert(db: sqlite3.Connection, exam_id: str, question_id: str, answer_id: str,
                 marker: str, old_mark: str | None, new_mark: str, comment: str,
-                base_version: int, scope: str) -> Decision:
+                base_version: int, scope: str, text_hash: str | None) -> Decision:
         decided_at = _now()
         cur = db.execute(
             "INSERT INTO decisions (exam_id, question_id, answer_id, marker, decided_at, "
-            "old_mark, new_mark, comment, base_version, scope) VALUES (?,?,?,?,?,?,?,?,?,?)",
+            "old_mark, new_mark, comment, base_version, scope, answer_hash) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?)",
             (exam_id, question_id, answer_id, marker, decided_at, old_mark, new_mark,
-             comment or "", base_version, scope))
+             comment or "", base_version, scope, text_hash))
         return Decision(cur.lastrowid, exam_id, question_id, answer_id, marker, decided_at,
-                        old_mark, new_mark, comment or "", base_version, scope)
+                        old_mark, new_mark, comment or "", base_version, scope, text_hash)
+
+
+def _migrate(db: sqlite3.Connection) -> None:
+    """Schema 1 -> 2: add the answer_hash column (NULL for the decisions already saved, which
+    keep applying). Two servers may migrate at once: the second finds the column there."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        columns = {row[1] for row in db.execute("PRAGMA table_info(decisions)")}
+        if "answer_hash" not in columns:
+            db.execute("ALTER TABLE decisions ADD COLUMN answer_hash TEXT")
+        db.execute("UPDATE store_info SET value=? WHERE key='schema_version'", (str(SCHEMA_VERSION),))
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+def check_lengths(marker: str, comment: str | None = "") -> None:
+    """ValueError (a message for the marker) when the name or comment is too long; nothing
+    is cut short silently."""
+    if len(marker) > MAX_MARKER_CHARS:
+        raise ValueError(f"a marker's name has at most {MAX_MARKER_CHARS} characters; this one "
+                         f"has {len(marker):,}. Use a shorter name")
+    if comment is not None and len(comment) > MAX_COMMENT_CHARS:
+        raise ValueError(f"a comment has at most {MAX_COMMENT_CHARS:,} characters; this one has "
+                         f"{len(comment):,}. Shorten it (nothing was saved)")
 
 
 def _check_text(**fields: str) -> None:

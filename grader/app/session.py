@@ -24,11 +24,12 @@ from typing import Callable, Mapping, Sequence
 
 import pandas as pd
 
-from grader.app.review import proposed_table
+from grader.app.review import decided_on, proposed_table
 from grader.app.settings import REPO, AppSettings
-from grader.exams.exam_io import (Exam, atomic_write_text, csv_text, read_exam, read_marked_answers,
+from grader.exams.exam_io import (Exam, atomic_write_text, csv_text, read_marked_answers,
                             read_table, resolve_column)
 from grader.app.review_store import Decision
+from grader.app.served_files import served_exam
 
 log = logging.getLogger(__name__)
 
@@ -270,7 +271,7 @@ def open_exam(path: Path, settings: AppSettings,
               progress: Progress | None = None) -> ExamSession:
     """Read an exam file, train (or load) each question's model and grade every answer."""
     path = Path(path)
-    exam = read_exam(path)
+    exam = served_exam(path, settings)  # only files below the served folders
     exam_id = exam_id_for(path, exam.name)
     rows, answers, warnings = read_exam_answers(exam)
     questions: dict[str, QuestionSession] = {}
@@ -292,7 +293,8 @@ def reviewed_examples(table: pd.DataFrame, decisions: Mapping[tuple[str, str], D
                       question_id: str) -> pd.DataFrame:
     """The answers of a question a marker decided on, with their decided mark."""
     rows = table[(table["question_id"] == question_id)]
-    keep = [(question_id, a) in decisions for a in rows["answer_id"]]
+    keep = [(question_id, a) in decisions and decided_on(decisions[(question_id, a)], text)
+            for a, text in zip(rows["answer_id"], rows["answer"])]
     rows = rows[keep]
     return pd.DataFrame({"id": ["review:" + a for a in rows["answer_id"]],
                          "answer": rows["answer"].tolist(),

@@ -1,4 +1,5 @@
-"""The app's settings: where decisions, models and uploads live, who the marker is.
+"""The app's settings: where decisions, models and uploads live, which folder the app may
+open exam files from, who the marker is.
 
 Each setting is an environment variable with a default that works on a fresh clone, so
 `streamlit run app.py` needs no configuration (see docs/app.md).
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 import getpass
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
@@ -26,6 +27,7 @@ class AppSettings:
     marker: str            # the marker's name shown in the name box at first
     max_upload_mb: float   # uploads larger than this are refused with a message
     flag_below: float      # answers with a confidence below this go to the review queue
+    serve_dir: Path = field(default_factory=Path.cwd)  # exam files may be opened only below this
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> "AppSettings":
@@ -38,7 +40,10 @@ class AppSettings:
         marker = (env.get("GRADER_MARKER") or _user_name()).strip() or "marker"
         max_mb = _number(env, "GRADER_MAX_UPLOAD_MB", 20.0, low=0.001, high=200.0)
         flag = _number(env, "GRADER_FLAG_BELOW", 0.7, low=0.0, high=1.0)
-        return cls(workdir, db, sample, marker, max_mb, flag)
+        serve = Path(env.get("GRADER_SERVE_DIR") or Path.cwd()).expanduser()
+        if not serve.is_dir():
+            raise ValueError(f"setting GRADER_SERVE_DIR={str(serve)!r} is not a folder")
+        return cls(workdir, db, sample, marker, max_mb, flag, serve)
 
     @property
     def max_upload_bytes(self) -> int:

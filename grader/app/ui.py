@@ -16,6 +16,7 @@ from pathlib import Path
 import streamlit as st
 
 from grader.app.review_store import ReviewStore
+from grader.app.served_files import served_exam
 from grader.app.session import ExamSession, open_exam
 from grader.app.settings import AppSettings
 from grader.atomic_file import atomic_write_text
@@ -59,6 +60,7 @@ def input_stamp(path: Path, settings: AppSettings) -> tuple:
 
 def get_session(path: Path, settings: AppSettings) -> ExamSession:
     """The open exam for `path`, opening it (with a progress bar) if its inputs changed."""
+    served_exam(path, settings)  # refuse files outside the served folders before reading them
     cache, lock = _sessions()
     key = (str(Path(path).resolve()), input_stamp(path, settings))
     with lock:
@@ -118,6 +120,22 @@ def show_notice() -> None:
         getattr(st, kind)(md_escape(text))
 
 
+#: Every ASCII punctuation character: CommonMark lets each be escaped with a backslash, and
+#: escaping all of them leaves no emphasis, link, code span, HTML tag, heading, list, table,
+#: `$` math or `:red[...]` directive to open.
+_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
+#: Line breaks of any kind: a blank line would end the paragraph (and a code span around it).
+_LINE_BREAKS = re.compile(r"[ \t]*(?:\r\n|[\r\n\v\f\x85\u2028\u2029])\s*")
+
+
 def md_escape(text: object) -> str:
-    """Text from a file or a marker, safe inside an element that renders Markdown."""
-    return re.sub(r"([\\`*_{}\[\]()#+\-.!|<>~$:@])", r"\\\1", str(text))
+    """Text from a file or a marker, shown literally by an element that renders Markdown
+    (st.markdown, captions, info/warning/error, button, radio and metric labels).
+
+    Line breaks become spaces (a label is one line; a blank line would start a new block),
+    every ASCII punctuation character is backslash-escaped, and a colon is followed by an
+    invisible word joiner, because Streamlit turns `:name:` into an emoji or icon after the
+    escapes are read.
+    """
+    flat = _LINE_BREAKS.sub(" ", str(text)).strip()
+    return _PUNCTUATION.sub(r"\\\1", flat).replace(":", ":\u2060")

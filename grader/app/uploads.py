@@ -54,7 +54,8 @@ def save_upload(workdir: Path, *, question: tuple[str, bytes], marked: tuple[str
     except knowledge.KnowledgeError as exc:
         raise UploadError(str(exc)) from None
     q_path = folder / "question.yaml"
-    problems = knowledge.check_question_text(text, question[0])
+    # checked where it is stored, so a rule file it names can only be one uploaded with it
+    problems = knowledge.check_question_text(text, q_path)
     if problems:
         listed = "; ".join(f"line {p.line}, column {p.column}: {p.message}" for p in problems[:5])
         more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""

@@ -9,11 +9,11 @@ import pandas as pd
 import streamlit as st
 
 from grader.app.export import csv_bytes, export_long, export_wide, save_export
-from grader.app.review import NO_MARK, filter_table, flagged, with_decisions
+from grader.app.review import NO_MARK, audit_trail, filter_table, flagged, with_decisions
 from grader.app.session import ExamSession, evaluate
 from grader.app.settings import AppSettings
 from grader.app.review_store import ReviewStore
-from grader.app.ui import show_notice
+from grader.app.ui import md_escape, show_notice
 from grader.app.views_review import answer_card, conflict_panel
 
 _SHOWN = ["question_id", "answer_id", "answer", "mark", "proposed", "confidence", "flagged",
@@ -87,7 +87,7 @@ def accuracy_curve_panel(session: ExamSession, threshold: float, settings: AppSe
             with st.spinner(f"Cross-validating {q} (once; the result is kept)…"):
                 report = evaluate(qs, settings.workdir / "models")
         except Exception as exc:
-            st.warning(f"No evaluation for {q}: {exc}")
+            st.warning(f"No evaluation for {md_escape(q)}: {md_escape(exc)}")
             continue
         curve = pd.DataFrame(report.get("curve", {}))
         if not curve.empty:
@@ -143,16 +143,16 @@ def export_view(session: ExamSession, store: ReviewStore, threshold: float,
         path = save_export(frame, settings.workdir / "exports", f"{stem}-{stamp}")
         st.session_state["export_path"] = str(path)
     if st.session_state.get("export_path"):
-        st.success(f"Saved {st.session_state['export_path']}")
+        st.success(f"Saved {md_escape(st.session_state['export_path'])}")
 
     st.subheader("Audit trail")
     history = store.history(session.exam_id)
     if not history:
         st.caption("No decisions yet.")
         return
-    trail = pd.DataFrame([d.to_dict() for d in history]).sort_values("version", ascending=False)
+    trail = audit_trail(history, session.table())
     st.dataframe(trail[["decided_at", "marker", "question_id", "answer_id", "old_mark",
-                        "new_mark", "comment", "scope", "version", "base_version"]],
+                        "new_mark", "comment", "note", "scope", "version", "base_version"]],
                  hide_index=True, width="stretch", height=300)
     st.download_button("Download the audit trail (CSV)", csv_bytes(trail),
                        file_name=f"{session.exam_id}-decisions.csv", mime="text/csv")

@@ -33,7 +33,8 @@ def _ready_to_decide(mark: str | None) -> bool:
 
 
 def _save_one(store: ReviewStore, exam_id: str, qid: str, aid: str, old_mark: str | None,
-              mark_key: str | None, comment_key: str, fixed_mark: str | None = None) -> None:
+              mark_key: str | None, comment_key: str, fixed_mark: str | None = None,
+              answer_text: str | None = None) -> None:
     """Form callback: save the marker's decision on one answer, or record the conflict."""
     state = st.session_state
     mark = fixed_mark if fixed_mark is not None else state.get(mark_key)
@@ -43,10 +44,13 @@ def _save_one(store: ReviewStore, exam_id: str, qid: str, aid: str, old_mark: st
     base = state["seen"].get((qid, aid), 0)
     try:
         d = store.record(exam_id, qid, aid, marker=marker(), new_mark=mark, base_version=base,
-                         old_mark=old_mark, comment=comment)
+                         old_mark=old_mark, comment=comment, answer_text=answer_text)
+    except ValueError as exc:  # a name or comment over the limits: say so, keep the form
+        notice("error", str(exc))
+        return
     except ConflictError as exc:
         state["conflict"] = {"qid": qid, "aid": aid, "mark": mark, "comment": comment,
-                             "old_mark": old_mark, "theirs": exc.current}
+                             "old_mark": old_mark, "theirs": exc.current, "answer": answer_text}
         return
     state["seen"][(qid, aid)] = d.version
     state.pop("review_pick", None)
@@ -66,9 +70,12 @@ def _resolve_conflict(store: ReviewStore, exam_id: str, keep_mine: bool) -> None
     try:
         d = store.record(exam_id, c["qid"], c["aid"], marker=marker() or "marker",
                          new_mark=c["mark"], base_version=theirs.version,
-                         old_mark=theirs.new_mark, comment=c["comment"])
+                         old_mark=theirs.new_mark, comment=c["comment"], answer_text=c.get("answer"))
     except ConflictError as exc:  # a third decision arrived meanwhile: show that one
         state["conflict"] = {**c, "theirs": exc.current}
+        return
+    except ValueError as exc:  # a name or comment over the limits
+        notice("error", str(exc))
         return
     state["seen"][(c["qid"], c["aid"])] = d.version
     notice("success", f"Saved your mark {c['mark']} for {c['aid']} over {theirs.marker}'s.")
@@ -87,9 +94,9 @@ def conflict_panel(store: ReviewStore, exam_id: str) -> None:
         if t.comment:
             st.text(f"Their comment: {t.comment}")
         a, b = st.columns(2)
-        a.button(f"Keep my mark ({c['mark']})", on_click=_resolve_conflict,
+        a.button(f"Keep my mark ({md_escape(c['mark'])})", on_click=_resolve_conflict,
                  args=(store, exam_id, True), key="conflict_mine", type="primary")
-        b.button(f"Keep {t.marker}'s mark ({t.new_mark})", on_click=_resolve_conflict,
+        b.button(f"Keep {md_escape(t.marker)}'s mark ({md_escape(t.new_mark)})", on_click=_resolve_conflict,
                  args=(store, exam_id, False), key="conflict_theirs")
 
 
@@ -104,20 +111,20 @@ def answer_card(session: ExamSession, store: ReviewStore, row: pd.Series) -> Non
     qid, aid = row["question_id"], row["answer_id"]
     qs = session.questions[qid]
     st.session_state["seen"][(qid, aid)] = int(row["version"])
-    st.caption(f"{qid}: {getattr(qs.question, 'text', '')}")
+    st.caption(f"{md_escape(qid)}: {md_escape(getattr(qs.question, 'text', ''))}")
     left, right = st.columns([3, 2], gap="large")
     with left:
         st.markdown("**Student's answer**")
         with st.container(border=True):
             st.text(row["answer"] if str(row["answer"]).strip() else "(blank answer)")
-        st.caption("from `" + str(aid).replace("`", "'") + "`")  # code: plain, never a link
+        st.caption(f"from {md_escape(aid)}")  # escaped: never bold, a link or a broken code span
         if row["reviewed"]:
             st.info(md_escape(f"Decided: {row['mark']} by {row['marker']} at {row['decided_at']}"
                               + (f" — {row['comment']}" if row["comment"] else "")))
         decision_form(session, store, row, qs)
     with right:
         a, b = st.columns(2)
-        a.metric("Proposed mark", row["proposed"] if row["proposed"] is not None else NO_MARK)
+        a.metric("Proposed mark", md_escape(row["proposed"]) if row["proposed"] is not None else NO_MARK)
         conf = row["confidence"]
         b.metric("Confidence", "—" if pd.isna(conf) else f"{conf:.0%}",
                  help="The rule's confidence times the share of models, learned from resamples of "
@@ -155,18 +162,18 @@ def decision_form(session: ExamSession, store: ReviewStore, row: pd.Series,
     key = f"{qid}|{aid}"
     with st.form(f"decide|{key}", border=True):
         st.radio("Mark", marks, index=marks.index(current) if current else None,
-                 horizontal=True, key=f"mark|{key}")
+                 horizontal=True, key=f"mark|{key}", format_func=md_escape)
         st.text_input("Comment (optional)", key=f"comment|{key}")
         a, b = st.columns(2)
         a.form_submit_button(
-            f"Accept {row['proposed']}" if row["proposed"] is not None else "Accept (no mark)",
+            f"Accept {md_escape(row['proposed'])}" if row["proposed"] is not None else "Accept (no mark)",
             type="primary", disabled=row["proposed"] is None, width="stretch",
             on_click=_save_one, args=(store, session.exam_id, qid, aid, row["mark"], None,
-                                      f"comment|{key}", row["proposed"]))
+                                      f"comment|{key}", row["proposed"], row["answer"]))
         b.form_submit_button("Save the chosen mark", width="stretch",
                              on_click=_save_one, args=(store, session.exam_id, qid, aid,
                                                        row["mark"], f"mark|{key}",
-                                                       f"comment|{key}"))
+                                                       f"comment|{key}", None, row["answer"]))
 
 
 # -- views ---------------------------------------------------------------------------------
@@ -216,9 +223,14 @@ def _apply_group(store: ReviewStore, exam_id: str, members: pd.DataFrame, key: s
     comment = str(state.get(f"gcomment|{key}", "") or "")
     if not _ready_to_decide(mark):
         return
-    todo = [NewDecision(q, a, mark, state["seen"].get((q, a), 0), old_mark=m)
-            for q, a, m in zip(members["question_id"], members["answer_id"], members["mark"])]
-    saved, conflicts = store.record_many(exam_id, todo, marker=marker(), comment=comment)
+    todo = [NewDecision(q, a, mark, state["seen"].get((q, a), 0), old_mark=m, answer_text=t)
+            for q, a, m, t in zip(members["question_id"], members["answer_id"], members["mark"],
+                                  members["answer"])]
+    try:
+        saved, conflicts = store.record_many(exam_id, todo, marker=marker(), comment=comment)
+    except ValueError as exc:  # a name or comment over the limits
+        notice("error", str(exc))
+        return
     for d in saved:
         state["seen"][(d.question_id, d.answer_id)] = d.version
     text = f"Saved mark {mark} for {len(saved)} answer(s) of the group."
@@ -273,7 +285,7 @@ def groups_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame,
         with st.form(f"group|{key}"):
             st.radio("Mark for the whole group", marks,
                      index=marks.index(proposed) if proposed in marks else None,
-                     horizontal=True, key=f"gmark|{key}")
+                     horizontal=True, key=f"gmark|{key}", format_func=md_escape)
             st.text_input("Comment (optional)", key=f"gcomment|{key}")
             st.form_submit_button(f"Apply to all {len(members)} answers", type="primary",
                                   width="stretch", on_click=_apply_group,

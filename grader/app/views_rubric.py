@@ -116,8 +116,8 @@ def rubric_view(session: ExamSession, store: ReviewStore, settings: AppSettings)
     if st.session_state.get(src_key) != stamp:
         st.session_state[key] = knowledge.read_question_file_text(path)
         st.session_state[src_key] = stamp
-    st.subheader(f"Rubric of {qs.id}")
-    st.caption(f"{path.resolve()} — concepts, quantities, misconceptions and rules (YAML, rules in YAML "
+    st.subheader(f"Rubric of {md_escape(qs.id)}")
+    st.caption(f"{md_escape(path.resolve())} — concepts, quantities, misconceptions and rules (YAML, rules in YAML "
                "or ASP). Problems are shown as you edit; the file is only saved when there "
                "are none, and the previous version is kept.")
     edit, problems_col = st.columns([3, 2], gap="large")
@@ -147,7 +147,7 @@ def rubric_view(session: ExamSession, store: ReviewStore, settings: AppSettings)
         history = sorted((path.parent / ".history").glob(f"{path.stem}*")) if (
             path.parent / ".history").is_dir() else []
         if history:
-            st.caption(f"{len(history)} earlier version(s) kept in {path.parent / '.history'}")
+            st.caption(f"{len(history)} earlier version(s) kept in {md_escape(path.parent / '.history')}")
     if save:
         before, before_eval = qs, _evaluate_quietly(qs, settings)
         try:
@@ -174,7 +174,7 @@ def learn_view(session: ExamSession, store: ReviewStore, settings: AppSettings,
     show_notice()
     qs = _pick_question(session, "learn_question")
     reviewed = reviewed_examples(qs.table, decisions, qs.id)
-    st.subheader(f"Learn from the reviews of {qs.id}")
+    st.subheader(f"Learn from the reviews of {md_escape(qs.id)}")
     a, b = st.columns(2)
     a.metric("Training answers now", qs.training_size or "—")
     b.metric("Reviewed answers of this exam", len(reviewed))

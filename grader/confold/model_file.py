@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
+import stat
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -17,16 +19,18 @@ import numpy as np
 
 from grader.atomic_file import atomic_write_text
 from grader.confold.encoding import ColumnEncoding
+from grader.confold.file_schema import MAX_RULE_DEPTH, ModelFileError, check_learner_data
 from grader.confold.rules import Literal, PredicateDefinition, Rule
 
 FORMAT = "physics-grader/confold-model"
 FORMAT_VERSION = 1
+#: Limits on what a model file may hold: a crafted file must fail clearly, not exhaust the
+#: stack (deep nesting), the CPU (4,000-digit numbers) or memory (a 1 GB file).
+MAX_MODEL_FILE_BYTES = 200_000_000
+MAX_JSON_DEPTH = 64
+MAX_NUMBER_CHARS = 40
 PARAMS = ("ratio", "z", "improvement_threshold", "confidence_threshold", "fold_rm_update",
           "min_initial_precision", "default_rule")
-
-
-class ModelFileError(ValueError):
-    """A model file or dict that cannot be read; the message says where and why."""
 
 
 def _value(v: Any) -> Any:
@@ -99,7 +103,9 @@ def _literal_from(d: Any, where: str) -> Literal:
         raise ModelFileError(f"{where}: {err}") from None
 
 
-def rule_from_dict(d: Any, where: str = "rule") -> Rule:
+def rule_from_dict(d: Any, where: str = "rule", depth: int = 0) -> Rule:
+    if depth > MAX_RULE_DEPTH:
+        raise ModelFileError(f"{where}: exceptions nested more than {MAX_RULE_DEPTH} levels deep")
     body = _get(d, "body", where, list)
     exceptions = _get(d, "exceptions", where, list)
     confidence = d.get("confidence")
@@ -109,7 +115,8 @@ def rule_from_dict(d: Any, where: str = "rule") -> Rule:
     if head is not None and not isinstance(head, (str, int, float, bool)):
         raise ModelFileError(f"{where}.head should be a label (text, number or boolean) or null")
     return Rule(head=head, body=tuple(_literal_from(l, f"{where}.body[{i}]") for i, l in enumerate(body)),
-                exceptions=[rule_from_dict(e, f"{where}.exceptions[{i}]") for i, e in enumerate(exceptions)],
+                exceptions=[rule_from_dict(e, f"{where}.exceptions[{i}]", depth + 1)
+                            for i, e in enumerate(exceptions)],
                 confidence=None if confidence is None else float(confidence),
                 fixed_confidence=bool(d.get("fixed_confidence", False)),
                 origin=str(d.get("origin", "learned")), name=d.get("name"))
@@ -127,6 +134,7 @@ def model_from_dict(cls, data: Any):
                              f"Upgrade the grader to load it")
     if version < 1:
         raise ModelFileError(f"invalid format_version {version}")
+    check_learner_data(data, where)  # the whole shape before anything is built from it
     params = _get(data, "params", where, dict)
     model = cls(**{k: params[k] for k in PARAMS if k in params})
     model.target_name_ = _get(data, "target_name", where, str)
@@ -169,9 +177,15 @@ def save_model(model, path: str | os.PathLike) -> None:
 
 def read_json_file(path: str | os.PathLike, kind: str = "model file") -> Any:
     """The JSON document in `path`. FileNotFoundError "PATH: no such model file";
-    ModelFileError "PATH: not a KIND (...)" when it is not UTF-8 text or not JSON."""
+    ModelFileError "PATH: not a KIND (...)" when it is not a regular file of at most
+    MAX_MODEL_FILE_BYTES, not UTF-8 text, or not JSON within the limits of `parse_json`."""
     path = Path(path)
     try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            raise ModelFileError(f"{path}: not a {kind} (not a regular file)")
+        if info.st_size > MAX_MODEL_FILE_BYTES:
+            raise ModelFileError(f"{path}: not a {kind} (larger than {MAX_MODEL_FILE_BYTES // 1_000_000} MB)")
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise FileNotFoundError(f"{path}: no such model file") from None
@@ -179,10 +193,55 @@ def read_json_file(path: str | os.PathLike, kind: str = "model file") -> Any:
         raise ModelFileError(f"{path}: not a {kind} (not UTF-8 text: {err.reason} at byte "
                              f"{err.start})") from None
     try:
-        return json.loads(text)
+        return parse_json(text)
+    except ModelFileError as err:
+        raise ModelFileError(f"{path}: not a {kind} ({err})") from None
+
+
+def parse_json(text: str) -> Any:
+    """JSON within limits: nesting at most MAX_JSON_DEPTH deep (checked before parsing, so the
+    parser never recurses too deep), numbers of at most MAX_NUMBER_CHARS characters and
+    finite (no NaN, no Infinity, no 1e999). ModelFileError says what and where."""
+    _check_depth(text)
+    try:
+        return json.loads(text, parse_int=_parse_int, parse_float=_parse_float,
+                          parse_constant=_refuse_constant)
     except json.JSONDecodeError as err:
-        raise ModelFileError(f"{path}: not a {kind} (invalid JSON at line {err.lineno}, "
-                             f"column {err.colno}: {err.msg})") from None
+        raise ModelFileError(f"invalid JSON at line {err.lineno}, column {err.colno}: {err.msg}") from None
+
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def _check_depth(text: str) -> None:
+    """The deepest nesting of [ and { outside strings, counted with numpy (a file of many MB
+    is checked in milliseconds)."""
+    bare = _STRING.sub("", text).encode("utf-8", "replace")
+    codes = np.frombuffer(bare, dtype=np.uint8)
+    steps = (np.isin(codes, (ord("["), ord("{"))).astype(np.int32)
+             - np.isin(codes, (ord("]"), ord("}"))).astype(np.int32))
+    if steps.size and int(np.cumsum(steps).max()) > MAX_JSON_DEPTH:
+        raise ModelFileError(f"nested more than {MAX_JSON_DEPTH} levels deep")
+
+
+def _parse_int(text: str) -> int:
+    if len(text) > MAX_NUMBER_CHARS:
+        raise ModelFileError(f"a number of {len(text)} digits ({text[:12]}...); a model file holds "
+                             f"numbers of at most {MAX_NUMBER_CHARS} characters")
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    if len(text) > MAX_NUMBER_CHARS:
+        raise ModelFileError(f"a number of {len(text)} characters ({text[:12]}...)")
+    value = float(text)
+    if not math.isfinite(value):
+        raise ModelFileError(f"the number {text} is too large")
+    return value
+
+
+def _refuse_constant(text: str) -> float:
+    raise ModelFileError(f"{text} is not a number a model file may hold")
 
 
 def load_model(cls, path: str | os.PathLike):

@@ -46,6 +46,7 @@ def app_env(warm_workdir, tmp_path, monkeypatch):
     monkeypatch.setenv("GRADER_DB", str(tmp_path / "decisions.sqlite"))
     monkeypatch.setenv("GRADER_MARKER", "Tess Marker")
     monkeypatch.delenv("GRADER_SAMPLE_EXAM", raising=False)
+    monkeypatch.setenv("GRADER_SERVE_DIR", str(tmp_path))  # the exam files a test writes
     return workdir, ReviewStore(tmp_path / "decisions.sqlite")
 
 
@@ -70,7 +71,7 @@ def _view(at: AppTest, name: str) -> None:
 
 def _plain(markdown: str) -> str:
     """Markdown text without the escapes the app puts in front of punctuation."""
-    return re.sub(r"\\(.)", r"\1", markdown)
+    return re.sub(r"\\(.)", r"\1", markdown).replace("\u2060", "")
 
 
 def _metric(at: AppTest, label: str) -> str:
@@ -254,7 +255,7 @@ def test_a_bad_upload_gets_a_message_not_a_traceback(app_env, tmp_path):
     exam = save_upload(tmp_path, question=("q.yaml", good_q), marked=("m.csv", marked),
                        export=("e.csv", b"id,answer\n1,9.8 m/s2 down\n2,idk\n"),
                        id_column="id", answer_column="answer", max_bytes=10**7)
-    settings = AppSettings.from_env({"GRADER_WORKDIR": str(app_env[0])})
+    settings = AppSettings.from_env({"GRADER_WORKDIR": str(app_env[0]), "GRADER_SERVE_DIR": str(tmp_path)})
     session = open_exam(exam, settings)
     assert session.table()["answer_id"].tolist() == ["1", "2"]
 

@@ -142,3 +142,19 @@ def test_two_processes_writing_at_once_lose_nothing(tmp_path):
         assert trail[0].base_version == 0
         for before, after in zip(trail, trail[1:]):
             assert after.base_version == before.version  # nobody overwrote blindly
+
+
+def test_names_and_comments_over_the_limits_are_refused_not_cut(store):
+    from grader.app.review_store import MAX_COMMENT_CHARS, MAX_MARKER_CHARS
+
+    with pytest.raises(ValueError, match=f"at most {MAX_MARKER_CHARS} characters; this one has 1,000,000"):
+        store.record("exam", "q", "a", marker="M" * 1_000_000, new_mark="1", base_version=0)
+    with pytest.raises(ValueError, match="at most 2,000 characters; this one has 2,001"):
+        store.record("exam", "q", "a", marker="Ann", new_mark="1", base_version=0,
+                     comment="c" * (MAX_COMMENT_CHARS + 1))
+    with pytest.raises(ValueError, match="a comment has at most"):
+        store.record_many("exam", [NewDecision("q", "a", "1", 0)], marker="Ann", comment="c" * 10**6)
+    assert store.history("exam") == []  # nothing saved, nothing truncated
+    full = store.record("exam", "q", "a", marker="M" * MAX_MARKER_CHARS, new_mark="1", base_version=0,
+                        comment="c" * MAX_COMMENT_CHARS)
+    assert store.latest("exam", "q", "a") == full and len(full.comment) == MAX_COMMENT_CHARS

@@ -86,7 +86,7 @@ def test_damaged_files(tmp_path):
         ConFold.load(write(tmp_path, json.dumps(data)))
     data = model.to_dict()
     data["rules"][0]["body"] = [{"feature": "x", "op": "~", "value": 1}]
-    with pytest.raises(ModelFileError, match=r"rules\[0\]\.body\[0\].*unknown comparison"):
+    with pytest.raises(ModelFileError, match=r"rules\[0\]\.body\[0\]\.op: '~' is not one of =="):
         ConFold.load(write(tmp_path, json.dumps(data)))
     data = model.to_dict()
     data["rules"][0]["body"] = [{"feature": "nowhere", "op": "==", "value": 1}]

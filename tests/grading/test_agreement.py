@@ -136,7 +136,7 @@ def test_version_1_model_files_still_grade_with_the_rules_confidence(model, tmp_
 
 
 @pytest.mark.parametrize("damage,message", [
-    (lambda a: a.update(rule_lists="nope"), "agreement: should be an object with a list 'rule_lists'"),
+    (lambda a: a.update(rule_lists="nope"), "model.agreement.rule_lists: should be a list, found text"),
     (lambda a: a["rule_lists"][0].append({"head": "1"}), r"rule_lists\[0\]\[\d+\] is missing the key 'body'"),
     (lambda a: a["rule_lists"][0].append({"head": "1", "body": [{"feature": "concept:nothing", "op": "==",
                                                                  "value": "present"}], "exceptions": []}),

@@ -1,0 +1,185 @@
+"""Checking the shape of a model file's JSON before any of it is used.
+
+A model file is data someone may have crafted: a list where a word belongs, an index past
+the end of a list, a 100,000-element list that turns into a huge matrix. The loaders trust
+the shape they wrote, so such a file would surface as a TypeError, an IndexError or minutes
+of work. A schema of small `Check`s (text, number in a range, list of bounded length,
+object with fields) is walked first and raises one ModelFileError naming the place
+(`model.rules[0].body[0].op: '=~' is not one of ...`). `LEARNER` is the schema of a saved
+ConFold; grader.grading.model_schema builds the grading model's on these pieces. Nesting
+depth and number sizes are limited earlier, by `model_file.parse_json`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from grader.confold.rules import COMPARISONS
+
+
+class ModelFileError(ValueError):
+    """A model file or dict that cannot be read; the message says where and why."""
+
+
+#: How deep exceptions may nest in a model file (learned rules stay far shallower).
+MAX_RULE_DEPTH = 25
+MAX_TEXT = 100_000       # characters of one piece of text
+MAX_ITEMS = 100_000      # elements of one list or object
+MAX_WORDS = 200          # words in one phrase
+
+
+class Check:
+    """One node of the schema: `check(value, where)` raises ModelFileError if `value` does not fit."""
+
+    def check(self, value: Any, where: str) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+def fail(where: str, message: str) -> None:
+    raise ModelFileError(f"{where}: {message}")
+
+
+@dataclass
+class Text(Check):
+    max_len: int = MAX_TEXT
+    choices: tuple[str, ...] | None = None
+
+    def check(self, value: Any, where: str) -> None:
+        if not isinstance(value, str):
+            fail(where, f"should be text, found {_kind(value)}")
+        if len(value) > self.max_len:
+            fail(where, f"text of {len(value)} characters; at most {self.max_len}")
+        if self.choices is not None and value not in self.choices:
+            fail(where, f"{value[:40]!r} is not one of {', '.join(self.choices)}")
+
+
+@dataclass
+class Number(Check):
+    low: float
+    high: float
+    whole: bool = False
+
+    def check(self, value: Any, where: str) -> None:
+        kinds = (int,) if self.whole else (int, float)
+        if isinstance(value, bool) or not isinstance(value, kinds):
+            fail(where, f"should be a {'whole ' if self.whole else ''}number, found {_kind(value)}")
+        if not self.low <= value <= self.high:
+            fail(where, f"{value} is outside {self.low:g}..{self.high:g}")
+
+
+class Flag(Check):
+    def check(self, value: Any, where: str) -> None:
+        if not isinstance(value, bool):
+            fail(where, f"should be true or false, found {_kind(value)}")
+
+
+class Label(Check):
+    """A mark or a literal's value: text, a number or a boolean."""
+
+    def check(self, value: Any, where: str) -> None:
+        if isinstance(value, str):
+            Text().check(value, where)
+        elif not isinstance(value, (int, float, bool)):
+            fail(where, f"should be text, a number or a boolean, found {_kind(value)}")
+
+
+@dataclass
+class Maybe(Check):
+    inner: Check
+
+    def check(self, value: Any, where: str) -> None:
+        if value is not None:
+            self.inner.check(value, where)
+
+
+@dataclass
+class Items(Check):
+    item: Check
+    max_len: int = MAX_ITEMS
+
+    def check(self, value: Any, where: str) -> None:
+        if not isinstance(value, list):
+            fail(where, f"should be a list, found {_kind(value)}")
+        if len(value) > self.max_len:
+            fail(where, f"a list of {len(value)} elements; at most {self.max_len}")
+        for i, v in enumerate(value):
+            self.item.check(v, f"{where}[{i}]")
+
+
+@dataclass
+class Keyed(Check):
+    """An object with any text keys, each value fitting `value`."""
+
+    value: Check
+
+    def check(self, value: Any, where: str) -> None:
+        if not isinstance(value, dict):
+            fail(where, f"should be an object, found {_kind(value)}")
+        if len(value) > MAX_ITEMS:
+            fail(where, f"an object of {len(value)} keys; at most {MAX_ITEMS}")
+        for k, v in value.items():
+            Text(1000).check(k, f"{where} key")
+            self.value.check(v, f"{where}.{k}")
+
+
+@dataclass
+class Fields(Check):
+    """An object with these keys (those in `optional` may be missing); others are ignored."""
+
+    fields: Mapping[str, Check]
+    optional: tuple[str, ...] = ()
+    then: Callable[[dict, str], None] | None = None  # checks across fields
+
+    def check(self, value: Any, where: str) -> None:
+        if not isinstance(value, dict):
+            fail(where, f"should be an object, found {_kind(value)}")
+        for key, check in self.fields.items():
+            if key not in value:
+                if key not in self.optional:
+                    raise ModelFileError(f"{where} is missing the key {key!r}")
+                continue
+            check.check(value[key], f"{where}.{key}")
+        if self.then is not None:
+            self.then(value, where)
+
+
+class RuleCheck(Check):
+    """A rule with its exceptions, nested at most MAX_RULE_DEPTH deep."""
+
+    def __init__(self, depth: int = 0):
+        self.depth = depth
+
+    def check(self, value: Any, where: str) -> None:
+        if self.depth > MAX_RULE_DEPTH:
+            fail(where, f"exceptions nested more than {MAX_RULE_DEPTH} levels deep")
+        Fields({"head": Maybe(Label()), "body": Items(LITERAL, 1000),
+                "exceptions": Items(RuleCheck(self.depth + 1), 1000),
+                "confidence": Maybe(Number(0.0, 1.0)), "fixed_confidence": Flag(),
+                "origin": Text(100), "name": Maybe(Text(200))},
+               optional=("head", "confidence", "fixed_confidence", "origin", "name")).check(value, where)
+
+
+def _kind(value: Any) -> str:
+    return {dict: "an object", list: "a list", str: "text", bool: "a boolean", type(None): "null",
+            int: "a number", float: "a number"}.get(type(value), type(value).__name__)
+
+
+LITERAL = Fields({"feature": Text(300), "op": Text(2, COMPARISONS), "value": Label()})
+
+LEARNER = Fields({
+    "params": Fields({"ratio": Number(0, 1), "z": Number(0, 100),
+                      "improvement_threshold": Maybe(Number(0, 1)), "confidence_threshold": Maybe(Number(0, 1)),
+                      "fold_rm_update": Flag(), "min_initial_precision": Number(0, 1), "default_rule": Flag()},
+                     optional=("ratio", "z", "improvement_threshold", "confidence_threshold", "fold_rm_update",
+                               "min_initial_precision", "default_rule")),
+    "target_name": Text(300), "classes": Items(Label(), 1000), "feature_names_in": Items(Text(300), 100_000),
+    "encodings": Items(Fields({"name": Text(300), "kind": Text(40), "categories": Items(Label(), 10_000)})),
+    "predicates": Items(Fields({"name": Text(300), "body": Items(LITERAL, 1000),
+                                "exceptions": Items(RuleCheck(1), 1000)}), 10_000),
+    "rules": Items(RuleCheck(), 10_000)})
+
+
+def check_learner_data(data: Any, where: str = "model") -> None:
+    """Raise ModelFileError naming the first place where `data` is not a saved ConFold's shape."""
+    LEARNER.check(data, where)

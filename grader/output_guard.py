@@ -1,0 +1,135 @@
+"""Checks before the command line writes a file: never over one of its own inputs, and never
+over a file of another kind (a model over a CSV) unless the user says `--force`.
+
+A command that replaces its own input loses the teacher's work with exit status 0, so the
+check runs before any work is done. The kind of an existing file is read from its content,
+not its name (`marked.json` may well be a CSV): only its first bytes are read, and only
+from a regular file.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+import stat
+from pathlib import Path
+from typing import Iterable
+
+#: The kinds of file the command line writes, as a teacher would name them.
+MODEL, GRADED_CSV, REPORT_JSON = "model file", "graded CSV", "evaluation report"
+
+#: How much of an existing file is read to tell its kind.
+SNIFF_BYTES = 64 * 1024
+
+_MODEL_FORMATS = ("physics-grader-model", "physics-grader/confold-model")
+_FORMAT_KEY = re.compile(r'"format"\s*:\s*"([^"\\]{1,100})"')
+_GRADE_COLUMNS = ("mark", "confidence", "flagged", "rule", "explanation")
+
+
+class OutputRefused(ValueError):
+    """Writing the output would destroy a file the user did not mean to replace."""
+
+
+def check_output(out: Path, kind: str, inputs: Iterable[Path | None], force: bool = False) -> None:
+    """Raise OutputRefused when `out` is one of `inputs` (always) or an existing file that is
+    not a `kind` (unless `force`). A missing or empty `out` is always fine."""
+    out = Path(out)
+    try:
+        info = out.stat()
+    except FileNotFoundError:
+        return
+    except OSError as err:
+        raise OutputRefused(f"{out}: cannot check the output file ({err.strerror or err})") from None
+    for source in inputs:
+        if source is not None and _same_file(out, Path(source)):
+            raise OutputRefused(f"{out}: this is also an input of the command ({source}); "
+                                f"writing the {kind} there would destroy it. Choose another output file")
+    if not stat.S_ISREG(info.st_mode):
+        raise OutputRefused(f"{out}: not a regular file; the {kind} must be written to a file")
+    if force or info.st_size == 0:
+        return
+    found = sniff_kind(out)
+    if found != kind:
+        what = _a(found) if found else "not a file this command writes"
+        raise OutputRefused(f"{out} already exists and is {what}, not {_a(kind)}; choose another "
+                            f"output file, or add --force to replace it")
+
+
+def question_inputs(question: Path) -> list[Path]:
+    """The question file and the .lp rule files it names (`background: rules.lp`,
+    `- file: rules.lp`): all are inputs of a command that reads the question."""
+    import yaml
+
+    found = [Path(question)]
+    try:
+        data = yaml.safe_load(Path(question).read_text(encoding="utf-8-sig"))
+    except (OSError, ValueError, yaml.YAMLError):
+        return found  # the loader reports the problem
+    if not isinstance(data, dict):
+        return found
+    for key in ("background", "initial_rules"):
+        section = data.get(key)
+        items = section if isinstance(section, list) else [section]
+        for item in items:
+            name = item.get("file") if isinstance(item, dict) else item
+            if isinstance(name, str) and "\n" not in name and name.strip().endswith(".lp"):
+                found.append(Path(question).parent / name.strip())
+    return found
+
+
+def _a(kind: str) -> str:
+    return ("an " if kind[0] in "aeiou" else "a ") + kind
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return a.resolve() == b.resolve()
+
+
+def sniff_kind(path: Path) -> str | None:
+    """Which of the command line's outputs `path` holds, from its first bytes; None if none."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(SNIFF_BYTES)
+    except OSError:
+        return None
+    text = head.decode("utf-8-sig", errors="replace")
+    stripped = text.lstrip()
+    if stripped.startswith("{"):
+        match = _FORMAT_KEY.search(stripped[:4096])
+        if match and match.group(1) in _MODEL_FORMATS:
+            return MODEL
+        if _is_report(head, stripped):
+            return REPORT_JSON
+        return None
+    return GRADED_CSV if _is_graded_header(text) else None
+
+
+def _is_report(head: bytes, text: str) -> bool:
+    if len(head) < SNIFF_BYTES:
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return False
+        return isinstance(data, dict) and {"folds", "accuracy", "qwk", "curve"} <= data.keys()
+    return all(f'"{k}"' in text for k in ("folds", "accuracy", "qwk", "curve"))
+
+
+def _is_graded_header(text: str) -> bool:
+    """A CSV whose header row has the columns grading adds (`mark` ... or `q1:mark` ...)."""
+    first = text.split("\n", 1)[0].rstrip("\r")
+    best = None
+    for delimiter in ",;\t|":
+        try:
+            cells = next(csv.reader(io.StringIO(first), delimiter=delimiter))
+        except (csv.Error, StopIteration):
+            continue
+        if all(any(c == g or c.endswith(":" + g) for c in cells) for g in _GRADE_COLUMNS):
+            best = cells
+            break
+    return best is not None

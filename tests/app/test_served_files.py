@@ -1,0 +1,103 @@
+"""The app opens exam files, and the files they name, only below the folders it serves,
+only regular files of bounded size; an upload's question file names only uploaded files."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from grader.app.served_files import MAX_TEXT_FILE_BYTES, served_exam
+from grader.app.settings import REPO, AppSettings
+from grader.app.uploads import UploadError, save_upload
+from knowledge.local_files import FileRefused
+from tests.knowledge.test_knowledge_question import MINIMAL
+
+SAMPLE = REPO / "sample_data"
+
+
+@pytest.fixture
+def served(tmp_path) -> tuple[AppSettings, Path]:
+    """Settings serving tmp_path/served, and that folder with a copy of the sample exam."""
+    folder = tmp_path / "served"
+    shutil.copytree(SAMPLE, folder / "sample")
+    settings = AppSettings.from_env({"GRADER_WORKDIR": str(tmp_path / "work"), "GRADER_SERVE_DIR": str(folder)})
+    return settings, folder
+
+
+def exam_text(answers: str) -> str:
+    return (f"answers: {answers}\nlayout: long\nquestions:\n  - id: q\n"
+            f"    question: sample/vertical_throw/question.yaml\n    training: sample/vertical_throw/marked.csv\n")
+
+
+def test_an_exam_below_the_served_folder_opens(served):
+    settings, folder = served
+    exam = served_exam(folder / "sample" / "exam" / "exam.yaml", settings)
+    assert [q.id for q in exam.questions] == ["vertical_throw", "open_circuit_bulb", "resistor_current"]
+
+
+@pytest.mark.parametrize("path", ["/etc/passwd", "/dev/zero"])
+def test_the_path_box_cannot_reach_system_files(served, path):
+    with pytest.raises(FileRefused, match="opens exam files only below") as info:
+        served_exam(Path(path), served[0])
+    assert "root:" not in str(info.value)
+
+
+def test_an_exam_file_cannot_name_files_outside_the_served_folder(served, tmp_path):
+    settings, folder = served
+    (tmp_path / "private.csv").write_text("id,answer\n1,secret answer text\n", encoding="utf-8")
+    for answers in ("/etc/passwd", "../private.csv"):
+        exam = folder / "exam.yaml"
+        exam.write_text(exam_text(answers), encoding="utf-8")
+        with pytest.raises(FileRefused, match="opens exam exports only below") as info:
+            served_exam(exam, settings)
+        assert "secret answer text" not in str(info.value) and "root:" not in str(info.value)
+
+
+def test_a_symlink_out_of_the_served_folder_is_refused(served, tmp_path):
+    settings, folder = served
+    (tmp_path / "private.csv").write_text("id,answer\n1,secret\n", encoding="utf-8")
+    (folder / "linked.csv").symlink_to(tmp_path / "private.csv")
+    (folder / "exam.yaml").write_text(exam_text("linked.csv"), encoding="utf-8")
+    with pytest.raises(FileRefused, match="only below"):
+        served_exam(folder / "exam.yaml", settings)
+    (folder / "linked.yaml").symlink_to(folder / ".." / "served" / "exam.yaml")  # stays inside
+    (folder / "exam.yaml").write_text(exam_text("sample/exam/responses.csv"), encoding="utf-8")
+    assert served_exam(folder / "linked.yaml", settings).answers.name == "responses.csv"
+
+
+def test_a_fifo_or_an_oversized_file_is_refused_without_blocking(served):
+    settings, folder = served
+    os.mkfifo(folder / "pipe.yaml")
+    start = time.perf_counter()
+    with pytest.raises(FileRefused, match="not a regular file"):
+        served_exam(folder / "pipe.yaml", settings)
+    os.mkfifo(folder / "pipe.csv")
+    (folder / "exam.yaml").write_text(exam_text("pipe.csv"), encoding="utf-8")
+    with pytest.raises(FileRefused, match="not a regular file"):
+        served_exam(folder / "exam.yaml", settings)
+    assert time.perf_counter() - start < 2
+    (folder / "big.yaml").write_bytes(b"#" * (MAX_TEXT_FILE_BYTES + 1))
+    with pytest.raises(FileRefused, match="too large"):
+        served_exam(folder / "big.yaml", settings)
+
+
+def test_the_served_folder_is_a_setting_that_must_exist(tmp_path):
+    assert AppSettings.from_env({"GRADER_SERVE_DIR": str(tmp_path)}).serve_dir == tmp_path
+    assert AppSettings.from_env({}).serve_dir == Path.cwd()
+    with pytest.raises(ValueError, match="GRADER_SERVE_DIR"):
+        AppSettings.from_env({"GRADER_SERVE_DIR": str(tmp_path / "missing")})
+
+
+@pytest.mark.parametrize("entry", ["/etc/passwd", "../../../../etc/passwd", "../../../../../../dev/zero"])
+def test_an_uploaded_question_file_names_only_files_uploaded_with_it(tmp_path, entry):
+    question = (MINIMAL + f"background:\n  - file: '{entry}'\n").encode()
+    marked = (SAMPLE / "vertical_throw" / "marked.csv").read_bytes()
+    with pytest.raises(UploadError, match="rule file") as info:
+        save_upload(tmp_path, question=("q.yaml", question), marked=("m.csv", marked),
+                    export=("e.csv", b"id,answer\n1,x\n"), id_column="id", answer_column="answer",
+                    max_bytes=10**7)
+    assert "root:" not in str(info.value)
