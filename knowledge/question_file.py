@@ -286,8 +286,8 @@ class _Reader:
         except KnowledgeError as err:
             self.problems += err.problems
             return []
-        for obj_id, (pos, lits) in program.positions.items():
-            self.positions[obj_id] = (file, pos, lits, pos)
+        for obj_id, (pos, lits, label_pos) in program.positions.items():
+            self.positions[obj_id] = (file, pos, lits, label_pos)
         self.located.keep.append(program)
         return list(program.background) + list(program.rules)
 
