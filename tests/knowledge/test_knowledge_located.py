@@ -37,3 +37,31 @@ def test_a_quoted_value_that_closes_on_its_line_is_not_blamed():
     text = 'id: q\nquestion: "Why does it not light?"\nmarks: ["0", "1"]\nreference_answers:\n  - a gap\n - x\n'
     problems = check_question_text(text, "q.yaml")
     assert problems and not any("quote" in p.message for p in problems)
+
+
+QUANTITY = HEAD.replace("concepts:\n  gap: [gap]\n", "concepts:\n  downward: [down]\n") + \
+    "quantities:\n  acceleration:\n    value: 9.8\n    unit: m/s^2\n"
+
+
+def test_notation_options_are_read_and_kept_in_model_files():
+    from knowledge import question_from_dict, question_to_dict
+    from knowledge.question_file import read_question_text
+
+    text = QUANTITY + "    bare_number: true\n    symbol: g\n    negative_means: downward\n"
+    assert check_question_text(text, "q.yaml") == []
+    question = read_question_text(text, "q.yaml")[0]
+    q = question.quantities[0]
+    assert (q.bare_number, q.symbol, q.negative_means) == (True, "g", "downward")
+    assert question_from_dict(question_to_dict(question)).quantities[0] == q
+    plain = question_to_dict(read_question_text(QUANTITY, "q.yaml")[0])["quantities"][0]
+    assert "symbol" not in plain and "bare_number" not in plain  # older readers see nothing new
+
+
+@pytest.mark.parametrize("option,words", [
+    ("bare_number: yes please", "bare_number of quantity 'acceleration' must be true or false"),
+    ("symbol: 9", "symbol of quantity 'acceleration' must be a short name"),
+    ("negative_means: downwards", "names no concept of this question: 'downwards', did you mean 'downward'?"),
+])
+def test_bad_notation_options_are_located(option, words):
+    problems = check_question_text(QUANTITY + f"    {option}\n", "q.yaml")
+    assert [(p.line, p.column) for p in problems if words in p.message] == [(12, 5 + len(option.split(':')[0]) + 2)]
