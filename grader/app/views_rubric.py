@@ -1,6 +1,6 @@
 """Editing a question's rubric and retraining; learning from the markers' reviews.
 
-The editor checks the unsaved text on every change (`knowledge.check_question_text`) and
+The editor checks the unsaved text each time Streamlit sends it (`knowledge.check_question_text`) and
 shows each problem with its line and column and the lines around it; saving is refused
 while there are problems, and the previous version of the file is kept by
 `knowledge.save_question_text`. After a retrain the page shows the evaluation figures and
@@ -145,7 +145,7 @@ def rubric_view(session: ExamSession, store: ReviewStore, settings: AppSettings)
         st.session_state[src_key] = stamp
     st.subheader(f"Rubric of {md_escape(qs.id)}")
     st.caption(f"{md_escape(path.resolve())} — concepts, quantities, misconceptions and rules (YAML, rules in YAML "
-               "or ASP). Problems are shown as you edit; the file is only saved when there "
+               "or ASP). Problems are shown when you click outside the box or press Ctrl+Enter; the file is only saved when there "
                "are none, and the previous version is kept.")
     edit, problems_col = st.columns([3, 2], gap="large")
     with edit:
