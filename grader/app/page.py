@@ -17,7 +17,8 @@ from grader.app.review import progress_counts, with_decisions
 from grader.app.review_store import MAX_MARKER_CHARS, StoreError
 from grader.app.session import prepare_sample
 from grader.app.settings import AppSettings
-from grader.app.ui import get_session, get_store, md_escape
+from grader.app.ui import (get_session, get_store, md_escape, remember_marker, remembered_marker,
+                           write_marker_cookie)
 from grader.app.views_open import open_exam_sidebar
 
 VIEWS = ("Review", "Groups", "Marks", "Rubric", "Learn from reviews", "Export")
@@ -35,7 +36,8 @@ def main() -> None:
         st.error(f"The app cannot start: {md_escape(exc)}")
         st.stop()
     state = st.session_state
-    state.setdefault("marker", settings.marker)
+    if "marker" not in state:  # a new session: the name this browser used, else the setting
+        state["marker"] = remembered_marker() or settings.marker
     state.setdefault("flag_below", settings.flag_below)
     state.setdefault("seen", {})
 
@@ -58,7 +60,11 @@ def main() -> None:
         st.stop()
 
     with st.sidebar:
-        st.text_input("Your name (saved with each decision)", key="marker")
+        st.text_input("Your name (saved with each decision)", key="marker", on_change=remember_marker,
+                      help="Kept in this browser (and in the page's address), so a reload or a new "
+                           "tab keeps it. The name a new browser starts with is the setting "
+                           "GRADER_MARKER.")
+        write_marker_cookie()
         if len(str(state.get("marker", "")).strip()) > MAX_MARKER_CHARS:
             st.error(f"A name has at most {MAX_MARKER_CHARS} characters: decisions cannot be "
                      f"saved with this one.")

@@ -109,6 +109,49 @@ def marker() -> str:
     return str(st.session_state.get("marker", "")).strip()
 
 
+MARKER_COOKIE = "grader_marker"
+
+
+def remembered_marker() -> str | None:
+    """The name this browser last used: from the page's address (`?marker=`, kept by a
+    reload) or from the browser's cookie (kept for new tabs), else None."""
+    name = st.query_params.get("marker")
+    if not name:
+        try:
+            from urllib.parse import unquote
+
+            cookie = st.context.cookies.get(MARKER_COOKIE)
+            name = unquote(cookie) if isinstance(cookie, str) else None
+        except Exception:  # no browser behind the session (tests, scripts)
+            name = None
+    return name.strip() or None if isinstance(name, str) else None
+
+
+def remember_marker() -> None:
+    """Keep the name in the address and in a cookie of this browser, so that a reload or a new
+    tab does not credit decisions to the login name (callback of the name box)."""
+    name = marker()
+    if name:
+        st.query_params["marker"] = name
+    else:
+        st.query_params.pop("marker", None)
+    st.session_state["marker_cookie"] = name
+
+
+def write_marker_cookie() -> None:
+    """Set the cookie asked for by `remember_marker` (a one-line script of ours on the page:
+    Streamlit can read cookies but not set them)."""
+    import json
+
+    name = st.session_state.pop("marker_cookie", None)
+    if name is None:
+        return
+    # a JS string literal that cannot end the string or the <script> element, whatever the name
+    value = json.dumps(name).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    st.html(f"<script>document.cookie = '{MARKER_COOKIE}=' + encodeURIComponent({value}) + "
+            "'; path=/; max-age=31536000; SameSite=Strict';</script>", unsafe_allow_javascript=True)
+
+
 def notice(kind: str, text: str) -> None:
     """Show `text` (an st.success/info/warning/error kind) once, on the next run of the page."""
     st.session_state["notice"] = (kind, text)

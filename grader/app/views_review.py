@@ -160,20 +160,20 @@ def decision_form(session: ExamSession, store: ReviewStore, row: pd.Series,
     marks = list(qs.marks) or sorted(qs.table["proposed"].dropna().unique())
     current = row["mark"] if row["mark"] in marks else None
     key = f"{qid}|{aid}"
+    # One way to save, whatever the key: the mark chosen in the radio (the proposed or current
+    # mark is chosen at first, so accepting it is one click or Enter). With a second "Accept"
+    # button, Enter in the comment box pressed the form's first button and saved the proposed
+    # mark although the marker had chosen another.
     with st.form(f"decide|{key}", border=True):
         st.radio("Mark", marks, index=marks.index(current) if current else None,
-                 horizontal=True, key=f"mark|{key}", format_func=md_escape)
+                 horizontal=True, key=f"mark|{key}", format_func=md_escape,
+                 help=f"Proposed: {md_escape(row['proposed'])}" if row["proposed"] is not None
+                 else "No rule proposes a mark")
         st.text_input("Comment (optional)", key=f"comment|{key}")
-        a, b = st.columns(2)
-        a.form_submit_button(
-            f"Accept {md_escape(row['proposed'])}" if row["proposed"] is not None else "Accept (no mark)",
-            type="primary", disabled=row["proposed"] is None, width="stretch",
-            on_click=_save_one, args=(store, session.exam_id, qid, aid, row["mark"], None,
-                                      f"comment|{key}", row["proposed"], row["answer"]))
-        b.form_submit_button("Save the chosen mark", width="stretch",
-                             on_click=_save_one, args=(store, session.exam_id, qid, aid,
-                                                       row["mark"], f"mark|{key}",
-                                                       f"comment|{key}", None, row["answer"]))
+        st.form_submit_button("Save the chosen mark", type="primary", width="stretch",
+                              on_click=_save_one, args=(store, session.exam_id, qid, aid,
+                                                        row["mark"], f"mark|{key}",
+                                                        f"comment|{key}", None, row["answer"]))
 
 
 # -- views ---------------------------------------------------------------------------------

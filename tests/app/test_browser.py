@@ -104,7 +104,7 @@ def _open(browser, url: str, marker: str):
     page.set_default_timeout(WAIT_MS)
     page.goto(url)
     page.get_by_text("Review queue").first.wait_for()
-    name = page.get_by_label("Your name (saved with each decision)")
+    name = page.get_by_label("Your name (saved with each decision)", exact=True)
     name.fill(marker)
     name.press("Enter")
     _settle(page)
@@ -167,7 +167,7 @@ def test_two_markers_override_reload_and_nothing_is_lost(server, browser):
     assert trail[1].base_version == trail[0].version and trail[1].old_mark == "1"
 
     # both keep working on the next answers at once: none of their decisions is lost
-    name = ann.get_by_label("Your name (saved with each decision)")
+    name = ann.get_by_label("Your name (saved with each decision)", exact=True)
     name.fill("Ann")
     name.press("Enter")
     _settle(ann)
@@ -183,3 +183,60 @@ def test_two_markers_override_reload_and_nothing_is_lost(server, browser):
     assert len(trail) == 4
     assert {d.marker for d in trail[2:]} == {"Ann", "Bob"}
     _shot(bob, "bob-end")
+
+
+def test_enter_in_the_comment_box_saves_the_chosen_mark(server, browser):
+    url, store, exam_id = server
+    page = _open(browser, url, "Cy")
+    form = page.locator('[data-testid="stForm"]').first
+    group = form.locator('[role="radiogroup"]')
+    options = [t.strip() for t in group.locator("label").all_inner_texts()]
+    checked = group.locator("input:checked")
+    proposed = checked.first.evaluate("e => e.closest('label').innerText").strip() if checked.count() else None
+    chosen = next(m for m in options if m != proposed)  # not the proposed mark
+    group.locator("label").filter(has_text=re.compile(rf"^\s*{re.escape(chosen)}\s*$")).click()
+    comment = form.get_by_label("Comment (optional)")
+    comment.fill("not what the rule says")
+    comment.press("Enter")
+    _settle(page)
+    page.get_by_text("Saved:").first.wait_for()
+    mine = [d for d in store.history(exam_id) if d.marker == "Cy"]
+    assert [(d.new_mark, d.comment) for d in mine] == [(chosen, "not what the rule says")]
+
+
+def _name_is(page, name: str) -> None:
+    """Wait (the sidebar may still be drawing) until the name box shows `name`."""
+    box = page.get_by_label("Your name (saved with each decision)", exact=True)
+    for _ in range(50):
+        if box.input_value() == name:
+            return
+        page.wait_for_timeout(200)
+    assert box.input_value() == name
+
+
+def test_the_markers_name_survives_a_reload_and_a_new_tab(server, browser):
+    url, store, exam_id = server
+    context = browser.new_context(viewport={"width": 1440, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(WAIT_MS)
+    page.goto(url)
+    page.get_by_text("Review queue").first.wait_for()
+    name = page.get_by_label("Your name (saved with each decision)", exact=True)
+    name.fill("Dee")
+    name.press("Enter")
+    _settle(page)
+    for _ in range(50):  # the page sets the cookie once the run that saw the name has drawn
+        if any(c["name"] == "grader_marker" and c["value"] == "Dee" for c in context.cookies()):
+            break
+        page.wait_for_timeout(200)
+    page.reload()
+    page.get_by_text("Review queue").first.wait_for()
+    _settle(page)
+    _name_is(page, "Dee")
+    tab = context.new_page()  # the same browser, the plain address
+    tab.set_default_timeout(WAIT_MS)
+    tab.goto(url)
+    tab.get_by_text("Review queue").first.wait_for()
+    _settle(tab)
+    _name_is(tab, "Dee")
+    context.close()
