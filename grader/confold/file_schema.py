@@ -180,6 +180,24 @@ LEARNER = Fields({
     "rules": Items(RuleCheck(), 10_000)})
 
 
+#: How many rules (exceptions included) a model file may hold in all: loading costs time per
+#: rule, and a learned model holds a few hundred (its resampled rule lists included).
+MAX_RULES = 20_000
+
+
+def count_rules(rules: list) -> int:
+    """Rules and their exceptions, all levels (call on data that passed RuleCheck)."""
+    return sum(1 + count_rules(r["exceptions"]) for r in rules)
+
+
+def check_rule_count(total: int, where: str) -> None:
+    if total > MAX_RULES:
+        fail(where, f"{total:,} rules and exceptions in all; a model file holds at most {MAX_RULES:,}")
+
+
 def check_learner_data(data: Any, where: str = "model") -> None:
-    """Raise ModelFileError naming the first place where `data` is not a saved ConFold's shape."""
+    """Raise ModelFileError naming the first place where `data` is not a saved ConFold's shape
+    or holds more rules than a model file may."""
     LEARNER.check(data, where)
+    check_rule_count(count_rules(data["rules"]) + sum(count_rules(p["exceptions"]) for p in data["predicates"]),
+                     where)

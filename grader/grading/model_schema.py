@@ -13,7 +13,15 @@ from __future__ import annotations
 from typing import Any
 
 from grader.confold.file_schema import (LEARNER, MAX_WORDS, Check, Fields, Flag, Items, Keyed, Label,
-                                        Maybe, Number, RuleCheck, Text, fail)
+                                        Maybe, Number, RuleCheck, Text, check_rule_count, count_rules,
+                                        fail)
+
+#: How much work a model file may ask of the loader, beyond its shape: each phrase becomes a
+#: spaCy pattern, each polarity key a dictionary entry (see `_check_work`). Learned models
+#: stay far below; a crafted file at these limits still loads in about a second.
+MAX_PHRASES = 10_000
+MAX_POLARITY_KEYS = 100_000
+MAX_EXEMPLAR_CELLS = 20_000_000
 
 
 class PipelineName(Check):
@@ -42,6 +50,9 @@ def _exemplars_agree(d: dict, where: str) -> None:
     for i, m in enumerate(d["mark_of"]):
         if not 0 <= m < n_marks:
             fail(f"{where}.mark_of[{i}]", f"{m} is not the index of one of the {n_marks} marks")
+    words = len({w for keys in d["keys"] for w in keys})
+    if words * len(d["keys"]) > MAX_EXEMPLAR_CELLS:  # the words x exemplars matrix built on load
+        fail(where, f"{len(d['keys']):,} exemplars over {words:,} words; too large a table to build")
 
 
 EXEMPLARS = Fields({"marks": Items(Text(300), 1000), "keys": Items(WORDS),
@@ -83,6 +94,24 @@ MODEL = Fields({
     optional=("agreement", "wording"))
 
 
+def _check_work(data: dict, where: str) -> None:
+    """Totals across the file (its shape already checked): rules, phrases, polarity keys."""
+    learner, extractor, question = data["learner"], data["extractor"], data["question"]
+    rules = count_rules(learner["rules"]) + sum(count_rules(p["exceptions"]) for p in learner["predicates"])
+    rules += sum(count_rules(rules) for rules in data.get("agreement", {}).get("rule_lists", []))
+    check_rule_count(rules, where)
+    phrases = sum(len(p["keys"]) for p in extractor["terms"] + extractor["reference"]) \
+        + sum(len(c["phrases"]) for c in question["concepts"] + question["misconceptions"])
+    if phrases > MAX_PHRASES:
+        fail(where, f"{phrases:,} phrases in all (terms, reference, concepts, misconceptions); "
+                    f"at most {MAX_PHRASES:,}")
+    keys = sum(len(p) for p in extractor["reference_polarities"])
+    if keys > MAX_POLARITY_KEYS:
+        fail(f"{where}.extractor.reference_polarities", f"{keys:,} words in all; at most {MAX_POLARITY_KEYS:,}")
+
+
 def check_model_data(data: dict) -> None:
-    """Raise ModelFileError naming the first place where `data` is not a grading model's shape."""
+    """Raise ModelFileError naming the first place where `data` is not a grading model's shape,
+    or where it asks more work of the loader than a model file may."""
     MODEL.check(data, "model")
+    _check_work(data, "model")

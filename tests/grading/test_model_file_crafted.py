@@ -181,3 +181,23 @@ def test_a_crafted_learner_file_is_a_model_file_error_too(saved, tmp_path):
             outcomes.add("refused")
         assert time.perf_counter() - start < 2
     assert outcomes == {"loaded", "refused"}
+
+
+@pytest.mark.parametrize("damage,where", [
+    (lambda d: d["agreement"].__setitem__("rule_lists", [d["learner"]["rules"] * 800] * 30),
+     "rules and exceptions in all; a model file holds at most 20,000"),
+    (lambda d: d["extractor"].__setitem__("terms", [{"name": f"t{i}", "keys": [["w", str(i)]] * 100, "text": "t"}
+                                                    for i in range(120)]),
+     "12,0\\d\\d phrases in all"),
+    (lambda d: d["extractor"]["exemplars"].update(keys=[[f"w{i}_{j}" for j in range(200)] for i in range(800)],
+                                                  mark_of=[i % 2 for i in range(800)], count=[1] * 800),
+     "800 exemplars over 160,000 words; too large a table"),
+])
+def test_a_file_asking_too_much_work_of_the_loader_is_refused_quickly(saved, tmp_path, damage, where):
+    data = copy.deepcopy(saved)
+    damage(data)
+    (tmp_path / "m.json").write_text(json.dumps(data), encoding="utf-8")
+    start = time.perf_counter()
+    with pytest.raises(ModelFileError, match=where):
+        GradingModel.load(tmp_path / "m.json")
+    assert time.perf_counter() - start < 2
