@@ -25,14 +25,18 @@ MAX_EXEMPLAR_CELLS = 20_000_000
 
 
 class PipelineName(Check):
-    """The extractor's spaCy pipeline: checked without importing anything (features.nlp)."""
+    """The extractor's spaCy pipeline: none (the setting's default), "blank", or a pipeline
+    installed as such here; checked without importing anything (features.nlp)."""
 
     def check(self, value: Any, where: str) -> None:
-        from features.nlp import pipeline_name_problem
+        from features.nlp import FALLBACK, is_installed_pipeline, pipeline_name_problem
 
         problem = pipeline_name_problem(value)
         if problem is not None:
             fail(where, problem)
+        if value is not None and value != FALLBACK and not is_installed_pipeline(value):
+            fail(where, f"the model was made with the spaCy pipeline {value!r}, which is not installed "
+                        f"here; install it, or train the model again")
 
 
 WORDS = Items(Text(200), MAX_WORDS)

@@ -143,7 +143,8 @@ def test_a_model_file_cannot_make_spacy_import_a_package(saved, tmp_path, monkey
     monkeypatch.syspath_prepend(str(tmp_path))
     for name, why in (("planted_pkg", "installed package but not a spaCy pipeline"),
                       ("streamlit", "installed package but not a spaCy pipeline"),
-                      ("../models/x", "not the name of a spaCy pipeline")):
+                      ("../models/x", "not the name of a spaCy pipeline"),
+                      ("xx_no_such_pipeline_sm", "which is not installed here")):
         data = copy.deepcopy(saved)
         data["extractor"]["params"]["model"] = name
         with pytest.raises(ModelFileError, match=f"model.extractor.params.model: .*{why}"):
