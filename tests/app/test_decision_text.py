@@ -12,7 +12,6 @@ from grader.app.review import (DIFFERENT_TEXT, audit_trail, proposed_table, revi
                                with_decisions)
 from grader.app.review_store import NewDecision, ReviewStore
 from grader.app.session import reviewed_examples
-from tests.app.test_app import app_env, warm_workdir  # noqa: F401 - AppTest fixtures
 
 
 def _table(texts: list[str]) -> pd.DataFrame:

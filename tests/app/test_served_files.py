@@ -101,3 +101,19 @@ def test_an_uploaded_question_file_names_only_files_uploaded_with_it(tmp_path, e
                     export=("e.csv", b"id,answer\n1,x\n"), id_column="id", answer_column="answer",
                     max_bytes=10**7)
     assert "root:" not in str(info.value)
+
+
+def test_the_exam_file_box_refuses_a_system_file_with_a_message(app_env, tmp_path):
+    from tests.app.test_app import _button, _plain, _start
+
+    outside = tmp_path.parent / f"{tmp_path.name}-outside.yaml"  # beside the served folder
+    outside.write_text("name: secret exam\nanswers: x.csv\nlayout: long\nquestions: []\n", encoding="utf-8")
+    for path in ("/etc/passwd", str(outside)):
+        at = _start()
+        at.sidebar.radio(key="open_source").set_value("An exam file on this computer").run()
+        at.sidebar.text_input(key="open_path").set_value(path)
+        _button(at, "Open").click().run()
+        assert not at.exception, at.exception
+        messages = [_plain(e.value) for e in at.error]
+        assert any("the app opens exam files only below" in m for m in messages), messages
+        assert not any("root:" in m or "secret exam" in m for m in messages)
