@@ -21,6 +21,7 @@ from functools import lru_cache
 
 import pint
 
+from knowledge.numbers import unit_problem
 from knowledge.question_file import unit_registry
 from knowledge.schema import Quantity
 
@@ -243,6 +244,11 @@ def within(value: float, q: Quantity) -> bool:
 
 @lru_cache(maxsize=256)
 def expected_unit(unit: str) -> pint.Unit:
+    """The rubric's unit. Question files are checked when loaded; this check also covers a
+    question rebuilt from a model file, so that no text reaches pint unchecked."""
+    problem = unit_problem(unit)
+    if problem:
+        raise ValueError(problem)
     return ureg().parse_units(unit.replace("^", "**") if unit else "dimensionless")
 
 

@@ -18,6 +18,7 @@ import struct
 from dataclasses import dataclass
 
 from knowledge.errors import Problem
+from knowledge.numbers import number_problem, read_number
 
 _TOKEN = re.compile(r"""
     (?P<ws>[ \t\r]+) | (?P<nl>\n) | (?P<comment>%[^\n]*)
@@ -198,9 +199,11 @@ class _Parser:
             self.comment_pos += 1
         confidence = None
         if first.kind == "number" and self.peek(1).text == "::":
-            confidence = float(self.take().text)
+            confidence = float(self.take().text) if not number_problem(first.text) else None
             self.take()
-            if not 0.0 <= confidence <= 1.0:
+            if confidence is None:
+                self.problem(first.line, first.col, number_problem(first.text), "a number between 0 and 1")
+            elif not 0.0 <= confidence <= 1.0:
                 self.problem(first.line, first.col, f"confidence {first.text} is not a probability",
                              "a number between 0 and 1")
         head = self.atom(negated=False)
@@ -267,7 +270,10 @@ class _Parser:
             else:
                 tok2 = tok
             text = tok2.text
-            value = int(text) * sign if re.fullmatch(r"\d+", text) else float(text) * sign
+            if number_problem(text):
+                self.problem(tok2.line, tok2.col, number_problem(text), "a number like 0.5")
+                return Term("num", 0, tok.line, tok.col)
+            value = read_number(text) * sign
             return Term("num", value, tok.line, tok.col)
         if tok.kind == "name":
             if nested and self.peek().text == "(":

@@ -17,6 +17,7 @@ from grader.confold.rules import PredicateDefinition, Rule
 from knowledge.asp import parse_program
 from knowledge.errors import KnowledgeError, Problem, did_you_mean, source_name
 from knowledge.local_files import MAX_RULE_FILE_BYTES, FileRefused, read_regular_file, resolve_named_file
+from knowledge.numbers import read_number, unit_problem
 from knowledge.schema import Concept, Misconception, Quantity, Question
 from knowledge.yaml_rules import DataReader, RuleFormatError, parse_condition
 from knowledge.yaml_source import Located, load_located
@@ -39,6 +40,14 @@ def unit_registry():
         _UNITS = pint.UnitRegistry()
     return _UNITS
 
+
+
+def _finite(value: int | float) -> bool:
+    """A finite number that converts to a float (a 400-digit int does not)."""
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False
 
 class _Reader:
     def __init__(self, located: Located, base_dir: Path | None):
@@ -143,7 +152,7 @@ class _Reader:
             value = entry.get("value")
             if "value" not in entry:
                 self.problem(entry, f"missing key 'value' in quantity '{name}'", "value: NUMBER")
-            elif isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            elif isinstance(value, bool) or not isinstance(value, (int, float)) or not _finite(value):
                 self.problem(("value", entry, "value"), f"the value of quantity '{name}' must be a number",
                              "a number like 9.8")
                 value = None
@@ -154,6 +163,10 @@ class _Reader:
                 unit = None
             elif not isinstance(unit, str) or not unit.strip():
                 self.problem(("value", entry, "unit"), f"the unit of quantity '{name}' must be text",
+                             "a unit like m/s^2")
+                unit = None
+            elif unit_problem(unit):
+                self.problem(("value", entry, "unit"), f"bad unit of quantity '{name}': {unit_problem(unit)}",
                              "a unit like m/s^2")
                 unit = None
             else:
@@ -178,13 +191,15 @@ class _Reader:
         if isinstance(raw, bool) or raw is None:
             self.problem(where, f"bad tolerance {raw!r} for quantity '{name}'", expected)
         elif isinstance(raw, (int, float)):
-            if 0 <= raw < 1:  # NaN fails this test too
+            if _finite(raw) and 0 <= raw < 1:  # NaN fails this test too
                 return float(raw), False
             self.problem(where, f"bad tolerance {raw!r} for quantity '{name}': a bare number is a "
                                 "relative tolerance between 0 and 1", expected)
+        elif isinstance(raw, str) and unit_problem(raw):
+            self.problem(where, f"bad tolerance for quantity '{name}': {unit_problem(raw)}", expected)
         elif isinstance(raw, str) and raw.strip().endswith("%"):
             try:
-                share = float(raw.strip()[:-1]) / 100
+                share = read_number(raw.strip()[:-1]) / 100
             except ValueError:
                 share = -1.0
             if 0 <= share < 1:
@@ -200,7 +215,7 @@ class _Reader:
             except Exception as err:
                 self.problem(where, f"bad tolerance '{raw}' for quantity '{name}' ({err})", expected)
             else:
-                if magnitude >= 0:
+                if 0 <= magnitude < math.inf:
                     return magnitude, True
                 self.problem(where, f"bad tolerance '{raw}' for quantity '{name}': negative", expected)
         else:

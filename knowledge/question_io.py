@@ -8,6 +8,7 @@ from typing import Sequence
 
 from grader.atomic_file import atomic_write_bytes, atomic_write_text
 from knowledge.errors import KnowledgeError, Problem
+from knowledge.numbers import unit_problem
 from knowledge.question_file import read_question_text
 from knowledge.schema import Concept, FeatureSpec, Misconception, Quantity, Question
 from knowledge.validate import validate_question
@@ -118,6 +119,10 @@ def question_from_dict(d: dict) -> Question:
         raise KnowledgeError([Problem(where, 1, 1, f"question dict version {d.get('format_version')!r} "
                                                    f"is newer than this program's ({DICT_VERSION})",
                                       "an update of the grader")])
+    for x in d.get("quantities") or ():
+        problem = unit_problem(str(x.get("unit", ""))) if isinstance(x, dict) else None
+        if problem:
+            raise KnowledgeError([Problem(where, 1, 1, f"quantity {x.get('name')!r}: {problem}", "a unit like m/s^2")])
     try:
         return Question(
             id=d["id"], text=d["question"], marks=tuple(d["marks"]),

@@ -30,6 +30,7 @@ import yaml
 
 from grader.confold.rules import COMPARISONS, NUMERIC_COMPARISONS, Literal, PredicateDefinition, Rule
 from knowledge.errors import did_you_mean
+from knowledge.numbers import read_number
 
 RULE_KEYS = ("name", "mark", "if", "unless", "confidence", "confidence_fixed", "origin")
 DEFINE_KEYS = ("define", "if", "unless")
@@ -81,10 +82,11 @@ def parse_value(text: str) -> Any:
         return text[1:-1]
     if text in ("true", "false"):
         return text == "true"
-    if _INT.match(text):
-        return int(text)
-    if _FLOAT.match(text):
-        return float(text)
+    if _INT.match(text) or _FLOAT.match(text):
+        try:
+            return read_number(text)
+        except ValueError as err:
+            raise RuleFormatError(str(err), "a number like 0.5") from None
     if not text:
         raise RuleFormatError("missing value after the comparison", "a value, e.g. present or 0.5")
     return text
@@ -243,7 +245,7 @@ class DataReader:
         confidence = data.get("confidence")
         if confidence is not None:
             if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) \
-                    or not 0.0 <= float(confidence) <= 1.0:
+                    or not 0.0 <= confidence <= 1.0:
                 self.report(f"confidence {confidence!r} is not a probability", "a number between 0 and 1",
                             ("value", data, "confidence"))
                 confidence = None

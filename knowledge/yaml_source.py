@@ -12,8 +12,12 @@ from typing import Any
 import yaml
 
 from knowledge.errors import Problem
+from knowledge.numbers import number_problem
 
 Position = tuple[int, int]
+_RESOLVER = yaml.resolver.Resolver()
+_STR, _INT, _FLOAT, _TIMESTAMP, _MAP, _SEQ = (f"tag:yaml.org,2002:{t}" for t in
+                                              ("str", "int", "float", "timestamp", "map", "seq"))
 
 
 class Located:
@@ -66,6 +70,11 @@ class _Converter:
                                          "the text written out"))
             return None
         self.seen.add(id(node))
+        if not isinstance(node, yaml.ScalarNode) and node.tag not in (_MAP, _SEQ):
+            self.problems.append(Problem(self.located.file, *_pos(node),
+                                         f"YAML tags such as '{node.tag.replace('tag:yaml.org,2002:', '!!')}' "
+                                         "are not supported in question files", "the value written plainly"))
+            return None
         if isinstance(node, yaml.MappingNode):
             out: dict = {}
             first: dict = {}
@@ -107,9 +116,26 @@ class _Converter:
         return value
 
     def scalar(self, node: yaml.Node) -> Any:
+        """A plain value: text, a number, true/false or nothing. Explicit tags (`!!int abc`,
+        `!!python/...`) are refused; what looks like a date stays text (`title: 2024-13-45`);
+        numbers are bounded (`knowledge.numbers`)."""
+        implicit = _RESOLVER.resolve(yaml.ScalarNode, node.value, (True, False)) \
+            if getattr(node, "style", None) is None else _STR
+        if not isinstance(node, yaml.ScalarNode) or node.tag not in (implicit, _STR):
+            self.problems.append(Problem(self.located.file, *_pos(node),
+                                         f"YAML tags such as '{node.tag.replace('tag:yaml.org,2002:', '!!')}' "
+                                         "are not supported in question files",
+                                         "the value written plainly"))
+            return None
+        if node.tag in (_STR, _TIMESTAMP):
+            return node.value
+        if node.tag in (_INT, _FLOAT) and number_problem(node.value):
+            self.problems.append(Problem(self.located.file, *_pos(node), number_problem(node.value),
+                                         "a number like 9.8"))
+            return None
         try:
             return self.constructor.construct_object(node, deep=True)
-        except yaml.YAMLError as err:
+        except (yaml.YAMLError, ValueError, OverflowError) as err:
             self.problems.append(Problem(self.located.file, *_pos(node),
                                          f"cannot read this value: {getattr(err, 'problem', err)}"))
             return None

@@ -156,17 +156,27 @@ def read_exam_answers(exam: Exam) -> tuple[pd.DataFrame, pd.DataFrame, list[str]
 
 
 def _unique_ids(ids: list[str], rows, path: Path, warnings: list[str]) -> list[str]:
+    """Every answer its own id: a repeated id (or a blank one) gets its row added, "a (row 3)",
+    made longer still if the file itself uses that text as an id ("a (row 3, 2)")."""
     seen: dict[str, int] = {}
+    taken = set(ids)
     out = []
     for i, r in zip(ids, rows):
-        i = i or f"row {r}"
-        if i in seen:
-            warnings.append(f"{path}: {i!r} appears again on row {r} (first on row {seen[i]}); "
-                            f"both attempts are kept and graded")
-            out.append(f"{i} (row {r})")
-        else:
+        if i and i not in seen:
             seen[i] = int(r)
             out.append(i)
+            continue
+        if i:
+            warnings.append(f"{path}: {i!r} appears again on row {r} (first on row {seen[i]}); "
+                            f"both attempts are kept and graded")
+        base = f"{i} (row {r}" if i else f"row {r}"
+        candidate, k = (base + ")" if i else base), 1
+        while candidate in taken:
+            k += 1
+            candidate = f"{base}, {k})" if i else f"{base} ({k})"
+        taken.add(candidate)
+        seen.setdefault(candidate, int(r))
+        out.append(candidate)
     return out
 
 

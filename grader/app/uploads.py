@@ -22,10 +22,16 @@ class UploadError(ValueError):
     """An uploaded file cannot be used; the message says which and why."""
 
 
+def megabytes(n_bytes: int) -> str:
+    """A size in the megabytes of the upload setting (1 MB = 1024 x 1024 bytes, as Streamlit's
+    maxUploadSize counts them): a limit of 20 is shown as "20 MB", never "21.0 MB"."""
+    return f"{n_bytes / (1024 * 1024):.1f}".removesuffix(".0") + " MB"
+
+
 def _check_size(name: str, data: bytes, max_bytes: int) -> None:
     if len(data) > max_bytes:
-        raise UploadError(f"{name} is {len(data) / 1e6:.1f} MB; the limit is "
-                          f"{max_bytes / 1e6:.1f} MB (setting GRADER_MAX_UPLOAD_MB)")
+        raise UploadError(f"{name} is {megabytes(len(data))}; the limit is "
+                          f"{megabytes(max_bytes)} (setting GRADER_MAX_UPLOAD_MB)")
     if not data.strip():
         raise UploadError(f"{name} is empty")
 

@@ -15,12 +15,13 @@ SUBCOMMANDS = {
     "titanic": ("grader.bench.titanic", "CON-FOLD's two-rule Titanic program from the real file"),
     "grade": ("grader.bench.grade", "the grading pipeline on marked answers"),
     "beetle": ("grader.bench.beetle", "the grading pipeline on the Beetle student answers"),
+    "robustness": ("grader.bench.robustness", "mutated question files and exam CSVs: crashes, hangs, rows lost"),
 }
 
 
 def usage() -> str:
     lines = ["usage: python -m grader.bench SUBCOMMAND [options]", "", "subcommands:"]
-    lines += [f"  {name:<8} {text}" for name, (_, text) in SUBCOMMANDS.items()]
+    lines += [f"  {name:<10} {text}" for name, (_, text) in SUBCOMMANDS.items()]
     return "\n".join(lines)
 
 

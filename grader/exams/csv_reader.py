@@ -55,14 +55,23 @@ class CSVFormat:
 
 
 def detect_encoding(path: str | Path) -> str:
-    """The encoding of a text file: from its BOM, else UTF-8 if it is valid, else a guess."""
+    """The encoding of a text file: from its BOM, else UTF-16/32 from the pattern of zero
+    bytes, else UTF-8 if it is valid, else a guess. A file that is no text (a workbook, a
+    PDF, other binary data) is a CSVFormatError saying what it seems to be."""
     path = Path(path)
     with open(path, "rb") as f:
-        head = f.read(4)
+        head = f.read(_SAMPLE_BYTES)
+    for magic, what in _MAGIC.items():
+        if head.startswith(magic):
+            raise CSVFormatError(f"{path}: this is {what}, not a CSV file; {_NOT_TEXT}")
     if head.startswith(codecs.BOM_UTF8):
         return "utf-8-sig"
+    if head.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+        return "utf-32"
     if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return "utf-16"
+    if b"\x00" in head:
+        return _wide_encoding(path, head)
     bad_at = _first_invalid_utf8(path)
     if bad_at is None:
         return "utf-8"
@@ -75,6 +84,28 @@ def detect_encoding(path: str | Path) -> str:
         if _decodes(path, encoding):
             return encoding
     return "latin-1"  # decodes any bytes; better than refusing the file
+
+
+_MAGIC = {b"PK\x03\x04": "a spreadsheet workbook (.xlsx or .ods) or another zip file",
+          b"\xd0\xcf\x11\xe0": "an old Excel workbook (.xls) or another Office file",
+          b"%PDF": "a PDF document"}
+_NOT_TEXT = ("save it from your spreadsheet or learning platform as CSV (UTF-8) and try again")
+
+
+def _wide_encoding(path: Path, head: bytes) -> str:
+    """UTF-16 or UTF-32 without a byte-order mark, told by where the zero bytes of ASCII
+    characters fall; otherwise the file is not text."""
+    data = head[: len(head) - len(head) % 4]
+    zero = np.frombuffer(data, dtype=np.uint8) == 0
+    if len(zero) >= 4:
+        by_position = [zero[k::4].mean() for k in range(4)]
+        for encoding, pattern in (("utf-32-le", (0, 1, 1, 1)), ("utf-32-be", (1, 1, 1, 0)),
+                                  ("utf-16-le", (0, 1, 0, 1)), ("utf-16-be", (1, 0, 1, 0))):
+            if all((share > 0.6) if z else (share < 0.1) for share, z in zip(by_position, pattern)) \
+                    and _decodes(path, encoding):
+                return encoding
+    raise CSVFormatError(f"{path}: this is not a text file (it has zero bytes where text has none); "
+                         f"{_NOT_TEXT}")
 
 
 def _first_invalid_utf8(path: Path) -> int | None:
@@ -157,10 +188,16 @@ def detect_format(path: str | Path) -> CSVFormat:
     encoding = detect_encoding(path)
     with open(path, encoding=encoding, newline="") as f:
         sample = f.read(64 * 1024)
+    if "\x00" in sample:
+        raise CSVFormatError(f"{path}: this is not a text file (it has zero bytes where text has "
+                             f"none); {_NOT_TEXT}")
     first_line = sample.split("\n", 1)[0].strip()
     if first_line.lower().startswith("sep=") and len(first_line) == 5:
         return CSVFormat(encoding, first_line[4], sep_line=True)  # Excel's hint: "sep=;"
-    return CSVFormat(encoding, detect_delimiter(sample))
+    try:
+        return CSVFormat(encoding, detect_delimiter(sample))
+    except csv.Error as e:
+        raise CSVFormatError(f"{path}: cannot read the first rows as CSV ({e}); {_NOT_TEXT}") from None
 
 
 # ---------------------------------------------------------------------------------------
@@ -211,6 +248,7 @@ class CSVReader:
         self._reader = csv.reader(text, delimiter=self.format.delimiter)
         self._text = text
         self.row = 0  # spreadsheet row of the last record read
+        self._id_shape = ""  # shape of the first cell of the last record ("a9" for "r12")
         if self.format.sep_line:
             text.readline()  # Excel does not show it as a row either
         header = self._next_record()
@@ -247,6 +285,8 @@ class CSVReader:
                 continue  # a blank line
             if following is None and ("\n" in record[-1] or "\r" in record[-1]):
                 self._check_closed(row)
+            if any("\n" in cell or "\r" in cell for cell in record):
+                self._check_no_rows_inside(row, record)
             if len(record) < width:
                 record += [""] * (width - len(record))
             elif len(record) > width:
@@ -256,15 +296,41 @@ class CSVReader:
                         f"(separator detected: {self.format.describe()}); is a quote missing around "
                         f"an answer that contains the separator?")
                 record = record[:width]
+            if "\n" not in record[0] and len(record[0]) <= 40:
+                self._id_shape = _shape(record[0])
             yield row, record
             record = following
+
+    def _check_no_rows_inside(self, row: int, record: list[str]) -> None:
+        """A quote opened in one row and closed a few lines later swallows the rows between
+        into one answer, which the csv module accepts silently. A genuine answer with line
+        breaks has lines of prose; lines that start like a row of this file (a first cell of
+        the same shape as this row's, "r3" after "r2", then the separator and as many cells
+        as the header) are rows lost into this one, so the file is refused with their place."""
+        width = len(self.columns)
+        own = record[0] if "\n" not in record[0] and "\r" not in record[0] and len(record[0]) <= 40 else ""
+        shape = _shape(own) or self._id_shape  # a quote opened in the first cell: the rows before
+        if not shape:
+            return
+        swallowed = []
+        for cell in record:
+            for line in cell.splitlines()[1:]:
+                cells = next(csv.reader([line], delimiter=self.format.delimiter), [])
+                if len(cells) >= width and cells[0].strip() and _shape(cells[0]) == shape:
+                    swallowed.append(cells[0].strip())
+        if swallowed:
+            shown = ", ".join(repr(s) for s in swallowed[:5]) + (" ..." if len(swallowed) > 5 else "")
+            raise CSVFormatError(
+                f"{self.path}: row {row}: the quote that opens an answer on this row closes only after "
+                f"{len(swallowed)} line(s) that look like rows of their own ({shown}), which would be "
+                f"read as part of this answer; check the quotes of the answer on row {row}")
 
     def _check_closed(self, row: int) -> None:
         """A quote that is never closed swallows the rest of the file into one cell, which
         the csv module accepts silently. A multi-line last cell of the last record was
         quoted, so a file whose last cell is properly closed ends with that quote (and
         maybe a line break): anything else is an unclosed quote."""
-        if self.format.encoding.startswith("utf-16"):
+        if self.format.encoding.startswith(("utf-16", "utf-32")):
             return  # the byte-level check below assumes an ASCII-compatible encoding
         with open(self.path, "rb") as f:
             f.seek(max(0, self.path.stat().st_size - 8))
@@ -302,6 +368,13 @@ class CSVReader:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _shape(cell: str) -> str:
+    """The shape of an id-like cell: letters a, digit runs 9 ("r12" -> "a9", "s-0042" -> "a-9")."""
+    import re
+
+    return re.sub(r"[^\W\d_]+", "a", re.sub(r"\d+", "9", cell.strip()))
 
 
 def _clean_header(header: list[str]) -> list[str]:

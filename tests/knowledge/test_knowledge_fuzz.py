@@ -116,3 +116,35 @@ def test_sample_question_files_truncated_at_every_line():
         lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
         for n in range(len(lines) + 1):
             _check_only_problems("".join(lines[:n]))
+
+
+# Hostile values where a teacher's or an uploaded file has a value: YAML tags, dates that are
+# no dates, numbers too long for a float or for Python's int parser, deep nesting, units with
+# power towers that would keep pint busy for minutes. Each must be a located problem, fast.
+HOSTILE = st.one_of(
+    st.sampled_from(["!!int abc", "!!float x", "!!timestamp 2024-13-45", "2024-13-45", "!!binary ZZZ",
+                     "!!python/object/apply:os.system ['true']", "!!set {a: null}", "!!omap [a: 1]",
+                     "'9**9**8 m/s^2'", "'m**(9**9**8)'", "'m^999'", "'10**10**10 A'", "1e400", "-1e400",
+                     ".nan", "!!null ''", "&a x", "*a", "<<: {a: 1}"]),
+    st.integers(300, 5000).map(lambda n: "9" * n),
+    st.integers(300, 600).map(lambda n: "0." + "9" * n),
+    st.integers(50, 3000).map(lambda n: "[" * n + "]" * n),
+    st.integers(50, 3000).map(lambda n: "{a: " * n + "1" + "}" * n),
+)
+_VALUE_SPOTS = [m.span() for m in __import__("re").finditer(r"[A-Za-z0-9.%/^']+", QUESTION)]
+HOSTILE_FUZZ = settings(max_examples=300, deadline=2000, suppress_health_check=[HealthCheck.too_slow])
+
+
+@HOSTILE_FUZZ
+@given(st.sampled_from(_VALUE_SPOTS), HOSTILE)
+def test_question_files_with_hostile_values(spot, value):
+    start, end = spot
+    _check_only_problems(QUESTION[:start] + value + QUESTION[end:])
+
+
+@HOSTILE_FUZZ
+@given(st.sampled_from([m.span() for m in __import__("re").finditer(r"\d+(\.\d+)?", VALID_PROGRAM)]),
+       st.integers(300, 5000))
+def test_asp_programs_with_numbers_too_long(spot, digits):
+    start, end = spot
+    _parse_only_knowledge_errors(VALID_PROGRAM[:start] + "9" * digits + VALID_PROGRAM[end:])

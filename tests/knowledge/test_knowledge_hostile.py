@@ -1,0 +1,69 @@
+"""Values found by fuzzing that made the question parsers fail or hang (issue 11): each is a
+located problem now, found in well under a second."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from knowledge import check_question_text
+from knowledge.numbers import read_number, unit_problem
+from tests.data import SAMPLE
+
+BASE = (SAMPLE / "vertical_throw" / "question.yaml").read_text(encoding="utf-8")
+LINES = BASE.splitlines()
+
+
+def _line_of(text: str) -> int:
+    return next(i for i, line in enumerate(LINES, 1) if text in line)
+
+
+@pytest.mark.parametrize("old,new,message", [
+    ("unit: m/s^2", "unit: '9**9**8 m/s^2'", "a power applies to a unit"),
+    ("unit: m/s^2", "unit: 'm**(9**9**8)'", "a power applies to a unit"),
+    ("tolerance: 0.25 m/s^2", "tolerance: '9**9**8 m/s^2'", "a power applies to a unit"),
+    ("tolerance: 0.25 m/s^2", "tolerance: 1e400 m/s^2", "bad tolerance"),
+    ("id: vertical_throw", "id: !!int abc", "YAML tags such as '!!int'"),
+    ("id: vertical_throw", "id: !!python/object/apply:os.system ['true']", "YAML tags such as '!!python"),
+    ("value: 9.8", "value: " + "9" * 400, "a number of 400 characters"),
+    ("value: 9.8", "value: " + "9" * 400 + ".5", "a number of 402 characters"),
+    ("0.99::mark(X,'0')", "0." + "9" * 400 + "::mark(X,'0')", "a number of 402 characters"),
+    ("V >= 9.5", "V >= " + "9" * 4400, "a number of 4400 characters"),
+    ("V >= 9.5", "V >= " + "9" * 400, "a number of 400 characters"),
+])
+def test_hostile_values_are_located_problems_found_fast(old, new, message):
+    assert old in BASE
+    line = _line_of(old)
+    start = time.perf_counter()
+    problems = check_question_text(BASE.replace(old, new, 1), "q.yaml")
+    assert time.perf_counter() - start < 1.0
+    assert [p for p in problems if message in p.message and p.line == line and p.column > 1], problems
+
+
+def test_what_looks_like_a_date_stays_text():
+    text = BASE.replace("marks:", "title: 2024-13-45\nmarks:", 1)
+    assert check_question_text(text, "q.yaml") == []
+
+
+def test_deep_nesting_is_one_problem():
+    text = BASE.replace("id: vertical_throw", "id: vertical_throw\ndescription: " + "[" * 5000 + "]" * 5000, 1)
+    problems = check_question_text(text, "q.yaml")
+    assert len(problems) == 1 and "nested too deeply" in problems[0].message
+
+
+@pytest.mark.parametrize("unit", ["m/s^2", "m s^-2", "m*s**-2", "kg*m^2/s^3", "(m/s)^2", "m^(-2)", "N/kg", "ohm"])
+def test_ordinary_units_pass_the_check(unit):
+    assert unit_problem(unit) is None
+
+
+@pytest.mark.parametrize("unit", ["m^999", "m^2^3", "10^3 m", "m^x", "m" * 61])
+def test_unusual_powers_and_long_units_are_refused(unit):
+    assert unit_problem(unit)
+
+
+def test_numbers_are_read_within_bounds():
+    assert read_number("12") == 12 and isinstance(read_number("12"), int)
+    assert read_number("-0.5e-3") == pytest.approx(-0.0005)
+    with pytest.raises(ValueError, match="at most 40"):
+        read_number("9" * 41)
