@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
+from grader.confold.asp_terms import is_identifier
 from grader.confold.rules import COMPARISONS
 
 
@@ -72,6 +73,16 @@ class Flag(Check):
     def check(self, value: Any, where: str) -> None:
         if not isinstance(value, bool):
             fail(where, f"should be true or false, found {_kind(value)}")
+
+
+class Identifier(Check):
+    """A name the rules are written with in ASP (the learner's target: "mark")."""
+
+    def check(self, value: Any, where: str) -> None:
+        Text(100).check(value, where)
+        if not is_identifier(value):
+            fail(where, f"{value!r} is not a valid name (a lowercase letter followed by letters, "
+                        f"digits or _)")
 
 
 class Label(Check):
@@ -145,7 +156,8 @@ class Fields(Check):
 
 
 class RuleCheck(Check):
-    """A rule with its exceptions, nested at most MAX_RULE_DEPTH deep."""
+    """A rule with its exceptions, nested at most MAX_RULE_DEPTH deep; a top-level rule
+    (depth 0) has a head."""
 
     def __init__(self, depth: int = 0):
         self.depth = depth
@@ -158,6 +170,8 @@ class RuleCheck(Check):
                 "confidence": Maybe(Number(0.0, 1.0)), "fixed_confidence": Flag(),
                 "origin": Text(100), "name": Maybe(Text(200))},
                optional=("head", "confidence", "fixed_confidence", "origin", "name")).check(value, where)
+        if self.depth == 0 and value.get("head") is None:  # only exceptions go without one
+            fail(where, "a rule needs a head (the mark it gives)")
 
 
 def _kind(value: Any) -> str:
@@ -173,7 +187,7 @@ LEARNER = Fields({
                       "fold_rm_update": Flag(), "min_initial_precision": Number(0, 1), "default_rule": Flag()},
                      optional=("ratio", "z", "improvement_threshold", "confidence_threshold", "fold_rm_update",
                                "min_initial_precision", "default_rule")),
-    "target_name": Text(300), "classes": Items(Label(), 1000), "feature_names_in": Items(Text(300), 100_000),
+    "target_name": Identifier(), "classes": Items(Label(), 1000), "feature_names_in": Items(Text(300), 100_000),
     "encodings": Items(Fields({"name": Text(300), "kind": Text(40), "categories": Items(Label(), 10_000)})),
     "predicates": Items(Fields({"name": Text(300), "body": Items(LITERAL, 1000),
                                 "exceptions": Items(RuleCheck(1), 1000)}), 10_000),

@@ -94,6 +94,8 @@ def test_only_model_file_errors_escape_and_every_load_is_quick(saved, tmp_path):
             model = GradingModel.load(path)
             model.grade(["there is a gap so no current flows", "idk"])  # a loaded model works
             model.explain("a gap")
+            for form in ("text", "asp", "yaml"):
+                model.rules(form)
             loaded += 1
         except ModelFileError as err:
             assert str(err).startswith(str(path))
@@ -126,6 +128,10 @@ def test_hostile_json_is_refused_before_parsing(saved, tmp_path, raw, where):
      r"model.extractor.terms\[0\].keys\[0\]\[0\]: should be text, found a number"),
     (lambda d: d["learner"]["rules"][0]["body"][0].__setitem__("op", "=~"),
      r"model.learner.rules\[0\].body\[0\].op: '=~' is not one of"),
+    (lambda d: d["agreement"]["rule_lists"][0][0].__setitem__("head", None),
+     r"model.agreement.rule_lists\[0\]\[0\]: a rule needs a head"),
+    (lambda d: d["learner"].__setitem__("target_name", "electricity flow"),
+     r"model.learner.target_name: 'electricity flow' is not a valid name"),
     (lambda d: d["extractor"]["vocabulary_extra"].extend([["w"]] * 100_001),
      r"model.extractor.vocabulary_extra: a list of 100\d+ elements; at most 100000"),
 ])
