@@ -67,7 +67,7 @@ def question_inputs(question: Path) -> list[Path]:
     found = [Path(question)]
     try:
         data = yaml.safe_load(Path(question).read_text(encoding="utf-8-sig"))
-    except (OSError, ValueError, yaml.YAMLError):
+    except (OSError, ValueError, TypeError, RecursionError, yaml.YAMLError):
         return found  # the loader reports the problem
     if not isinstance(data, dict):
         return found
