@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from grader.confold.asp_terms import is_identifier
+from grader.confold.asp_terms import is_identifier, unary_ok
 from grader.confold.rules import COMPARISONS
 
 
@@ -210,8 +210,18 @@ def check_rule_count(total: int, where: str) -> None:
 
 
 def check_learner_data(data: Any, where: str = "model") -> None:
-    """Raise ModelFileError naming the first place where `data` is not a saved ConFold's shape
-    or holds more rules than a model file may."""
+    """Raise ModelFileError naming the first place where `data` is not a saved ConFold's shape,
+    holds more rules than a model file may, or names a derived predicate that cannot be
+    written as `name(X)` in its ASP program."""
     LEARNER.check(data, where)
+    check_predicate_names(data, where)
     check_rule_count(count_rules(data["rules"]) + sum(count_rules(p["exceptions"]) for p in data["predicates"]),
                      where)
+
+
+def check_predicate_names(data: dict, where: str) -> None:
+    """Each derived predicate of a learner (shape already checked) can be written `name(X)`."""
+    for i, p in enumerate(data["predicates"]):
+        if not unary_ok(p["name"], data["target_name"]):
+            fail(f"{where}.predicates[{i}].name", f"{p['name'][:60]!r} is not a valid name for a "
+                                                  f"derived predicate")

@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from grader.confold.file_schema import (LEARNER, MAX_WORDS, Check, Fields, Flag, Items, Keyed, Label,
-                                        Maybe, Number, RuleCheck, Text, check_rule_count, count_rules,
-                                        fail)
+                                        Maybe, Number, RuleCheck, Text, check_predicate_names,
+                                        check_rule_count, count_rules, fail)
 
 #: How much work a model file may ask of the loader, beyond its shape: each phrase becomes a
 #: spaCy pattern, each polarity key a dictionary entry (see `_check_work`). Learned models
@@ -118,4 +118,5 @@ def check_model_data(data: dict) -> None:
     """Raise ModelFileError naming the first place where `data` is not a grading model's shape,
     or where it asks more work of the loader than a model file may."""
     MODEL.check(data, "model")
+    check_predicate_names(data["learner"], "model.learner")
     _check_work(data, "model")
