@@ -5,16 +5,19 @@ past the end of the marks, a batch size of 0 or 10**9, a 100,000-element list th
 into a 10 GB matrix, a spaCy setting naming any installed package. `check_model_data`
 walks the parsed JSON against the schema below (built from the pieces in
 grader.confold.file_schema, which also holds the learner's part) and raises one
-ModelFileError naming the place (`model.extractor.params.batch_size: ...`).
+ModelFileError naming the place (`model.extractor.params.batch_size: ...`);
+`check_features_match` then checks the built parts against each other.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from grader.confold.file_schema import (LEARNER, MAX_WORDS, Check, Fields, Flag, Items, Keyed, Label,
-                                        Maybe, Number, RuleCheck, Text, check_predicate_names,
-                                        check_rule_count, count_rules, fail)
+                                        Maybe, ModelFileError, Number, RuleCheck, Text,
+                                        check_predicate_names, check_rule_count, count_rules, fail)
+from grader.confold.rule_eval import rule_features
 
 #: How much work a model file may ask of the loader, beyond its shape: each phrase becomes a
 #: spaCy pattern, each polarity key a dictionary entry (see `_check_work`). Learned models
@@ -120,3 +123,26 @@ def check_model_data(data: dict) -> None:
     MODEL.check(data, "model")
     check_predicate_names(data["learner"], "model.learner")
     _check_work(data, "model")
+
+
+def check_features_match(extractor: Any, learner: Any, agreement: Any) -> None:
+    """The rules (the resampled ones included) read only columns the extractor makes, each
+    made once, and encoded by the learner (checked on the objects built from a checked file)."""
+    columns = [spec.name for spec in extractor.feature_specs_]
+    doubled = sorted(c for c, n in Counter(columns).items() if n > 1)
+    if doubled:
+        raise ModelFileError(f"the extractor makes the feature(s) {', '.join(doubled[:5])} twice")
+    rules = learner.rules_ + learner.predicates_
+    if agreement is not None:
+        rules += [r for rules_ in agreement.rule_lists_ for r in rules_]
+    derived = {p.name for p in learner.predicates_}
+    needed = [f for f in rule_features(rules) if f not in derived]
+    missing = [f for f in needed if f not in set(columns)]
+    if missing:
+        raise ModelFileError(f"the rules use feature(s) {', '.join(missing[:5])} that the extractor "
+                             f"does not make")
+    encoded = {e.name for e in learner.encodings_}
+    unencoded = [f for f in needed if f not in encoded]
+    if unencoded:
+        raise ModelFileError(f"the rules use feature(s) {', '.join(unencoded[:5])} that the learner "
+                             f"has no encoding for")
