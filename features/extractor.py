@@ -241,17 +241,16 @@ class FeatureExtractor:
         if a.text_keys is not a.keys:
             set_keys(doc, a.text_keys, a.norms)
         found.update(self.text_matcher_.states(doc, a.text_negated))
+        verdicts = self._quantities(a) if q.quantities else []
+        for quantity, verdict in zip(q.quantities, verdicts):
+            concept = quantity.negative_means  # "-9.8 m/s^2" with up positive says "downward"
+            if concept and verdict.value < 0 and found.get(feature_name("concept", concept), ABSENT) == ABSENT:
+                found[feature_name("concept", concept)] = PRESENT
         row: list[Any] = []
         for c in q.concepts:
             row.append(found.get(feature_name("concept", c.name), ABSENT))
-        if q.quantities:
-            said, denied = _split_denied(qty.find_numbers(doc.text), doc, a.negated)
-            for quantity in q.quantities:
-                verdict = qty.check(quantity, said, q.quantities)
-                if verdict.status == "missing" and denied \
-                        and qty.check(quantity, denied, q.quantities).status != "missing":
-                    verdict = qty.Check("negated", math.nan)  # "it is not 9.8 m/s^2"
-                row += [verdict.status, verdict.value]
+        for verdict in verdicts:
+            row += [verdict.status, verdict.value]
         for m in q.misconceptions:
             row.append(PRESENT if found.get(feature_name("misconception", m.name)) == PRESENT
                        else ABSENT)
@@ -267,6 +266,24 @@ class FeatureExtractor:
                                    or not self._symbols.isdisjoint(k.lower() for k in a.keys))
         row += [coverage, precision, float(length), "yes" if non_answer else "no"]
         return row
+
+    def _quantities(self, a: Analysis) -> list[qty.Check]:
+        """The verdict on each expected quantity: numbers the answer denies ("not 9.8 m/s^2")
+        do not count, and the quantity's symbol ("g") counts as its value when the question
+        file says so."""
+        q = self.question
+        said, denied = _split_denied(qty.find_numbers(a.doc.text), a.doc, a.negated)
+        verdicts = []
+        for quantity in q.quantities:
+            verdict = qty.check(quantity, said, q.quantities)
+            if verdict.status == "missing" and quantity.symbol \
+                    and qty.symbol_said(a.doc, quantity.symbol, a.negated):
+                verdict = qty.Check("correct", quantity.value)
+            elif verdict.status == "missing" and denied \
+                    and qty.check(quantity, denied, q.quantities).status != "missing":
+                verdict = qty.Check("negated", math.nan)  # "it is not 9.8 m/s^2"
+            verdicts.append(verdict)
+        return verdicts
 
     def _frame(self, rows: list[list[Any]]) -> pd.DataFrame:
         columns = list(zip(*rows)) if rows else [()] * len(self._columns)

@@ -176,6 +176,8 @@ def _atom_expr(atom: str) -> list[str]:
     if not m:
         return []
     letters, exp = m.group(1), m.group(2)
+    if letters in ("C", "F") and not exp:  # coulomb and farad, or degrees: the expected dimension decides
+        return [letters, f"deg{letters}"]
     letters = ALIASES.get(letters, ALIASES.get(letters.lower(), letters)) if letters not in (
         "A", "C", "F") else letters
     if letters.lower() in NOT_UNITS and letters not in ("A", "C", "T"):
@@ -189,11 +191,36 @@ def _atom_expr(atom: str) -> list[str]:
     return out
 
 
+_DEGREE_WORDS = frozenset({"degrees", "degree", "deg"})
+_SCALES_OF = {"c": "degC", "celsius": "degC", "centigrade": "degC", "f": "degF", "fahrenheit": "degF"}
+
+
+def _degrees(words: tuple[str, ...]) -> tuple[str, ...]:
+    """"degrees C", "deg celsius", "degrees Fahrenheit" as one temperature unit."""
+    out: list[str] = []
+    for w in words:
+        if out and out[-1].lower() in _DEGREE_WORDS and w.lower() in _SCALES_OF:
+            out[-1] = _SCALES_OF[w.lower()]
+        else:
+            out.append(w)
+    return tuple(out)
+
+
+def symbol_said(doc, symbol: str, negated: Sequence[bool]) -> bool:
+    """Does the answer use the quantity's symbol ("g") for its value, as a word of its own that
+    no number precedes ("9.8 g" is grams) and no negation covers ("not g")?"""
+    for t in doc:
+        if t.text == symbol and not negated[t.i] and not (t.i > 0 and doc[t.i - 1].like_num):
+            return True
+    return False
+
+
 @lru_cache(maxsize=4096)
 def parse_unit(words: tuple[str, ...]) -> tuple[pint.Unit | None, ...]:
     """Every pint reading of the unit words (several when a spelling is ambiguous)."""
     exprs = [""]
     pending_op = ""
+    words = _degrees(words)
     for w in words:
         if w in ("/", "*"):
             pending_op = w
@@ -271,7 +298,7 @@ def check(q: Quantity, mentions: list[Mention], others: Sequence[Quantity] = ())
         for status, value in candidates:
             if status in ("correct", "wrong_value"):
                 status = "correct" if within(value, q) else "wrong_value"
-            elif status == "no_unit" and dimensionless:
+            elif status == "no_unit" and (dimensionless or q.bare_number):
                 status = "correct" if within(value, q) else "wrong_value"
             distance = abs(abs(value) - abs(q.value)) if math.isfinite(value) else math.inf
             key = (_RANK[status], distance, Check(status, value))

@@ -18,6 +18,7 @@ from typing import Sequence
 from grader.grading.agreement import DEFAULT_RESAMPLES
 from grader.grading.model import (DEFAULT_CONFIDENCE_THRESHOLD, DEFAULT_FLAG_BELOW,
                              DEFAULT_IMPROVEMENT_THRESHOLD)
+from grader import rubric_commands
 from grader.output_guard import GRADED_CSV, MODEL, REPORT_JSON, check_output, question_inputs
 
 PROG = "grader"
@@ -179,7 +180,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("rules", help="print a model's rules")
     p.add_argument("--model", required=True, type=Path, metavar="model.json")
-    p.add_argument("--format", choices=("text", "asp", "yaml"), default="text")
+    p.add_argument("--format", choices=("text", "asp", "clingo", "yaml"), default="text",
+                   help="text (readable), asp (the question file's syntax), clingo (runs in clingo as "
+                        "printed, with the facts of `grader features --format clingo`), yaml")
+    rubric_commands.add_parsers(sub, _add_columns, _add_learning, _add_force)
     return parser
 
 
@@ -342,7 +346,9 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"train": cmd_train, "grade": cmd_grade, "evaluate": cmd_evaluate,
-            "explain": cmd_explain, "rules": cmd_rules}
+            "explain": cmd_explain, "rules": cmd_rules,
+            "test-rubric": lambda args: rubric_commands.cmd_test_rubric(args, _load_marked, _learning_params),
+            "features": rubric_commands.cmd_features}
 
 
 # -- errors --------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from grader.exams.batch import GRADE_COLUMNS
 
 #: The kinds of file the command line writes, as a teacher would name them.
 MODEL, GRADED_CSV, REPORT_JSON = "model file", "graded CSV", "evaluation report"
+FEATURES = "feature table"
 
 #: How much of an existing file is read to tell its kind.
 SNIFF_BYTES = 64 * 1024
@@ -108,6 +109,8 @@ def sniff_kind(path: Path) -> str | None:
         if _is_report(head, stripped):
             return REPORT_JSON
         return None
+    if text.startswith("% features of ") or {"coverage", "non_answer"} <= set(text.split("\n", 1)[0].split(",")):
+        return FEATURES
     return GRADED_CSV if _is_graded_header(text) else None
 
 

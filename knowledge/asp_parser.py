@@ -249,11 +249,14 @@ class _Parser:
         self.take()
         args: list[Term] = []
         if self.peek().text == "(":
-            self.take()
+            opening = self.take()
             args.append(self.term(nested=True))
             while self.peek().text == ",":
                 self.take()
                 args.append(self.term(nested=True))
+            if self.peek().text in (".", ":-") or self.peek().kind == "eof":
+                raise _Syntax(opening, f"the parenthesis opened here after {tok.text} is never closed",
+                              f"')' after the last argument of {tok.text}")
             self.expect(")", "',' or ')'")
         return Atom(tok.text, args, negated, tok.line, tok.col)
 

@@ -140,7 +140,9 @@ class _Builder:
     def located(self, obj, clause: Clause, head_clause: Clause | None = None):
         """Remember where `obj` (a rule built from `clause`) and its literals are."""
         head = head_clause or clause
-        self.positions[id(obj)] = ((head.line, head.col), list(self._last_positions))
+        label = head.head.args[-1] if len(getattr(head.head, "args", ())) >= 2 else head
+        self.positions[id(obj)] = ((head.line, head.col), list(self._last_positions),
+                                   (label.line, label.col))  # where the mark is written
         return obj
 
     def feature_name(self, atom: Atom, var: str) -> str | None:

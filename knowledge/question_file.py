@@ -26,7 +26,7 @@ TOP_KEYS = ("id", "question", "marks", "reference_answers", "concepts", "quantit
             "misconceptions", "background", "initial_rules", "title", "description")
 REQUIRED = ("id", "question", "reference_answers")
 VOCABULARY_KEYS = ("phrases", "description")
-QUANTITY_KEYS = ("value", "unit", "tolerance", "description")
+QUANTITY_KEYS = ("value", "unit", "tolerance", "description", "bare_number", "symbol", "negative_means")
 NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
 ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*\Z")
 _UNITS = None
@@ -177,10 +177,36 @@ class _Reader:
                                  "a unit pint knows, e.g. m/s^2, A, V, ohm, N")
                     unit = None
             tolerance, absolute = self.tolerance(entry, name, unit)
+            notation = self.notation(entry, name)
             if isinstance(value, (int, float)) and not isinstance(value, bool) and unit:
                 out.append(Quantity(name, float(value), unit, tolerance, absolute,
-                                    self.text(entry, "description", required=False)))
+                                    self.text(entry, "description", required=False), **notation))
         return tuple(out)
+
+    def notation(self, entry: dict, name: str) -> dict:
+        """The physics-notation options of a quantity (see `knowledge.schema.Quantity`)."""
+        out: dict = {}
+        bare = entry.get("bare_number", False)
+        if not isinstance(bare, bool):
+            self.problem(("value", entry, "bare_number"), f"bare_number of quantity '{name}' must be "
+                         "true or false", "true or false")
+        else:
+            out["bare_number"] = bare
+        symbol = entry.get("symbol")
+        if symbol is not None:
+            if not isinstance(symbol, str) or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{0,9}", symbol):
+                self.problem(("value", entry, "symbol"), f"symbol of quantity '{name}' must be a short "
+                             "name like g", "a symbol like g or c")
+            else:
+                out["symbol"] = symbol
+        concept = entry.get("negative_means")
+        if concept is not None:
+            if not isinstance(concept, str) or not NAME.match(concept):
+                self.problem(("value", entry, "negative_means"), f"negative_means of quantity '{name}' must "
+                             "name a concept", "the name of a concept of this question, e.g. downward")
+            else:
+                out["negative_means"] = concept
+        return out
 
     def tolerance(self, entry: dict, name: str, unit: str | None) -> tuple[float, bool]:
         if "tolerance" not in entry:
@@ -286,8 +312,8 @@ class _Reader:
         except KnowledgeError as err:
             self.problems += err.problems
             return []
-        for obj_id, (pos, lits) in program.positions.items():
-            self.positions[obj_id] = (file, pos, lits, pos)
+        for obj_id, (pos, lits, label_pos) in program.positions.items():
+            self.positions[obj_id] = (file, pos, lits, label_pos)
         self.located.keep.append(program)
         return list(program.background) + list(program.rules)
 
@@ -402,6 +428,14 @@ def read_question_text(text: str, path: str | Path | None = None) -> tuple[Quest
         initial_rules=r.rules(data, "initial_rules"),
         source=Path(path) if path is not None else None,
     )
+    known = {c.name for c in question.concepts}
+    sections = data.get("quantities") if isinstance(data.get("quantities"), dict) else {}
+    for q in question.quantities:
+        if q.negative_means is not None and q.negative_means not in known:
+            entry = sections.get(q.name, {})
+            r.problem(("value", entry, "negative_means"), f"negative_means of quantity '{q.name}' names no "
+                      f"concept of this question: '{q.negative_means}'"
+                      f"{did_you_mean(q.negative_means, sorted(known))}", "a concept name")
     question._knowledge_positions = r.positions  # type: ignore[attr-defined]
     question._knowledge_keep = located.keep  # type: ignore[attr-defined]
     return question, problems + r.problems

@@ -100,7 +100,8 @@ def question_to_dict(q: Question) -> dict:
         "concepts": [{"name": c.name, "phrases": list(c.phrases), "description": c.description}
                      for c in q.concepts],
         "quantities": [{"name": x.name, "value": x.value, "unit": x.unit, "tolerance": x.tolerance,
-                        "absolute_tolerance": x.absolute_tolerance, "description": x.description}
+                        "absolute_tolerance": x.absolute_tolerance, "description": x.description,
+                        **_notation(x)}
                        for x in q.quantities],
         "misconceptions": [{"name": m.name, "phrases": list(m.phrases), "description": m.description}
                            for m in q.misconceptions],
@@ -108,6 +109,18 @@ def question_to_dict(q: Question) -> dict:
         "initial_rules": rules_to_dicts(q.initial_rules, default_origin="initial"),
         "source": str(q.source) if q.source is not None else None,
     }
+
+
+def _notation(q: Quantity) -> dict:
+    """The notation options that are set (older readers see no new keys for plain quantities)."""
+    return {k: v for k, v in (("bare_number", q.bare_number), ("symbol", q.symbol),
+                              ("negative_means", q.negative_means)) if v}
+
+
+def _optional_text(value: object) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise TypeError(f"expected text or nothing, got {type(value).__name__}")
+    return value
 
 
 def question_from_dict(d: dict) -> Question:
@@ -129,7 +142,10 @@ def question_from_dict(d: dict) -> Question:
             reference_answers=tuple(d["reference_answers"]),
             concepts=tuple(Concept(c["name"], tuple(c["phrases"]), c.get("description")) for c in d["concepts"]),
             quantities=tuple(Quantity(x["name"], float(x["value"]), x["unit"], float(x["tolerance"]),
-                                      bool(x["absolute_tolerance"]), x.get("description"))
+                                      bool(x["absolute_tolerance"]), x.get("description"),
+                                      bare_number=bool(x.get("bare_number", False)),
+                                      symbol=_optional_text(x.get("symbol")),
+                                      negative_means=_optional_text(x.get("negative_means")))
                              for x in d["quantities"]),
             misconceptions=tuple(Misconception(m["name"], tuple(m["phrases"]), m.get("description"))
                                  for m in d["misconceptions"]),

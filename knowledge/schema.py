@@ -59,7 +59,10 @@ class Quantity:
     """A number the answer should give, in `unit` (any unit the units library parses).
 
     `tolerance` is relative (0.02 means within 2%) unless `absolute_tolerance` is True,
-    in which case it is in `unit`.
+    in which case it is in `unit`. Options of physics notation, all off by default:
+    `bare_number` (a number without a unit counts as in `unit`, when the question states
+    it), `symbol` (a symbol that stands for the expected value, like "g"), `negative_means`
+    (the concept a negative value states: "downward" when up is taken as positive).
     """
 
     name: str
@@ -68,6 +71,9 @@ class Quantity:
     tolerance: float = 0.02
     absolute_tolerance: bool = False
     description: str | None = None
+    bare_number: bool = False
+    symbol: str | None = None
+    negative_means: str | None = None
 
 
 @dataclass(frozen=True)

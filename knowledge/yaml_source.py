@@ -148,6 +148,64 @@ class _Converter:
         self.located.keep.append(obj)
 
 
+def yaml_problem(err: yaml.MarkedYAMLError, text: str, file: str) -> Problem:
+    """A YAML syntax error in a teacher's words, at the mistake rather than where PyYAML
+    noticed it (an unclosed quote is noticed lines later, a missing colon on the next line)."""
+    problem, context = err.problem or "", err.context or ""
+    mark = err.problem_mark or err.context_mark
+    line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+    lines = text.splitlines()
+    quote = _unclosed_quote(lines, line)
+    if quote and ("quoted scalar" in context or "expected <block end>" in problem
+                  or "expected ','" in problem or "could not find expected ':'" in problem):
+        q_line, q_col, char = quote
+        return Problem(file, q_line, q_col, f"the quote {char} opened here is never closed on its line",
+                       f"the same quote {char} at the end of the value")
+    if "could not find expected ':'" in problem and err.context_mark is not None:
+        start = err.context_mark
+        return Problem(file, start.line + 1, start.column + 1,
+                       "this line has no ':' after its name", "name: value")
+    if "cannot start any token" in problem and ("\\t" in problem or "\t" in problem):
+        return Problem(file, line, col, "a tab character: YAML is indented with spaces only", "spaces")
+    if "mapping values are not allowed here" in problem and 1 <= line <= len(lines):
+        here = lines[line - 1]
+        indent = len(here) - len(here.lstrip(" "))
+        above = next((t for t in reversed(lines[:line - 1]) if t.strip() and not t.lstrip().startswith("#")), "")
+        if indent > len(above) - len(above.lstrip(" ")) and ":" in above and above.split(":", 1)[1].strip():
+            return Problem(file, line, indent + 1, "this line is indented more than the line above it, "
+                           "whose value is already given", "the same indentation as the line above")
+    if "mapping values are not allowed here" in problem:
+        return Problem(file, line, col, "a ':' inside a value: put the whole value in quotes",
+                       "key: \"text with: a colon\"")
+    if "flow sequence" in context or "flow mapping" in context:
+        start = err.context_mark or mark
+        what = "list" if "sequence" in context else "mapping"
+        bracket = "]" if what == "list" else "}"
+        return Problem(file, start.line + 1, start.column + 1,
+                       f"the {what} opened here is not closed", f"'{bracket}' after its last item")
+    if "expected <block end>" in problem or "bad indentation" in problem:
+        return Problem(file, line, col, "this line is not indented like the lines above it",
+                       "the same indentation as the other items of this list or mapping")
+    what = " ".join(x for x in (context, problem) if x)
+    return Problem(file, line, col, f"invalid YAML: {what or err}")
+
+
+def _unclosed_quote(lines: list[str], last: int) -> tuple[int, int, str] | None:
+    """(line, column, quote) of the first value up to line `last` that opens a quote and does
+    not close it on its line: question files write every quoted value on one line."""
+    import re
+
+    for n, text in enumerate(lines[:last], 1):
+        m = re.match(r"\s*(?:-\s+)?(?:[^\s:#'\"][^:#]*:\s+)?([\"'])", text)
+        if not m or text.lstrip().startswith("#"):
+            continue
+        char, rest = m.group(1), text[m.end():]
+        closed = re.search(r'(?<!\\)"' if char == '"' else r"'(?!')", rest.replace("''", ""))
+        if not closed:
+            return n, m.start(1) + 1, char
+    return None
+
+
 def load_located(text: str, file: str) -> tuple[Any, Located, list[Problem]]:
     """Parse YAML text into data, positions and problems (invalid YAML gives one problem
     at the line and column PyYAML reports)."""
@@ -155,10 +213,7 @@ def load_located(text: str, file: str) -> tuple[Any, Located, list[Problem]]:
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as err:
-        mark = err.problem_mark or err.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
-        what = " ".join(x for x in (err.context, err.problem) if x)
-        return None, located, [Problem(file, line, col, f"invalid YAML: {what or err}")]
+        return None, located, [yaml_problem(err, text, file)]
     except yaml.YAMLError as err:
         return None, located, [Problem(file, 1, 1, f"invalid YAML: {err}")]
     except RecursionError:

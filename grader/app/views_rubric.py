@@ -1,6 +1,6 @@
 """Editing a question's rubric and retraining; learning from the markers' reviews.
 
-The editor checks the unsaved text on every change (`knowledge.check_question_text`) and
+The editor checks the unsaved text each time Streamlit sends it (`knowledge.check_question_text`) and
 shows each problem with its line and column and the lines around it; saving is refused
 while there are problems, and the previous version of the file is kept by
 `knowledge.save_question_text`. After a retrain the page shows the evaluation figures and
@@ -9,6 +9,7 @@ the marks before and after.
 
 from __future__ import annotations
 
+from pathlib import Path
 
 import pandas as pd
 import streamlit as st
@@ -101,6 +102,32 @@ def show_retrain_report(qid: str) -> None:
             st.code(report["rules_after"], language=None)
 
 
+@st.cache_data(max_entries=20, show_spinner="Trying the rules on the marked answers…")
+def _record(text: str, path: str, training_path: str, stamp: tuple) -> tuple[pd.DataFrame, pd.DataFrame, str]:
+    from grader.app.rubric_check import record_table, rubric_record, wrong_table
+
+    report = rubric_record(text, Path(path), Path(training_path))
+    summary = (f"On the {report.answers} marked answers: {report.marked} marked by a rule, {report.right} "
+               f"as the human did, {report.unmarked_count} by no rule.")
+    return record_table(report), wrong_table(report), summary
+
+
+def _show_record(text: str, path: Path, training_path: Path) -> None:
+    """What each rule of the text in the editor does on the marked answers (`grader test-rubric`)."""
+    try:
+        stamp = (training_path.stat().st_mtime_ns, training_path.stat().st_size)
+        rules, wrong, summary = _record(text, str(path), str(training_path), stamp)
+    except Exception as exc:  # the record is a help; the editor works without it
+        st.caption(md_escape(f"Could not try the rules on the marked answers: {exc}"))
+        return
+    st.markdown("**What the rules do** (teacher's rules first, then rules learned from the same answers)")
+    st.caption(md_escape(summary))
+    st.dataframe(rules, hide_index=True, width="stretch")
+    if len(wrong):
+        with st.expander(f"{len(wrong)} answer(s) marked otherwise than the human did, or by no rule"):
+            st.dataframe(wrong, hide_index=True, width="stretch")
+
+
 def _reopen(session: ExamSession, settings: AppSettings) -> ExamSession:
     return get_session(session.path, settings)
 
@@ -118,7 +145,7 @@ def rubric_view(session: ExamSession, store: ReviewStore, settings: AppSettings)
         st.session_state[src_key] = stamp
     st.subheader(f"Rubric of {md_escape(qs.id)}")
     st.caption(f"{md_escape(path.resolve())} — concepts, quantities, misconceptions and rules (YAML, rules in YAML "
-               "or ASP). Problems are shown as you edit; the file is only saved when there "
+               "or ASP). Problems are shown when you click outside the box or press Ctrl+Enter; the file is only saved when there "
                "are none, and the previous version is kept.")
     edit, problems_col = st.columns([3, 2], gap="large")
     with edit:
@@ -144,6 +171,8 @@ def rubric_view(session: ExamSession, store: ReviewStore, settings: AppSettings)
             st.success("No problems found: the rubric can be saved.")
         else:
             st.success("No problems found.")
+        if not problems:
+            _show_record(text, path, qs.training_path)
         history = sorted((path.parent / ".history").glob(f"{path.stem}*")) if (
             path.parent / ".history").is_dir() else []
         if history:

@@ -272,15 +272,18 @@ class GradingModel:
 
     def rules(self, format: str = "text") -> str:
         """The model's rules: "text" (numbered, readable), "asp" (the answer set program),
-        "yaml" (structured YAML, the question file's syntax)."""
+        "clingo" (the program in the dialect clingo runs, confidences as comments; facts from
+        `knowledge.clingo_check.feature_facts`), "yaml" (structured YAML, the question file's syntax)."""
         if format == "asp":
             return self.learner.to_asp()
+        if format == "clingo":
+            return self.learner.to_asp(dialect="clingo")
         if format == "yaml":
             import knowledge
 
             return knowledge.rules_to_yaml(self.learner.rules_)
         if format != "text":
-            raise ValueError(f"unknown rules format {format!r}; expected text, asp or yaml")
+            raise ValueError(f"unknown rules format {format!r}; expected text, asp, clingo or yaml")
         lines = []
         for i, rule in enumerate(self.learner.rules_):
             lines.append(f"R{i + 1} [{rule.origin}, {_confidence_text(rule.confidence)}]: "

@@ -71,7 +71,9 @@ QUESTION = Fields({
     "reference_answers": Items(Text(), 10_000), "concepts": Items(VOCABULARY, 10_000),
     "quantities": Items(Fields({"name": Text(300), "value": Number(-1e300, 1e300), "unit": Text(300),
                                 "tolerance": Number(0, 1e300), "absolute_tolerance": Flag(),
-                                "description": Maybe(Text())}, optional=("description",)), 10_000),
+                                "description": Maybe(Text()), "bare_number": Flag(), "symbol": Maybe(Text(20)),
+                                "negative_means": Maybe(Text(300))},
+                               optional=("description", "bare_number", "symbol", "negative_means")), 10_000),
     "misconceptions": Items(VOCABULARY, 10_000),
     "background": Items(Fields({}), 10_000), "initial_rules": Items(Fields({}), 10_000),
     "source": Maybe(Text(4096))}, optional=("source",))

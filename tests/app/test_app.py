@@ -298,3 +298,32 @@ def test_skip_moves_to_the_next_answer_and_keeps_this_one_in_the_queue(app_env):
     _button(at, "Skip").click().run()
     assert at.selectbox(key="review_pick").value != first
     assert int(_metric(at, "To review")) == queue
+
+
+def test_the_rubric_editor_shows_each_rules_record_and_it_follows_the_edit(app_env):
+    workdir, _ = app_env
+    at, path, original = _open_rubric(workdir)
+    assert not at.exception, at.exception
+
+    def record():
+        tables = [df.value for df in at.dataframe if "as the human" in df.value.columns]
+        assert len(tables) == 1
+        return tables[0]
+
+    before = record()
+    assert (before["from"] == "initial").sum() == original.split("initial_rules:", 1)[1].count('- "')
+    assert (before["marks"] >= before["as the human"]).all()
+    assert not before["note"].str.contains("not used").any()
+    # a rule giving full marks to every answer that says anything, put first: it takes the answers
+    # of the rule for full marks that was first, which is then left out; the record shows both
+    # before anything is saved
+    edited = original.replace("initial_rules:\n", "initial_rules:\n  - \"mark(X,'1') :- non_answer(X,no).\"\n", 1)
+    at.text_area(key="rubric|vertical_throw").set_value(edited).run()
+    assert not at.exception, at.exception
+    after = record()
+    first_before = before[before["from"] == "initial"].iloc[0]
+    first_after = after[after["from"] == "initial"].iloc[0]
+    assert first_after["mark"] == "1" and first_after["conditions"] != first_before["conditions"]
+    unused = after[after["note"].str.contains("not used")]
+    assert len(unused) == 1 and unused.iloc[0]["conditions"] == first_before["conditions"]
+    assert path.read_text(encoding="utf-8") == original  # nothing saved

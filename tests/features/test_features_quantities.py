@@ -112,3 +112,56 @@ def test_a_value_the_answer_denies_is_not_given():
     assert list(X["quantity:acceleration"]) == ["negated", "wrong_value", "correct", "correct", "correct"]
     assert math.isnan(X["value:acceleration"].iloc[0])
     assert X["value:acceleration"].iloc[1] == pytest.approx(10.0)
+
+
+OHM = Quantity("resistance", 12, "ohm", tolerance=0.02)
+MICRO = Quantity("current", 0.5, "uA", tolerance=0.02)
+TEMP = Quantity("temperature", 20, "degC", tolerance=0.02)
+
+
+@pytest.mark.parametrize("q,answer", [
+    (OHM, "12 \u2126"), (OHM, "12 \u03a9"), (OHM, "12\u03a9"), (OHM, "12 ohms"),
+    (MICRO, "0.5 \u00b5A"), (MICRO, "0.5 \u03bcA"), (MICRO, "0.5 uA"),
+    (TEMP, "20 °C"), (TEMP, "20 \u2103"), (TEMP, "20 degrees C"), (TEMP, "20 deg celsius"), (TEMP, "20 C"),
+    (TEMP, "68 degrees Fahrenheit"),
+    (G, "9.8 m s^-2"), (G, "9.8 m.s-2"), (G, "9.8 ms⁻²"), (G, "9.8 m s⁻²"), (G, "9.8 m·s⁻²"),
+])
+def test_physics_notation_reads_as_the_same_unit(q, answer):
+    assert verdict(answer, q).status == "correct"
+
+
+def test_c_is_a_coulomb_where_a_charge_is_asked_and_ms_alone_is_milliseconds():
+    assert verdict("5 C", Quantity("charge", 5, "C")).status == "correct"
+    assert verdict("5 ms", Quantity("time", 0.005, "s")).status == "correct"
+
+
+def _question(**options):
+    from knowledge.schema import Concept
+    g = Quantity("acceleration", 9.8, "m/s^2", tolerance=0.03, **options)
+    return Question("t", "What is the acceleration, in m/s^2?", ("9.8 m/s^2 downwards",),
+                    concepts=(Concept("downward", ("down", "downwards")),), quantities=(g,))
+
+
+def test_a_bare_number_counts_in_the_questions_unit_only_when_the_question_file_says_so():
+    answers = ["9.8", "4.9", "9.8 N"]
+    off = FeatureExtractor(_question(), model=FALLBACK).fit([]).transform(answers)
+    on = FeatureExtractor(_question(bare_number=True), model=FALLBACK).fit([]).transform(answers)
+    assert list(off["quantity:acceleration"]) == ["no_unit", "no_unit", "wrong_unit"]
+    assert list(on["quantity:acceleration"]) == ["correct", "wrong_value", "wrong_unit"]
+
+
+def test_the_symbol_g_gives_the_value_when_the_question_file_says_so():
+    answers = ["g downwards", "it is not g", "9.8 g", "a = g", "gravity"]
+    off = FeatureExtractor(_question(), model=FALLBACK).fit([]).transform(answers)
+    on = FeatureExtractor(_question(symbol="g"), model=FALLBACK).fit([]).transform(answers)
+    assert list(off["quantity:acceleration"]) == ["missing", "missing", "wrong_unit", "missing", "missing"]
+    assert list(on["quantity:acceleration"]) == ["correct", "missing", "wrong_unit", "correct", "missing"]
+    assert on["value:acceleration"].iloc[0] == pytest.approx(9.8)
+
+
+def test_a_negative_value_states_the_direction_when_the_question_file_says_so():
+    answers = ["-9.8 m/s^2", "9.8 m/s^2", "-9.8 m/s^2 downwards"]
+    off = FeatureExtractor(_question(), model=FALLBACK).fit([]).transform(answers)
+    on = FeatureExtractor(_question(negative_means="downward"), model=FALLBACK).fit([]).transform(answers)
+    assert list(off["concept:downward"]) == ["absent", "absent", "present"]
+    assert list(on["concept:downward"]) == ["present", "absent", "present"]

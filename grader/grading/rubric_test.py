@@ -1,0 +1,159 @@
+"""Testing a marking scheme on answers a human marked: what each rule does, right and wrong.
+
+Teachers who write marking rules by hand rely on one view above all (Moodle's pattern-match
+questions, the Open University's Amati): run the rules on marked answers and see, per rule,
+how many answers it marked, how many of them as the human did, and which it got wrong; and
+which answers no rule marks. `test_rubric` computes that for a grading model's whole rule
+list (the question's background and initial rules, then the learned ones), in rule order:
+the first rule that applies gives the mark, so a rule can apply to an answer an earlier rule
+already marked ("also applies to").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from grader.confold.rule_eval import rule_mask
+
+
+@dataclass
+class AnswerCase:
+    """One answer a rule marked wrongly, or that no rule marks."""
+
+    answer_id: str
+    answer: str
+    human_mark: str
+    rule_mark: str | None = None
+
+
+@dataclass
+class RuleReport:
+    """What one rule does on the marked answers."""
+
+    number: int  # 1-based position in the rule list
+    origin: str  # background / initial / learned
+    name: str | None
+    mark: str
+    text: str  # the rule's conditions in a marker's words
+    applies: int  # answers its conditions hold for (no exception applying)
+    marked: int  # answers it gave the mark to (no earlier rule applied)
+    right: int  # of those, marked as the human did
+    wrong_count: int  # marked otherwise than the human did
+    wrong: list[AnswerCase] = field(default_factory=list)  # the first few of them
+    note: str = ""  # e.g. why a teacher's rule is not used
+
+    @property
+    def precision(self) -> float | None:
+        return self.right / self.marked if self.marked else None
+
+
+@dataclass
+class RubricReport:
+    """Every rule's report, the answers no rule marks, and the totals."""
+
+    rules: list[RuleReport]
+    unmarked_count: int
+    unmarked: list[AnswerCase]  # the first few answers no rule marks
+    answers: int
+    right: int
+
+    @property
+    def marked(self) -> int:
+        return sum(r.marked for r in self.rules)
+
+
+def test_rubric(model, answer_ids: Sequence[str], answers: Sequence[str], human_marks: Sequence[str],
+                examples: int = 5) -> RubricReport:
+    """The report of `model`'s rules on answers marked by a human (`examples`: how many wrong
+    or unmarked answers to keep per list; the counts are always complete)."""
+    if not (len(answer_ids) == len(answers) == len(human_marks)):
+        raise ValueError(f"{len(answer_ids)} ids, {len(answers)} answers and {len(human_marks)} marks")
+    X = model.features(list(answers))
+    learner = model.learner
+    table = learner.encode(X)
+    _, _, decided = learner.predict_rules(X)
+    human = np.asarray([str(m) for m in human_marks], dtype=object)
+    descriptions = model.descriptions
+    reports = []
+    right_total = 0
+    for i, rule in enumerate(learner.rules_):
+        applies = rule_mask(rule, table)
+        mine = decided == i
+        right = mine & (human == str(rule.head))
+        right_total += int(right.sum())
+        wrong = [AnswerCase(str(answer_ids[k]), str(answers[k]), str(human[k]), str(rule.head))
+                 for k in np.flatnonzero(mine & ~right)]
+        reports.append(RuleReport(i + 1, rule.origin, rule.name, str(rule.head),
+                                  conditions_text(rule, descriptions), int(applies.sum()), int(mine.sum()),
+                                  int(right.sum()), len(wrong), wrong[:examples]))
+    reports += _dropped_rules(model, X, human, len(learner.rules_), descriptions)
+    unmarked = [AnswerCase(str(answer_ids[k]), str(answers[k]), str(human[k]))
+                for k in np.flatnonzero(decided < 0)]
+    return RubricReport(reports, len(unmarked), unmarked[:examples], len(answers), right_total)
+
+
+test_rubric.__test__ = False  # not a pytest test, whatever its name
+
+
+DROPPED = ("not used: the learner leaves out a teacher's rule that covers no answer with its mark, "
+           "or is right less than half the time on the answers that reach it")
+
+
+def _dropped_rules(model, X, human: np.ndarray, n_used: int, descriptions: dict) -> list[RuleReport]:
+    """The question's initial rules the learner left out, with the answers they apply to."""
+    used = {(str(r.head), tuple(r.body)) for r in model.learner.rules_ if r.origin == "initial"}
+    dropped = [r for r in model.question.initial_rules
+               if getattr(r, "head", None) is not None and (str(r.head), tuple(r.body)) not in used]
+    if not dropped:
+        return []
+    table = model.learner.encode(X, dropped)
+    out = []
+    for k, rule in enumerate(dropped):
+        applies = rule_mask(rule, table)
+        right = int((applies & (human == str(rule.head))).sum())
+        out.append(RuleReport(n_used + k + 1, "initial", rule.name, str(rule.head),
+                              conditions_text(rule, descriptions), int(applies.sum()), 0, 0, 0,
+                              note=f"{DROPPED} (as the human on {right} of the {int(applies.sum())} it applies to)"))
+    return out
+
+
+def conditions_text(rule, descriptions: dict[str, str]) -> str:
+    """A rule's conditions as the explanations word them ("says the acceleration points down")."""
+    from grader.grading.model import literal_phrase
+
+    text = "; ".join(literal_phrase(lit, descriptions) for lit in rule.body) or "always"
+    if rule.exceptions:
+        text += f" (unless one of {len(rule.exceptions)} exception(s) applies)"
+    return text
+
+
+def format_report(report: RubricReport, width: int = 70) -> str:
+    """The report as text for a terminal: a table of rules, then the answers they got wrong."""
+    lines = [f"{report.answers} marked answers: {report.marked} marked by a rule, {report.right} of them "
+             f"as the human marker did; {report.unmarked_count} marked by no rule", "",
+             f"{'rule':>4}  {'from':10s} {'mark':>6}  {'applies':>7}  {'marks':>5}  {'right':>5}  "
+             f"{'precision':>9}  conditions"]
+    for r in report.rules:
+        precision = "-" if r.precision is None else f"{r.precision:.2f}"
+        label = f"{r.text}" + (f"  [{r.name}]" if r.name else "") + (f"  ({r.note})" if r.note else "")
+        lines.append(f"{'R' + str(r.number):>4}  {r.origin:10s} {r.mark:>6}  {r.applies:7d}  {r.marked:5d}  "
+                     f"{r.right:5d}  {precision:>9}  {_cut(label, width)}")
+    for r in report.rules:
+        if r.wrong:
+            more = f" (first {len(r.wrong)} of {r.wrong_count})" if r.wrong_count > len(r.wrong) else ""
+            lines += ["", f"R{r.number} gives {r.mark} to answers the human marked otherwise{more}:"]
+            lines += [f"  {c.answer_id}: human {c.human_mark}: {_cut(c.answer, width)!r}" for c in r.wrong]
+    if report.unmarked:
+        more = (f" (first {len(report.unmarked)} of {report.unmarked_count})"
+                if report.unmarked_count > len(report.unmarked) else "")
+        lines += ["", f"answers no rule marks{more}:"]
+        lines += [f"  {c.answer_id}: human {c.human_mark}: {_cut(c.answer, width)!r}" for c in report.unmarked]
+    return "\n".join(lines) + "\n"
+
+
+def _cut(text: str, width: int) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= width else text[: width - 3] + "..."

@@ -1,0 +1,98 @@
+"""`grader test-rubric` (grader.grading.rubric_test): each rule's record on marked answers (issue 16)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from grader.cli import main
+from grader.grading.model import GradingModel
+from grader.grading.rubric_test import format_report, test_rubric as rubric_report
+from tests.data import QUESTION_YAML, write_marked_csv
+
+RULES = """background:
+  - "0.99::mark(X,'0') :- misconception(X,battery_flat,present)."
+initial_rules:
+  - "mark(X,'1') :- concept(X,gap,present)."
+"""
+ANSWERS = [("a1", "there is a gap in the circuit", "1"),
+           ("a2", "there is a gap and the battery is flat", "0"),
+           ("a3", "the gap", "0"),
+           ("a4", "the battery is flat", "0"),
+           ("a5", "a break so no current", "1"),
+           ("a6", "no idea", "0"), ("a7", "the wires are too thin", "0"), ("a8", "the bulb is old", "0")]
+
+
+@pytest.fixture()
+def files(tmp_path):
+    question = tmp_path / "q.yaml"
+    question.write_text(QUESTION_YAML + RULES, encoding="utf-8")
+    ids, answers, marks = zip(*ANSWERS)
+    marked = write_marked_csv(tmp_path / "marked.csv", list(answers), list(marks))
+    return question, marked
+
+
+def test_the_teachers_rules_figures_are_those_counted_by_hand(files, capsys):
+    question, marked = files
+    assert main(["test-rubric", "--question", str(question), "--answers", str(marked), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    battery, gap = report["rules"][0], report["rules"][1]
+    assert (battery["origin"], battery["mark"], battery["applies"], battery["marked"], battery["right"]) == \
+        ("background", "0", 2, 2, 2)
+    # the gap rule applies to a1, a2, a3, a5; a2 was marked by the battery rule before it
+    assert (gap["origin"], gap["mark"], gap["applies"], gap["marked"], gap["right"], gap["wrong_count"]) == \
+        ("initial", "1", 4, 3, 2, 1)
+    assert [(c["answer"], c["human_mark"]) for c in gap["wrong"]] == [("the gap", "0")]
+    assert gap["text"] == "says the circuit has a gap"  # the rubric's words, not concept:gap
+    assert report["answers"] == 8
+
+
+def test_figures_agree_with_grading(files):
+    question, marked = files
+    from knowledge import load_question
+    model = GradingModel.train(load_question(question), [a for _, a, _ in ANSWERS], [m for *_, m in ANSWERS],
+                               n_resamples=0)
+    ids, answers, marks = zip(*ANSWERS)
+    report = rubric_report(model, ids, answers, marks, examples=0)
+    graded = model.grade(list(answers))
+    assert sum(r.marked for r in report.rules) + report.unmarked_count == len(answers)
+    assert report.right == int((graded["mark"] == list(marks)).sum())
+    for r in report.rules:
+        mine = graded["rule"].str.startswith(f"R{r.number}:")
+        assert r.marked == int(mine.sum())
+        assert r.right == int((mine & (graded["mark"] == list(marks))).sum())
+        assert r.wrong == [] and r.wrong_count == r.marked - r.right  # examples=0 keeps the counts only
+
+
+def test_the_text_report_lists_rules_wrong_and_unmarked_answers(files, capsys):
+    question, marked = files
+    assert main(["test-rubric", "--question", str(question), "--answers", str(marked)]) == 0
+    out = capsys.readouterr().out
+    assert "learned from these same answers" in out
+    assert "R2 gives 1 to answers the human marked otherwise:" in out and "'the gap'" in out
+    assert "precision" in out.splitlines()[3]
+
+
+def test_question_or_model_not_both(files, capsys, tmp_path):
+    question, marked = files
+    assert main(["test-rubric", "--answers", str(marked)]) == 2
+    assert "--question" in capsys.readouterr().err
+    assert main(["train", "--question", str(question), "--answers", str(marked), "--model", str(tmp_path / "m.json")]) == 0
+    capsys.readouterr()
+    assert main(["test-rubric", "--model", str(tmp_path / "m.json"), "--answers", str(marked)]) == 0
+    assert f"rules of {tmp_path / 'm.json'}" in capsys.readouterr().out
+
+
+def test_a_teachers_rule_the_learner_leaves_out_is_reported(tmp_path, capsys):
+    question = tmp_path / "q.yaml"
+    # full marks for blaming the battery: right on none of the answers it reaches, so left out
+    question.write_text(QUESTION_YAML + "initial_rules:\n  - \"mark(X,'1') :- misconception(X,battery_flat,present).\"\n",
+                        encoding="utf-8")
+    ids, answers, marks = zip(*ANSWERS)
+    marked = write_marked_csv(tmp_path / "marked.csv", list(answers), list(marks))
+    assert main(["test-rubric", "--question", str(question), "--answers", str(marked), "--json"]) == 0
+    rules = json.loads(capsys.readouterr().out)["rules"]
+    unused = [r for r in rules if r["note"]]
+    assert len(unused) == 1 and unused[0]["origin"] == "initial" and unused[0]["marked"] == 0
+    assert unused[0]["applies"] == 2 and "not used" in unused[0]["note"] and "on 0 of the 2" in unused[0]["note"]
