@@ -1,6 +1,8 @@
-"""Benchmark: crafted model files (`python -m grader.bench model_files [--files N] [--seed S]`).
+"""Benchmark: crafted model files (`python -m grader.bench model_files [--files N] [--seed S]
+[--question NAME]`).
 
-Trains one small model on the sample question `open_circuit_bulb`, then writes N variants
+Trains one small model on a sample question (`open_circuit_bulb`, or NAME: a folder of
+sample_data/, e.g. `vertical_throw`, which has quantities), then writes N variants
 of its file with one to three places changed (deleted, swapped for another value of the same
 type from the file, truncated or repeated, or replaced by hostile JSON: 5,000-digit
 numbers, 1e400, NaN, 3,000-deep nesting, 50,000-element lists, names of installed
@@ -25,7 +27,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Iterator
 
-SAMPLE = Path(__file__).resolve().parents[2] / "sample_data" / "open_circuit_bulb"
+SAMPLE_DATA = Path(__file__).resolve().parents[2] / "sample_data"
 LIMIT_SECONDS = 2.0
 
 #: Values a crafted file puts in place of a real one, as JSON text.
@@ -125,18 +127,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m grader.bench model_files", description=__doc__.split("\n")[0])
     parser.add_argument("--files", type=int, default=1200, help="crafted files to load (default 1200)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--question", default="open_circuit_bulb", choices=("open_circuit_bulb", "vertical_throw",
+                                                                           "resistor_current"))
     args = parser.parse_args(argv)
+    sample = SAMPLE_DATA / args.question
     from grader.exams.exam_io import read_marked_answers
     from grader.grading.model import GradingModel
     from knowledge import load_question
 
-    question = load_question(SAMPLE / "question.yaml")
-    marked = read_marked_answers(SAMPLE / "marked.csv", marks=question.marks)
+    question = load_question(sample / "question.yaml")
+    marked = read_marked_answers(sample / "marked.csv", marks=question.marks)
     base = GradingModel.train(question, marked.answers, marked.marks, n_resamples=3).to_dict()
     start = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder:
         counts = run(args.files, args.seed, base, Path(folder))
-    print(f"{args.files} crafted model files (seed {args.seed}) in {time.perf_counter() - start:.0f} s: "
+    print(f"{args.files} crafted model files of {args.question} (seed {args.seed}) in {time.perf_counter() - start:.0f} s: "
           f"{counts['loaded']} loaded and used, {counts['refused']} refused with ModelFileError; "
           f"crashes {counts['crashes']}, over {LIMIT_SECONDS:g} s {counts['slow']}")
     return 0 if counts["crashes"] == counts["slow"] == 0 else 1

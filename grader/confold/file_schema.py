@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from grader.confold.asp_terms import is_identifier, unary_ok
-from grader.confold.rules import COMPARISONS
+from grader.confold.rules import COMPARISONS, NUMERIC_COMPARISONS
 
 
 class ModelFileError(ValueError):
@@ -179,7 +179,14 @@ def _kind(value: Any) -> str:
             int: "a number", float: "a number"}.get(type(value), type(value).__name__)
 
 
-LITERAL = Fields({"feature": Text(300), "op": Text(2, COMPARISONS), "value": Label()})
+def _order_needs_number(literal: dict, where: str) -> None:
+    if literal["op"] in NUMERIC_COMPARISONS and (isinstance(literal["value"], bool)
+                                                 or not isinstance(literal["value"], (int, float))):
+        fail(f"{where}.value", f"{literal['op']} compares with a number, not {_kind(literal['value'])}")
+
+
+LITERAL = Fields({"feature": Text(300), "op": Text(2, COMPARISONS), "value": Label()},
+                 then=_order_needs_number)
 
 LEARNER = Fields({
     "params": Fields({"ratio": Number(0, 1), "z": Number(0, 100),

@@ -42,6 +42,19 @@ class PipelineName(Check):
                         f"here; install it, or train the model again")
 
 
+class UnitText(Check):
+    """A quantity's unit, as the extractor will read it (features.quantities.expected_unit)."""
+
+    def check(self, value: Any, where: str) -> None:
+        Text(300).check(value, where)
+        from features.quantities import expected_unit
+
+        try:
+            expected_unit(value)
+        except Exception as err:  # noqa: BLE001 - pint has many error types; each means "no unit"
+            fail(where, f"{value[:60]!r} is not a unit ({type(err).__name__})")
+
+
 WORDS = Items(Text(200), MAX_WORDS)
 PHRASE = Fields({"name": Text(300), "keys": Items(WORDS, 10_000), "text": Text()})
 VOCABULARY = Fields({"name": Text(300), "phrases": Items(Text(), 10_000), "description": Maybe(Text())},
@@ -69,7 +82,7 @@ EXEMPLARS = Fields({"marks": Items(Text(300), 1000), "keys": Items(WORDS),
 QUESTION = Fields({
     "id": Text(200), "question": Text(), "marks": Items(Text(300), 1000),
     "reference_answers": Items(Text(), 10_000), "concepts": Items(VOCABULARY, 10_000),
-    "quantities": Items(Fields({"name": Text(300), "value": Number(-1e300, 1e300), "unit": Text(300),
+    "quantities": Items(Fields({"name": Text(300), "value": Number(-1e300, 1e300), "unit": UnitText(),
                                 "tolerance": Number(0, 1e300), "absolute_tolerance": Flag(),
                                 "description": Maybe(Text()), "bare_number": Flag(), "symbol": Maybe(Text(20)),
                                 "negative_means": Maybe(Text(300))},
