@@ -157,10 +157,11 @@ class Fields(Check):
 
 class RuleCheck(Check):
     """A rule with its exceptions, nested at most MAX_RULE_DEPTH deep; a top-level rule
-    (depth 0) has a head."""
+    (depth 0) has a head, and a rule of the model's own list (`scored`) a confidence."""
 
-    def __init__(self, depth: int = 0):
+    def __init__(self, depth: int = 0, scored: bool = False):
         self.depth = depth
+        self.scored = scored
 
     def check(self, value: Any, where: str) -> None:
         if self.depth > MAX_RULE_DEPTH:
@@ -172,6 +173,8 @@ class RuleCheck(Check):
                optional=("head", "confidence", "fixed_confidence", "origin", "name")).check(value, where)
         if self.depth == 0 and value.get("head") is None:  # only exceptions go without one
             fail(where, "a rule needs a head (the mark it gives)")
+        if self.scored and value.get("confidence") is None:  # every fitted rule has one
+            fail(where, "a rule needs a confidence")
 
 
 def _kind(value: Any) -> str:
@@ -198,7 +201,7 @@ LEARNER = Fields({
     "encodings": Items(Fields({"name": Text(300), "kind": Text(40), "categories": Items(Label(), 10_000)})),
     "predicates": Items(Fields({"name": Text(300), "body": Items(LITERAL, 1000),
                                 "exceptions": Items(RuleCheck(1), 1000)}), 10_000),
-    "rules": Items(RuleCheck(), 10_000)})
+    "rules": Items(RuleCheck(scored=True), 10_000)})
 
 
 #: How many rules (exceptions included) a model file may hold in all: loading costs time per

@@ -142,7 +142,7 @@ def check_model_data(data: dict) -> None:
 
 def check_features_match(extractor: Any, learner: Any, agreement: Any) -> None:
     """The rules (the resampled ones included) read only columns the extractor makes, each
-    made once, and encoded by the learner (checked on the objects built from a checked file)."""
+    made once, and encoded by the learner; derived predicates can be computed (checked on the objects built from a checked file)."""
     columns = [spec.name for spec in extractor.feature_specs_]
     doubled = sorted(c for c, n in Counter(columns).items() if n > 1)
     if doubled:
@@ -161,3 +161,23 @@ def check_features_match(extractor: Any, learner: Any, agreement: Any) -> None:
     if unencoded:
         raise ModelFileError(f"the rules use feature(s) {', '.join(unencoded[:5])} that the learner "
                              f"has no encoding for")
+    _check_predicates(learner.predicates_, set(columns))
+
+
+def _check_predicates(predicates: list, columns: set[str]) -> None:
+    """Derived predicates can be computed: none named like a column, none in a cycle (the
+    order `grader.confold.rule_eval.add_derived_predicates` computes them in)."""
+    uses: dict[str, set[str]] = {}
+    for p in predicates:
+        uses.setdefault(p.name, set()).update(rule_features([p]))
+    clash = sorted(set(uses) & columns)
+    if clash:
+        raise ModelFileError(f"derived predicate(s) {', '.join(clash[:5])} have the name of a feature")
+    pending = dict(uses)
+    while pending:
+        ready = [name for name, used in pending.items() if not used & pending.keys()]
+        if not ready:
+            raise ModelFileError(f"derived predicates depend on each other in a cycle: "
+                                 f"{', '.join(sorted(pending)[:5])}")
+        for name in ready:
+            del pending[name]

@@ -66,6 +66,15 @@ def test_hostile_json_is_refused_before_parsing(saved, tmp_path, raw, where):
      r"model.question.quantities\[0\].unit: 'concept:x' is not a unit"),
     (lambda d: d["learner"]["rules"][0]["body"][0].update(op="<="),
      r"model.learner.rules\[0\].body\[0\].value: <= compares with a number, not text"),
+    (lambda d: d["learner"]["predicates"].extend(
+        [{"name": "pa", "body": [{"feature": "pb", "op": "==", "value": True}], "exceptions": []},
+         {"name": "pb", "body": [{"feature": "pa", "op": "==", "value": True}], "exceptions": []}]),
+     "derived predicates depend on each other in a cycle: pa, pb"),
+    (lambda d: d["learner"]["predicates"].append(
+        {"name": "length", "body": [{"feature": "concept:gap", "op": "==", "value": "present"}], "exceptions": []}),
+     r"derived predicate\(s\) length have the name of a feature"),
+    (lambda d: d["learner"]["rules"][0].__setitem__("confidence", None),
+     r"model.learner.rules\[0\]: a rule needs a confidence"),
     (lambda d: d["learner"].__setitem__("target_name", "electricity flow"),
      r"model.learner.target_name: 'electricity flow' is not a valid name"),
     (lambda d: d["extractor"]["vocabulary_extra"].extend([["w"]] * 100_001),
