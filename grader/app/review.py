@@ -34,9 +34,10 @@ from grader.app.review_store import Decision, answer_hash
 
 NO_MARK = "—"  # how a missing mark is shown
 
-TABLE_COLUMNS = ["question_id", "answer_id", "answer", "proposed", "confidence", "rule",
-                 "explanation", "group", "mark", "reviewed", "marker", "decided_at",
-                 "comment", "version"]
+PROPOSAL_COLUMNS = ["question_id", "answer_id", "answer", "proposed", "confidence", "rule",
+                    "explanation", "group", "needs_human"]
+DECISION_COLUMNS = ["mark", "reviewed", "marker", "decided_at", "comment", "version"]
+TABLE_COLUMNS = PROPOSAL_COLUMNS + DECISION_COLUMNS
 
 
 def feature_groups(features: pd.DataFrame) -> pd.Series:
@@ -65,6 +66,9 @@ def proposed_table(question_id: str, answer_ids: Sequence[str], answers: Sequenc
         "rule": grades["rule"].fillna("").astype(str).to_numpy(),
         "explanation": grades["explanation"].fillna("").astype(str).to_numpy(),
         "group": feature_groups(features.reset_index(drop=True)).to_numpy(),
+        # no rule, a blank answer (the grading model's one rule for it), a contradiction
+        "needs_human": (grades["needs_human"].to_numpy(bool) if "needs_human" in grades
+                        else np.fromiter((m is None for m in marks), dtype=bool, count=n)),
     })
     return with_decisions(table, {})
 
@@ -72,7 +76,7 @@ def proposed_table(question_id: str, answer_ids: Sequence[str], answers: Sequenc
 def with_decisions(table: pd.DataFrame, decisions: Mapping[tuple[str, str], Decision]
                    ) -> pd.DataFrame:
     """The table with the current mark of every answer: its latest decision, if any."""
-    out = table[[c for c in table.columns if c not in TABLE_COLUMNS[8:]]].copy()
+    out = table[[c for c in table.columns if c not in DECISION_COLUMNS]].copy()
     newest = [decisions.get((q, a)) for q, a in zip(out["question_id"], out["answer_id"])]
     latest = [d if d is not None and decided_on(d, text) else None
               for d, text in zip(newest, out["answer"])]
@@ -108,12 +112,18 @@ def audit_trail(history: Sequence[Decision], table: pd.DataFrame) -> pd.DataFram
 
 
 def flagged(table: pd.DataFrame, threshold: float) -> pd.Series:
-    """Answers a human should look at: no rule applied, a confidence below the threshold,
-    or a blank answer (as the CLI flags them)."""
+    """Answers a human should look at: those the grading model sends to one whatever the
+    threshold (no rule, a blank answer, a contradiction: as the CLI flags them), and those
+    whose confidence is below the threshold."""
+    from grader.grading.model import is_blank
+
     conf = table["confidence"].to_numpy(float)
     no_mark = table["proposed"].isna().to_numpy()
-    blank = (table["answer"].fillna("").astype(str).str.strip() == "").to_numpy()
-    return pd.Series(no_mark | blank | np.isnan(conf) | (conf < threshold), index=table.index)
+    if "needs_human" in table:
+        needs = table["needs_human"].to_numpy(bool)
+    else:
+        needs = np.fromiter((is_blank(a) for a in table["answer"]), dtype=bool, count=len(table))
+    return pd.Series(needs | no_mark | np.isnan(conf) | (conf < threshold), index=table.index)
 
 
 def review_queue(table: pd.DataFrame, threshold: float) -> pd.DataFrame:

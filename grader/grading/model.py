@@ -56,16 +56,16 @@ class Decisions(NamedTuple):
     preferred: np.ndarray   # object: the mark the wording prefers, None where no support figure
 
 
-def _blank(answer: object) -> bool:
+def is_blank(answer: object) -> bool:
     """No answer at all: missing, empty, or only punctuation and spaces (learning platforms
-    write "-" for a question left unanswered)."""
+    write "-" for a question left unanswered). The one rule of the CLI and the app."""
     if answer is None or (isinstance(answer, float) and math.isnan(answer)):
         return True
     return not any(ch.isalnum() for ch in str(answer))
 
 
 def _as_text(answers: Sequence[object]) -> list[str]:
-    return ["" if _blank(a) else str(a) for a in answers]
+    return ["" if is_blank(a) else str(a) for a in answers]
 
 
 class GradingModel:
@@ -180,7 +180,8 @@ class GradingModel:
 
     def grade(self, answers: Sequence[str], flag_below: float = DEFAULT_FLAG_BELOW) -> pd.DataFrame:
         """Mark answers: columns mark (str or None), confidence (NaN if none), flagged,
-        rule (short text of the rule that fired, "" if none), explanation (one line)."""
+        rule (short text of the rule that fired, "" if none), explanation (one line), and
+        needs_human (flagged whatever the threshold: no rule, a blank answer, a contradiction)."""
         texts = _as_text(answers)
         # Identical answers (common in real exams: "9.8 m/s^2 down", "idk") are analysed once.
         codes, unique = pd.factorize(np.asarray(texts, dtype=object))
@@ -193,8 +194,9 @@ class GradingModel:
         labels, confidences, index, agreement, support, preferred = (a[codes] for a in decisions)
         blank = np.fromiter((not t for t in texts), dtype=bool, count=len(texts))
         no_rule = index < 0
+        needs_human = no_rule | blank | (contradicted != "")  # whatever the threshold
         with np.errstate(invalid="ignore"):
-            flagged = no_rule | blank | ~(confidences >= flag_below) | (contradicted != "")
+            flagged = needs_human | ~(confidences >= flag_below)
         rule_texts = np.asarray(self.rule_texts() + [""], dtype=object)
         summaries = np.asarray(self.rule_summaries() + ["no rule applies: for a human marker"], dtype=object)
         explanation = summaries[index]  # index -1 picks the last entry
@@ -212,7 +214,7 @@ class GradingModel:
         marks = np.where(no_rule, None, marks)
         return pd.DataFrame({"mark": pd.Series(marks, dtype=object), "confidence": confidences,
                              "flagged": flagged, "rule": rule_texts[index],
-                             "explanation": explanation})
+                             "explanation": explanation, "needs_human": needs_human})
 
     def explain(self, answer: str):
         """The learner's full justification of the mark of one answer (`.text()`, `.summary()`,

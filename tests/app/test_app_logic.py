@@ -176,3 +176,19 @@ def test_settings_come_from_the_environment_with_clear_errors(tmp_path):
         AppSettings.from_env({"GRADER_FLAG_BELOW": "high"})
     with pytest.raises(ValueError, match="GRADER_MAX_UPLOAD_MB"):
         AppSettings.from_env({"GRADER_MAX_UPLOAD_MB": "-1"})
+
+
+def test_the_app_flags_what_the_cli_flags_whatever_the_threshold():
+    # "-" and "?" are blank answers for the CLI (flagged); the app flagged only empty text, and a
+    # good mark for an answer that also states a misconception was not flagged in the app at all
+    from grader.app.review import flagged, proposed_table
+    from grader.grading.model import GradingModel
+    from tests.data import marked_answers, small_question
+
+    answers, marks = marked_answers()
+    model = GradingModel.train(small_question(), answers, marks, n_resamples=0)
+    new = ["-", "?", "there is a gap in the circuit so no current flows",
+           "there is a gap in the circuit so no current flows, and the battery is flat"]
+    grades = model.grade(new, flag_below=0.0)
+    table = proposed_table("open_bulb", ["a", "b", "c", "d"], new, grades, model.features(new))
+    assert flagged(table, threshold=0.0).tolist() == grades["flagged"].tolist() == [True, True, False, True]

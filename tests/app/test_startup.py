@@ -1,0 +1,35 @@
+"""`./dev app` starts unattended: no e-mail prompt, no word of usage statistics (issue 15, item 5)."""
+
+from __future__ import annotations
+
+import os
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_the_app_starts_without_a_prompt_and_without_usage_statistics(tmp_path):
+    # a fresh home: no ~/.streamlit/credentials.toml, as on a teacher's new machine
+    env = dict(os.environ, HOME=str(tmp_path))
+    process = subprocess.Popen([sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", "8593"],
+                               cwd=REPO, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT)
+    output = ""
+    try:  # read what it prints until the URL shows, a prompt waits for input, or 60 s pass
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and "URL:" not in output and "Email" not in output:
+            ready, _, _ = select.select([process.stdout], [], [], 1.0)
+            if ready:
+                chunk = os.read(process.stdout.fileno(), 4096).decode(errors="replace")
+                if not chunk:
+                    break
+                output += chunk
+    finally:
+        process.kill()
+        process.wait(10)
+    assert "URL:" in output, output
+    assert "Email" not in output and "usage statistics" not in output.lower(), output
