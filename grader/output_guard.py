@@ -18,6 +18,8 @@ import stat
 from pathlib import Path
 from typing import Iterable
 
+from grader.exams.batch import GRADE_COLUMNS
+
 #: The kinds of file the command line writes, as a teacher would name them.
 MODEL, GRADED_CSV, REPORT_JSON = "model file", "graded CSV", "evaluation report"
 FEATURES = "feature table"
@@ -27,7 +29,6 @@ SNIFF_BYTES = 64 * 1024
 
 _MODEL_FORMATS = ("physics-grader-model", "physics-grader/confold-model")
 _FORMAT_KEY = re.compile(r'"format"\s*:\s*"([^"\\]{1,100})"')
-_GRADE_COLUMNS = ("mark", "confidence", "flagged", "rule", "explanation")
 
 
 class OutputRefused(ValueError):
@@ -67,7 +68,7 @@ def question_inputs(question: Path) -> list[Path]:
     found = [Path(question)]
     try:
         data = yaml.safe_load(Path(question).read_text(encoding="utf-8-sig"))
-    except (OSError, ValueError, yaml.YAMLError):
+    except (OSError, ValueError, TypeError, RecursionError, yaml.YAMLError):
         return found  # the loader reports the problem
     if not isinstance(data, dict):
         return found
@@ -126,13 +127,11 @@ def _is_report(head: bytes, text: str) -> bool:
 def _is_graded_header(text: str) -> bool:
     """A CSV whose header row has the columns grading adds (`mark` ... or `q1:mark` ...)."""
     first = text.split("\n", 1)[0].rstrip("\r")
-    best = None
     for delimiter in ",;\t|":
         try:
             cells = next(csv.reader(io.StringIO(first), delimiter=delimiter))
         except (csv.Error, StopIteration):
             continue
-        if all(any(c == g or c.endswith(":" + g) for c in cells) for g in _GRADE_COLUMNS):
-            best = cells
-            break
-    return best is not None
+        if all(any(c == g or c.endswith(":" + g) for c in cells) for g in GRADE_COLUMNS):
+            return True
+    return False

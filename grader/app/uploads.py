@@ -61,7 +61,11 @@ def save_upload(workdir: Path, *, question: tuple[str, bytes], marked: tuple[str
         more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""
         raise UploadError(f"{question[0]} has {len(problems)} problem(s): {listed}{more}")
     atomic_write_text(q_path, text)
-    question_id = str((yaml.safe_load(text) or {}).get("id", "question"))
+    # the id as the question reader reads it (plain yaml.safe_load fails on `title: 2024-13-45`)
+    try:
+        question_id = knowledge.load_question(q_path).id
+    except knowledge.KnowledgeError as exc:
+        raise UploadError(str(exc)) from None
 
     m_path, e_path = folder / "marked.csv", folder / "export.csv"
     atomic_write_bytes(m_path, marked[1])

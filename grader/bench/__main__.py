@@ -16,6 +16,7 @@ SUBCOMMANDS = {
     "grade": ("grader.bench.grade", "the grading pipeline on marked answers"),
     "beetle": ("grader.bench.beetle", "the grading pipeline on the Beetle student answers"),
     "robustness": ("grader.bench.robustness", "mutated question files and exam CSVs: crashes, hangs, rows lost"),
+    "model_files": ("grader.bench.model_files", "crafted model files: crashes and slow loads"),
 }
 
 

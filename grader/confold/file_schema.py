@@ -15,7 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-from grader.confold.rules import COMPARISONS
+from grader.confold.asp_terms import is_identifier, unary_ok
+from grader.confold.rules import COMPARISONS, NUMERIC_COMPARISONS
 
 
 class ModelFileError(ValueError):
@@ -72,6 +73,16 @@ class Flag(Check):
     def check(self, value: Any, where: str) -> None:
         if not isinstance(value, bool):
             fail(where, f"should be true or false, found {_kind(value)}")
+
+
+class Identifier(Check):
+    """A name the rules are written with in ASP (the learner's target: "mark")."""
+
+    def check(self, value: Any, where: str) -> None:
+        Text(100).check(value, where)
+        if not is_identifier(value):
+            fail(where, f"{value!r} is not a valid name (a lowercase letter followed by letters, "
+                        f"digits or _)")
 
 
 class Label(Check):
@@ -145,10 +156,12 @@ class Fields(Check):
 
 
 class RuleCheck(Check):
-    """A rule with its exceptions, nested at most MAX_RULE_DEPTH deep."""
+    """A rule with its exceptions, nested at most MAX_RULE_DEPTH deep; a top-level rule
+    (depth 0) has a head, and a rule of the model's own list (`scored`) a confidence."""
 
-    def __init__(self, depth: int = 0):
+    def __init__(self, depth: int = 0, scored: bool = False):
         self.depth = depth
+        self.scored = scored
 
     def check(self, value: Any, where: str) -> None:
         if self.depth > MAX_RULE_DEPTH:
@@ -158,6 +171,10 @@ class RuleCheck(Check):
                 "confidence": Maybe(Number(0.0, 1.0)), "fixed_confidence": Flag(),
                 "origin": Text(100), "name": Maybe(Text(200))},
                optional=("head", "confidence", "fixed_confidence", "origin", "name")).check(value, where)
+        if self.depth == 0 and value.get("head") is None:  # only exceptions go without one
+            fail(where, "a rule needs a head (the mark it gives)")
+        if self.scored and value.get("confidence") is None:  # every fitted rule has one
+            fail(where, "a rule needs a confidence")
 
 
 def _kind(value: Any) -> str:
@@ -165,7 +182,14 @@ def _kind(value: Any) -> str:
             int: "a number", float: "a number"}.get(type(value), type(value).__name__)
 
 
-LITERAL = Fields({"feature": Text(300), "op": Text(2, COMPARISONS), "value": Label()})
+def _order_needs_number(literal: dict, where: str) -> None:
+    if literal["op"] in NUMERIC_COMPARISONS and (isinstance(literal["value"], bool)
+                                                 or not isinstance(literal["value"], (int, float))):
+        fail(f"{where}.value", f"{literal['op']} compares with a number, not {_kind(literal['value'])}")
+
+
+LITERAL = Fields({"feature": Text(300), "op": Text(2, COMPARISONS), "value": Label()},
+                 then=_order_needs_number)
 
 LEARNER = Fields({
     "params": Fields({"ratio": Number(0, 1), "z": Number(0, 100),
@@ -173,13 +197,41 @@ LEARNER = Fields({
                       "fold_rm_update": Flag(), "min_initial_precision": Number(0, 1), "default_rule": Flag()},
                      optional=("ratio", "z", "improvement_threshold", "confidence_threshold", "fold_rm_update",
                                "min_initial_precision", "default_rule")),
-    "target_name": Text(300), "classes": Items(Label(), 1000), "feature_names_in": Items(Text(300), 100_000),
+    "target_name": Identifier(), "classes": Items(Label(), 1000), "feature_names_in": Items(Text(300), 100_000),
     "encodings": Items(Fields({"name": Text(300), "kind": Text(40), "categories": Items(Label(), 10_000)})),
     "predicates": Items(Fields({"name": Text(300), "body": Items(LITERAL, 1000),
                                 "exceptions": Items(RuleCheck(1), 1000)}), 10_000),
-    "rules": Items(RuleCheck(), 10_000)})
+    "rules": Items(RuleCheck(scored=True), 10_000)})
+
+
+#: How many rules (exceptions included) a model file may hold in all: loading costs time per
+#: rule, and a learned model holds a few hundred (its resampled rule lists included).
+MAX_RULES = 20_000
+
+
+def count_rules(rules: list) -> int:
+    """Rules and their exceptions, all levels (call on data that passed RuleCheck)."""
+    return sum(1 + count_rules(r["exceptions"]) for r in rules)
+
+
+def check_rule_count(total: int, where: str) -> None:
+    if total > MAX_RULES:
+        fail(where, f"{total:,} rules and exceptions in all; a model file holds at most {MAX_RULES:,}")
 
 
 def check_learner_data(data: Any, where: str = "model") -> None:
-    """Raise ModelFileError naming the first place where `data` is not a saved ConFold's shape."""
+    """Raise ModelFileError naming the first place where `data` is not a saved ConFold's shape,
+    holds more rules than a model file may, or names a derived predicate that cannot be
+    written as `name(X)` in its ASP program."""
     LEARNER.check(data, where)
+    check_predicate_names(data, where)
+    check_rule_count(count_rules(data["rules"]) + sum(count_rules(p["exceptions"]) for p in data["predicates"]),
+                     where)
+
+
+def check_predicate_names(data: dict, where: str) -> None:
+    """Each derived predicate of a learner (shape already checked) can be written `name(X)`."""
+    for i, p in enumerate(data["predicates"]):
+        if not unary_ok(p["name"], data["target_name"]):
+            fail(f"{where}.predicates[{i}].name", f"{p['name'][:60]!r} is not a valid name for a "
+                                                  f"derived predicate")

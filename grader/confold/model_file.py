@@ -26,7 +26,7 @@ FORMAT = "physics-grader/confold-model"
 FORMAT_VERSION = 1
 #: Limits on what a model file may hold: a crafted file must fail clearly, not exhaust the
 #: stack (deep nesting), the CPU (4,000-digit numbers) or memory (a 1 GB file).
-MAX_MODEL_FILE_BYTES = 200_000_000
+MAX_MODEL_FILE_BYTES = 50_000_000
 MAX_JSON_DEPTH = 64
 MAX_NUMBER_CHARS = 40
 PARAMS = ("ratio", "z", "improvement_threshold", "confidence_threshold", "fold_rm_update",

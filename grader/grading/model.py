@@ -30,7 +30,7 @@ from grader.confold.model_file import ModelFileError, read_json_file  # one erro
 from grader.confold.rules import Literal, Rule
 from grader.grading.agreement import DEFAULT_RESAMPLES, ResampledAgreement
 from grader.grading.contradiction import contradiction_notes
-from grader.grading.model_schema import check_model_data
+from grader.grading.model_schema import check_features_match, check_model_data
 from grader.grading.wording import WordingSupport, support_phrase, support_phrases, weigh
 from knowledge.schema import Question, marks_from_answers, split_feature_name
 
@@ -337,7 +337,7 @@ class GradingModel:
                          if "agreement" in data else None)
             if agreement is not None:
                 agreement.check_features(learner)
-            _check_features_match(extractor, learner)
+            check_features_match(extractor, learner, agreement)
             wording = WordingSupport.from_dict(data["wording"]) if "wording" in data else None
         except ModelFileError as e:
             raise ModelFileError(f"{source}: damaged model file ({e})") from None
@@ -367,21 +367,6 @@ class GradingModel:
         if self._fingerprint is None:
             self._fingerprint = _content_hash(self.to_dict())
         return self._fingerprint
-
-
-def _check_features_match(extractor: Any, learner: Any) -> None:
-    """The learner's rules read only columns the extractor makes, each made once."""
-    from grader.confold.rule_eval import rule_features
-
-    columns = [spec.name for spec in extractor.feature_specs_]
-    doubled = sorted(c for c, n in Counter(columns).items() if n > 1)
-    if doubled:
-        raise ModelFileError(f"the extractor makes the feature(s) {', '.join(doubled[:5])} twice")
-    made = set(columns) | {p.name for p in learner.predicates_}
-    missing = [f for f in rule_features(learner.rules_ + learner.predicates_) if f not in made]
-    if missing:
-        raise ModelFileError(f"the rules use feature(s) {', '.join(missing[:5])} that the extractor "
-                             f"does not make")
 
 
 def content_hash(value: object) -> str:

@@ -14,7 +14,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from grader.app.ui import md_escape
-from tests.app.test_app import _button, _exam_id, _plain, _start, app_env, warm_workdir  # noqa: F401
+from tests.app.test_app import _button, _exam_id, _plain, _start
 
 HOSTILE_ID = "mia\n\n**bold** [x](http://e) `tick` <b>tag</b> $x^2$ :smile: :red[red]"
 HOSTILE_NAME = "**Boss** [click](http://evil.example)\n\n# Big :material/home: ~~s~~"

@@ -92,3 +92,35 @@ def test_a_store_of_schema_1_is_migrated_and_its_decisions_keep_applying(tmp_pat
     assert ReviewStore(path).latest("exam", "q1", "s0") == new  # reopening: no second migration
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT value FROM store_info").fetchone() == ("2",)
+
+
+def test_in_the_app_a_replaced_answer_text_goes_back_to_the_queue(app_env):
+    import csv
+    import io
+    import os
+    from pathlib import Path
+
+    from grader.app.review_store import answer_hash
+    from tests.app.test_app import _button, _exam_id, _metric, _start
+
+    _, store = app_env
+    at = _start()
+    qid, aid = at.selectbox(key="review_pick").value
+    path = Path(os.environ["GRADER_WORKDIR"]) / "sample_data" / "exam" / "responses.csv"
+    rows = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8-sig"), newline="")))
+    column = rows[0].index({"vertical_throw": "Response 1", "open_circuit_bulb": "Response 2",
+                            "resistor_current": "Response 3"}[qid])
+    row = next(r for r in rows[1:] if r[rows[0].index("Email address")].strip() == aid)
+    at.radio(key=f"mark|{qid}|{aid}").set_value("0")
+    _button(at, "Save the chosen mark").click().run()
+    saved = store.latest(_exam_id(), qid, aid)
+    assert saved.answer_hash == answer_hash(row[column])  # the text the marker saw
+    assert int(_metric(at, "Reviewed")) == 1
+    # the export is replaced: the same student id now holds another answer
+    row[column] = "i dont know"
+    out = io.StringIO(newline="")
+    csv.writer(out).writerows(rows)
+    path.write_text(out.getvalue(), encoding="utf-8")
+    again = _start()
+    assert int(_metric(again, "Reviewed")) == 0
+    assert store.history(_exam_id(), qid, aid) == [saved]  # the old decision is still there

@@ -1,5 +1,6 @@
 """The app opens exam files, and the files they name, only below the folders it serves,
-only regular files of bounded size; an upload's question file names only uploaded files."""
+only regular files of bounded size; an upload's question file names only uploaded files
+(and is read as the question reader reads it, not by plain YAML)."""
 
 from __future__ import annotations
 
@@ -101,3 +102,29 @@ def test_an_uploaded_question_file_names_only_files_uploaded_with_it(tmp_path, e
                     export=("e.csv", b"id,answer\n1,x\n"), id_column="id", answer_column="answer",
                     max_bytes=10**7)
     assert "root:" not in str(info.value)
+
+
+def test_the_exam_file_box_refuses_a_system_file_with_a_message(app_env, tmp_path):
+    from tests.app.test_app import _button, _plain, _start
+
+    outside = tmp_path.parent / f"{tmp_path.name}-outside.yaml"  # beside the served folder
+    outside.write_text("name: secret exam\nanswers: x.csv\nlayout: long\nquestions: []\n", encoding="utf-8")
+    for path in ("/etc/passwd", str(outside)):
+        at = _start()
+        at.sidebar.radio(key="open_source").set_value("An exam file on this computer").run()
+        at.sidebar.text_input(key="open_path").set_value(path)
+        _button(at, "Open").click().run()
+        assert not at.exception, at.exception
+        messages = [_plain(e.value) for e in at.error]
+        assert any("the app opens exam files only below" in m for m in messages), messages
+        assert not any("root:" in m or "secret exam" in m for m in messages)
+
+
+def test_an_upload_whose_yaml_has_a_date_like_title_opens(tmp_path):
+    """`title: 2024-13-45` is free text for the question reader; plain YAML reads a bad date."""
+    question = (MINIMAL + "title: 2024-13-45\n").encode()
+    marked = b"id,answer,mark\n1,there is a gap,1\n2,the battery is flat,0\n"
+    exam = save_upload(tmp_path, question=("q.yaml", question), marked=("m.csv", marked),
+                       export=("e.csv", b"id,answer\n1,x\n"), id_column="id", answer_column="answer",
+                       max_bytes=10**7)
+    assert "id: q1" in exam.read_text(encoding="utf-8")
