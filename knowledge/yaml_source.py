@@ -73,7 +73,7 @@ class _Converter:
         if not isinstance(node, yaml.ScalarNode) and node.tag not in (_MAP, _SEQ):
             self.problems.append(Problem(self.located.file, *_pos(node),
                                          f"YAML tags such as '{node.tag.replace('tag:yaml.org,2002:', '!!')}' "
-                                         "are not supported in question files", "the value written plainly"))
+                                         "are not supported: write the value plainly", "the value written plainly"))
             return None
         if isinstance(node, yaml.MappingNode):
             out: dict = {}
@@ -124,7 +124,7 @@ class _Converter:
         if not isinstance(node, yaml.ScalarNode) or node.tag not in (implicit, _STR):
             self.problems.append(Problem(self.located.file, *_pos(node),
                                          f"YAML tags such as '{node.tag.replace('tag:yaml.org,2002:', '!!')}' "
-                                         "are not supported in question files",
+                                         "are not supported: write the value plainly",
                                          "the value written plainly"))
             return None
         if node.tag in (_STR, _TIMESTAMP):
@@ -177,17 +177,38 @@ def yaml_problem(err: yaml.MarkedYAMLError, text: str, file: str) -> Problem:
     if "mapping values are not allowed here" in problem:
         return Problem(file, line, col, "a ':' inside a value: put the whole value in quotes",
                        "key: \"text with: a colon\"")
-    if "flow sequence" in context or "flow mapping" in context:
-        start = err.context_mark or mark
-        what = "list" if "sequence" in context else "mapping"
-        bracket = "]" if what == "list" else "}"
-        return Problem(file, start.line + 1, start.column + 1,
-                       f"the {what} opened here is not closed", f"'{bracket}' after its last item")
+    if "flow" in context:  # a [list] or {mapping} on one line that is not closed
+        opening = _last_open_bracket(lines, line, col)
+        if opening is not None:
+            o_line, o_col, char = opening
+            what, bracket = ("list", "]") if char == "[" else ("mapping", "}")
+            return Problem(file, o_line, o_col, f"the {what} opened here is not closed",
+                           f"'{bracket}' after its last item")
     if "expected <block end>" in problem or "bad indentation" in problem:
         return Problem(file, line, col, "this line is not indented like the lines above it",
                        "the same indentation as the other items of this list or mapping")
     what = " ".join(x for x in (context, problem) if x)
     return Problem(file, line, col, f"invalid YAML: {what or err}")
+
+
+def _last_open_bracket(lines: list[str], line: int, col: int) -> tuple[int, int, str] | None:
+    """(line, column, bracket) of the last '[' or '{' before line:col that is not closed."""
+    stack: list[tuple[int, int, str]] = []
+    for n, text in enumerate(lines[:line], 1):
+        end = col - 1 if n == line else len(text)
+        quote = None
+        for i, ch in enumerate(text[:end]):
+            if quote:
+                quote = None if ch == quote else quote
+            elif ch in "\"'" and (i == 0 or text[i - 1] in " [{,:"):
+                quote = ch
+            elif ch == "#" and (i == 0 or text[i - 1] == " "):
+                break
+            elif ch in "[{":
+                stack.append((n, i + 1, ch))
+            elif ch in "]}" and stack:
+                stack.pop()
+    return stack[-1] if stack else None
 
 
 def _unclosed_quote(lines: list[str], last: int) -> tuple[int, int, str] | None:

@@ -22,7 +22,6 @@ from typing import Iterable, Sequence
 
 import numpy as np
 import pandas as pd
-import yaml
 
 from grader.atomic_file import atomic_write_text
 from knowledge.schema import mark_number, marks_from_answers
@@ -184,15 +183,20 @@ _QUESTION_KEYS = {"id", "question", "column", "training", "model"}
 
 def read_exam(path: str | Path) -> Exam:
     """Read an exam file (see docs/cli.md); paths in it are relative to the file."""
+    from knowledge.yaml_source import load_located
+
     path = Path(path)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8-sig"))
+        text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise FileNotFoundError(f"{path}: no such file") from None
-    except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
-        raise CSVFormatError(f"{path}{where}: not valid YAML ({getattr(e, 'problem', e)})") from None
+    except UnicodeDecodeError:
+        raise CSVFormatError(f"{path}: an exam file is YAML text in UTF-8; this file is not") from None
+    # The question files' reader: plain values only (no tags; what looks like a date stays
+    # text), bounded numbers and nesting, problems at file:line:column.
+    data, _, problems = load_located(text, str(path))
+    if problems:
+        raise CSVFormatError("; ".join(str(p) for p in problems[:5]))
     if not isinstance(data, dict):
         raise CSVFormatError(f"{path}: an exam file is a mapping with 'answers', 'layout' and 'questions'")
     unknown = set(data) - _EXAM_KEYS

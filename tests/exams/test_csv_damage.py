@@ -87,3 +87,21 @@ def test_every_answer_keeps_its_own_id():
 def test_upload_limits_are_shown_in_the_settings_megabytes():
     assert megabytes(20 * 1024 * 1024) == "20 MB"
     assert megabytes(int(20.5 * 1024 * 1024)) == "20.5 MB"
+
+
+@pytest.mark.parametrize("line,where,words", [
+    ("name: 2024-13-45", None, None),  # a name that looks like a date is a name
+    ("name: !!int abc", ":1:7:", "YAML tags"),
+    ("name: " + "[" * 500 + "]" * 500, ":1:", "nested too deeply"),
+])
+def test_exam_files_are_read_as_plain_values_with_located_problems(tmp_path, line, where, words):
+    from grader.exams.exam_io import read_exam
+
+    path = tmp_path / "exam.yaml"
+    path.write_text(f"{line}\nanswers: x.csv\nquestions:\n  - {{id: q, column: a, model: m.json}}\n", encoding="utf-8")
+    if words is None:
+        assert read_exam(path).name == "2024-13-45"
+    else:
+        with pytest.raises(CSVFormatError, match=words) as info:
+            read_exam(path)
+        assert f"{path}{where}" in str(info.value)

@@ -191,7 +191,7 @@ def test_read_exam_resolves_paths_relative_to_the_file(tmp_path):
     (("    column: Response 2\n", ""), "'resistor_current' needs the 'column'"),
     (("name:", "nmae:"), "unknown key"),
     (("  - id: vertical_throw", "  - id: resistor_current"), "appears twice"),
-    (("questions:", "questions: [\n"), r"exam\.yaml:\d+:\d+: not valid YAML"),
+    (("questions:", "questions: [\n"), r"exam\.yaml:\d+:\d+: the list opened here is not closed"),
     (("answers: responses.csv", "answers: [a, b]"), r"'answers' must be a file name, not \['a', 'b'\]"),
     (("model: models/rc.json", "model: 5"), "question 'resistor_current': 'model' must be a file name, not 5"),
 ])
