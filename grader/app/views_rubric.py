@@ -1,6 +1,6 @@
 """Editing a question's rubric and retraining; learning from the markers' reviews.
 
-The editor checks the unsaved text each time Streamlit sends it (`knowledge.check_question_text`) and
+The editor checks the unsaved text when the teacher pauses typing (`knowledge.check_question_text`) and
 shows each problem with its line and column and the lines around it; saving is refused
 while there are problems, and the previous version of the file is kept by
 `knowledge.save_question_text`. After a retrain the page shows the evaluation figures and
@@ -128,6 +128,36 @@ def _show_record(text: str, path: Path, training_path: Path) -> None:
             st.dataframe(wrong, hide_index=True, width="stretch")
 
 
+#: How long the teacher pauses before the text is sent and checked (milliseconds).
+PAUSE_MS = 800
+
+
+def check_after_a_pause(label: str) -> None:
+    """Send the text box's text to the app when the teacher pauses typing, as Ctrl+Enter
+    would: Streamlit's text box sends it only then or when it loses the focus. A few lines of
+    script on the page, with nothing from the teacher's text in them."""
+    import json
+
+    st.html("""<script>
+(() => {
+  const label = %s, pause = %d, doc = window.parent ? window.parent.document : document;
+  const hook = () => {
+    const box = doc.querySelector(`textarea[aria-label="${label}"]`);
+    if (!box || box.dataset.checkAfterPause) return;
+    box.dataset.checkAfterPause = "1";
+    let timer = null;
+    box.addEventListener("input", () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => box.dispatchEvent(new KeyboardEvent("keydown",
+        {key: "Enter", code: "Enter", keyCode: 13, which: 13, ctrlKey: true, bubbles: true})), pause);
+    });
+  };
+  hook();
+  new MutationObserver(hook).observe(doc.body, {childList: true, subtree: true});
+})();
+</script>""" % (json.dumps(label), PAUSE_MS), unsafe_allow_javascript=True)
+
+
 def _reopen(session: ExamSession, settings: AppSettings) -> ExamSession:
     return get_session(session.path, settings)
 
@@ -145,11 +175,12 @@ def rubric_view(session: ExamSession, store: ReviewStore, settings: AppSettings)
         st.session_state[src_key] = stamp
     st.subheader(f"Rubric of {md_escape(qs.id)}")
     st.caption(f"{md_escape(path.resolve())} — concepts, quantities, misconceptions and rules (YAML, rules in YAML "
-               "or ASP). Problems are shown when you click outside the box or press Ctrl+Enter; the file is only saved when there "
+               "or ASP). Problems are shown when you pause typing; the file is only saved when there "
                "are none, and the previous version is kept.")
     edit, problems_col = st.columns([3, 2], gap="large")
     with edit:
         text = st.text_area("Question file", key=key, height=560, label_visibility="collapsed")
+        check_after_a_pause("Question file")
     problems = knowledge.check_question_text(text, path)
     with problems_col:
         changed = text != knowledge.read_question_file_text(path)

@@ -240,3 +240,17 @@ def test_the_markers_name_survives_a_reload_and_a_new_tab(server, browser):
     _settle(tab)
     _name_is(tab, "Dee")
     context.close()
+
+
+def test_the_rubric_editor_checks_the_text_when_the_teacher_pauses(server, browser):
+    url, store, exam_id = server
+    page = _open(browser, url, "Eve")
+    page.locator('[data-testid="stSidebar"]').get_by_text("Rubric", exact=True).click()
+    _settle(page)
+    box = page.locator('textarea[aria-label="Question file"]')
+    box.wait_for()
+    box.click()
+    box.press("Control+Home")
+    box.type("concepst: {}\n")  # a misspelt key, typed; the box keeps the focus
+    page.get_by_text(re.compile("unknown key 'concepst'")).first.wait_for(timeout=20_000)
+    assert box.evaluate("e => e === e.ownerDocument.activeElement")
