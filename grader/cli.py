@@ -135,6 +135,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--question", required=True, type=Path, metavar="Q.yaml")
     p.add_argument("--answers", required=True, type=Path, metavar="marked.csv")
     p.add_argument("--model", required=True, type=Path, metavar="model.json", help="model file to write")
+    p.add_argument("--no-calibrate", dest="calibrate", action="store_false",
+                   help="do not keep cross-validated confidences in the model (grade --target-accuracy "
+                        "needs them; keeping them trains 5 more models)")
     _add_force(p)
     _add_columns(p)
     _add_learning(p)
@@ -149,8 +152,12 @@ def build_parser() -> argparse.ArgumentParser:
                      help="an exam file mapping questions to columns and models (see docs/cli.md)")
     p.add_argument("--answers", type=Path, metavar="exam.csv", help="the export (with --model)")
     p.add_argument("--out", required=True, type=Path, metavar="graded.csv")
-    p.add_argument("--flag-below", type=_fraction, default=DEFAULT_FLAG_BELOW, metavar="C",
-                   help=f"flag marks less confident than this (default {DEFAULT_FLAG_BELOW})")
+    flag = p.add_mutually_exclusive_group()
+    flag.add_argument("--flag-below", type=_fraction, default=None, metavar="C",
+                      help=f"flag marks less confident than this (default {DEFAULT_FLAG_BELOW})")
+    flag.add_argument("--target-accuracy", type=_fraction, default=None, metavar="A",
+                      help="mark automatically only what the cross-validated marked answers vouch for "
+                           "at this accuracy (lower bound), e.g. 0.95; flag the rest (with --model)")
     p.add_argument("--answer-column", default="answer", metavar="NAME", help="with --model (default: answer)")
     p.add_argument("--id-column", default=None, metavar="NAME", help="checked for duplicate ids")
     p.add_argument("--chunk-size", type=_positive_int, default=2000, metavar="N")
@@ -220,10 +227,16 @@ def cmd_train(args: argparse.Namespace) -> int:
     check_output(args.model, MODEL, [*question_inputs(args.question), args.answers], args.force)
     question, marked = _load_marked(args, args.question)
     model = GradingModel.train(question, marked.answers, marked.marks, **_learning_params(args))
+    calibrated = ""
+    if args.calibrate:
+        from grader.grading.evaluation import calibrate
+
+        calibrate(model, marked.answers, marked.marks)
+        calibrated = " with cross-validated confidences (for grade --target-accuracy)"
     model.save(args.model)
     marks = ", ".join(f"{m}: {n}" for m, n in model.trained_on["marks"].items())
     print(f"trained on {len(marked)} answers ({marks}); {len(model.learner.rules_)} rules; "
-          f"model written to {args.model}")
+          f"model written to {args.model}{calibrated}")
     return 0
 
 
@@ -238,8 +251,13 @@ def cmd_grade(args: argparse.Namespace) -> int:
         check_output(args.out, GRADED_CSV, [args.model, args.answers], args.force)
         grader = GradingModel.load(args.model)
         answers = args.answers
+        flag_below = DEFAULT_FLAG_BELOW if args.flag_below is None else args.flag_below
+        if args.target_accuracy is not None:
+            choice = grader.flag_threshold_for(args.target_accuracy)
+            print(f"target accuracy {args.target_accuracy:g}: {choice.message()}")
+            flag_below = choice.threshold if choice.met else 1.01  # above any confidence: flag all
         result = grade_file(answers, args.out, grader, answer_column=args.answer_column,
-                            flag_below=args.flag_below, id_column=args.id_column,
+                            flag_below=flag_below, id_column=args.id_column,
                             chunk_size=args.chunk_size, progress=progress, resume=not args.restart)
     else:
         from grader.exams.exam_io import read_exam
@@ -258,7 +276,10 @@ def cmd_grade(args: argparse.Namespace) -> int:
         with CSVReader(exam.answers) as reader:  # wrong column names: say so before training
             exam_grader(exam, {q.id: None for q in exam.questions}).bind(reader.columns, exam.answers)
         models = _exam_models(exam, args.save_models)
-        result = grade_file(exam.answers, args.out, exam_grader(exam, models, args.flag_below),
+        if args.target_accuracy is not None:
+            raise ValueError("--target-accuracy works with --model (one question); with --exam use --flag-below")
+        flag_below = DEFAULT_FLAG_BELOW if args.flag_below is None else args.flag_below
+        result = grade_file(exam.answers, args.out, exam_grader(exam, models, flag_below),
                             id_column=args.id_column or exam.id_column, chunk_size=args.chunk_size,
                             progress=progress, resume=not args.restart)
     _warn(result.warnings)

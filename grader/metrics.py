@@ -154,3 +154,22 @@ def confident_accuracy(y_true: Sequence, y_pred: Sequence, confidence: Sequence,
     if not sure.any():
         return float("nan"), workload
     return float((t[sure] == p[sure]).mean()), workload
+
+
+def expected_calibration_error(y_true: Sequence, y_pred: Sequence, confidence: Sequence,
+                               bins: int = 10) -> float:
+    """How far confidences are from the accuracy they promise: the answers are put in `bins`
+    equal-width confidence bins, and the mean over answers of |accuracy of the bin - mean
+    confidence of the bin| is taken. An answer with no prediction counts as wrong with
+    confidence 0. 0 is perfectly calibrated; NaN for no answers."""
+    t, p, predicted, c = _pair_with_confidence(y_true, y_pred, confidence)
+    if len(t) == 0:
+        return float("nan")
+    c = np.where(predicted & ~np.isnan(c), np.clip(c, 0.0, 1.0), 0.0)
+    right = (predicted & (t == p)).astype(float)
+    which = np.minimum((c * bins).astype(int), bins - 1)
+    error = 0.0
+    for b in np.unique(which):
+        inside = which == b
+        error += inside.sum() * abs(right[inside].mean() - c[inside].mean())
+    return float(error / len(t))

@@ -43,6 +43,7 @@ class EvaluationReport:
     fold_accuracy: list[float] = field(default_factory=list)
     params: dict = field(default_factory=dict)
     predictions: pd.DataFrame | None = None
+    ece: float = float("nan")  # expected calibration error (10 bins): 0 when confidence = accuracy
 
     def to_dict(self) -> dict:
         """JSON-able (NaN becomes None)."""
@@ -51,7 +52,7 @@ class EvaluationReport:
 
         return {"n": self.n, "folds": self.folds, "seed": self.seed, "marks": list(self.marks),
                 "accuracy": num(self.accuracy), "macro_f1": num(self.macro_f1), "qwk": num(self.qwk),
-                "ibs": num(self.ibs), "coverage": num(self.coverage),
+                "ibs": num(self.ibs), "ece": num(self.ece), "coverage": num(self.coverage),
                 "fold_accuracy": [num(a) for a in self.fold_accuracy], "params": self.params,
                 "curve": [{"threshold": num(r.threshold), "share_flagged": num(r.share_flagged),
                            "auto_accuracy": num(r.auto_accuracy)} for r in self.curve.itertuples()]}
@@ -65,6 +66,8 @@ class EvaluationReport:
                  f"  macro-F1         {self.macro_f1:.3f}",
                  f"  quadratic kappa  {self.qwk:.3f} (answers marked by a rule)",
                  f"  IBS              {self.ibs:.3f}",
+                 f"  calibration error {self.ece:.3f} (mean gap between a confidence and the accuracy of "
+                 "the marks given with it; 0 is ideal)",
                  f"  answers marked by a rule: {self.coverage:.1%}",
                  "",
                  "  flag below   flagged   accuracy of the automatic marks"]
@@ -137,8 +140,24 @@ def cross_validate(question: Question, answers: Sequence[str], marks: Sequence[s
         macro_f1=float(metrics.macro_f1(y, pred)),
         qwk=float(metrics.quadratic_weighted_kappa(y, pred, labels=list(order))),
         ibs=float(metrics.inverse_brier_score(y, pred, conf)),
+        ece=float(metrics.expected_calibration_error(y, pred, conf)),
         coverage=float(np.mean([p is not None for p in pred])),
         curve=flagging_curve(y, pred, conf), folds=folds, seed=seed, n=len(y), marks=order,
         fold_accuracy=fold_accuracy, params=dict(train_params),
         predictions=pd.DataFrame({"mark": y, "predicted": pred, "confidence": conf, "fold": fold_of}))
     return report
+
+
+def calibrate(model, answers: Sequence[str], marks: Sequence[str], folds: int = 5, seed: int = 0) -> None:
+    """Keep in `model` the cross-validated confidences of its marked answers (models trained
+    with its options on the other folds), for flagging to a target accuracy
+    (`GradingModel.flag_threshold_for`, `grader.grading.flag_threshold`)."""
+    from grader.grading.model import TRAIN_OPTIONS
+
+    params = {k: v for k, v in model.params.items() if k in TRAIN_OPTIONS}
+    report = cross_validate(model.question, answers, marks, folds=folds, seed=seed, **params)
+    p = report.predictions
+    model.calibration = {"confidence": [None if np.isnan(c) else round(float(c), 6) for c in p["confidence"]],
+                         "correct": [bool(t == q) for t, q in zip(p["mark"], p["predicted"])],
+                         "folds": folds, "seed": seed}
+

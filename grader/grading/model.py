@@ -43,6 +43,9 @@ DEFAULT_CONFIDENCE_THRESHOLD = 0.5
 DEFAULT_FLAG_BELOW = 0.7
 
 Progress = Callable[[float, str], None]
+#: The options of `GradingModel.train` that a model's `params` record.
+TRAIN_OPTIONS = ("ratio", "z", "improvement_threshold", "confidence_threshold", "n_terms", "default_rule",
+                 "n_resamples", "wording_support")
 
 
 class Decisions(NamedTuple):
@@ -79,6 +82,10 @@ class GradingModel:
         self.learner = learner
         self.agreement = agreement  # None in model files written before it existed
         self.wording = wording  # None in model files written before it existed, or turned off
+        #: cross-validated confidences and right/wrong of the marked answers
+        #: (`grader.grading.evaluation.calibrate`), for
+        #: flagging to a target accuracy; None until calibrated
+        self.calibration: dict | None = None
         self.trained_on = trained_on
         self.params = params
         self._fingerprint: str | None = None
@@ -152,6 +159,16 @@ class GradingModel:
             params["default_rule"] = True
         report(1.0, f"learned {len(learner.rules_)} rules")
         return cls(question, extractor, learner, trained_on, params, agreement, wording)
+
+    def flag_threshold_for(self, target: float):
+        """The `ThresholdChoice` for a target accuracy, from the calibration (ValueError if none)."""
+        from grader.grading.flag_threshold import choose_threshold
+
+        if self.calibration is None:
+            raise ValueError("this model has no cross-validated confidences to choose a threshold from; "
+                             "train it again with grader train (which keeps them unless --no-calibrate)")
+        conf = [math.nan if c is None else c for c in self.calibration["confidence"]]
+        return choose_threshold(conf, self.calibration["correct"], target)
 
     # -- using it ------------------------------------------------------------------------
 
@@ -306,6 +323,8 @@ class GradingModel:
             data["agreement"] = self.agreement.to_dict()
         if self.wording is not None:
             data["wording"] = self.wording.to_dict()
+        if self.calibration is not None:
+            data["calibration"] = self.calibration
         return data
 
     @classmethod
@@ -343,8 +362,11 @@ class GradingModel:
             raise ModelFileError(f"{source}: damaged model file ({e})") from None
         except (KeyError, TypeError, ValueError, AttributeError) as e:
             raise ModelFileError(f"{source}: damaged model file ({type(e).__name__}: {e})") from None
-        return cls(question, extractor, learner, dict(data["trained_on"]), dict(data["params"]), agreement,
-                   wording)
+        model = cls(question, extractor, learner, dict(data["trained_on"]), dict(data["params"]), agreement,
+                    wording)
+        if "calibration" in data:
+            model.calibration = dict(data["calibration"])
+        return model
 
     def save(self, path: str | Path) -> None:
         """Write the model as one JSON file (atomic replace)."""

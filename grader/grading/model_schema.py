@@ -112,8 +112,12 @@ MODEL = Fields({
     "agreement": Fields({"n_resamples": Number(0, 1000, whole=True), "random_state": Number(0, 2**32 - 1, whole=True),
                          "rule_lists": Items(Items(RuleCheck(), 10_000), 1000)},
                         optional=("n_resamples", "random_state")),
-    "wording": WORDING},
-    optional=("agreement", "wording"))
+    "wording": WORDING,
+    "calibration": Fields({"confidence": Items(Maybe(Number(0, 1))), "correct": Items(Flag()),
+                           "folds": Number(2, 1000, whole=True), "seed": Number(0, 2**32 - 1, whole=True)},
+                          then=lambda d, where: None if len(d["confidence"]) == len(d["correct"]) else
+                          fail(where, "confidence and correct have different lengths"))},
+    optional=("agreement", "wording", "calibration"))
 
 
 def _check_work(data: dict, where: str) -> None:
