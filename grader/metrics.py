@@ -156,20 +156,26 @@ def confident_accuracy(y_true: Sequence, y_pred: Sequence, confidence: Sequence,
     return float((t[sure] == p[sure]).mean()), workload
 
 
-def expected_calibration_error(y_true: Sequence, y_pred: Sequence, confidence: Sequence,
-                               bins: int = 10) -> float:
-    """How far confidences are from the accuracy they promise: the answers are put in `bins`
-    equal-width confidence bins, and the mean over answers of |accuracy of the bin - mean
-    confidence of the bin| is taken. An answer with no prediction counts as wrong with
-    confidence 0. 0 is perfectly calibrated; NaN for no answers."""
+def reliability_bins(y_true: Sequence, y_pred: Sequence, confidence: Sequence, bins: int = 10) -> list[dict]:
+    """The reliability diagram's points: for each non-empty bin of `bins` equal-width confidence
+    bins, its range, the mean confidence, the accuracy of its marks and its size. An answer with
+    no prediction counts as wrong with confidence 0."""
     t, p, predicted, c = _pair_with_confidence(y_true, y_pred, confidence)
-    if len(t) == 0:
-        return float("nan")
     c = np.where(predicted & ~np.isnan(c), np.clip(c, 0.0, 1.0), 0.0)
     right = (predicted & (t == p)).astype(float)
     which = np.minimum((c * bins).astype(int), bins - 1)
-    error = 0.0
-    for b in np.unique(which):
-        inside = which == b
-        error += inside.sum() * abs(right[inside].mean() - c[inside].mean())
-    return float(error / len(t))
+    return [{"low": b / bins, "high": (b + 1) / bins, "confidence": float(c[which == b].mean()),
+             "accuracy": float(right[which == b].mean()), "answers": int((which == b).sum())}
+            for b in np.unique(which)]
+
+
+def expected_calibration_error(y_true: Sequence, y_pred: Sequence, confidence: Sequence,
+                               bins: int = 10) -> float:
+    """How far confidences are from the accuracy they promise: the mean over answers of
+    |accuracy of its bin - mean confidence of its bin| (`reliability_bins`). 0 is perfectly
+    calibrated; NaN for no answers."""
+    points = reliability_bins(y_true, y_pred, confidence, bins)
+    total = sum(b["answers"] for b in points)
+    if not total:
+        return float("nan")
+    return float(sum(b["answers"] * abs(b["accuracy"] - b["confidence"]) for b in points) / total)

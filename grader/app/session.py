@@ -327,7 +327,7 @@ def forget_extended_training(settings: AppSettings, session: ExamSession, questi
 def evaluate(qs: QuestionSession, cache_dir: Path, *, folds: int = 5) -> dict:
     """Cross-validated figures of the question's model (accuracy, macro-F1, QWK, IBS and the
     curve of automatic-marking accuracy against the share flagged), cached on disk."""
-    cached = Path(cache_dir) / f"{qs.question_path.parent.name}-{qs.model_key}.cv{folds}.json"
+    cached = Path(cache_dir) / f"{qs.question_path.parent.name}-{qs.model_key}.cv{folds}.v2.json"
     if cached.exists():
         try:
             return json.loads(cached.read_text(encoding="utf-8"))
@@ -339,9 +339,13 @@ def evaluate(qs: QuestionSession, cache_dir: Path, *, folds: int = 5) -> dict:
     report = cross_validate(qs.question, marked.answers, marked.marks, folds=folds, seed=0,
                             **TRAIN_PARAMS)
     curve = pd.DataFrame(report.curve)
+    from grader import metrics
+
+    p = report.predictions
     figures = {
         "accuracy": _float(report, "accuracy"), "macro_f1": _float(report, "macro_f1"),
-        "qwk": _float(report, "qwk"), "ibs": _float(report, "ibs"),
+        "qwk": _float(report, "qwk"), "ibs": _float(report, "ibs"), "ece": _float(report, "ece"),
+        "reliability": metrics.reliability_bins(p["mark"], p["predicted"], p["confidence"]),
         "answers": len(marked.answers), "folds": folds,
         "curve": {c: [None if pd.isna(v) else float(v) for v in curve[c]]
                   for c in ("threshold", "share_flagged", "auto_accuracy") if c in curve},

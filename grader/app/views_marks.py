@@ -80,7 +80,7 @@ def accuracy_curve_panel(session: ExamSession, threshold: float, settings: AppSe
     """The cross-validated curve of each question, with the current threshold marked."""
     qid = st.session_state.get("question")
     ids = [qid] if qid in session.questions else list(session.questions)
-    frames, figures = [], []
+    frames, figures, bins = [], [], []
     for q in ids:
         qs = session.questions[q]
         try:
@@ -94,7 +94,9 @@ def accuracy_curve_panel(session: ExamSession, threshold: float, settings: AppSe
             frames.append(curve.assign(question=q))
         figures.append({"question": q, "answers": report.get("answers"),
                         "accuracy": report.get("accuracy"), "macro-F1": report.get("macro_f1"),
-                        "QWK": report.get("qwk"), "IBS": report.get("ibs")})
+                        "QWK": report.get("qwk"), "IBS": report.get("ibs"),
+                        "calibration error": report.get("ece")})
+        bins += [dict(b, question=q) for b in report.get("reliability", [])]
     if frames:
         data = pd.concat(frames, ignore_index=True).dropna(subset=["share_flagged", "auto_accuracy"])
         line = alt.Chart(data).mark_line(point=alt.OverlayMarkDef(size=18)).encode(
@@ -113,10 +115,30 @@ def accuracy_curve_panel(session: ExamSession, threshold: float, settings: AppSe
         st.altair_chart((line + dot).properties(height=260), width="stretch")
         st.caption("From 5-fold cross-validation on the marked answers; the orange dot is the threshold "
                    "set in the sidebar.")
+    if bins:
+        reliability_chart(pd.DataFrame(bins))
     if figures:
         st.dataframe(pd.DataFrame(figures), hide_index=True, width="stretch",
                      column_config={k: st.column_config.NumberColumn(format="%.3f")
-                                    for k in ("accuracy", "macro-F1", "QWK", "IBS")})
+                                    for k in ("accuracy", "macro-F1", "QWK", "IBS", "calibration error")})
+
+
+def reliability_chart(bins: pd.DataFrame) -> None:
+    """Confidence against the accuracy of the marks given with it (cross-validated): points on
+    the diagonal mean a confidence of 0.8 is right 80% of the time."""
+    st.markdown("**Does the confidence mean what it says?**")
+    diagonal = alt.Chart(pd.DataFrame({"x": [0.0, 1.0], "y": [0.0, 1.0]})).mark_line(
+        strokeDash=[4, 4], color="#999999").encode(x="x:Q", y="y:Q")
+    points = alt.Chart(bins).mark_line(point=True).encode(
+        alt.X("confidence:Q", title="confidence of the proposed marks", scale=alt.Scale(domain=[0, 1])),
+        alt.Y("accuracy:Q", title="share of them that were right", scale=alt.Scale(domain=[0, 1])),
+        alt.Color("question:N", legend=alt.Legend(orient="top", title=None)),
+        tooltip=["question", alt.Tooltip("confidence:Q", format=".2f"),
+                 alt.Tooltip("accuracy:Q", format=".0%"), "answers:Q"])
+    st.altair_chart((diagonal + points).properties(height=260), width="stretch")
+    st.caption("Answers grouped by confidence (0-0.1, 0.1-0.2, …), from 5-fold cross-validation on the "
+               "marked answers. Above the dashed line the marks are more often right than their "
+               "confidence says; the calibration error is the mean distance to it.")
 
 
 def export_view(session: ExamSession, store: ReviewStore, threshold: float,

@@ -327,3 +327,13 @@ def test_the_rubric_editor_shows_each_rules_record_and_it_follows_the_edit(app_e
     unused = after[after["note"].str.contains("not used")]
     assert len(unused) == 1 and unused.iloc[0]["conditions"] == first_before["conditions"]
     assert path.read_text(encoding="utf-8") == original  # nothing saved
+
+
+def test_the_marks_view_shows_calibration(app_env):
+    at = _start()
+    at.sidebar.selectbox(key="question").set_value("vertical_throw").run()
+    _view(at, "Marks")
+    assert not at.exception, at.exception
+    tables = [df.value for df in at.dataframe if "calibration error" in df.value.columns]
+    assert len(tables) == 1 and 0 <= tables[0]["calibration error"].iloc[0] <= 1
+    assert any("Does the confidence mean what it says?" in m.value for m in at.markdown)

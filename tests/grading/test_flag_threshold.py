@@ -89,3 +89,16 @@ def test_grade_to_a_target_accuracy_from_the_command_line(tmp_path, capsys):
     assert "no cross-validated confidences" in capsys.readouterr().err
     assert main(["grade", "--model", str(tmp_path / "p.json"), "--answers", str(exam), "--out",
                  str(tmp_path / "g3.csv"), "--target-accuracy", "0.9", "--flag-below", "0.5"]) == 2
+
+
+def test_reliability_bins_are_the_points_of_the_calibration_error():
+    from grader.metrics import reliability_bins
+
+    truth = ["1", "1", "0", "1", "0"]
+    pred = ["1", "0", "0", "1", None]
+    conf = [0.95, 0.91, 0.35, 0.32, math.nan]
+    bins = reliability_bins(truth, pred, conf)
+    assert [(b["low"], b["answers"]) for b in bins] == [(0.0, 1), (0.3, 2), (0.9, 2)]
+    assert bins[1]["accuracy"] == 1.0 and bins[2]["accuracy"] == 0.5
+    expected = sum(b["answers"] * abs(b["accuracy"] - b["confidence"]) for b in bins) / 5
+    assert expected_calibration_error(truth, pred, conf) == pytest.approx(expected)
