@@ -63,17 +63,24 @@ def save_upload(workdir: Path, *, question: tuple[str, bytes], marked: tuple[str
     atomic_write_text(q_path, text)
     # the id as the question reader reads it (plain yaml.safe_load fails on `title: 2024-13-45`)
     try:
-        question_id = knowledge.load_question(q_path).id
+        loaded = knowledge.load_question(q_path)
     except knowledge.KnowledgeError as exc:
-        raise UploadError(str(exc)) from None
+        raise UploadError(str(exc).replace(str(q_path), question[0])) from None
+    question_id = loaded.id
 
     m_path, e_path = folder / "marked.csv", folder / "export.csv"
     atomic_write_bytes(m_path, marked[1])
     atomic_write_bytes(e_path, export[1])
+    # everything opening the exam will ask of the marked answers, checked now and said in the
+    # marker's terms: marks among the question's, at least two different marks to learn from
     try:
-        read_marked_answers(m_path)
+        answers_marked = read_marked_answers(m_path, marks=tuple(loaded.marks))
     except (ValueError, OSError) as exc:
-        raise UploadError(f"{marked[0]}: {_strip_path(exc, m_path)}") from None
+        raise UploadError(f"{marked[0]}: {_strip_path(exc, m_path, marked[0])}") from None
+    if len(set(answers_marked.marks)) < 2:
+        found = ", ".join(sorted(set(answers_marked.marks))) or "none"
+        raise UploadError(f"{marked[0]}: the marked answers need at least two different marks to "
+                          f"learn from (found: {found})")
     try:
         frame, _, _ = read_table(e_path)
         if frame.empty:
@@ -81,7 +88,7 @@ def save_upload(workdir: Path, *, question: tuple[str, bytes], marked: tuple[str
         ids = resolve_column(id_column, frame.columns, e_path, "id column")
         answers = resolve_column(answer_column, frame.columns, e_path, "answer column")
     except (ValueError, OSError) as exc:
-        raise UploadError(f"{export[0]}: {_strip_path(exc, e_path)}") from None
+        raise UploadError(f"{export[0]}: {_strip_path(exc, e_path, export[0])}") from None
 
     exam = {"name": f"{question_id} — {Path(export[0]).stem}", "answers": "export.csv",
             "layout": "long", "id_column": ids, "answer_column": answers,
@@ -92,6 +99,7 @@ def save_upload(workdir: Path, *, question: tuple[str, bytes], marked: tuple[str
     return exam_path
 
 
-def _strip_path(exc: Exception, path: Path) -> str:
-    """The error message without our storage path in front (the marker knows the file by name)."""
-    return str(exc).replace(f"{path}: ", "").replace(str(path), path.name)
+def _strip_path(exc: Exception, path: Path, uploaded_name: str) -> str:
+    """The error message without our storage path (the marker knows the file by the name it
+    had when uploaded)."""
+    return str(exc).replace(f"{path}: ", "").replace(str(path), uploaded_name)

@@ -252,6 +252,20 @@ def test_a_bad_upload_gets_a_message_not_a_traceback(app_env, tmp_path):
         save_upload(tmp_path, question=("q.yaml", good_q), marked=("m.csv", marked),
                     export=("e.csv", b"id,answer\n1,x\n"), id_column="id",
                     answer_column="reply", max_bytes=10**7)
+    # a mark the question does not have was let through and broke opening the exam, naming the
+    # stored copy (.grader/uploads/<hash>/marked.csv) instead of the marker's file
+    wrong_mark = marked.replace(b",0.5\r\n", b",2\r\n", 1)
+    assert wrong_mark != marked
+    with pytest.raises(UploadError, match=r"^my marks\.csv: .*'2'") as info:
+        save_upload(tmp_path, question=("q.yaml", good_q), marked=("my marks.csv", wrong_mark),
+                    export=("e.csv", b"id,answer\n1,x\n"), id_column="id", answer_column="answer",
+                    max_bytes=10**7)
+    assert "uploads" not in str(info.value) and "marked.csv" not in str(info.value)
+    one_mark = b"id,answer,mark\n1,9.8 m/s^2 down,1\n2,g down,1\n"
+    with pytest.raises(UploadError, match="at least two different marks"):
+        save_upload(tmp_path, question=("q.yaml", good_q), marked=("m.csv", one_mark),
+                    export=("e.csv", b"id,answer\n1,x\n"), id_column="id", answer_column="answer",
+                    max_bytes=10**7)
     exam = save_upload(tmp_path, question=("q.yaml", good_q), marked=("m.csv", marked),
                        export=("e.csv", b"id,answer\n1,9.8 m/s2 down\n2,idk\n"),
                        id_column="id", answer_column="answer", max_bytes=10**7)
