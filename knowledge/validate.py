@@ -101,7 +101,7 @@ class _Checker:
                 self.add(self.where(rule), "a top-level rule has no mark", "mark: LABEL")
             elif marks and str(rule.head) not in marks:
                 self.add(self.where(rule, head=True), f"mark '{rule.head}' is not one of the marks",
-                         f"one of {', '.join(q.marks)}")
+                         f"one of {', '.join(dict.fromkeys(q.marks))}")  # a mark written twice: once
         seen: dict[str, object] = {}
         for rule in label_rules:
             if rule.name:

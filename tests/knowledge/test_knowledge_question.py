@@ -164,7 +164,7 @@ def test_a_file_with_many_mistakes_reports_all_of_them_in_order():
         "bad.yaml:16:16: bad tolerance '-3%' for quantity 'current'",
         "bad.yaml:20:16: bad tolerance '0.1 A' for quantity 'voltage'",
         "bad.yaml:22:18: 'p' depends on itself through not (p -> not q -> not p); the program would not be stratified",
-        "bad.yaml:25:13: mark '2' is not one of the marks",  # at the mark, not the rule's start
+        "bad.yaml:25:13: mark '2' is not one of the marks (expected one of 0, 0.5, 1)",  # at the mark; each mark once
         "bad.yaml:25:21: unknown feature 'concept:gapp', did you mean 'concept:gap'?",
         "bad.yaml:28:10: 'concept:gap' is categorical and is compared with a number (> 0.5)",
         "bad.yaml:28:31: 'coverage' is numeric and is compared with 'high'",
