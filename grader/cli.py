@@ -379,7 +379,8 @@ COMMANDS = {"train": cmd_train, "grade": cmd_grade, "evaluate": cmd_evaluate,
             "explain": cmd_explain, "rules": cmd_rules,
             "test-rubric": lambda args: rubric_commands.cmd_test_rubric(args, _load_marked, _learning_params),
             "features": rubric_commands.cmd_features,
-            "train-general": lambda args: general_commands.cmd_train_general(args, _warn)}
+            "train-general": lambda args: general_commands.cmd_train_general(args, _warn),
+            "suggest": lambda args: general_commands.cmd_suggest(args, _warn)}
 
 
 # -- errors --------------------------------------------------------------------------------
