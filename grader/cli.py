@@ -322,6 +322,10 @@ def _exam_models(exam, save_dir: Path | None) -> dict:
         if q.model is not None:
             models[q.id] = GradingModel.load(q.model)
             continue
+        if q.training is None:
+            raise ValueError(f"{exam.source}: question {q.id!r} has no marked answers ('training') nor a "
+                             f"'model': mark a starter set first (grader suggest, or the app's Start view), "
+                             f"or grade it with grade --model general.json --question")
         question = load_question(q.question)
         marked = read_marked_answers(q.training, marks=question.marks)
         _warn(marked.warnings)

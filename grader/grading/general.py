@@ -285,6 +285,9 @@ class GeneralGrader:
                              "flagged": flagged, "rule": texts_of_rules[index],
                              "explanation": explanation, "needs_human": needs_human})
 
+    def rules(self, format: str = "text") -> str:
+        return self.model.rules()
+
     def fingerprint(self) -> str:
         from knowledge import question_to_dict
 

@@ -26,6 +26,16 @@ class SeededModel:
     def __init__(self, own: GradingModel | None, general: GeneralGrader):
         self.own = own
         self.general = general
+        self.question = general.question
+
+    def features(self, answers: Sequence[str]) -> pd.DataFrame:
+        """The own model's features of the answers, or the general ones before there is one."""
+        return self.general.features(answers) if self.own is None else self.own.features(answers)
+
+    def rules(self, format: str = "text") -> str:
+        general = "The general model's rules (for answers the question's own rules do not mark surely):\n"
+        general += self.general.model.rules()
+        return general if self.own is None else self.own.rules(format) + "\n" + general
 
     def grade(self, answers: Sequence[str], flag_below: float = DEFAULT_FLAG_BELOW) -> pd.DataFrame:
         general = self.general.grade(answers, flag_below)
