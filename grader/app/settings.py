@@ -28,6 +28,7 @@ class AppSettings:
     max_upload_mb: float   # uploads larger than this are refused with a message
     flag_below: float      # answers with a confidence below this go to the review queue
     serve_dir: Path = field(default_factory=Path.cwd)  # exam files may be opened only below this
+    anonymous: bool = True  # the marking views hide students' ids and names at first
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> "AppSettings":
@@ -43,7 +44,8 @@ class AppSettings:
         serve = Path(env.get("GRADER_SERVE_DIR") or Path.cwd()).expanduser()
         if not serve.is_dir():
             raise ValueError(f"setting GRADER_SERVE_DIR={str(serve)!r} is not a folder")
-        return cls(workdir, db, sample, marker, max_mb, flag, serve)
+        anonymous = _yes_no(env, "GRADER_ANONYMOUS", True)
+        return cls(workdir, db, sample, marker, max_mb, flag, serve, anonymous)
 
     @property
     def max_upload_bytes(self) -> int:
@@ -69,3 +71,14 @@ def _number(env: Mapping[str, str], name: str, default: float, *, low: float,
     if not low <= value <= high:
         raise ValueError(f"setting {name}={raw!r} is outside {low:g}..{high:g}")
     return value
+
+
+def _yes_no(env: Mapping[str, str], name: str, default: bool) -> bool:
+    raw = (env.get(name) or "").strip().lower()
+    if not raw:
+        return default
+    if raw in ("1", "yes", "true", "on"):
+        return True
+    if raw in ("0", "no", "false", "off"):
+        return False
+    raise ValueError(f"setting {name}={env.get(name)!r} is not yes or no (1/0, true/false, on/off)")
