@@ -12,7 +12,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from grader.app import views_marks, views_review, views_rubric, views_start
+from grader.app import views_export, views_marks, views_review, views_rubric, views_start
 from grader.app.review import progress_counts, with_decisions
 from grader.app.review_store import MAX_MARKER_CHARS, StoreError
 from grader.app.session import prepare_sample
@@ -39,6 +39,7 @@ def main() -> None:
     if "marker" not in state:  # a new session: the name this browser used, else the setting
         state["marker"] = remembered_marker() or settings.marker
     state.setdefault("flag_below", settings.flag_below)
+    state.setdefault("anonymous", settings.anonymous)
     state.setdefault("seen", {})
 
     with st.sidebar:
@@ -77,6 +78,9 @@ def main() -> None:
         st.slider("Flag answers below this confidence", 0.0, 1.0, step=0.01, key="flag_below",
                   help="Answers no rule marks, or marked with a lower confidence, go to the "
                        "review queue.")
+        st.toggle("Anonymous marking", key="anonymous",
+                  help="Hide students' ids and names in the marking views (the export still "
+                       "carries them). The setting GRADER_ANONYMOUS says how a session starts.")
         view = st.radio("View", VIEWS, key="view")
         st.caption(f"Decisions are saved in {md_escape(settings.db_path)}")
 
@@ -109,4 +113,4 @@ def main() -> None:
     elif view == "Learn from reviews":
         views_rubric.learn_view(session, store, settings, decisions)
     else:
-        views_marks.export_view(session, store, threshold, settings)
+        views_export.export_view(session, store, threshold, settings)

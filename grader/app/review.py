@@ -25,12 +25,13 @@ back in the queue); `audit_trail` still lists it, "made on a different answer te
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
-from grader.app.review_store import Decision, answer_hash
+from grader.app.review_store import RESTORE, UNDO, Decision, answer_hash
 
 NO_MARK = "—"  # how a missing mark is shown
 
@@ -91,8 +92,11 @@ def with_decisions(table: pd.DataFrame, decisions: Mapping[tuple[str, str], Deci
 
 
 def decided_on(decision: Decision, answer_text: object) -> bool:
-    """Whether `decision` was made on this answer text (decisions saved before texts were
-    fingerprinted have none and count as made on it)."""
+    """Whether `decision` sets the mark of this answer text: it was made on it (decisions saved
+    before texts were fingerprinted have none and count as made on it) and is not an undo,
+    which leaves the answer with no decision."""
+    if decision.scope == UNDO:
+        return False
     return decision.answer_hash is None or decision.answer_hash == answer_hash(
         "" if answer_text is None else str(answer_text))
 
@@ -105,7 +109,8 @@ def audit_trail(history: Sequence[Decision], table: pd.DataFrame) -> pd.DataFram
     no longer holds for that id (they no longer set the answer's mark)."""
     texts = dict(zip(zip(table["question_id"], table["answer_id"]), table["answer"]))
     trail = pd.DataFrame([d.to_dict() for d in history])
-    trail["note"] = [DIFFERENT_TEXT if (d.question_id, d.answer_id) in texts
+    trail["note"] = ["takes back the decision before it" if d.scope == UNDO
+                     else DIFFERENT_TEXT if (d.question_id, d.answer_id) in texts
                      and not decided_on(d, texts[(d.question_id, d.answer_id)]) else ""
                      for d in history]
     return trail.sort_values("version", ascending=False)
@@ -170,7 +175,7 @@ def group_summary(table: pd.DataFrame) -> pd.DataFrame:
         "proposed": g["proposed"].agg(lambda s: ", ".join(sorted({str(v) if v is not None
                                                                   else NO_MARK for v in s}))),
         "reviewed": g["reviewed"].sum().astype(int),
-        "example": g["answer"].agg(lambda s: min(s, key=len)),
+        "example": g["answer"].agg(lambda s: s.value_counts().idxmax()),
     }).reset_index()
     summary = summary[summary["size"] >= 2]
     return summary.sort_values(["size", "question_id"], ascending=[False, True],
@@ -226,3 +231,74 @@ def progress_counts(table: pd.DataFrame, threshold: float) -> dict[str, int]:
         "overridden": int((table["reviewed"] & (table["mark"].fillna(NO_MARK)
                                                 != table["proposed"].fillna(NO_MARK))).sum()),
     }
+
+
+def pseudonym(exam_id: str, answer_id: str) -> str:
+    """What anonymous marking shows instead of a student's id: the same for the same student
+    of an exam (so a marker can say "answer 3f9c2a" to a colleague), and not guessable from
+    the id's order or spelling, since ids are often e-mail addresses or names."""
+    import hashlib
+
+    digest = hashlib.sha256(f"{exam_id}\x00{answer_id}".encode("utf-8")).hexdigest()
+    return f"answer {digest[:6]}"
+
+
+#: A pause between two decisions longer than this is a break, not time spent marking.
+BREAK_SECONDS = 10 * 60
+
+
+def marker_stats(history: Sequence[Decision], table: pd.DataFrame) -> pd.DataFrame:
+    """Per marker: the answers they decided on (counting each answer once), how many of those
+    got another mark than the proposed one, undos, and the time spent marking (the gaps
+    between their consecutive decisions, a gap over BREAK_SECONDS counting as a break)."""
+    columns = ["marker", "decided", "overridden", "undone", "minutes", "per answer (s)"]
+    if not history:
+        return pd.DataFrame(columns=columns)
+    proposed = dict(zip(zip(table["question_id"], table["answer_id"]),
+                        table["proposed"].fillna(NO_MARK)))
+    rows = []
+    frame = pd.DataFrame([d.to_dict() for d in history])
+    frame["time"] = pd.to_datetime(frame["decided_at"], utc=True, errors="coerce")
+    for name, mine in frame.sort_values("version").groupby("marker", sort=True):
+        kept = mine[mine["scope"] != UNDO]
+        answers = kept.drop_duplicates(["question_id", "answer_id"], keep="last")
+        overridden = sum(proposed.get((q, a), NO_MARK) != m for q, a, m in
+                         zip(answers["question_id"], answers["answer_id"], answers["new_mark"]))
+        gaps = mine["time"].diff().dt.total_seconds().to_numpy(float)[1:]
+        seconds = float(np.nansum(np.where(gaps <= BREAK_SECONDS, gaps, 0.0)))
+        rows.append({"marker": name, "decided": len(answers), "overridden": int(overridden),
+                     "undone": int((mine["scope"] == UNDO).sum()),
+                     "minutes": round(seconds / 60, 1),
+                     "per answer (s)": round(seconds / len(answers), 1) if len(answers) else None})
+    return pd.DataFrame(rows, columns=columns)
+
+
+def local_time(iso: object, zone: str | None = None) -> str:
+    """A stored UTC time ("2026-11-23T15:04:05+00:00") as the marker's local time
+    ("23 Nov 2026 16:04"), in the time zone `zone` (the browser's) or the computer's."""
+    if not iso:
+        return ""
+    moment = pd.Timestamp(str(iso))
+    if pd.isna(moment):
+        return str(iso)
+    if moment.tzinfo is None:
+        moment = moment.tz_localize("UTC")
+    try:
+        moment = moment.tz_convert(zone) if zone else moment.tz_convert(
+            datetime.now().astimezone().tzinfo)
+    except Exception:  # an unknown zone name: the computer's
+        moment = moment.tz_convert(datetime.now().astimezone().tzinfo)
+    return moment.strftime("%d %b %Y %H:%M")
+
+
+def undoable(history: Sequence[Decision], marker: str) -> Decision | None:
+    """The marker's last decision that is still the latest on its answer (what U undoes), or
+    None. Undoing again walks further back; an undo itself is never undone."""
+    latest: dict[tuple[str, str], int] = {}
+    for d in history:
+        latest[(d.question_id, d.answer_id)] = max(d.version, latest.get((d.question_id, d.answer_id), 0))
+    for d in sorted(history, key=lambda d: d.version, reverse=True):
+        if (d.marker == marker and d.scope not in (UNDO, RESTORE)
+                and latest[(d.question_id, d.answer_id)] == d.version):
+            return d
+    return None

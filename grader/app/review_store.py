@@ -38,6 +38,13 @@ SCHEMA_VERSION = 2  # 2: decisions.answer_hash
 MAX_MARKER_CHARS = 80
 MAX_COMMENT_CHARS = 2000
 
+#: The scope of a row that takes back a first decision: the answer has no decision again.
+UNDO = "undo"
+#: The scope of a row that takes back an override: the earlier decision's mark again.
+RESTORE = "restore"
+#: The new mark an undo row records when the answer had no proposed mark to go back to.
+UNDONE_MARK = "(none)"
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS decisions (
     id            INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -69,8 +76,10 @@ class Decision:
 
     `version` is the row id: it grows with every save, so the latest decision of an answer
     is the one with the highest version. `base_version` is the version the marker had seen
-    (0: no decision yet). `scope` is "answer", or "group" when the decision was taken for a
-    whole group of answers with identical features.
+    (0: no decision yet). `scope` is "answer", "group" when the decision was taken for a
+    whole group of answers at once, or, for `ReviewStore.undo`, "undo" (the decision it is
+    based on is taken back and the answer has no decision again) or "restore" (taken back to
+    the earlier decision's mark).
     """
 
     version: int
@@ -271,6 +280,30 @@ class ReviewStore:
                                           d.old_mark, d.new_mark, comment, d.base_version, scope,
                                           answer_hash(d.answer_text)))
         return saved, conflicts
+
+    def undo(self, exam_id: str, decision: Decision, *, marker: str) -> Decision:
+        """Take back `decision` (still the latest on its answer, else `ConflictError`): the
+        answer gets back what it had before. Before a first decision that is no decision at
+        all (a row with scope "undo": back in the review queue, its proposed mark again);
+        before an override, the earlier decision's mark (a new decision restating it). Nothing
+        is deleted: the audit trail shows the decision and its undoing."""
+        check_lengths(marker, "")
+        with self._write() as db:
+            latest = self._latest(db, exam_id, decision.question_id, decision.answer_id)
+            if latest is None or latest.version != decision.version:
+                raise ConflictError(latest, decision.version)  # type: ignore[arg-type]
+            row = db.execute(f"{_SELECT} WHERE id=?", (decision.base_version,)).fetchone()
+            before = _decision(row) if row else None
+            if before is None or before.scope == UNDO:
+                return self._insert(db, exam_id, decision.question_id, decision.answer_id, marker,
+                                    decision.new_mark, decision.old_mark or UNDONE_MARK,
+                                    f"undid the decision of {decision.decided_at}",
+                                    decision.version, UNDO, decision.answer_hash)
+            return self._insert(db, exam_id, decision.question_id, decision.answer_id, marker,
+                                decision.new_mark, before.new_mark,
+                                f"undid the decision of {decision.decided_at}: back to "
+                                f"{before.marker}'s mark", decision.version, RESTORE,
+                                decision.answer_hash)
 
     @staticmethod
     def _insert(db: sqlite3.Connection, exam_id: str, question_id: str, answer_id: str,

@@ -29,6 +29,7 @@ class AppSettings:
     flag_below: float      # answers with a confidence below this go to the review queue
     serve_dir: Path = field(default_factory=Path.cwd)  # exam files may be opened only below this
     general_model: Path | None = None  # marks questions with no marked answers yet (grader train-general)
+    anonymous: bool = True  # the marking views hide students' ids and names at first
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> "AppSettings":
@@ -48,7 +49,8 @@ class AppSettings:
             else None
         if general is not None and not general.is_file():
             raise ValueError(f"setting GRADER_GENERAL_MODEL={str(general)!r} is not a file")
-        return cls(workdir, db, sample, marker, max_mb, flag, serve, general)
+        anonymous = _yes_no(env, "GRADER_ANONYMOUS", True)
+        return cls(workdir, db, sample, marker, max_mb, flag, serve, general, anonymous)
 
     @property
     def max_upload_bytes(self) -> int:
@@ -74,3 +76,14 @@ def _number(env: Mapping[str, str], name: str, default: float, *, low: float,
     if not low <= value <= high:
         raise ValueError(f"setting {name}={raw!r} is outside {low:g}..{high:g}")
     return value
+
+
+def _yes_no(env: Mapping[str, str], name: str, default: bool) -> bool:
+    raw = (env.get(name) or "").strip().lower()
+    if not raw:
+        return default
+    if raw in ("1", "yes", "true", "on"):
+        return True
+    if raw in ("0", "no", "false", "off"):
+        return False
+    raise ValueError(f"setting {name}={env.get(name)!r} is not yes or no (1/0, true/false, on/off)")

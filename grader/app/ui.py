@@ -15,6 +15,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from grader.app.review import local_time, pseudonym
 from grader.app.review_store import ReviewStore
 from grader.app.served_files import served_exam
 from grader.app.session import ExamSession, open_exam
@@ -71,8 +72,10 @@ def get_session(path: Path, settings: AppSettings) -> ExamSession:
         def progress(fraction: float, message: str) -> None:
             bar.progress(min(1.0, max(0.0, fraction)), text=message)
 
-        session = open_exam(path, settings, progress)
-        bar.empty()
+        try:
+            session = open_exam(path, settings, progress)
+        finally:  # a file that cannot be opened leaves a message, not a bar that never ends
+            bar.empty()
         for old in [k for k in cache if k[0] == key[0]]:
             del cache[old]
         cache[key] = session
@@ -150,6 +153,26 @@ def write_marker_cookie() -> None:
     value = json.dumps(name).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     st.html(f"<script>document.cookie = '{MARKER_COOKIE}=' + encodeURIComponent({value}) + "
             "'; path=/; max-age=31536000; SameSite=Strict';</script>", unsafe_allow_javascript=True)
+
+
+def anonymous() -> bool:
+    """Whether the marking views hide students' ids (the sidebar's setting)."""
+    return bool(st.session_state.get("anonymous", True))
+
+
+def shown_id(exam_id: str, answer_id: str) -> str:
+    """A student's id as the marking views show it: a pseudonym under anonymous marking."""
+    return pseudonym(exam_id, answer_id) if anonymous() else str(answer_id)
+
+
+def shown_time(iso: object) -> str:
+    """A stored UTC time in the browser's time zone (the server's when the browser does not
+    say)."""
+    try:
+        zone = st.context.timezone
+    except Exception:  # no browser behind the session (tests, scripts)
+        zone = None
+    return local_time(iso, zone)
 
 
 def notice(kind: str, text: str) -> None:

@@ -1,15 +1,12 @@
-"""The marks table with its filters and charts, the export and the audit trail."""
+"""The marks table with its filters and charts (the export is in `views_export`)."""
 
 from __future__ import annotations
-
-from datetime import datetime, timezone
 
 import altair as alt
 import pandas as pd
 import streamlit as st
 
-from grader.app.export import csv_bytes, export_long, export_wide, save_export
-from grader.app.review import NO_MARK, audit_trail, filter_table, flagged, with_decisions
+from grader.app.review import NO_MARK, filter_table, flagged
 from grader.app.session import ExamSession, evaluate
 from grader.app.settings import AppSettings
 from grader.app.review_store import ReviewStore
@@ -139,42 +136,3 @@ def reliability_chart(bins: pd.DataFrame) -> None:
     st.caption("Answers grouped by confidence (0-0.1, 0.1-0.2, …), from 5-fold cross-validation on the "
                "marked answers. Above the dashed line the marks are more often right than their "
                "confidence says; the calibration error is the mean distance to it.")
-
-
-def export_view(session: ExamSession, store: ReviewStore, threshold: float,
-                settings: AppSettings) -> None:
-    table = with_decisions(session.table(), store.current(session.exam_id))
-    st.subheader("Export the graded exam")
-    st.caption("Every answer with its current mark (the marker's decision where there is one), "
-               "the proposed mark, confidence, rule and who reviewed it. Cells a spreadsheet "
-               "would run as formulas are neutralised.")
-    shape = st.radio("Shape", ["one row per answer", "one row per student (the export's columns "
-                               "plus a mark per question)"], key="export_shape")
-    if shape.startswith("one row per answer"):
-        frame = export_long(table, threshold)
-        stem = f"{session.exam_id}-graded"
-    else:
-        frame = export_wide(session.rows, session.answers, table, threshold)
-        stem = f"{session.exam_id}-graded-wide"
-    st.dataframe(frame.head(8), hide_index=True, width="stretch")
-    a, b = st.columns(2)
-    a.download_button("Download CSV", csv_bytes(frame), file_name=f"{stem}.csv",
-                      mime="text/csv", type="primary", width="stretch")
-    if b.button("Save in the working folder", width="stretch", key="export_save"):
-        stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
-        path = save_export(frame, settings.workdir / "exports", f"{stem}-{stamp}")
-        st.session_state["export_path"] = str(path)
-    if st.session_state.get("export_path"):
-        st.success(f"Saved {md_escape(st.session_state['export_path'])}")
-
-    st.subheader("Audit trail")
-    history = store.history(session.exam_id)
-    if not history:
-        st.caption("No decisions yet.")
-        return
-    trail = audit_trail(history, session.table())
-    st.dataframe(trail[["decided_at", "marker", "question_id", "answer_id", "old_mark",
-                        "new_mark", "comment", "note", "scope", "version", "base_version"]],
-                 hide_index=True, width="stretch", height=300)
-    st.download_button("Download the audit trail (CSV)", csv_bytes(trail),
-                       file_name=f"{session.exam_id}-decisions.csv", mime="text/csv")

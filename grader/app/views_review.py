@@ -13,10 +13,13 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from grader.app.review import (NO_MARK, features_found, flagged, group_summary, review_queue)
+from grader.app.grouping import meaning_groups
+from grader.app.keys import KEYS_HELP, NEXT_KEY, PREVIOUS_KEY, UNDO_KEY, keyboard_shortcuts
+from grader.app.review import (NO_MARK, features_found, flagged, group_summary, marker_stats,
+                               review_queue, undoable)
 from grader.app.session import ExamSession, QuestionSession
 from grader.app.review_store import ConflictError, NewDecision, ReviewStore
-from grader.app.ui import marker, md_escape, notice, show_notice
+from grader.app.ui import marker, md_escape, notice, show_notice, shown_id, shown_time
 
 
 # -- saving ---------------------------------------------------------------------------------
@@ -54,7 +57,7 @@ def _save_one(store: ReviewStore, exam_id: str, qid: str, aid: str, old_mark: st
         return
     state["seen"][(qid, aid)] = d.version
     state.pop("review_pick", None)
-    notice("success", f"Saved: {aid} ({qid}) gets {mark}.")
+    notice("success", f"Saved: {shown_id(exam_id, aid)} ({qid}) gets {mark}.")
 
 
 def _resolve_conflict(store: ReviewStore, exam_id: str, keep_mine: bool) -> None:
@@ -65,7 +68,7 @@ def _resolve_conflict(store: ReviewStore, exam_id: str, keep_mine: bool) -> None
     theirs = c["theirs"]
     if not keep_mine:
         state["seen"][(c["qid"], c["aid"])] = theirs.version
-        notice("info", f"Kept {theirs.marker}'s mark {theirs.new_mark} for {c['aid']}.")
+        notice("info", f"Kept {theirs.marker}'s mark {theirs.new_mark} for {shown_id(exam_id, c['aid'])}.")
         return
     try:
         d = store.record(exam_id, c["qid"], c["aid"], marker=marker() or "marker",
@@ -78,7 +81,8 @@ def _resolve_conflict(store: ReviewStore, exam_id: str, keep_mine: bool) -> None
         notice("error", str(exc))
         return
     state["seen"][(c["qid"], c["aid"])] = d.version
-    notice("success", f"Saved your mark {c['mark']} for {c['aid']} over {theirs.marker}'s.")
+    notice("success", f"Saved your mark {c['mark']} for {shown_id(exam_id, c['aid'])} over "
+                      f"{theirs.marker}'s.")
 
 
 def conflict_panel(store: ReviewStore, exam_id: str) -> None:
@@ -88,8 +92,9 @@ def conflict_panel(store: ReviewStore, exam_id: str) -> None:
     t = c["theirs"]
     with st.container(border=True):
         st.warning(md_escape(
-            f"{t.marker} decided on answer {c['aid']} ({c['qid']}) while you were looking at "
-            f"it: mark {t.new_mark} at {t.decided_at}. Nothing of yours was saved yet. "
+            f"{t.marker} decided on answer {shown_id(exam_id, c['aid'])} ({c['qid']}) while you "
+            f"were looking at it: mark {t.new_mark} at {shown_time(t.decided_at)}. Nothing of "
+            f"yours was saved yet. "
             f"Your mark: {c['mark']}."))
         if t.comment:
             st.text(f"Their comment: {t.comment}")
@@ -117,9 +122,11 @@ def answer_card(session: ExamSession, store: ReviewStore, row: pd.Series) -> Non
         st.markdown("**Student's answer**")
         with st.container(border=True):
             st.text(row["answer"] if str(row["answer"]).strip() else "(blank answer)")
-        st.caption(f"from {md_escape(aid)}")  # escaped: never bold, a link or a broken code span
+        # escaped: never bold, a link or a broken code span
+        st.caption(f"from {md_escape(shown_id(session.exam_id, aid))}")
         if row["reviewed"]:
-            st.info(md_escape(f"Decided: {row['mark']} by {row['marker']} at {row['decided_at']}"
+            st.info(md_escape(f"Decided: {row['mark']} by {row['marker']} at "
+                              f"{shown_time(row['decided_at'])}"
                               + (f" — {row['comment']}" if row["comment"] else "")))
         decision_form(session, store, row, qs)
     with right:
@@ -135,6 +142,34 @@ def answer_card(session: ExamSession, store: ReviewStore, row: pd.Series) -> Non
         found = features_found(features, qs.descriptions)
         with st.expander(f"Found in the answer ({len(found)})", expanded=True):
             st.text("\n".join(f"• {f}" for f in found) if found else "nothing the rubric knows")
+        marking_scheme(qs)
+
+
+def marking_scheme(qs: QuestionSession) -> None:
+    """The question's marks, reference answers and what its rubric looks for, next to the
+    answer being marked (plain text: they come from the teacher's file)."""
+    with st.expander("Marking scheme and reference answers", expanded=True):
+        st.text(scheme_text(qs))
+
+
+def scheme_text(qs: QuestionSession) -> str:
+    """The marking scheme of a question as plain text (see `marking_scheme`)."""
+    question = qs.question
+    lines = [f"Marks: {', '.join(qs.marks) or NO_MARK}"]
+    scheme = str(getattr(question, "scheme", "") or "").strip()
+    if scheme:
+        lines += ["", scheme]
+    references = list(getattr(question, "reference_answers", ()) or ())
+    if references:
+        lines += ["", "Reference answers:"] + [f"• {r}" for r in references]
+    looks_for = [f"• {c.description or c.name}" for c in getattr(question, "concepts", ()) or ()]
+    looks_for += [f"• {q.description or q.name}: {q.value:g} {q.unit}"
+                  for q in getattr(question, "quantities", ()) or ()]
+    looks_for += [f"• a known mistake: {m.description or m.name}"
+                  for m in getattr(question, "misconceptions", ()) or ()]
+    if looks_for:
+        lines += ["", "The rubric looks for:"] + looks_for
+    return "\n".join(lines)
 
 
 def _show_why(qs, row) -> None:
@@ -178,10 +213,10 @@ def decision_form(session: ExamSession, store: ReviewStore, row: pd.Series,
 
 # -- views ---------------------------------------------------------------------------------
 
-def _label(row: pd.Series) -> str:
+def _label(row: pd.Series, exam_id: str) -> str:
     conf = "no rule" if pd.isna(row["confidence"]) else f"{row['confidence']:.0%}"
     mark = row["proposed"] if row["proposed"] is not None else NO_MARK
-    return f"{row['answer_id']} · {row['question_id']} · proposed {mark} · {conf}"
+    return f"{shown_id(exam_id, row['answer_id'])} · {row['question_id']} · proposed {mark} · {conf}"
 
 
 def review_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame,
@@ -191,30 +226,88 @@ def review_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame,
     everything = st.toggle("Pick from all answers (not only the queue)", key="review_all")
     queue = review_queue(table, threshold)
     pool = table if everything else queue
+    is_flagged = flagged(table, threshold)
+    decided = int((is_flagged & table["reviewed"]).sum())
     if not everything:
         if queue.empty:
             st.success("Nothing left to review: every flagged answer has a decision.")
+            _undo_button(store, session.exam_id)
+            _markers_progress(store, session, table)
             return
-        st.subheader(f"Review queue — {len(queue)} flagged answer(s), least confident first")
+        st.subheader(f"Review queue — {len(queue)} flagged answer(s) left, least confident first")
     if pool.empty:
         st.info("No answers.")
         return
     keys = list(zip(pool["question_id"], pool["answer_id"]))
-    labels = {k: _label(r) for k, (_, r) in zip(keys, pool.iterrows())}
+    labels = {k: _label(r, session.exam_id) for k, (_, r) in zip(keys, pool.iterrows())}
     pick = st.session_state.get("review_pick")
     if pick not in labels:
         st.session_state["review_pick"] = keys[0]
-    pick_col, skip_col = st.columns([6, 1], vertical_alignment="bottom")
+    pick_col, prev_col, next_col, undo_col = st.columns([6, 1.2, 1.2, 1.6],
+                                                        vertical_alignment="bottom")
     pick_col.selectbox("Answer", keys, format_func=lambda k: labels[k], key="review_pick")
     position = keys.index(st.session_state["review_pick"])
-    skip_col.button("Skip ›", key="review_skip", width="stretch", on_click=_skip,
-                    args=(keys[(position + 1) % len(keys)],), help="Look at the next answer; "
-                    "this one stays in the queue.")
+    prev_col.button("‹ Previous", key=PREVIOUS_KEY, width="stretch", on_click=_go,
+                    args=(keys[(position - 1) % len(keys)],), help="The previous answer (K or ←).")
+    next_col.button("Next ›", key=NEXT_KEY, width="stretch", on_click=_go,
+                    args=(keys[(position + 1) % len(keys)],), help="Look at the next answer; this "
+                    "one stays in the queue (J or →).")
+    with undo_col:
+        _undo_button(store, session.exam_id)
+    where = "of all answers" if everything else "in the queue"
+    st.markdown(f"**Answer {position + 1} of {len(keys)}** {where} · {decided} of "
+                f"{int(is_flagged.sum())} flagged answers decided")
     answer_card(session, store, pool.iloc[position])
+    st.caption(KEYS_HELP)
+    keyboard_shortcuts()
+    _markers_progress(store, session, table)
 
 
-def _skip(next_key: tuple[str, str]) -> None:
-    st.session_state["review_pick"] = next_key
+def _go(key: tuple[str, str]) -> None:
+    st.session_state["review_pick"] = key
+
+
+def _undo_button(store: ReviewStore, exam_id: str) -> None:
+    last = undoable(store.history(exam_id), marker()) if marker() else None
+    st.button("↶ Undo my last", key=UNDO_KEY, width="stretch", disabled=last is None,
+              on_click=_undo, args=(store, exam_id),
+              help=(f"Take back your decision on {md_escape(shown_id(exam_id, last.answer_id))} "
+                    f"({md_escape(last.question_id)}): mark {md_escape(last.new_mark)} (U)."
+                    if last else "You have no decision to take back."))
+
+
+def _undo(store: ReviewStore, exam_id: str) -> None:
+    """Button callback: take back the marker's last decision (the answer gets back what it had
+    before; nothing is deleted from the audit trail)."""
+    last = undoable(store.history(exam_id), marker()) if marker() else None
+    if last is None:
+        notice("info", "You have no decision to take back.")
+        return
+    try:
+        d = store.undo(exam_id, last, marker=marker())
+    except ConflictError as exc:
+        notice("warning", f"{exc.current.marker} decided on {shown_id(exam_id, last.answer_id)} "
+                          f"since: their decision stays.")
+        return
+    st.session_state["seen"][(d.question_id, d.answer_id)] = d.version
+    st.session_state["review_pick"] = (d.question_id, d.answer_id)
+    back = ("is back in the queue" if d.scope == "undo"
+            else f"has its earlier mark {d.new_mark} again")
+    notice("info", f"Undone: {shown_id(exam_id, last.answer_id)} ({last.question_id}) {back}.")
+
+
+def _markers_progress(store: ReviewStore, session: ExamSession, table: pd.DataFrame) -> None:
+    """Per marker counts for the instructor: answers decided, overridden, time spent."""
+    stats = marker_stats(store.history(session.exam_id), session.table())
+    if stats.empty:
+        return
+    with st.expander("Markers' progress", expanded=False):
+        st.dataframe(stats, hide_index=True, width="stretch",
+                     column_config={"marker": st.column_config.TextColumn("marker"),
+                                    "minutes": st.column_config.NumberColumn(
+                                        "time spent (min)", format="%.1f",
+                                        help="Gaps between a marker's decisions; a pause over "
+                                             "10 minutes counts as a break.")})
 
 
 def _apply_group(store: ReviewStore, exam_id: str, members: pd.DataFrame, key: str) -> None:
@@ -243,19 +336,61 @@ def _apply_group(store: ReviewStore, exam_id: str, members: pd.DataFrame, key: s
         notice("success", text)
 
 
+def _meaning_groups(session: ExamSession, qid: str) -> dict[str, str]:
+    """answer id -> group of answers alike in meaning (computed once per question model)."""
+    qs = session.questions[qid]
+    cache = st.session_state.setdefault("meaning_groups", {})
+    key = (session.exam_id, qid, qs.model_key, len(qs.table))
+    if key not in cache:
+        labels = meaning_groups(qs.features, qs.table["answer"].tolist())
+        cache[key] = dict(zip(qs.table["answer_id"], (f"m{g}" for g in labels)))
+    return cache[key]
+
+
+def grouped(session: ExamSession, table: pd.DataFrame) -> pd.DataFrame:
+    """The table with `group` set to the groups of alike answers, after the marker's splits
+    (a group split into answers with identical features) and answers taken out."""
+    state = st.session_state
+    out, split = state.setdefault("group_out", set()), state.setdefault("group_split", set())
+    groups = []
+    for q, a, same_features in zip(table["question_id"], table["answer_id"], table["group"]):
+        g = _meaning_groups(session, q).get(a, f"alone:{a}")
+        if (q, a) in out:
+            g = f"alone:{a}"
+        elif (q, g) in split:
+            g = f"{g}/{same_features}"
+        groups.append(g)
+    return table.assign(group=groups)
+
+
+def _take_out(qid: str, answer_ids: list[str]) -> None:
+    st.session_state.setdefault("group_out", set()).update((qid, a) for a in answer_ids)
+    notice("info", f"Took {len(answer_ids)} answer(s) out of the group: they are decided one by "
+                   "one in the Review view.")
+
+
+def _split(qid: str, gid: str) -> None:
+    st.session_state.setdefault("group_split", set()).add((qid, gid))
+    st.session_state.pop("group_pick", None)
+    notice("info", "Split the group into answers with identical features.")
+
+
 def groups_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame,
                 threshold: float) -> None:
     show_notice()
+    table = grouped(session, table)
     groups = group_summary(table)
-    st.subheader("Groups of answers with identical features")
+    st.subheader("Groups of answers that mean the same")
     if groups.empty:
-        st.info("No two answers have identical features here.")
+        st.info("No two answers are alike here.")
         return
-    st.caption(f"{len(groups)} group(s) of two or more answers, largest first. Review one "
-               "answer and apply the decision to the whole group.")
+    st.caption(f"{len(groups)} group(s) of two or more answers alike in what the rubric finds "
+               "and in wording, largest first. Check the answers, take out any that do not "
+               "belong, and apply one mark to the whole group.")
     keys = list(zip(groups["question_id"], groups["group"]))
-    labels = {k: f"{r['size']} answers · {r['question_id']} · proposed {r['proposed']} · "
-                 f"{r['reviewed']} reviewed" for k, (_, r) in zip(keys, groups.iterrows())}
+    labels = {k: f"{r['size']} answers · {r['question_id']} · e.g. “{_short(r['example'])}” · "
+                 f"proposed {r['proposed']} · {r['reviewed']} decided"
+              for k, (_, r) in zip(keys, groups.iterrows())}
     if st.session_state.get("group_pick") not in labels:
         st.session_state["group_pick"] = keys[0]
     qid, gid = st.selectbox("Group", keys, format_func=lambda k: labels[k], key="group_pick")
@@ -266,16 +401,33 @@ def groups_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame,
     first = members.iloc[0]
     left, right = st.columns([3, 2], gap="large")
     with left:
-        st.dataframe(
-            members[["answer", "answer_id", "proposed", "confidence", "mark", "marker"]]
-            .assign(flagged=flagged(members, threshold)),
-            hide_index=True, width="stretch",
+        shown = pd.DataFrame({
+            "answer": members["answer"].to_numpy(),
+            "student": [shown_id(session.exam_id, a) for a in members["answer_id"]],
+            "proposed": members["proposed"].fillna(NO_MARK).to_numpy(),
+            "mark": members["mark"].fillna(NO_MARK).to_numpy(),
+            "decided by": members["marker"].to_numpy()})
+        event = st.dataframe(
+            shown, hide_index=True, width="stretch", on_select="rerun",
+            selection_mode="multi-row", key=f"group_members|{qid}|{gid}",
             column_config={"answer": st.column_config.TextColumn("answer", width="large"),
-                           "answer_id": st.column_config.TextColumn("student"),
-                           "confidence": st.column_config.NumberColumn(format="%.2f")})
+                           "student": st.column_config.TextColumn("student", width="small"),
+                           "proposed": st.column_config.TextColumn("proposed", width="small"),
+                           "mark": st.column_config.TextColumn("mark", width="small"),
+                           "decided by": st.column_config.TextColumn("decided by", width="small")})
+        chosen = [int(i) for i in getattr(getattr(event, "selection", None), "rows", []) or []
+                  if int(i) < len(members)]
+        a, b = st.columns(2)
+        a.button(f"Take the {len(chosen)} selected answer(s) out", key="group_take_out",
+                 disabled=not chosen or len(chosen) >= len(members), width="stretch",
+                 on_click=_take_out, args=(qid, [members["answer_id"].iloc[i] for i in chosen]),
+                 help="Select rows in the table first; those answers leave the group.")
+        b.button("Split by what the rubric finds", key="group_split_button", width="stretch",
+                 disabled="/" in gid, on_click=_split,
+                 args=(qid, gid), help="Split this group into answers with identical features.")
         found = features_found(qs.features.iloc[_position(qs, first["answer_id"])].to_dict(),
                                qs.descriptions)
-        st.markdown("**Found in every answer of the group**")
+        st.markdown("**Found in the first answer of the group**")
         st.text("\n".join(f"• {f}" for f in found) if found else "nothing the rubric knows")
     with right:
         _show_why(qs, first)
@@ -290,3 +442,8 @@ def groups_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame,
             st.form_submit_button(f"Apply to all {len(members)} answers", type="primary",
                                   width="stretch", on_click=_apply_group,
                                   args=(store, session.exam_id, members, key))
+
+
+def _short(text: object, limit: int = 48) -> str:
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[:limit - 1] + "…"

@@ -309,7 +309,7 @@ def test_skip_moves_to_the_next_answer_and_keeps_this_one_in_the_queue(app_env):
     at = _start()
     first = at.selectbox(key="review_pick").value
     queue = int(_metric(at, "To review"))
-    _button(at, "Skip").click().run()
+    _button(at, "Next").click().run()
     assert at.selectbox(key="review_pick").value != first
     assert int(_metric(at, "To review")) == queue
 

@@ -254,3 +254,45 @@ def test_the_rubric_editor_checks_the_text_when_the_teacher_pauses(server, brows
     box.type("concepst: {}\n")  # a misspelt key, typed; the box keeps the focus
     page.get_by_text(re.compile("unknown key 'concepst'")).first.wait_for(timeout=20_000)
     assert box.evaluate("e => e === e.ownerDocument.activeElement")
+
+
+def _card_student(page) -> str:
+    """The (pseudonymous) id under the student's answer on the card."""
+    return page.get_by_text(re.compile(r"^from answer [0-9a-f]{6}$")).first.inner_text()
+
+
+def test_keys_choose_a_mark_save_move_through_the_queue_and_undo(server, browser):
+    url, store, exam_id = server
+    page = _open(browser, url, "Kay")
+    page.evaluate("document.activeElement && document.activeElement.blur()")  # out of the name box
+    first = _card_student(page)
+    page.keyboard.press("j")
+    _settle(page)
+    page.wait_for_function(f"() => !document.body.innerText.includes({first!r})")
+    second = _card_student(page)
+    assert second != first
+    page.keyboard.press("ArrowLeft")
+    _settle(page)
+    page.get_by_text(first, exact=True).first.wait_for()
+    # a number key chooses a mark (here one the rule does not propose), Enter saves it
+    form = page.locator('[data-testid="stForm"]').first
+    options = [t.strip() for t in form.locator('[role="radiogroup"] label').all_inner_texts()]
+    checked = form.locator('[role="radiogroup"] input:checked')
+    proposed = checked.first.evaluate("e => e.closest('label').innerText").strip() if checked.count() else None
+    index = next(i for i, m in enumerate(options) if m != proposed)
+    page.keyboard.press(str(index + 1))
+    page.wait_for_function(
+        "(m) => { const c = document.querySelector('[data-testid=\"stForm\"] input:checked');"
+        " return c && c.closest('label').innerText.trim() === m; }", arg=options[index])
+    page.keyboard.press("Enter")
+    _settle(page)
+    page.get_by_text("Saved:").first.wait_for()
+    mine = [d for d in store.history(exam_id) if d.marker == "Kay"]
+    assert [(d.new_mark, d.scope) for d in mine] == [(options[index], "answer")]
+    # U takes it back: an undo row, the answer back in the queue
+    page.keyboard.press("u")
+    _settle(page)
+    page.get_by_text("Undone:").first.wait_for()
+    mine = [d for d in store.history(exam_id) if d.marker == "Kay"]
+    assert [d.scope for d in mine] == ["answer", "undo"] and mine[1].base_version == mine[0].version
+    assert store.latest(exam_id, mine[0].question_id, mine[0].answer_id).scope == "undo"

@@ -1,0 +1,113 @@
+"""Groups of answers that mean the same thing, for one decision on many answers.
+
+Answers with identical features always say the same to the model, but two answers that
+differ in one word the rubric counts ("9.8 m/s^2 down" and "9.8 m/s^2 downwards because of
+gravity") are still the same answer to a marker. Here two answers are alike when their
+features agree and their wording overlaps: the similarity is a weighted mean of the cosine
+of their feature vectors (categorical features one-hot, numeric ones scaled to 0..1) and
+the cosine of their word vectors (tf-idf of lower-cased words and numbers). Groups are
+formed around leaders, answers alike to most others first: an answer joins the group of the
+leader it is most alike to, if alike enough, so no answer is linked to another through a
+chain of small steps.
+Everything is numpy on one similarity matrix per question.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+#: How much the features count against the wording in the similarity.
+FEATURE_WEIGHT = 0.6
+#: The similarity an answer needs with a group's leader to join the group.
+ALIKE = 0.7
+
+_WORD = re.compile(r"[^\W_]+(?:[.,][0-9]+)?", re.UNICODE)
+
+
+def _unit_rows(matrix: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    return np.divide(matrix, norms, out=np.zeros_like(matrix), where=norms > 0)
+
+
+#: How much each family of features counts: the rubric's own vocabulary most, the words
+#: learned from the marked answers and the overlap with the reference less, sizes least.
+FAMILY_WEIGHTS = {"concept": 2.0, "quantity": 2.0, "misconception": 2.0, "non_answer": 2.0,
+                  "term": 1.0, "ref": 1.0}
+NUMERIC_WEIGHT = 0.5
+#: Feature values that say the answer does not say something (knowledge.schema's "absent",
+#: "missing", "no" and no value): two answers are not alike for what neither says.
+NOTHING = ("absent", "missing", "no", "")
+
+
+def feature_vectors(features: pd.DataFrame) -> np.ndarray:
+    """One row per answer: each categorical feature one-hot without the values of NOTHING,
+    numeric ones scaled to 0..1; weighted by family (FAMILY_WEIGHTS)."""
+    parts = []
+    for name in features.columns:
+        column = features[name]
+        family = name.split(":", 1)[0]
+        if column.dtype.kind in "fiub":
+            values = column.to_numpy(float)
+            values = np.where(np.isnan(values), np.nanmin(values) if np.isfinite(values).any()
+                              else 0.0, values)
+            span = values.max() - values.min() if len(values) else 0.0
+            scaled = (values - values.min()) / span if span > 0 else np.zeros_like(values)
+            parts.append(NUMERIC_WEIGHT * scaled[:, None])
+            continue
+        codes, uniques = pd.factorize(column.astype(object).where(column.notna(), "").astype(str))
+        said = [i for i, value in enumerate(uniques) if value not in NOTHING]
+        if not said:
+            continue
+        onehot = np.zeros((len(column), len(uniques)))
+        onehot[np.arange(len(column)), codes] = 1.0
+        parts.append(FAMILY_WEIGHTS.get(family, 1.0) * onehot[:, said])
+    if not parts:
+        return np.zeros((len(features), 1))
+    return np.hstack(parts)
+
+
+def word_vectors(answers: Sequence[str]) -> np.ndarray:
+    """tf-idf of the lower-cased words and numbers of each answer (rows of unit length)."""
+    docs = [_WORD.findall(str(a).lower()) for a in answers]
+    vocabulary = {w: i for i, w in enumerate(sorted({w for d in docs for w in d}))}
+    counts = np.zeros((len(docs), max(1, len(vocabulary))))
+    for row, words in enumerate(docs):
+        for w in words:
+            counts[row, vocabulary[w]] += 1.0
+    document_frequency = (counts > 0).sum(axis=0)
+    idf = np.log((1 + len(docs)) / (1 + document_frequency)) + 1.0
+    return _unit_rows(counts * idf)
+
+
+def similarity(features: pd.DataFrame, answers: Sequence[str]) -> np.ndarray:
+    """The answers' pairwise similarity, 0..1 (see the module's docstring)."""
+    f = _unit_rows(feature_vectors(features.reset_index(drop=True)))
+    w = word_vectors(answers)
+    return FEATURE_WEIGHT * (f @ f.T) + (1 - FEATURE_WEIGHT) * (w @ w.T)
+
+
+def meaning_groups(features: pd.DataFrame, answers: Sequence[str], *,
+                   alike: float = ALIKE) -> np.ndarray:
+    """A group number per answer: answers alike enough to the same leader share it."""
+    n = len(answers)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    sim = similarity(features, answers)
+    # leaders: answers most like many others come first, then the export's order
+    order = np.argsort(-(sim >= alike).sum(axis=1), kind="stable")
+    group = np.full(n, -1, dtype=np.int64)
+    leaders: list[int] = []
+    for i in order:
+        if leaders:
+            scores = sim[i, leaders]
+            best = int(np.argmax(scores))
+            if scores[best] >= alike:
+                group[i] = group[leaders[best]]
+                continue
+        group[i] = len(leaders)
+        leaders.append(int(i))
+    return group

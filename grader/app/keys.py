@@ -1,0 +1,80 @@
+"""Keyboard shortcuts of the review queue: a decision in one key press.
+
+Streamlit has no keyboard API, so the Review view puts a small script of ours on the page
+(`st.html` with `unsafe_allow_javascript`: nothing is downloaded, no component is installed).
+It only presses the page's own controls, so every key does exactly what the click does
+(the same callbacks, the same checks):
+
+====================  ======================================================================
+1 … 9                 choose the first … ninth mark of the card's form
+Enter                 save the chosen mark (the form's button; in the comment box too)
+J, →                  next answer of the queue
+K, ←                  previous answer
+U                     undo my last decision
+====================  ======================================================================
+
+Keys typed into a text box, the answer picker or any other field are left alone, and the
+script does nothing on a page without the review card (the Marks view, say).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+#: The Streamlit keys of the buttons the script presses (each element gets a `st-key-<key>`
+#: class on the page).
+NEXT_KEY, PREVIOUS_KEY, UNDO_KEY = "review_next", "review_previous", "review_undo"
+
+KEYS_HELP = ("Keys: 1–9 choose a mark, Enter saves, J or → next answer, K or ← previous, "
+             "U undoes your last decision.")
+
+_SCRIPT = """
+<script>
+(() => {
+  if (window.__graderKeys) return;
+  window.__graderKeys = true;
+  const doc = document;
+  const typing = (el) => {
+    if (!el) return false;
+    if (el.isContentEditable || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT') return true;
+    if (el.tagName !== 'INPUT') return false;
+    const kind = (el.getAttribute('type') || 'text').toLowerCase();
+    return !['radio', 'checkbox', 'button', 'submit', 'range'].includes(kind);
+  };
+  const press = (key) => {
+    const button = doc.querySelector('.st-key-' + key + ' button');
+    if (button && !button.disabled) { button.click(); return true; }
+    return false;
+  };
+  doc.addEventListener('keydown', (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
+    if (!doc.querySelector('.st-key-%(next)s')) return;  // not on the review card
+    if (typing(event.target)) return;  // Enter in the comment box submits the form itself
+    const form = doc.querySelector('.st-key-%(next)s') &&
+                 doc.querySelector('section.main [data-testid="stForm"], [data-testid="stMain"] [data-testid="stForm"]');
+    const key = event.key;
+    let done = false;
+    if (/^[1-9]$/.test(key) && form) {
+      const labels = form.querySelectorAll('[role="radiogroup"] label');
+      const label = labels[Number(key) - 1];
+      if (label) { label.click(); done = true; }
+    } else if (key === 'Enter' && form) {
+      const submit = form.querySelector('[data-testid="stFormSubmitButton"] button, button[kind="primaryFormSubmit"], button[type="submit"]');
+      if (submit) { submit.click(); done = true; }
+    } else if (key === 'j' || key === 'J' || key === 'ArrowRight') {
+      done = press('%(next)s');
+    } else if (key === 'k' || key === 'K' || key === 'ArrowLeft') {
+      done = press('%(previous)s');
+    } else if (key === 'u' || key === 'U') {
+      done = press('%(undo)s');
+    }
+    if (done) { event.preventDefault(); event.stopPropagation(); }
+  }, true);
+})();
+</script>
+""" % {"next": NEXT_KEY, "previous": PREVIOUS_KEY, "undo": UNDO_KEY}
+
+
+def keyboard_shortcuts() -> None:
+    """Put the shortcut script on the page (once per browser tab; it stays across reruns)."""
+    st.html(_SCRIPT, unsafe_allow_javascript=True)
