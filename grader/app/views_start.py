@@ -14,7 +14,7 @@ import streamlit as st
 
 from grader.app.review import with_decisions
 from grader.app.review_store import ConflictError, ReviewStore
-from grader.app.session import ExamSession, QuestionSession, extended_training_text
+from grader.app.session import ExamSession, QuestionSession, extended_training_text, train_or_load
 from grader.app.settings import AppSettings
 from grader.app.starter import NoModel, RetrainJobs, retrain_due, retrain_job
 from grader.app.ui import marker, md_escape, notice, show_notice
@@ -71,7 +71,7 @@ def _retrain(session: ExamSession, qs: QuestionSession, decisions, settings: App
     if not qs.starter or not retrain_due(len(marks), qs.training_size, marks):
         return
     text, _ = extended_training_text(session, qs.id, decisions)
-    job = retrain_job(qs.question_path, text, qs.training_path, settings.workdir / "models")
+    job = retrain_job(qs.question_path, text, qs.training_path, settings.workdir / "models", train_or_load)
     retrain_jobs().submit((session.exam_id, qs.id), job)
 
 

@@ -167,7 +167,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         results = [run_question(*t) for t in tasks]
     table = pd.DataFrame([r for rows in results for r in rows])
     n_answers = int(answers.question_id.isin(qids).sum())
-    print(f"learning curve on Beetle ({args.data}), {args.scheme}: {len(qids)} questions, {n_answers} answers "
+    print(f"learning curve on Beetle ({args.data}), {args.scheme}: {len(qids)} question{'s' if len(qids) != 1 else ''}, {n_answers} answers "
           f"(both splits), a model trained every {args.batch} marks, random orders: mean of {args.seeds} seeds "
           f"[{time.perf_counter() - t0:.0f}s]")
     # Mean over seeds within a question first, then over questions.
