@@ -97,6 +97,7 @@ class RetrainJobs:
     def __init__(self) -> None:
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="retrain")
         self._jobs: dict[tuple[str, str], Future] = {}
+        self._started: dict[tuple[str, str], int] = {}
         self._lock = threading.Lock()
 
     def submit(self, key: tuple[str, str], job) -> bool:
@@ -106,7 +107,13 @@ class RetrainJobs:
             if running is not None and not running.done():
                 return False
             self._jobs[key] = self._pool.submit(job)
+            self._started[key] = self._started.get(key, 0) + 1
             return True
+
+    def number(self, key: tuple[str, str]) -> int:
+        """How many jobs were started for `key` (the latest one's number)."""
+        with self._lock:
+            return self._started.get(key, 0)
 
     def state(self, key: tuple[str, str]) -> str:
         """"running", "failed: <why>", "done" or "none"."""

@@ -78,14 +78,15 @@ def _retrain(session: ExamSession, qs: QuestionSession, decisions, settings: App
 @st.fragment(run_every=2)
 def _training_status(key: tuple[str, str]) -> None:
     """While a training runs, say so; when it ends, run the page again (the exam is re-marked)."""
-    state = retrain_jobs().state(key)
+    jobs = retrain_jobs()
+    state, number = jobs.state(key), jobs.number(key)
     if state == "running":
         st.info("Training this question's model on the marks so far, in the background; the exam is "
                 "marked again when it is ready. You can go on marking.")
     elif state.startswith("failed"):
         st.warning(md_escape(f"The model could not be trained: {state[len('failed: '):]}"))
-    elif state == "done" and st.session_state.get("start_trained") != key:
-        st.session_state["start_trained"] = key
+    elif state == "done" and st.session_state.get("start_trained") != (key, number):
+        st.session_state["start_trained"] = (key, number)  # each finished training reruns the page once
         st.rerun(scope="app")
 
 

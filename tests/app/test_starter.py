@@ -109,7 +109,7 @@ def test_marks_so_far_train_the_question_s_model_in_the_background(bare_exam, tm
     assert jobs.submit((session.exam_id, QUESTION), retrain_job(qs.question_path, text, qs.training_path,
                                                                  settings.workdir / "models", train_or_load))
     jobs._jobs[(session.exam_id, QUESTION)].result(timeout=120)
-    assert jobs.state((session.exam_id, QUESTION)) == "done"
+    assert jobs.state((session.exam_id, QUESTION)) == "done" and jobs.number((session.exam_id, QUESTION)) == 1
     assert qs.training_path.exists()
     again = open_exam(bare_exam, settings).questions[QUESTION]
     assert again.training_size == 15 and again.model.own is not None  # own model, seeded with the general one
