@@ -62,6 +62,9 @@ class QuestionSession:
 
     @property
     def descriptions(self) -> dict[str, str]:
+        own = getattr(self.model, "descriptions", None)  # a grading, general or seeded model says
+        if isinstance(own, Mapping):
+            return dict(own)
         extractor = getattr(self.model, "extractor", None)
         return dict(getattr(extractor, "descriptions_", {}) or {})
 

@@ -288,6 +288,15 @@ class GeneralGrader:
     def rules(self, format: str = "text") -> str:
         return self.model.rules()
 
+    @property
+    def descriptions(self) -> dict[str, str]:
+        """What each general feature means, for showing an answer's features to a marker."""
+        return {name: text for name, (_, text) in GENERAL_FEATURES.items()}
+
+    def explain(self, answer: str):
+        """The general rules' justification of one answer's mark (`.text()`), in the scale's marks."""
+        return self.model.learner.explain(self.features([answer]), descriptions=self.descriptions)[0]
+
     def fingerprint(self) -> str:
         from knowledge import question_to_dict
 
