@@ -10,7 +10,7 @@ from grader.app.review import NO_MARK, filter_table, flagged
 from grader.app.session import ExamSession, evaluate
 from grader.app.settings import AppSettings
 from grader.app.review_store import ReviewStore
-from grader.app.ui import md_escape, show_notice
+from grader.app.ui import md_escape, show_notice, shown_id
 from grader.app.views_review import answer_card, conflict_panel
 
 _SHOWN = ["question_id", "answer_id", "answer", "mark", "proposed", "confidence", "flagged",
@@ -32,7 +32,9 @@ def marks_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame, th
                          include_unscored=low == 0.0, reviewed=reviewed)
     st.caption(f"{len(shown)} of {len(table)} answers — select a row to review that answer")
     event = st.dataframe(
-        shown.assign(flagged=flagged(shown, threshold))[_SHOWN], hide_index=True,
+        shown.assign(flagged=flagged(shown, threshold),
+                     answer_id=[shown_id(session.exam_id, a) for a in shown["answer_id"]])[_SHOWN],
+        hide_index=True,
         on_select="rerun", selection_mode="single-row", key="marks_table",
         width="stretch", height=min(560, 38 + 35 * max(1, len(shown))),
         column_config={
