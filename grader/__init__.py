@@ -11,14 +11,15 @@ below it:
 - `grader.metrics`, `grader.atomic_file`: small shared helpers with no project imports.
 - `grader.bench`: benchmarks that print figures.
 
-`from grader import ConFold, GradingModel` works; both are imported when first used.
+`from grader import ConFold, GradingModel, GeneralModel` works; each is imported when first used.
 """
 
 from __future__ import annotations
 
-__all__ = ["ConFold", "GradingModel"]
+__all__ = ["ConFold", "GeneralModel", "GradingModel"]
 
-_LAZY = {"ConFold": "grader.confold.estimator", "GradingModel": "grader.grading.model"}
+_LAZY = {"ConFold": "grader.confold.estimator", "GradingModel": "grader.grading.model",
+         "GeneralModel": "grader.grading.general"}
 
 
 def __getattr__(name: str):

@@ -18,7 +18,7 @@ from typing import Sequence
 from grader.grading.agreement import DEFAULT_RESAMPLES
 from grader.grading.model import (DEFAULT_CONFIDENCE_THRESHOLD, DEFAULT_FLAG_BELOW,
                              DEFAULT_IMPROVEMENT_THRESHOLD)
-from grader import rubric_commands
+from grader import general_commands, rubric_commands
 from grader.output_guard import GRADED_CSV, MODEL, REPORT_JSON, check_output, question_inputs
 
 PROG = "grader"
@@ -151,6 +151,8 @@ def build_parser() -> argparse.ArgumentParser:
     src.add_argument("--exam", type=Path, metavar="exam.yaml",
                      help="an exam file mapping questions to columns and models (see docs/cli.md)")
     p.add_argument("--answers", type=Path, metavar="exam.csv", help="the export (with --model)")
+    p.add_argument("--question", type=Path, metavar="Q.yaml",
+                   help="with a general model (grader train-general): the question to mark")
     p.add_argument("--out", required=True, type=Path, metavar="graded.csv")
     flag = p.add_mutually_exclusive_group()
     flag.add_argument("--flag-below", type=_fraction, default=None, metavar="C",
@@ -191,6 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="text (readable), asp (the question file's syntax), clingo (runs in clingo as "
                         "printed, with the facts of `grader features --format clingo`), yaml")
     rubric_commands.add_parsers(sub, _add_columns, _add_learning, _add_force)
+    general_commands.add_parsers(sub, _add_columns, _add_force)
     return parser
 
 
@@ -248,10 +251,14 @@ def cmd_grade(args: argparse.Namespace) -> int:
     if args.model is not None:
         if args.answers is None:
             raise ValueError("grade --model needs --answers (the export to grade)")
-        check_output(args.out, GRADED_CSV, [args.model, args.answers], args.force)
-        grader = GradingModel.load(args.model)
+        question_files = question_inputs(args.question) if args.question is not None else []
+        check_output(args.out, GRADED_CSV, [args.model, args.answers, *question_files], args.force)
+        grader = general_commands.load_grader(args.model, args.question)
         answers = args.answers
         flag_below = DEFAULT_FLAG_BELOW if args.flag_below is None else args.flag_below
+        if args.target_accuracy is not None and not isinstance(grader, GradingModel):
+            raise ValueError("--target-accuracy needs a question's own model (its cross-validated "
+                             "confidences); with a general model use --flag-below")
         if args.target_accuracy is not None:
             choice = grader.flag_threshold_for(args.target_accuracy)
             print(f"target accuracy {args.target_accuracy:g}: {choice.message()}")
@@ -265,6 +272,8 @@ def cmd_grade(args: argparse.Namespace) -> int:
         exam = read_exam(args.exam)
         if args.answers is not None:
             raise ValueError("grade --exam takes the export from the exam file; drop --answers")
+        if args.question is not None:
+            raise ValueError("grade --exam takes the questions from the exam file; drop --question")
         inputs = _exam_inputs(args.exam, exam)
         check_output(args.out, GRADED_CSV, inputs, args.force)
         if args.save_models is not None:
@@ -313,6 +322,10 @@ def _exam_models(exam, save_dir: Path | None) -> dict:
         if q.model is not None:
             models[q.id] = GradingModel.load(q.model)
             continue
+        if q.training is None:
+            raise ValueError(f"{exam.source}: question {q.id!r} has no marked answers ('training') nor a "
+                             f"'model': mark a starter set first (grader suggest, or the app's Start view), "
+                             f"or grade it with grade --model general.json --question")
         question = load_question(q.question)
         marked = read_marked_answers(q.training, marks=question.marks)
         _warn(marked.warnings)
@@ -369,7 +382,9 @@ def cmd_rules(args: argparse.Namespace) -> int:
 COMMANDS = {"train": cmd_train, "grade": cmd_grade, "evaluate": cmd_evaluate,
             "explain": cmd_explain, "rules": cmd_rules,
             "test-rubric": lambda args: rubric_commands.cmd_test_rubric(args, _load_marked, _learning_params),
-            "features": rubric_commands.cmd_features}
+            "features": rubric_commands.cmd_features,
+            "train-general": lambda args: general_commands.cmd_train_general(args, _warn),
+            "suggest": lambda args: general_commands.cmd_suggest(args, _warn)}
 
 
 # -- errors --------------------------------------------------------------------------------

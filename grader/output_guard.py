@@ -27,7 +27,7 @@ FEATURES = "feature table"
 #: How much of an existing file is read to tell its kind.
 SNIFF_BYTES = 64 * 1024
 
-_MODEL_FORMATS = ("physics-grader-model", "physics-grader/confold-model")
+_MODEL_FORMATS = ("physics-grader-model", "physics-grader/confold-model", "physics-grader-general-model")
 _FORMAT_KEY = re.compile(r'"format"\s*:\s*"([^"\\]{1,100})"')
 
 

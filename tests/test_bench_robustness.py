@@ -26,3 +26,9 @@ def test_the_generators_are_reproducible_and_hostile():
     files = [make_csv(rows, random.Random(s)) for s in range(100)]
     assert any(data.startswith(b"\xff\xfe") for data, _ in files)
     assert any(ids is not None for _, ids in files) and any(ids is None for _, ids in files)
+
+
+def test_a_case_over_the_cpu_limit_is_a_hang():
+    result = run(n_questions=3, n_csvs=2, seed=2, limit=1e-9)  # every case takes some CPU time
+    assert result["hangs"] == 5 and result["crashes"] == 0
+    assert len(result["examples"]["hang"]) == 5

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from grader.app import views_export, views_marks, views_review, views_rubric
+from grader.app import views_export, views_marks, views_review, views_rubric, views_start
 from grader.app.review import progress_counts, with_decisions
 from grader.app.review_store import MAX_MARKER_CHARS, StoreError
 from grader.app.session import prepare_sample
@@ -22,7 +22,7 @@ from grader.app.ui import (get_session, get_store, md_escape, remember_marker, r
                            shown_id, write_marker_cookie)
 from grader.app.views_open import open_exam_sidebar
 
-VIEWS = ("Review", "Groups", "Marks", "Rubric", "Learn from reviews", "Export")
+VIEWS = ("Review", "Groups", "Start", "Marks", "Rubric", "Learn from reviews", "Export")
 ALL_QUESTIONS = "All questions"
 
 
@@ -68,6 +68,8 @@ def main() -> None:
             st.info("Choose another exam in the sidebar, or the sample exam.")
         st.stop()
 
+    if any(getattr(q, "starter", False) for q in session.questions.values()):
+        state.setdefault("view", "Start")  # nothing marked yet: begin with the answers worth marking
     with st.sidebar:
         st.text_input("Your name (saved with each decision)", key="marker", on_change=remember_marker,
                       help="Kept in this browser (and in the page's address), so a reload or a new "
@@ -110,6 +112,8 @@ def main() -> None:
         views_review.review_view(session, store, table, threshold)
     elif view == "Groups":
         views_review.groups_view(session, store, table, threshold)
+    elif view == "Start":
+        views_start.start_view(session, store, settings)
     elif view == "Marks":
         views_marks.marks_view(session, store, table, threshold, settings)
     elif view == "Rubric":

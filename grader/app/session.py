@@ -53,6 +53,7 @@ class QuestionSession:
     features: pd.DataFrame         # extracted features, aligned with `table`
     training_size: int
     training_extended: bool        # trained on marked answers plus markers' reviews
+    starter: bool = False          # no marked answers in the exam file: the markers' marks train it
 
     @property
     def marks(self) -> tuple[str, ...]:
@@ -240,10 +241,12 @@ def grade_question(question_id: str, model, answer_ids: Sequence[str],
 def open_question(settings: AppSettings, exam: Exam, exam_id: str, qid: str,
                   answers: pd.DataFrame, progress: Progress | None = None) -> QuestionSession:
     spec = next(q for q in exam.questions if q.id == qid)
-    if spec.question is None or spec.training is None:
-        raise ValueError(f"question {qid!r}: the app needs a question file and marked answers "
-                         "(a 'question' and a 'training' entry in the exam file)")
+    if spec.question is None:
+        raise ValueError(f"question {qid!r}: the app needs the question file (a 'question' entry in "
+                         "the exam file), with marked answers ('training') or none yet")
     extended = extended_training_path(settings, exam_id, qid)
+    if spec.training is None:
+        return open_starter_question(settings, qid, spec.question, extended, answers, progress)
     training = extended if extended.exists() else spec.training
     model, key = train_or_load(spec.question, training, settings.workdir / "models",
                                progress=progress)
@@ -254,6 +257,27 @@ def open_question(settings: AppSettings, exam: Exam, exam_id: str, qid: str,
     size = _training_size(trained_on)
     return QuestionSession(qid, model.question, spec.question, training, model, key, table,
                            features, size, extended.exists())
+
+
+def open_starter_question(settings: AppSettings, qid: str, question_path: Path, training: Path,
+                          answers: pd.DataFrame, progress: Progress | None = None) -> QuestionSession:
+    """A question with no marked answers in the exam file (`grader.app.starter`): its markers'
+    marks so far train its own model once there are enough, seeded with the general model
+    when one is configured; before that the general model marks it, or nothing does."""
+    from grader.app.starter import general_grader, starter_model, trainable
+
+    question = load_question(question_path)
+    own, key, size = None, "starter", 0
+    if training.exists():
+        marked = read_marked_answers(training, marks=tuple(getattr(question, "marks", ()) or ()))
+        size = len(marked)
+        if trainable(marked.marks):
+            own, key = train_or_load(question_path, training, settings.workdir / "models", progress=progress)
+    model = starter_model(question, own, general_grader(settings, question))
+    mine = answers[answers["question_id"] == qid]
+    table, features = grade_question(qid, model, mine["answer_id"].tolist(), mine["answer"].tolist())
+    return QuestionSession(qid, question, question_path, training, model, key, table, features, size,
+                           training.exists(), starter=True)
 
 
 def _training_size(trained_on) -> int:
@@ -304,17 +328,28 @@ def reviewed_examples(table: pd.DataFrame, decisions: Mapping[tuple[str, str], D
 def write_extended_training(settings: AppSettings, session: ExamSession, question_id: str,
                             decisions: Mapping[tuple[str, str], Decision]) -> tuple[Path, int]:
     """Write the question's training set plus its reviewed answers; (path, n reviewed added)."""
-    spec = next(q for q in session.exam.questions if q.id == question_id)
-    qs = session.questions[question_id]
-    marked = read_marked_answers(spec.training, marks=qs.marks)
-    base = pd.DataFrame({"id": marked.ids, "answer": marked.answers, "mark": marked.marks})
-    reviewed = reviewed_examples(qs.table, decisions, question_id)
-    both = pd.concat([base, reviewed], ignore_index=True)
+    text, reviewed = extended_training_text(session, question_id, decisions)
     path = extended_training_path(settings, session.exam_id, question_id)
     path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(path, text, "utf-8")
+    return path, reviewed
+
+
+def extended_training_text(session: ExamSession, question_id: str,
+                           decisions: Mapping[tuple[str, str], Decision]) -> tuple[str, int]:
+    """(the CSV text of the question's marked answers plus its reviewed ones, n reviewed); a
+    question with no marked answers in the exam file (a starter question) has its reviewed ones only."""
+    spec = next(q for q in session.exam.questions if q.id == question_id)
+    qs = session.questions[question_id]
+    if spec.training is not None:
+        marked = read_marked_answers(spec.training, marks=qs.marks)
+        base = pd.DataFrame({"id": marked.ids, "answer": marked.answers, "mark": marked.marks})
+    else:
+        base = pd.DataFrame({"id": [], "answer": [], "mark": []}, dtype=object)
+    reviewed = reviewed_examples(qs.table, decisions, question_id)
+    both = pd.concat([base, reviewed], ignore_index=True)
     # the exact texts (not neutralised): this is training data the app reads back, not a report
-    atomic_write_text(path, csv_text(list(both.columns), both.astype(str).values.tolist()), "utf-8")
-    return path, len(reviewed)
+    return csv_text(list(both.columns), both.astype(str).values.tolist()), len(reviewed)
 
 
 def forget_extended_training(settings: AppSettings, session: ExamSession, question_id: str) -> None:

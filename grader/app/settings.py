@@ -28,6 +28,7 @@ class AppSettings:
     max_upload_mb: float   # uploads larger than this are refused with a message
     flag_below: float      # answers with a confidence below this go to the review queue
     serve_dir: Path = field(default_factory=Path.cwd)  # exam files may be opened only below this
+    general_model: Path | None = None  # marks questions with no marked answers yet (grader train-general)
     anonymous: bool = True  # the marking views hide students' ids and names at first
 
     @classmethod
@@ -44,8 +45,12 @@ class AppSettings:
         serve = Path(env.get("GRADER_SERVE_DIR") or Path.cwd()).expanduser()
         if not serve.is_dir():
             raise ValueError(f"setting GRADER_SERVE_DIR={str(serve)!r} is not a folder")
+        general = Path(env["GRADER_GENERAL_MODEL"]).expanduser() if (env.get("GRADER_GENERAL_MODEL") or "").strip() \
+            else None
+        if general is not None and not general.is_file():
+            raise ValueError(f"setting GRADER_GENERAL_MODEL={str(general)!r} is not a file")
         anonymous = _yes_no(env, "GRADER_ANONYMOUS", True)
-        return cls(workdir, db, sample, marker, max_mb, flag, serve, anonymous)
+        return cls(workdir, db, sample, marker, max_mb, flag, serve, general, anonymous)
 
     @property
     def max_upload_bytes(self) -> int:

@@ -1,7 +1,7 @@
 """Turning uploaded files into an exam the app can open, checking them on the way.
 
-A marker uploads a question file, its marked answers and an exam export (one answer per
-row). The files are size-checked, validated (the rubric by `knowledge`, the CSVs by
+A marker uploads a question file, its marked answers (or none yet: the app then proposes
+the answers to mark first) and an exam export (one answer per row). The files are size-checked, validated (the rubric by `knowledge`, the CSVs by
 `grader.exams.exam_io`) and stored under `<workdir>/uploads/<hash>/` with an `exam.yaml` that
 ties them together; that exam file is then opened like any other. Every problem becomes an
 `UploadError` with a message for the marker, never a traceback.
@@ -36,15 +36,17 @@ def _check_size(name: str, data: bytes, max_bytes: int) -> None:
         raise UploadError(f"{name} is empty")
 
 
-def save_upload(workdir: Path, *, question: tuple[str, bytes], marked: tuple[str, bytes],
+def save_upload(workdir: Path, *, question: tuple[str, bytes], marked: tuple[str, bytes] | None,
                 export: tuple[str, bytes], id_column: str, answer_column: str,
                 max_bytes: int) -> Path:
-    """Check and store uploaded (name, bytes) files; return the path of the exam file made."""
+    """Check and store uploaded (name, bytes) files; return the path of the exam file made.
+    `marked` None: no answers are marked yet (the app proposes the answers to mark first)."""
     import knowledge
 
-    for name, data in (question, marked, export):
+    files = [f for f in (question, marked, export) if f is not None]
+    for name, data in files:
         _check_size(name, data, max_bytes)
-    digest = hashlib.sha256(b"\0".join(d for _, d in (question, marked, export))
+    digest = hashlib.sha256(b"\0".join(d for _, d in files) + (b"" if marked else b"\0unmarked")
                             + f"{id_column}\0{answer_column}".encode()).hexdigest()[:16]
     folder = Path(workdir) / "uploads" / digest
     folder.mkdir(parents=True, exist_ok=True)
@@ -69,18 +71,10 @@ def save_upload(workdir: Path, *, question: tuple[str, bytes], marked: tuple[str
     question_id = loaded.id
 
     m_path, e_path = folder / "marked.csv", folder / "export.csv"
-    atomic_write_bytes(m_path, marked[1])
     atomic_write_bytes(e_path, export[1])
-    # everything opening the exam will ask of the marked answers, checked now and said in the
-    # marker's terms: marks among the question's, at least two different marks to learn from
-    try:
-        answers_marked = read_marked_answers(m_path, marks=tuple(loaded.marks))
-    except (ValueError, OSError) as exc:
-        raise UploadError(f"{marked[0]}: {_strip_path(exc, m_path, marked[0])}") from None
-    if len(set(answers_marked.marks)) < 2:
-        found = ", ".join(sorted(set(answers_marked.marks))) or "none"
-        raise UploadError(f"{marked[0]}: the marked answers need at least two different marks to "
-                          f"learn from (found: {found})")
+    if marked is not None:
+        atomic_write_bytes(m_path, marked[1])
+        _check_marked(m_path, marked[0], loaded)
     try:
         frame, _, _ = read_table(e_path)
         if frame.empty:
@@ -90,13 +84,27 @@ def save_upload(workdir: Path, *, question: tuple[str, bytes], marked: tuple[str
     except (ValueError, OSError) as exc:
         raise UploadError(f"{export[0]}: {_strip_path(exc, e_path, export[0])}") from None
 
+    entry = {"id": question_id, "question": "question.yaml"}
+    if marked is not None:
+        entry["training"] = "marked.csv"
     exam = {"name": f"{question_id} — {Path(export[0]).stem}", "answers": "export.csv",
-            "layout": "long", "id_column": ids, "answer_column": answers,
-            "questions": [{"id": question_id, "question": "question.yaml",
-                           "training": "marked.csv"}]}
+            "layout": "long", "id_column": ids, "answer_column": answers, "questions": [entry]}
     exam_path = folder / "exam.yaml"
     atomic_write_text(exam_path, yaml.safe_dump(exam, allow_unicode=True, sort_keys=False))
     return exam_path
+
+
+def _check_marked(m_path: Path, name: str, loaded) -> None:
+    """Everything opening the exam will ask of the marked answers, checked now and said in the
+    marker's terms: marks among the question's, at least two different marks to learn from."""
+    try:
+        answers_marked = read_marked_answers(m_path, marks=tuple(loaded.marks))
+    except (ValueError, OSError) as exc:
+        raise UploadError(f"{name}: {_strip_path(exc, m_path, name)}") from None
+    if len(set(answers_marked.marks)) < 2:
+        found = ", ".join(sorted(set(answers_marked.marks))) or "none"
+        raise UploadError(f"{name}: the marked answers need at least two different marks to "
+                          f"learn from (found: {found})")
 
 
 def _strip_path(exc: Exception, path: Path, uploaded_name: str) -> str:

@@ -59,8 +59,10 @@ def upload_form(settings: AppSettings) -> None:
     st.caption(f"Up to {settings.max_upload_mb:g} MB per file.")
     with st.form("upload", border=False):
         q = st.file_uploader("Question file (YAML)", type=["yaml", "yml"], key="up_question")
-        m = st.file_uploader("Marked answers (CSV: id, answer, mark)", type=["csv", "txt"],
-                             key="up_marked")
+        m = st.file_uploader("Marked answers (CSV: id, answer, mark), if any", type=["csv", "txt"],
+                             key="up_marked",
+                             help="Without marked answers the app proposes the answers to mark first "
+                                  "(Start view), and the general model's marks if one is configured.")
         e = st.file_uploader("Exam export to grade (CSV, one answer per row)",
                              type=["csv", "txt"], key="up_export")
         id_col = st.text_input("Id column of the export", "id", key="up_id")
@@ -69,12 +71,12 @@ def upload_form(settings: AppSettings) -> None:
                                           width="stretch")
     if not submitted:
         return
-    if not (q and m and e):
-        st.error("Upload all three files: the question file, the marked answers and the export.")
+    if not (q and e):
+        st.error("Upload the question file and the export (and the marked answers, if there are any).")
         return
     try:
         path = save_upload(settings.workdir, question=(q.name, q.getvalue()),
-                           marked=(m.name, m.getvalue()), export=(e.name, e.getvalue()),
+                           marked=(m.name, m.getvalue()) if m else None, export=(e.name, e.getvalue()),
                            id_column=id_col, answer_column=answer_col,
                            max_bytes=settings.max_upload_bytes)
     except UploadError as exc:

@@ -17,12 +17,14 @@ SUBCOMMANDS = {
     "beetle": ("grader.bench.beetle", "the grading pipeline on the Beetle student answers"),
     "robustness": ("grader.bench.robustness", "mutated question files and exam CSVs: crashes, hangs, rows lost"),
     "model_files": ("grader.bench.model_files", "crafted model files: crashes and slow loads"),
+    "general": ("grader.bench.general", "the general model leave-questions-out on Beetle (3-/2-way)"),
+    "learning-curve": ("grader.bench.learning_curve", "a teacher marking a bare exam: suggested vs random order"),
 }
 
 
 def usage() -> str:
     lines = ["usage: python -m grader.bench SUBCOMMAND [options]", "", "subcommands:"]
-    lines += [f"  {name:<10} {text}" for name, (_, text) in SUBCOMMANDS.items()]
+    lines += [f"  {name:<14} {text}" for name, (_, text) in SUBCOMMANDS.items()]
     return "\n".join(lines)
 
 

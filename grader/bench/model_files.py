@@ -9,7 +9,8 @@ numbers, 1e400, NaN, 3,000-deep nesting, 50,000-element lists, names of installe
 packages) and loads each; a file that loads must grade, explain and print its rules. Prints:
 
 - crashes: an exception other than ModelFileError (the documented refusal);
-- slow: a load (and use) over 2 s.
+- slow: a load (and use) over 2 s of CPU time (the work the file asks, whatever else runs on
+  the machine).
 
 Both must be 0. `crafted()` is also the generator of tests/grading/test_model_file_crafted.py.
 """
@@ -109,7 +110,7 @@ def run(n_files: int, seed: int, base: dict, folder: Path) -> Counter:
     path = folder / "model.json"
     for i in range(n_files):
         path.write_text(crafted(base, rng, places, known), encoding="utf-8")
-        start = time.perf_counter()
+        start = time.process_time()
         try:
             use(GradingModel.load(path))
             counts["loaded"] += 1
@@ -118,7 +119,7 @@ def run(n_files: int, seed: int, base: dict, folder: Path) -> Counter:
         except Exception as err:  # noqa: BLE001 - counted and shown: what the bench looks for
             counts["crashes"] += 1
             print(f"file {i}: {type(err).__name__}: {str(err)[:160]}", file=sys.stderr)
-        if time.perf_counter() - start > LIMIT_SECONDS:
+        if time.process_time() - start > LIMIT_SECONDS:
             counts["slow"] += 1
     return counts
 
@@ -143,5 +144,5 @@ def main(argv: list[str] | None = None) -> int:
         counts = run(args.files, args.seed, base, Path(folder))
     print(f"{args.files} crafted model files of {args.question} (seed {args.seed}) in {time.perf_counter() - start:.0f} s: "
           f"{counts['loaded']} loaded and used, {counts['refused']} refused with ModelFileError; "
-          f"crashes {counts['crashes']}, over {LIMIT_SECONDS:g} s {counts['slow']}")
+          f"crashes {counts['crashes']}, over {LIMIT_SECONDS:g} s of CPU {counts['slow']}")
     return 0 if counts["crashes"] == counts["slow"] == 0 else 1

@@ -210,7 +210,7 @@ def parse_json(text: str) -> Any:
         raise ModelFileError(f"invalid JSON at line {err.lineno}, column {err.colno}: {err.msg}") from None
 
 
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')  # a JSON string (unrolled: twice as fast)
 
 
 def _check_depth(text: str) -> None:

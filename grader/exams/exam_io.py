@@ -159,7 +159,7 @@ class ExamQuestion:
     id: str
     column: str | None  # the answer column (wide layout); None in long layout
     question: Path | None = None  # the question file
-    training: Path | None = None  # marked answers to train on
+    training: Path | None = None  # marked answers to train on; None: none marked yet (the app's starter set)
     model: Path | None = None  # a trained model file (used instead of training when given)
 
 
@@ -223,9 +223,10 @@ def read_exam(path: str | Path) -> Exam:
                                  f"{', '.join(sorted(map(str, unknown)))}; expected {', '.join(sorted(_QUESTION_KEYS))}")
         if layout == "wide" and not entry.get("column"):
             raise CSVFormatError(f"{path}: question {entry['id']!r} needs the 'column' holding its answers")
-        if not entry.get("model") and not (entry.get("question") and entry.get("training")):
+        if not entry.get("model") and not entry.get("question"):
             raise CSVFormatError(f"{path}: question {entry['id']!r} needs a 'model', or a 'question' "
-                                 f"file and 'training' answers")
+                                 f"file (with 'training' answers, or none yet: the app then proposes "
+                                 f"answers to mark)")
         files = {key: _file_in(entry[key], base, path, f"question {entry['id']!r}: {key!r}")
                  if entry.get(key) else None for key in ("question", "training", "model")}
         questions.append(ExamQuestion(

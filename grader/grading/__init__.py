@@ -4,6 +4,9 @@ object a teacher trains, saves and runs.
 - `model`: `GradingModel` (train, grade, explain, save/load as one JSON file).
 - `agreement`: `ResampledAgreement`, rule lists learned on bootstrap resamples; a mark's
   confidence is its rule's confidence times the share of them that agree.
+- `general`: `GeneralModel`, one model for questions it has not seen (question-independent
+  features in `general_features`); `seeded`: a question's own model backed by it;
+  `suggest`: the answers worth marking next.
 - `evaluation`: cross-validated figures of a question's model (accuracy, macro-F1, the
   accuracy of the automatic marks against the share flagged).
 """
@@ -12,4 +15,12 @@ from __future__ import annotations
 
 from grader.grading.model import GradingModel, ModelFileError
 
-__all__ = ["GradingModel", "ModelFileError"]
+__all__ = ["GeneralModel", "GradingModel", "ModelFileError"]
+
+
+def __getattr__(name: str):
+    if name == "GeneralModel":  # imported when first used, like the top package's names
+        from grader.grading.general import GeneralModel
+
+        return GeneralModel
+    raise AttributeError(f"module 'grader.grading' has no attribute {name!r}")

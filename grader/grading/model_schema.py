@@ -120,6 +120,18 @@ MODEL = Fields({
     optional=("agreement", "wording", "calibration"))
 
 
+def _top_level_rules(data: Any) -> int:
+    """The rules at the top of the learner's list and of the resampled lists, read from the
+    lists alone before the shape is checked: a lower bound of the total that `_check_work`
+    counts, so a file holding hundreds of thousands of rules is refused before each is checked."""
+    def items(value: Any, key: str) -> list:
+        found = value.get(key) if isinstance(value, dict) else None
+        return found if isinstance(found, list) else []
+
+    lists = [items(data.get("learner"), "rules")] + items(data.get("agreement"), "rule_lists")
+    return sum(len(rules) for rules in lists if isinstance(rules, list))
+
+
 def _check_work(data: dict, where: str) -> None:
     """Totals across the file (its shape already checked): rules, phrases, polarity keys."""
     learner, extractor, question = data["learner"], data["extractor"], data["question"]
@@ -139,6 +151,7 @@ def _check_work(data: dict, where: str) -> None:
 def check_model_data(data: dict) -> None:
     """Raise ModelFileError naming the first place where `data` is not a grading model's shape,
     or where it asks more work of the loader than a model file may."""
+    check_rule_count(_top_level_rules(data), "model")  # before checking each of them
     MODEL.check(data, "model")
     check_predicate_names(data["learner"], "model.learner")
     _check_work(data, "model")

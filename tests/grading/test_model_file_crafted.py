@@ -125,13 +125,13 @@ def test_a_crafted_learner_file_is_a_model_file_error_too(saved, tmp_path):
     outcomes = set()
     for _ in range(200):
         path.write_text(crafted(base, rng, places, known), encoding="utf-8")
-        start = time.perf_counter()
+        start = time.process_time()  # the work asked (CPU), not the load of a shared machine
         try:
             ConFold.load(path)
             outcomes.add("loaded")
         except ModelFileError:
             outcomes.add("refused")
-        assert time.perf_counter() - start < 2
+        assert time.process_time() - start < 2
     assert outcomes == {"loaded", "refused"}
 
 
@@ -149,7 +149,7 @@ def test_a_file_asking_too_much_work_of_the_loader_is_refused_quickly(saved, tmp
     data = copy.deepcopy(saved)
     damage(data)
     (tmp_path / "m.json").write_text(json.dumps(data), encoding="utf-8")
-    start = time.perf_counter()
+    start = time.process_time()  # the work asked (CPU), not the load of a shared machine
     with pytest.raises(ModelFileError, match=where):
         GradingModel.load(tmp_path / "m.json")
-    assert time.perf_counter() - start < 2
+    assert time.process_time() - start < 2

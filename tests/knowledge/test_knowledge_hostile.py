@@ -35,9 +35,9 @@ def _line_of(text: str) -> int:
 def test_hostile_values_are_located_problems_found_fast(old, new, message):
     assert old in BASE
     line = _line_of(old)
-    start = time.perf_counter()
+    start = time.process_time()  # the work asked (CPU), not the load of a shared machine
     problems = check_question_text(BASE.replace(old, new, 1), "q.yaml")
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0
     assert [p for p in problems if message in p.message and p.line == line and p.column > 1], problems
 
 

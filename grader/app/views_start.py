@@ -1,0 +1,140 @@
+"""The Start view: the answers worth marking first, and a question's model trained as they are marked.
+
+For a question with no marked answers (`grader.app.starter`) it is where marking begins: the
+proposed answers stand for the groups of similar answers, then (once a model can be trained)
+the answers the model is least sure of. Every `RETRAIN_EVERY` marks, the question's model is
+trained again in the background and the exam re-marked when it is ready. For a question with
+marked answers it proposes the answers worth reviewing the same way.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from grader.app.review import with_decisions
+from grader.app.review_store import ConflictError, ReviewStore
+from grader.app.session import ExamSession, QuestionSession, extended_training_text
+from grader.app.settings import AppSettings
+from grader.app.starter import NoModel, RetrainJobs, retrain_due, retrain_job
+from grader.app.ui import marker, md_escape, notice, show_notice
+from grader.grading.suggest import MIN_MARKED_FOR_MODEL, suggest
+
+
+@st.cache_resource(show_spinner=False)
+def retrain_jobs() -> RetrainJobs:
+    """The background trainings, shared by every browser session."""
+    return RetrainJobs()
+
+
+def _model_status(qs: QuestionSession, n_marked: int) -> str:
+    model = qs.model
+    own = getattr(model, "own", model)
+    general = getattr(model, "general", None) is not None
+    if isinstance(model, NoModel):
+        return (f"No model yet: the answers are not marked automatically until {MIN_MARKED_FOR_MODEL} "
+                f"answers with at least two different marks are marked (no general model is configured: "
+                f"setting GRADER_GENERAL_MODEL).")
+    if own is None:
+        return ("The general model (trained on other questions) marks the answers for now; most are "
+                "flagged for review. This question's own model is trained once "
+                f"{MIN_MARKED_FOR_MODEL} answers with at least two different marks are marked.")
+    what = f"This question's model, trained on {qs.training_size} marked answers"
+    return what + (", backed by the general model where it is less sure." if general else ".")
+
+
+def _save(store: ReviewStore, exam_id: str, qid: str, aid: str, old_mark, key: str, text: str,
+          version: int) -> None:
+    mark = st.session_state.get(key)
+    if not marker():
+        notice("error", "Type your name in the sidebar first: every decision is saved with it.")
+        return
+    if not mark:
+        notice("error", "Choose a mark first.")
+        return
+    try:
+        store.record(exam_id, qid, aid, marker=marker(), new_mark=mark, base_version=version,
+                     old_mark=old_mark, answer_text=text, scope="starter")
+    except ConflictError as exc:
+        notice("warning", f"{aid} was decided by {exc.current.marker} meanwhile "
+                          f"({exc.current.new_mark}); it is left as they decided.")
+        return
+    except ValueError as exc:
+        notice("error", str(exc))
+        return
+    notice("success", f"Saved: {aid} gets {mark}.")
+
+
+def _retrain(session: ExamSession, qs: QuestionSession, decisions, settings: AppSettings,
+             marks: list[str]) -> None:
+    """Start a background training when enough new marks came in since the last one."""
+    if not qs.starter or not retrain_due(len(marks), qs.training_size, marks):
+        return
+    text, _ = extended_training_text(session, qs.id, decisions)
+    job = retrain_job(qs.question_path, text, qs.training_path, settings.workdir / "models")
+    retrain_jobs().submit((session.exam_id, qs.id), job)
+
+
+@st.fragment(run_every=2)
+def _training_status(key: tuple[str, str]) -> None:
+    """While a training runs, say so; when it ends, run the page again (the exam is re-marked)."""
+    state = retrain_jobs().state(key)
+    if state == "running":
+        st.info("Training this question's model on the marks so far, in the background; the exam is "
+                "marked again when it is ready. You can go on marking.")
+    elif state.startswith("failed"):
+        st.warning(md_escape(f"The model could not be trained: {state[len('failed: '):]}"))
+    elif state == "done" and st.session_state.get("start_trained") != key:
+        st.session_state["start_trained"] = key
+        st.rerun(scope="app")
+
+
+def start_view(session: ExamSession, store: ReviewStore, settings: AppSettings) -> None:
+    show_notice()
+    chosen = st.session_state.get("question")
+    ids = list(session.questions)
+    starters = [q for q in ids if session.questions[q].starter]
+    qid = chosen if chosen in session.questions else (starters or ids)[0]
+    if chosen not in session.questions and len(ids) > 1:
+        qid = st.selectbox("Question", ids, index=ids.index(qid), key="start_question",
+                           format_func=md_escape)
+    qs = session.questions[qid]
+    decisions = store.current(session.exam_id)
+    table = with_decisions(qs.table, decisions).reset_index(drop=True)
+    marked = table["reviewed"].to_numpy(dtype=bool)
+    marks = [str(m) for m in table.loc[marked, "mark"]]
+    st.caption(md_escape(f"{qid}: {getattr(qs.question, 'text', '')}"))
+    a, b = st.columns(2)
+    a.metric("Answers marked", f"{int(marked.sum())} of {len(table)}")
+    b.metric("Marks the model learned from", qs.training_size)
+    st.text(_model_status(qs, int(marked.sum())))
+    _retrain(session, qs, decisions, settings, marks)
+    _training_status((session.exam_id, qid))
+
+    n = st.number_input("Answers to propose", 1, 50, 10, key="start_n")
+    unsure = None if isinstance(qs.model, NoModel) else table["confidence"].to_numpy(dtype=float)
+    answers = table["answer"].fillna("").astype(str).tolist()
+    picks = suggest(answers, marked, int(n), unsure)
+    if not picks:
+        st.success("Every answer of this question is marked.")
+        return
+    st.subheader("Mark these next")
+    choices = list(qs.marks) or sorted(set(marks))
+    if not choices:
+        st.warning("The question file lists no marks: add its marks (`marks:` in the question file, "
+                   "Rubric view) to mark answers here.")
+        return
+    for rank, pick in enumerate(picks, 1):
+        row = table.iloc[pick.index]
+        aid = row["answer_id"]
+        with st.container(border=True):
+            st.caption(md_escape(f"{rank}. {aid}: {pick.reason}"))
+            st.text(row["answer"] if str(row["answer"]).strip() else "(blank answer)")
+            if row["proposed"] is not None and not pd.isna(row["proposed"]):
+                st.caption(md_escape(f"proposed: {row['proposed']} ({row['explanation']})"))
+            key = f"start_mark|{qid}|{aid}"
+            with st.form(f"start|{qid}|{aid}", border=False):
+                st.radio("Mark", choices, index=None, horizontal=True, key=key, format_func=md_escape)
+                st.form_submit_button("Save", on_click=_save,
+                                      args=(store, session.exam_id, qid, aid, row["mark"], key, row["answer"],
+                                            int(row["version"])))
