@@ -17,6 +17,20 @@ _SHOWN = ["question_id", "answer_id", "answer", "mark", "proposed", "confidence"
           "reviewed", "marker", "rule"]
 
 
+#: What each cross-validated figure says, for a teacher (shown under the table and on hover).
+FIGURE_HELP = {
+    "accuracy": "the share of answers whose proposed mark is the teacher's mark.",
+    "macro-F1": "how well each mark is found, averaged over the marks so that a rare mark "
+                "counts as much as a common one (1 is perfect).",
+    "QWK": "agreement with the teacher beyond chance, where proposing 0 for a 1 is worse than "
+           "proposing 0.5 (quadratic weighted kappa: 1 is perfect, 0 is chance).",
+    "IBS": "how well the confidences match how often the marks are right (inverse Brier score: "
+           "1 is perfect).",
+    "calibration error": "the mean distance between a confidence and the share of marks given "
+                         "with it that were right (0 is perfect).",
+}
+
+
 def marks_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame, threshold: float,
                settings: AppSettings) -> None:
     with st.container(border=True):
@@ -118,8 +132,9 @@ def accuracy_curve_panel(session: ExamSession, threshold: float, settings: AppSe
         reliability_chart(pd.DataFrame(bins))
     if figures:
         st.dataframe(pd.DataFrame(figures), hide_index=True, width="stretch",
-                     column_config={k: st.column_config.NumberColumn(format="%.3f")
-                                    for k in ("accuracy", "macro-F1", "QWK", "IBS", "calibration error")})
+                     column_config={k: st.column_config.NumberColumn(format="%.3f", help=FIGURE_HELP[k])
+                                    for k in FIGURE_HELP})
+        st.caption(" ".join(f"{k}: {v}" for k, v in FIGURE_HELP.items()))
 
 
 def reliability_chart(bins: pd.DataFrame) -> None:

@@ -191,8 +191,10 @@ def test_saving_a_rubric_keeps_the_old_version_and_shows_before_and_after(app_en
     kept = list((path.parent / ".history").glob("*"))
     assert kept and any(p.read_text(encoding="utf-8") == original for p in kept)
     assert any(m.value == "**After saving the rubric**" for m in at.markdown)
-    assert any(df.value.shape[0] == 5 and list(df.value.columns) == ["figure", "before", "after"]
-               for df in at.dataframe)
+    [figures] = [df.value for df in at.dataframe
+                 if df.value.shape[0] == 5 and list(df.value.columns) == ["figure", "before", "after"]]
+    counted = figures.set_index("figure").loc["marked answers"]
+    assert re.fullmatch(r"[0-9,]+", counted["before"]) and counted["before"] == counted["after"]
 
 
 def test_learning_from_reviews_retrains_and_keeps_the_extended_training_set(app_env):
