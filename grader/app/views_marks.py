@@ -34,7 +34,7 @@ FIGURE_HELP = {
 def marks_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame, threshold: float,
                settings: AppSettings) -> None:
     with st.container(border=True):
-        a, b, c, d = st.columns([2, 2, 3, 2])
+        a, b, c, d = st.columns([3, 2, 2.5, 2])  # room for every mark chip (issue 15)
         marks = sorted(table["mark"].fillna(NO_MARK).unique())
         chosen = a.multiselect("Mark", marks, default=marks, key="filter_marks")
         flag = b.radio("Flag", ["all", "flagged", "not flagged"], key="filter_flag",
