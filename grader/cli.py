@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 import warnings
 from pathlib import Path
@@ -123,9 +124,12 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG, description="Mark short physics answers with rules learned from marked answers.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks on errors")
-    # --debug is also accepted after the command (`grader train ... --debug`)
+    parser.add_argument("--verbose", action="store_true",
+                        help="say more of what happens (which spaCy pipeline the extractor uses)")
+    # --debug and --verbose are also accepted after the command (`grader train ... --debug`)
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
+    common.add_argument("--verbose", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
                                 parser_class=lambda **kw: argparse.ArgumentParser(parents=[common], **kw))
 
@@ -412,6 +416,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as e:  # --help, --version, or a usage error argparse already printed
         return int(e.code or 0)
+    verbose = _verbose_log() if args.verbose else None
     try:
         with warnings.catch_warnings():
             warnings.showwarning = _show_warning  # one line, not Python's file:line form
@@ -431,6 +436,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{PROG}: error: unexpected {type(e).__name__}: {' '.join(str(e).split())} "
               f"(run with --debug for details)", file=sys.stderr)
         return 1
+    finally:
+        if verbose is not None:
+            handler, level = verbose
+            logging.getLogger().removeHandler(handler)
+            logging.getLogger().setLevel(level)
+
+
+def _verbose_log() -> tuple[logging.Handler, int]:
+    """--verbose: the project's INFO messages (the spaCy pipeline in use...) on stderr, one line
+    each, for this command. Returns the handler and the root logger's level to restore."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setLevel(logging.INFO)
+    handler.setFormatter(logging.Formatter(f"{PROG}: %(message)s"))
+    root = logging.getLogger()
+    level = root.level
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+    return handler, level
 
 
 if __name__ == "__main__":  # pragma: no cover

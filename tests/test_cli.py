@@ -279,3 +279,22 @@ def test_an_exam_with_a_wrong_column_fails_before_training(files, capsys, tmp_pa
     monkeypatch.setattr(GradingModel, "train", no_training)
     code, out, err = run(["grade", "--exam", exam, "--out", tmp_path / "g.csv"], capsys)
     assert code == 2 and "no answer column 'Answer txt', did you mean 'Answer text'" in err
+
+
+def test_the_spacy_fallback_is_said_with_verbose_not_by_every_command(files):
+    """Issue 15, item 12: the fallback line came before the output of every command."""
+    import subprocess
+    import sys
+
+    argv = [sys.executable, "-m", "grader.cli", "explain", "--model", str(files["model"]),
+            "the gap stops the current"]
+    env = {k: v for k, v in __import__("os").environ.items() if k != "GRADER_SPACY_MODEL"}
+    env["GRADER_SPACY_MODEL"] = "en_core_web_sm_not_here"  # the fallback, whatever is installed
+    quiet = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=300)
+    assert quiet.returncode == 0, quiet.stderr
+    assert "falling back" not in quiet.stderr and "rule" in quiet.stdout
+    verbose = subprocess.run(argv[:3] + ["--verbose"] + argv[3:], capture_output=True, text=True,
+                             env=env, timeout=300)
+    assert verbose.returncode == 0, verbose.stderr
+    assert "grader: features: spaCy model 'en_core_web_sm_not_here' is not installed" in verbose.stderr
+    assert verbose.stdout == quiet.stdout

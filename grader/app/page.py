@@ -8,6 +8,7 @@ need Streamlit.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import streamlit as st
@@ -18,7 +19,7 @@ from grader.app.review_store import MAX_MARKER_CHARS, StoreError
 from grader.app.session import prepare_sample
 from grader.app.settings import AppSettings
 from grader.app.ui import (get_session, get_store, md_escape, remember_marker, remembered_marker,
-                           write_marker_cookie)
+                           shown_id, write_marker_cookie)
 from grader.app.views_open import open_exam_sidebar
 
 VIEWS = ("Review", "Groups", "Start", "Marks", "Rubric", "Learn from reviews", "Export")
@@ -26,6 +27,13 @@ ALL_QUESTIONS = "All questions"
 
 
 # -- the page -----------------------------------------------------------------------------
+
+def hide_ids(text: str, session) -> str:
+    """A note on reading the export with each quoted student id ('…') as its pseudonym."""
+    ids = set(session.answers["answer_id"])
+    return re.sub(r"'([^']*)'", lambda m: f"'{shown_id(session.exam_id, m.group(1))}'"
+                  if m.group(1) in ids else m.group(0), text)
+
 
 def main() -> None:
     st.set_page_config(page_title="Marking assistant", page_icon="✔", layout="wide")
@@ -94,7 +102,7 @@ def main() -> None:
     if session.warnings:
         with st.expander(f"Notes on reading the export ({len(session.warnings)})"):
             for w in session.warnings:
-                st.text(w)
+                st.text(hide_ids(w, session) if state["anonymous"] else w)
     counts = progress_counts(table, threshold)
     cols = st.columns(len(counts))
     for col, (label, value) in zip(cols, counts.items()):

@@ -10,17 +10,31 @@ from grader.app.review import NO_MARK, filter_table, flagged
 from grader.app.session import ExamSession, evaluate
 from grader.app.settings import AppSettings
 from grader.app.review_store import ReviewStore
-from grader.app.ui import md_escape, show_notice
+from grader.app.ui import md_escape, show_notice, shown_id
 from grader.app.views_review import answer_card, conflict_panel
 
 _SHOWN = ["question_id", "answer_id", "answer", "mark", "proposed", "confidence", "flagged",
           "reviewed", "marker", "rule"]
 
 
+#: What each cross-validated figure says, for a teacher (shown under the table and on hover).
+FIGURE_HELP = {
+    "accuracy": "the share of answers whose proposed mark is the teacher's mark.",
+    "macro-F1": "how well each mark is found, averaged over the marks so that a rare mark "
+                "counts as much as a common one (1 is perfect).",
+    "QWK": "agreement with the teacher beyond chance, where proposing 0 for a 1 is worse than "
+           "proposing 0.5 (quadratic weighted kappa: 1 is perfect, 0 is chance).",
+    "IBS": "how well the confidences match how often the marks are right (inverse Brier score: "
+           "1 is perfect).",
+    "calibration error": "the mean distance between a confidence and the share of marks given "
+                         "with it that were right (0 is perfect).",
+}
+
+
 def marks_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame, threshold: float,
                settings: AppSettings) -> None:
     with st.container(border=True):
-        a, b, c, d = st.columns([2, 2, 3, 2])
+        a, b, c, d = st.columns([3, 2, 2.5, 2])  # room for every mark chip (issue 15)
         marks = sorted(table["mark"].fillna(NO_MARK).unique())
         chosen = a.multiselect("Mark", marks, default=marks, key="filter_marks")
         flag = b.radio("Flag", ["all", "flagged", "not flagged"], key="filter_flag",
@@ -32,7 +46,9 @@ def marks_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame, th
                          include_unscored=low == 0.0, reviewed=reviewed)
     st.caption(f"{len(shown)} of {len(table)} answers — select a row to review that answer")
     event = st.dataframe(
-        shown.assign(flagged=flagged(shown, threshold))[_SHOWN], hide_index=True,
+        shown.assign(flagged=flagged(shown, threshold),
+                     answer_id=[shown_id(session.exam_id, a) for a in shown["answer_id"]])[_SHOWN],
+        hide_index=True,
         on_select="rerun", selection_mode="single-row", key="marks_table",
         width="stretch", height=min(560, 38 + 35 * max(1, len(shown))),
         column_config={
@@ -116,8 +132,9 @@ def accuracy_curve_panel(session: ExamSession, threshold: float, settings: AppSe
         reliability_chart(pd.DataFrame(bins))
     if figures:
         st.dataframe(pd.DataFrame(figures), hide_index=True, width="stretch",
-                     column_config={k: st.column_config.NumberColumn(format="%.3f")
-                                    for k in ("accuracy", "macro-F1", "QWK", "IBS", "calibration error")})
+                     column_config={k: st.column_config.NumberColumn(format="%.3f", help=FIGURE_HELP[k])
+                                    for k in FIGURE_HELP})
+        st.caption(" ".join(f"{k}: {v}" for k, v in FIGURE_HELP.items()))
 
 
 def reliability_chart(bins: pd.DataFrame) -> None:

@@ -111,8 +111,10 @@ def _position(qs: QuestionSession, aid: str) -> int:
     return int(np.flatnonzero(qs.table["answer_id"].to_numpy() == aid)[0])
 
 
-def answer_card(session: ExamSession, store: ReviewStore, row: pd.Series) -> None:
-    """Everything about one answer and the form to decide on it."""
+def answer_card(session: ExamSession, store: ReviewStore, row: pd.Series,
+                keys_help: bool = False) -> None:
+    """Everything about one answer and the form to decide on it (`keys_help`: say which keys
+    work, under the form)."""
     qid, aid = row["question_id"], row["answer_id"]
     qs = session.questions[qid]
     st.session_state["seen"][(qid, aid)] = int(row["version"])
@@ -129,6 +131,9 @@ def answer_card(session: ExamSession, store: ReviewStore, row: pd.Series) -> Non
                               f"{shown_time(row['decided_at'])}"
                               + (f" — {row['comment']}" if row["comment"] else "")))
         decision_form(session, store, row, qs)
+        if keys_help:
+            st.caption(KEYS_HELP)
+        marking_scheme(qs)
     with right:
         a, b = st.columns(2)
         a.metric("Proposed mark", md_escape(row["proposed"]) if row["proposed"] is not None else NO_MARK)
@@ -142,7 +147,6 @@ def answer_card(session: ExamSession, store: ReviewStore, row: pd.Series) -> Non
         found = features_found(features, qs.descriptions)
         with st.expander(f"Found in the answer ({len(found)})", expanded=True):
             st.text("\n".join(f"• {f}" for f in found) if found else "nothing the rubric knows")
-        marking_scheme(qs)
 
 
 def marking_scheme(qs: QuestionSession) -> None:
@@ -156,9 +160,6 @@ def scheme_text(qs: QuestionSession) -> str:
     """The marking scheme of a question as plain text (see `marking_scheme`)."""
     question = qs.question
     lines = [f"Marks: {', '.join(qs.marks) or NO_MARK}"]
-    scheme = str(getattr(question, "scheme", "") or "").strip()
-    if scheme:
-        lines += ["", scheme]
     references = list(getattr(question, "reference_answers", ()) or ())
     if references:
         lines += ["", "Reference answers:"] + [f"• {r}" for r in references]
@@ -223,7 +224,10 @@ def review_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame,
                 threshold: float) -> None:
     show_notice()
     conflict_panel(store, session.exam_id)
-    everything = st.toggle("Pick from all answers (not only the queue)", key="review_all")
+    title, switch = st.columns([3, 1.2], vertical_alignment="center")
+    everything = switch.toggle("Pick from all answers", key="review_all",
+                               help="Review any answer, not only the flagged ones nobody has "
+                                    "decided on.")
     queue = review_queue(table, threshold)
     pool = table if everything else queue
     is_flagged = flagged(table, threshold)
@@ -234,7 +238,7 @@ def review_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame,
             _undo_button(store, session.exam_id)
             _markers_progress(store, session, table)
             return
-        st.subheader(f"Review queue — {len(queue)} flagged answer(s) left, least confident first")
+        title.subheader(f"Review queue — {len(queue)} flagged answer(s)")
     if pool.empty:
         st.info("No answers.")
         return
@@ -254,11 +258,10 @@ def review_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame,
                     "one stays in the queue (J or →).")
     with undo_col:
         _undo_button(store, session.exam_id)
-    where = "of all answers" if everything else "in the queue"
+    where = "of all answers" if everything else "in the queue, least confident first"
     st.markdown(f"**Answer {position + 1} of {len(keys)}** {where} · {decided} of "
                 f"{int(is_flagged.sum())} flagged answers decided")
-    answer_card(session, store, pool.iloc[position])
-    st.caption(KEYS_HELP)
+    answer_card(session, store, pool.iloc[position], keys_help=True)
     keyboard_shortcuts()
     _markers_progress(store, session, table)
 
@@ -399,26 +402,29 @@ def groups_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame,
         st.session_state["seen"][(q, a)] = int(v)
     qs = session.questions[qid]
     first = members.iloc[0]
+    # the members over the page's whole width: every column without sideways scrolling
+    shown = pd.DataFrame({
+        "answer": members["answer"].to_numpy(),
+        "student": [shown_id(session.exam_id, a) for a in members["answer_id"]],
+        "proposed": members["proposed"].fillna(NO_MARK).to_numpy(),
+        "mark": members["mark"].fillna(NO_MARK).to_numpy(),
+        "decided by": members["marker"].to_numpy()})
+    event = st.dataframe(
+        shown, hide_index=True, width="stretch", on_select="rerun",
+        selection_mode="multi-row", key=f"group_members|{qid}|{gid}",
+        height=min(400, 38 + 35 * len(shown)),
+        column_config={"answer": st.column_config.TextColumn("answer", width="large"),
+                       "student": st.column_config.TextColumn("student", width="medium"),
+                       "proposed": st.column_config.TextColumn("proposed", width="small"),
+                       "mark": st.column_config.TextColumn("mark", width="small"),
+                       "decided by": st.column_config.TextColumn("decided by", width="medium")})
+    chosen = [int(i) for i in getattr(getattr(event, "selection", None), "rows", []) or []
+              if int(i) < len(members)]
     left, right = st.columns([3, 2], gap="large")
     with left:
-        shown = pd.DataFrame({
-            "answer": members["answer"].to_numpy(),
-            "student": [shown_id(session.exam_id, a) for a in members["answer_id"]],
-            "proposed": members["proposed"].fillna(NO_MARK).to_numpy(),
-            "mark": members["mark"].fillna(NO_MARK).to_numpy(),
-            "decided by": members["marker"].to_numpy()})
-        event = st.dataframe(
-            shown, hide_index=True, width="stretch", on_select="rerun",
-            selection_mode="multi-row", key=f"group_members|{qid}|{gid}",
-            column_config={"answer": st.column_config.TextColumn("answer", width="large"),
-                           "student": st.column_config.TextColumn("student", width="small"),
-                           "proposed": st.column_config.TextColumn("proposed", width="small"),
-                           "mark": st.column_config.TextColumn("mark", width="small"),
-                           "decided by": st.column_config.TextColumn("decided by", width="small")})
-        chosen = [int(i) for i in getattr(getattr(event, "selection", None), "rows", []) or []
-                  if int(i) < len(members)]
         a, b = st.columns(2)
-        a.button(f"Take the {len(chosen)} selected answer(s) out", key="group_take_out",
+        a.button("Take the selected answers out" if len(chosen) != 1 else
+                 "Take the selected answer out", key="group_take_out",
                  disabled=not chosen or len(chosen) >= len(members), width="stretch",
                  on_click=_take_out, args=(qid, [members["answer_id"].iloc[i] for i in chosen]),
                  help="Select rows in the table first; those answers leave the group.")

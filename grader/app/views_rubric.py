@@ -26,6 +26,16 @@ _FIGURES = (("accuracy", "accuracy"), ("macro_f1", "macro-F1"), ("qwk", "quadrat
             ("ibs", "inverse Brier score"), ("answers", "marked answers"))
 
 
+def figure_text(key: str, value: object) -> str:
+    """A figure of the before/after table as a teacher reads it: a count as a whole number
+    ("239", not "239.000"), a score with three decimals, "—" when there is none."""
+    if value is None or (isinstance(value, float) and value != value):
+        return "—"
+    if key == "answers":
+        return f"{int(round(float(value))):,}"
+    return f"{float(value):.3f}"
+
+
 def _pick_question(session: ExamSession, key: str) -> QuestionSession:
     chosen = st.session_state.get("question")
     if chosen in session.questions:
@@ -80,11 +90,9 @@ def show_retrain_report(qid: str) -> None:
         return
     with st.container(border=True):
         st.markdown(f"**After {report['what']}**")
-        rows = [{"figure": label, "before": report["before"].get(k), "after": report["after"].get(k)}
-                for k, label in _FIGURES]
-        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
-                     column_config={c: st.column_config.NumberColumn(format="%.3f")
-                                    for c in ("before", "after")})
+        rows = [{"figure": label, "before": figure_text(k, report["before"].get(k)),
+                 "after": figure_text(k, report["after"].get(k))} for k, label in _FIGURES]
+        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
         st.caption("Cross-validated on the training set of each model (5 folds).")
         counts = pd.DataFrame({"before": report["marks_before"], "after": report["marks_after"]})
         st.markdown("**Proposed marks of this exam's answers**")

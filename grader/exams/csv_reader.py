@@ -50,8 +50,14 @@ class CSVFormat:
     sep_line: bool = False  # the file starts with Excel's "sep=;" line (not a row)
 
     def describe(self) -> str:
-        names = {",": "comma", ";": "semicolon", "\t": "tab"}
-        return f"{self.encoding}, {names.get(self.delimiter, repr(self.delimiter))}-separated"
+        """How the file was read, in a teacher's words: "read as UTF-8 text with a comma
+        between cells"."""
+        names = {",": "a comma", ";": "a semicolon", "\t": "a tab"}
+        encodings = {"utf-8": "UTF-8", "utf-8-sig": "UTF-8", "utf-16": "UTF-16", "cp1252": "Windows (cp1252)",
+                     "latin-1": "Latin-1", "iso-8859-1": "Latin-1"}
+        encoding = encodings.get(self.encoding.lower(), self.encoding)
+        between = names.get(self.delimiter, repr(self.delimiter))
+        return f"read as {encoding} text with {between} between cells"
 
 
 def detect_encoding(path: str | Path) -> str:
@@ -293,7 +299,7 @@ class CSVReader:
                 if any(cell.strip() for cell in record[width:]):
                     raise CSVFormatError(
                         f"{self.path}: row {row}: {len(record)} cells but the header has {width} "
-                        f"(separator detected: {self.format.describe()}); is a quote missing around "
+                        f"({self.format.describe()}); is a quote missing around "
                         f"an answer that contains the separator?")
                 record = record[:width]
             if "\n" not in record[0] and len(record[0]) <= 40:

@@ -45,8 +45,10 @@ def test_row_numbers_count_records_not_lines(tmp_path):
     rows = ROWS[:4] + [["s4", "too", "many", "cells"]]
     path = write_rows(tmp_path / "bad.csv", rows)
     # s3's answer spans two physical lines, but a spreadsheet shows it as row 4; s4 is row 5
-    with pytest.raises(CSVFormatError, match=r"bad\.csv: row 5: 4 cells but the header has 3"):
+    with pytest.raises(CSVFormatError, match=r"bad\.csv: row 5: 4 cells but the header has 3") as info:
         read_table(path)
+    # how the file was read, in words (was "separator detected: utf-8, comma-separated")
+    assert "(read as UTF-8 text with a comma between cells)" in str(info.value)
     frame, rows_, _ = read_table(write_rows(tmp_path / "ok.csv", ROWS))
     assert rows_.tolist() == [2, 3, 4, 5, 6]
     assert frame.loc[1, "answer"] == "NA"  # "NA" is an answer, not a missing value
@@ -125,6 +127,18 @@ def test_formula_cells_are_neutralised(cell):
 @pytest.mark.parametrize("cell", ["9.8 m/s^2", "a = F/m", "' quoted", "", "0.5"])
 def test_plain_cells_are_left_alone(cell):
     assert neutralise(cell) == cell
+
+
+@pytest.mark.parametrize("cell", ["-9.8 m/s^2", "-9.8 m s^-2, downwards", "+3 V across it", "-9,8 m/s²",
+                                  "-10 N/kg"])
+def test_a_signed_number_with_a_unit_is_an_answer_not_a_formula(cell):
+    assert neutralise(cell) == cell  # was "'-9.8 m/s^2" in every export (issue 15, item 12)
+
+
+@pytest.mark.parametrize("cell", ["-9.8 m/s^2 (down)", "-1 cmd|' /C calc'!A0", "-2+3", "-A1", "+1 =2",
+                                  "-9.8 m/s^2\r=1", "-HYPERLINK(\"x\")"])
+def test_a_signed_cell_a_spreadsheet_could_run_is_still_neutralised(cell):
+    assert neutralise(cell) == "'" + cell
 
 
 def test_write_csv_safely_neutralises_and_replaces_atomically(tmp_path):

@@ -1,0 +1,147 @@
+"""Issue 15, items 7-12 through Streamlit's AppTest: where the marker looks (position,
+previous, the marking scheme), anonymous marking, groups of alike answers, undo, the LMS
+exports, local times."""
+
+from __future__ import annotations
+
+import csv
+import re
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("streamlit")
+
+from tests.app.test_app import _button, _exam_id, _metric, _plain, _start, _view  # noqa: E402
+
+
+def _texts(at) -> list[str]:
+    return ([_plain(m.value).replace("**", "") for m in at.markdown] + [_plain(c.value) for c in at.caption]
+            + [t.value for t in at.text])
+
+
+def test_the_card_says_where_the_marker_is_and_goes_back_as_well_as_forward(app_env):
+    at = _start()
+    queue = int(_metric(at, "To review"))
+    assert (f"Answer 1 of {queue} in the queue, least confident first · 0 of "
+            f"{_metric(at, 'Flagged')} flagged answers decided") \
+        in _texts(at)
+    first = at.selectbox(key="review_pick").value
+    _button(at, "Next").click().run()
+    assert any(t.startswith(f"Answer 2 of {queue}") for t in _texts(at))
+    _button(at, "‹ Previous").click().run()
+    assert at.selectbox(key="review_pick").value == first
+    _button(at, "‹ Previous").click().run()  # before the first: the last of the queue
+    assert any(t.startswith(f"Answer {queue} of {queue}") for t in _texts(at))
+
+
+def test_the_card_shows_the_marking_scheme_and_the_reference_answers(app_env):
+    at = _start()
+    at.sidebar.selectbox(key="question").set_value("vertical_throw").run()
+    scheme = next(t.value for t in at.text if t.value.startswith("Marks: "))
+    assert scheme.startswith("Marks: 0, 0.5, 1")
+    assert "Reference answers:" in scheme and "9.8 m/s^2 downwards" in scheme
+    assert "says the acceleration points down" in scheme  # what the rubric looks for
+    assert "the acceleration at the top: 9.8 m/s^2" in scheme
+
+
+def test_anonymous_marking_hides_student_ids_in_the_marking_views_not_in_the_export(app_env):
+    at = _start()
+    qid, aid = at.selectbox(key="review_pick").value
+    assert "@" in aid  # the sample's ids are e-mail addresses
+
+    def shown(at) -> str:
+        parts = _texts(at) + [s.format_func(s.value) for s in at.selectbox
+                              if s.key in ("review_pick", "group_pick")]
+        parts += [str(df.value.to_dict()) for df in at.dataframe]
+        return "\n".join(parts)
+
+    assert at.sidebar.toggle(key="anonymous").value is True  # on by default
+    assert aid not in shown(at) and "students.example.org" not in shown(at)
+    for view in ("Groups", "Marks"):
+        _view(at, view)
+        assert "students.example.org" not in shown(at), view
+    _view(at, "Export")
+    assert any("students.example.org" in str(df.value.to_dict()) for df in at.dataframe)
+    _view(at, "Review")
+    at.sidebar.toggle(key="anonymous").set_value(False).run()
+    assert aid in shown(at)
+
+
+def test_undo_takes_back_the_markers_last_decision(app_env):
+    _, store = app_env
+    at = _start()
+    assert _button(at, "↶ Undo my last").disabled
+    before = int(_metric(at, "To review"))
+    qid, aid = at.selectbox(key="review_pick").value
+    _button(at, "Save the chosen mark").click().run()
+    assert int(_metric(at, "To review")) == before - 1
+    _button(at, "↶ Undo my last").click().run()
+    assert not at.exception, at.exception
+    assert int(_metric(at, "To review")) == before and int(_metric(at, "Reviewed")) == 0
+    assert at.selectbox(key="review_pick").value == (qid, aid)  # the card shows it again
+    assert [d.scope for d in store.history(_exam_id(), qid, aid)] == ["answer", "undo"]
+
+
+def test_markers_progress_counts_each_markers_decisions(app_env):
+    _, store = app_env
+    at = _start()
+    qid, aid = at.selectbox(key="review_pick").value
+    store.record(_exam_id(), qid, aid, marker="Other Marker", new_mark="0", base_version=0)
+    _button(at, "Save the chosen mark").click().run()  # a conflict: Other Marker was first
+    at = _start()
+    _button(at, "Save the chosen mark").click().run()
+    stats = next(df.value for df in at.dataframe if "overridden" in df.value.columns)
+    assert sorted(stats["marker"]) == ["Other Marker", "Tess Marker"]
+    assert stats.set_index("marker").loc["Tess Marker", "decided"] == 1
+
+
+def test_groups_show_a_sample_and_size_and_counts_update_at_once(app_env):
+    _, store = app_env
+    at = _start()
+    at.sidebar.toggle(key="anonymous").set_value(False).run()
+    _view(at, "Groups")
+    pick = at.selectbox(key="group_pick")
+    label = pick.format_func(pick.value)
+    match = re.match(r"(\d+) answers · (\S+) · e\.g\. “(.+)” · proposed .+ · 0 decided$", label)
+    assert match, label
+    size = int(match.group(1))
+    qid, gid = pick.value
+    members = next(df.value for df in at.dataframe if "decided by" in df.value.columns)
+    assert list(members.columns) == ["answer", "student", "proposed", "mark", "decided by"]
+    assert len(members) == size
+    # take one answer out (as the button does for the selected rows): the group is smaller
+    at.session_state["group_out"] = {(qid, members["student"].iloc[0])}
+    at.run()
+    kept = at.selectbox(key="group_pick")
+    if size > 2:
+        assert kept.value == (qid, gid)
+        assert kept.format_func(kept.value).startswith(f"{size - 1} answers")
+        size -= 1
+    _button(at, f"Apply to all {size} answers").click().run()
+    assert not at.exception, at.exception
+    assert int(_metric(at, "Reviewed")) == size  # the counts at the top, in the same run
+    kept = at.selectbox(key="group_pick")
+    if kept.value == (qid, gid):
+        assert kept.format_func(kept.value).endswith(f"{size} decided")
+    assert len(store.history(_exam_id(), qid)) == size
+    assert members["student"].iloc[0] not in {d.answer_id for d in store.history(_exam_id(), qid)}
+
+
+def test_the_lms_exports_are_offered_and_saved(app_env):
+    workdir, store = app_env
+    at = _start()
+    _view(at, "Export")
+    at.radio(key="export_shape").set_value("moodle").run()
+    assert any("Grades › Import › CSV file" in _plain(i.value) for i in at.info)
+    _button(at, "Save in the working folder").click().run()
+    assert not at.exception, at.exception
+    [path] = (workdir / "exports").glob("*-moodle-*.csv")
+    with path.open(encoding="utf-8-sig") as f:
+        rows = list(csv.reader(f))
+    assert rows[0] == ["Email address", "vertical_throw", "open_circuit_bulb", "resistor_current",
+                       "Year 11 Physics — Quiz 3 (sample) total"]
+    assert len(rows) - 1 == len({r[0] for r in rows[1:]})  # one row per student
+    at.radio(key="export_shape").set_value("canvas").run()
+    frame = next(df.value for df in at.dataframe if "SIS Login ID" in df.value.columns)
+    assert frame.iloc[0]["Student"] == "Points Possible"
