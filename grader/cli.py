@@ -110,6 +110,10 @@ def _add_learning(p: argparse.ArgumentParser) -> None:
     g.add_argument("--no-wording", dest="wording_support", action="store_false",
                    help="do not weigh an answer's confidence by how much the marked answers' wording "
                         "supports its mark")
+    g.add_argument("--any-rules", dest="evidence_rules", action="store_false",
+                   help="let a rule for a mark above the lowest rest on what an answer lacks (by default "
+                        "such a rule rests on what the answer says; what it lacks only blocks a rule or "
+                        "gives the lowest mark)")
 
 
 def _add_force(p: argparse.ArgumentParser) -> None:
@@ -206,7 +210,7 @@ def _learning_params(args: argparse.Namespace) -> dict:
     return {"ratio": args.ratio, "z": args.z, "improvement_threshold": args.improvement_threshold,
             "confidence_threshold": args.confidence_threshold, "n_terms": args.n_terms,
             "default_rule": args.default_rule, "n_resamples": args.resamples,
-            "wording_support": args.wording_support}
+            "wording_support": args.wording_support, "evidence_rules": args.evidence_rules}
 
 
 def _load_marked(args: argparse.Namespace, question_path: Path):

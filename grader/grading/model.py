@@ -27,9 +27,10 @@ import pandas as pd
 
 from grader.atomic_file import atomic_write_text
 from grader.confold.model_file import ModelFileError, read_json_file  # one error for every unreadable model file
-from grader.confold.rules import Literal, Rule
+from grader.confold.rules import Literal, PredicateDefinition, Rule
 from grader.grading.agreement import DEFAULT_RESAMPLES, ResampledAgreement
 from grader.grading.contradiction import contradiction_notes
+from grader.grading.evidence import feature_evidence
 from grader.grading.model_schema import check_features_match, check_model_data
 from grader.grading.wording import WordingSupport, support_phrase, support_phrases, weigh
 from knowledge.schema import Question, marks_from_answers, split_feature_name
@@ -45,7 +46,7 @@ DEFAULT_FLAG_BELOW = 0.7
 Progress = Callable[[float, str], None]
 #: The options of `GradingModel.train` that a model's `params` record.
 TRAIN_OPTIONS = ("ratio", "z", "improvement_threshold", "confidence_threshold", "n_terms", "default_rule",
-                 "n_resamples", "wording_support")
+                 "n_resamples", "wording_support", "evidence_rules")
 
 
 class Decisions(NamedTuple):
@@ -101,7 +102,7 @@ class GradingModel:
               confidence_threshold: float | None = DEFAULT_CONFIDENCE_THRESHOLD,
               n_terms: int = 30, default_rule: bool = False,
               n_resamples: int = DEFAULT_RESAMPLES, wording_support: bool = True,
-              progress: Progress | None = None) -> GradingModel:
+              evidence_rules: bool = True, progress: Progress | None = None) -> GradingModel:
         """Fit the extractor and CON-FOLD on marked answers.
 
         Marks are strings from the question's `marks`; if the question lists none, they are
@@ -112,7 +113,8 @@ class GradingModel:
         is its rule's confidence times the share of them that agree (`grader.grading.agreement`; 0
         turns this off and the confidence is the rule's). `wording_support`: the confidence is
         also multiplied by how much the marked answers' wording supports the mark
-        (`grader.grading.wording`).
+        (`grader.grading.wording`). `evidence_rules`: a learned rule for a mark above the
+        lowest rests on what the answer says, not on what it lacks (`grader.grading.evidence`).
         """
         from features import FeatureExtractor
         from grader.confold import ConFold
@@ -139,10 +141,15 @@ class GradingModel:
         X = extractor.fit_transform(answers, marks)
         _validate_rules(question, extractor)
         report(0.5, "learning rules")
+        evidence = None
+        if evidence_rules:
+            predicates = [d.name for d in question.background if isinstance(d, PredicateDefinition)]
+            evidence = feature_evidence(extractor.feature_specs_, question.marks, predicates)
         learner = ConFold(ratio=ratio, z=z, improvement_threshold=improvement_threshold,
                           confidence_threshold=confidence_threshold, default_rule=default_rule,
                           background=list(question.background) or None,
-                          initial_rules=list(question.initial_rules) or None)
+                          initial_rules=list(question.initial_rules) or None,
+                          evidence=evidence, label_order=list(question.marks) if evidence_rules else None)
         learner.fit(X, pd.Series(marks, name="mark"))
         if n_resamples:
             report(0.7, f"learning rules again on {n_resamples} resamples of the answers")
@@ -154,7 +161,8 @@ class GradingModel:
                       "time": datetime.now(timezone.utc).isoformat(timespec="seconds")}
         params = {"ratio": ratio, "z": z, "improvement_threshold": improvement_threshold,
                   "confidence_threshold": confidence_threshold, "n_terms": n_terms,
-                  "n_resamples": n_resamples, "wording_support": wording_support}
+                  "n_resamples": n_resamples, "wording_support": wording_support,
+                  "evidence_rules": evidence_rules}
         if default_rule:  # only when set, so that older readers of the model file see no change
             params["default_rule"] = True
         report(1.0, f"learned {len(learner.rules_)} rules")
