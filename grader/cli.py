@@ -354,11 +354,9 @@ def cmd_explain(args: argparse.Namespace) -> int:
                          default=str))
         return 0
     print(explanation.text())
-    print("features found in the answer:")
-    descriptions = model.descriptions
-    for name, value in found.items():
-        about = f"  ({descriptions[name]})" if descriptions.get(name) else ""
-        print(f"  {name} = {value}{about}")
+    print("found in the answer:")
+    for phrase in model.words().said(found):
+        print(f"  {phrase}")
     return 0
 
 
