@@ -189,7 +189,7 @@ def review_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame,
     show_notice()
     conflict_panel(store, session.exam_id)
     everything = st.toggle("Pick from all answers (not only the queue)", key="review_all")
-    queue = review_queue(table, threshold)
+    queue = review_queue(table, threshold, also=st.session_state.get("spot_wrong", set()))
     pool = table if everything else queue
     if not everything:
         if queue.empty:
