@@ -13,6 +13,7 @@ fitted extractor and the learned rules: no pickle, atomic write, clear errors on
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import hashlib
 import json
@@ -27,7 +28,8 @@ import pandas as pd
 
 from grader.atomic_file import atomic_write_text
 from grader.confold.model_file import ModelFileError, read_json_file  # one error for every unreadable model file
-from grader.confold.rules import PredicateDefinition
+from grader.confold.rule_eval import rule_features
+from grader.confold.rules import PredicateDefinition, Rule
 from grader.grading.agreement import DEFAULT_RESAMPLES, ResampledAgreement
 from grader.grading.contradiction import contradiction_notes
 from grader.grading.evidence import feature_evidence
@@ -103,7 +105,8 @@ class GradingModel:
               confidence_threshold: float | None = DEFAULT_CONFIDENCE_THRESHOLD,
               n_terms: int = 30, default_rule: bool = False,
               n_resamples: int = DEFAULT_RESAMPLES, wording_support: bool = True,
-              evidence_rules: bool = True, progress: Progress | None = None) -> GradingModel:
+              evidence_rules: bool = True, keep_rules_of: GradingModel | None = None,
+              progress: Progress | None = None) -> GradingModel:
         """Fit the extractor and CON-FOLD on marked answers.
 
         Marks are strings from the question's `marks`; if the question lists none, they are
@@ -116,6 +119,10 @@ class GradingModel:
         also multiplied by how much the marked answers' wording supports the mark
         (`grader.grading.wording`). `evidence_rules`: a learned rule for a mark above the
         lowest rests on what the answer says, not on what it lacks (`grader.grading.evidence`).
+        `keep_rules_of`: a model trained earlier on some of these answers (retraining after
+        reviews): its learned rules come first, as rules the learner refines (exceptions for
+        the answers that contradict them) or drops (`ConFold` initial rules), so that adding a
+        few reviewed answers changes what they say and little else.
         """
         from features import FeatureExtractor
         from grader.confold import ConFold
@@ -149,9 +156,13 @@ class GradingModel:
         learner = ConFold(ratio=ratio, z=z, improvement_threshold=improvement_threshold,
                           confidence_threshold=confidence_threshold, default_rule=default_rule,
                           background=list(question.background) or None,
-                          initial_rules=list(question.initial_rules) or None,
+                          initial_rules=(list(question.initial_rules)
+                                         + _kept_rules(keep_rules_of, list(X.columns))) or None,
                           evidence=evidence, label_order=list(question.marks) if evidence_rules else None)
         learner.fit(X, pd.Series(marks, name="mark"))
+        for rule in learner.rules_:  # kept rules stay learned ones (not the teacher's)
+            if rule.name == KEPT_RULE:
+                rule.origin, rule.name = "learned", None
         if n_resamples:
             report(0.7, f"learning rules again on {n_resamples} resamples of the answers")
         agreement = ResampledAgreement(n_resamples).fit(learner, X, marks)
@@ -403,6 +414,26 @@ class GradingModel:
         if self._fingerprint is None:
             self._fingerprint = _content_hash(self.to_dict())
         return self._fingerprint
+
+
+#: The name a learned rule of an earlier model carries while it is refined (`keep_rules_of`).
+KEPT_RULE = "kept from the earlier model"
+
+
+def _kept_rules(previous: GradingModel | None, columns: list[str]) -> list[Rule]:
+    """The learned rules of `previous` whose features the new extractor still makes (a
+    learned term may be gone), as initial rules without their confidence."""
+    if previous is None:
+        return []
+    known = set(columns) | {d.name for d in getattr(previous.learner, "predicates_", [])}
+    kept = []
+    for rule in previous.learner.rules_:
+        if rule.origin != "learned" or rule.name == "default" or not rule.body:
+            continue
+        if set(rule_features([rule])) <= known:
+            kept.append(dataclasses.replace(copy.deepcopy(rule), confidence=None, fixed_confidence=False,
+                                            name=KEPT_RULE))
+    return kept
 
 
 def content_hash(value: object) -> str:
