@@ -111,6 +111,10 @@ def _add_learning(p: argparse.ArgumentParser) -> None:
     g.add_argument("--no-wording", dest="wording_support", action="store_false",
                    help="do not weigh an answer's confidence by how much the marked answers' wording "
                         "supports its mark")
+    g.add_argument("--any-rules", dest="evidence_rules", action="store_false",
+                   help="let a rule for a mark above the lowest rest on what an answer lacks (by default "
+                        "such a rule rests on what the answer says; what it lacks only blocks a rule or "
+                        "gives the lowest mark)")
 
 
 def _add_force(p: argparse.ArgumentParser) -> None:
@@ -213,7 +217,7 @@ def _learning_params(args: argparse.Namespace) -> dict:
     return {"ratio": args.ratio, "z": args.z, "improvement_threshold": args.improvement_threshold,
             "confidence_threshold": args.confidence_threshold, "n_terms": args.n_terms,
             "default_rule": args.default_rule, "n_resamples": args.resamples,
-            "wording_support": args.wording_support}
+            "wording_support": args.wording_support, "evidence_rules": args.evidence_rules}
 
 
 def _load_marked(args: argparse.Namespace, question_path: Path):
@@ -367,11 +371,9 @@ def cmd_explain(args: argparse.Namespace) -> int:
                          default=str))
         return 0
     print(explanation.text())
-    print("features found in the answer:")
-    descriptions = model.descriptions
-    for name, value in found.items():
-        about = f"  ({descriptions[name]})" if descriptions.get(name) else ""
-        print(f"  {name} = {value}{about}")
+    print("found in the answer:")
+    for phrase in model.words().said(found):
+        print(f"  {phrase}")
     return 0
 
 

@@ -211,10 +211,11 @@ class LiteralSearch:
         return {self.literal(int(s), bool(j)): float(gains[i, j])
                 for i, s in enumerate(slots) for j in (0, 1)}
 
-    def best(self, pos: np.ndarray, neg: np.ndarray, banned_slots: Iterable[int] = ()
-             ) -> tuple[float, Literal, int] | None:
+    def best(self, pos: np.ndarray, neg: np.ndarray, banned_slots: Iterable[int] = (),
+             allowed: np.ndarray | None = None) -> tuple[float, Literal, int] | None:
         """The best literal for separating rows `pos` from rows `neg`, or None if none has a
-        finite gain. Returns (gain, literal, slot)."""
+        finite gain. Returns (gain, literal, slot). `allowed`: an (n_slots, 2) bool mask of
+        the literals that may be chosen (`grader.confold.evidence`); None allows all."""
         if self.n_slots == 0 or (len(pos) == 0 and len(neg) == 0):
             return None
         slots, gains = self.gains(pos, neg)
@@ -223,6 +224,8 @@ class LiteralSearch:
         if banned_slots:
             blocked |= np.isin(slots, banned_slots)
         gains[blocked] = -np.inf
+        if allowed is not None:
+            gains[~allowed[slots]] = -np.inf
         # Gains that are mathematically equal (e.g. mirror-image counts) may differ in the
         # last bits; rounding makes such ties go to the earlier candidate, as exact ties do.
         flat = int(np.argmax(np.round(gains, 12)))
