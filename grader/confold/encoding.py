@@ -217,8 +217,8 @@ def unique_codes(uniques: np.ndarray, encoding: ColumnEncoding, missing_u: np.nd
             code_u[i] = encoding.unseen_code  # True is not the category 1
         else:
             code_u[i] = encoding.code_of(u)
-    code_u = np.r_[code_u, np.int32(missing_code)]  # index -1: NaN/None
-    num_u = np.r_[num_u, np.nan]
+    code_u = np.append(code_u, np.int32(missing_code))  # index -1: NaN/None
+    num_u = np.append(num_u, np.nan)
     if encoding.kind == "boolean":
         num_u[:] = np.nan
     return code_u, num_u

@@ -14,7 +14,8 @@ distinct value, whichever comes first) are encoded from the subset itself, as be
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -30,12 +31,15 @@ class _Factors:
     """One column of the whole table, read once."""
 
     kind: str  # "numeric" (a numeric dtype), "boolean" (a bool dtype) or "values" (the rest)
+    dtype: Any
     nan: np.ndarray  # per row: NaN/None
     num: np.ndarray | None = None  # numeric dtype: the values as floats
     codes: np.ndarray | None = None  # "values": per row, the index of its distinct value (-1: NaN)
     uniques: np.ndarray | None = None
     missing_u: np.ndarray | None = None
     numbers_u: np.ndarray | None = None
+    #: (code, number) of each distinct value per encoding seen (resamples mostly share one)
+    by_encoding: dict = field(default_factory=dict)
 
 
 class SubsetEncoder:
@@ -58,7 +62,7 @@ class SubsetEncoder:
                 encoding = infer_encoding(str(name), values)
                 column = encode_column(values, encoding)
             else:
-                encoding, column = _encode_rows(str(name), self.frame[name].dtype, factors, rows)
+                encoding, column = _encode_rows(str(name), factors, rows)
             encodings.append(encoding)
             columns[encoding.name] = column
         return encodings, EncodedTable(columns=columns, n_rows=len(rows), frame=None)
@@ -69,19 +73,19 @@ def _read(values: pd.Series) -> _Factors | None:
     nan = values.isna().to_numpy().copy()
     if pd.api.types.is_bool_dtype(dtype):
         codes, uniques = _factorize(values)
-        return _Factors("boolean", nan, codes=codes, uniques=uniques,
+        return _Factors("boolean", dtype, nan, codes=codes, uniques=uniques,
                         missing_u=_unique_missing(uniques), numbers_u=_unique_numbers(uniques))
     if pd.api.types.is_numeric_dtype(dtype):
         num = np.array(values.to_numpy(dtype=float, na_value=np.nan), dtype=float, copy=True)
-        return _Factors("numeric", nan, num=num)
+        return _Factors("numeric", dtype, nan, num=num)
     codes, uniques = _factorize(values)
     if not isinstance(dtype, pd.CategoricalDtype) and not all(type(u) is str for u in uniques):
         return None
-    return _Factors("values", nan, codes=codes, uniques=uniques,
+    return _Factors("values", dtype, nan, codes=codes, uniques=uniques,
                     missing_u=_unique_missing(uniques), numbers_u=_unique_numbers(uniques))
 
 
-def _encode_rows(name: str, dtype, f: _Factors, rows: np.ndarray) -> tuple[ColumnEncoding, EncodedColumn]:
+def _encode_rows(name: str, f: _Factors, rows: np.ndarray) -> tuple[ColumnEncoding, EncodedColumn]:
     if f.kind == "numeric":
         has_nan = bool(f.nan[rows].any())
         encoding = ColumnEncoding(name, "numeric", ["?"] if has_nan else [])
@@ -94,8 +98,11 @@ def _encode_rows(name: str, dtype, f: _Factors, rows: np.ndarray) -> tuple[Colum
         encoding = ColumnEncoding(name, "boolean", [False, True] + (["?"] if has_nan else []))
     else:
         counts = np.bincount(cell_codes[cell_codes >= 0], minlength=len(f.uniques))
-        encoding = encoding_from_counts(name, dtype, f.uniques, counts, bool((cell_codes < 0).any()),
+        encoding = encoding_from_counts(name, f.dtype, f.uniques, counts, bool((cell_codes < 0).any()),
                                         f.missing_u, f.numbers_u)
-    code_u, num_u = unique_codes(f.uniques, encoding, f.missing_u, f.numbers_u)
+    key = (encoding.kind, tuple((type(c), c) for c in encoding.categories))
+    if key not in f.by_encoding:
+        f.by_encoding[key] = unique_codes(f.uniques, encoding, f.missing_u, f.numbers_u)
+    code_u, num_u = f.by_encoding[key]
     return encoding, EncodedColumn(num=num_u[cell_codes], codes=code_u[cell_codes].astype(np.int32),
                                    encoding=encoding)
