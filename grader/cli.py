@@ -171,6 +171,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--answer-column", default="answer", metavar="NAME", help="with --model (default: answer)")
     p.add_argument("--id-column", default=None, metavar="NAME", help="checked for duplicate ids")
     p.add_argument("--chunk-size", type=_positive_int, default=2000, metavar="N")
+    p.add_argument("--jobs", type=_positive_int, default=1, metavar="N",
+                   help="grade in N processes at once (default 1); the output is the same")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--restart", action="store_true",
                    help="discard the output of an interrupted run instead of resuming it")
@@ -273,7 +275,8 @@ def cmd_grade(args: argparse.Namespace) -> int:
             flag_below = choice.threshold if choice.met else 1.01  # above any confidence: flag all
         result = grade_file(answers, args.out, grader, answer_column=args.answer_column,
                             flag_below=flag_below, id_column=args.id_column,
-                            chunk_size=args.chunk_size, progress=progress, resume=not args.restart)
+                            chunk_size=args.chunk_size, progress=progress, resume=not args.restart,
+                            jobs=args.jobs)
     else:
         from grader.exams.exam_io import read_exam
 
@@ -298,7 +301,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
         flag_below = DEFAULT_FLAG_BELOW if args.flag_below is None else args.flag_below
         result = grade_file(exam.answers, args.out, exam_grader(exam, models, flag_below),
                             id_column=args.id_column or exam.id_column, chunk_size=args.chunk_size,
-                            progress=progress, resume=not args.restart)
+                            progress=progress, resume=not args.restart, jobs=args.jobs)
     _warn(result.warnings)
     resumed = f" ({result.resumed} of them from the interrupted run)" if result.resumed else ""
     done = result.rows - result.resumed

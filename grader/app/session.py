@@ -242,8 +242,8 @@ def grade_question(question_id: str, model, answer_ids: Sequence[str],
                    answers: Sequence[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(marks table without decisions, features) for one question's answers."""
     answers = ["" if a is None else str(a) for a in answers]
-    grades = model.grade(answers).reset_index(drop=True)
     features = model.features(answers).reset_index(drop=True)
+    grades = model.grade(answers, features=features).reset_index(drop=True)
     return proposed_table(question_id, answer_ids, answers, grades, features), features
 
 

@@ -55,6 +55,7 @@ from grader.confold.fold import FoldLearner, ProgramLearner, wilson
 from grader.confold.literal_search import LiteralSearch
 from grader.confold.rule_eval import add_derived_predicates, evaluate_ordered, rule_features, split_background
 from grader.confold.rules import PredicateDefinition, Rule
+from grader.confold.subset_encoding import SubsetEncoder
 
 
 class ConFold:
@@ -110,8 +111,25 @@ class ConFold:
         type (strings, ints, floats such as 0.5 marks), none of them missing."""
         self._check_params()
         X = _string_columns(check_frame(X, "X"))
-        labels = _labels(y, len(X))
-        if len(X) == 0:
+
+        def encode():
+            encodings = [infer_encoding(name, X[name]) for name in X.columns]
+            return encodings, encode_frame(X, encodings)
+
+        return self._fit(list(X.columns), len(X), y, encode)
+
+    def fit_subset(self, encoder: SubsetEncoder, rows: np.ndarray, y: Any) -> "ConFold":
+        """`fit(X.iloc[rows], y)` for the frame X of `encoder`, with the same result, but
+        without inferring and encoding X's columns again for every subset (resamples)."""
+        self._check_params()
+        _string_columns(encoder.frame)  # the same check of column names as fit
+        rows = np.asarray(rows, dtype=np.intp)
+        return self._fit([str(c) for c in encoder.frame.columns], len(rows), y,
+                         lambda: encoder.encode(rows))
+
+    def _fit(self, columns: list[str], n_rows: int, y: Any, encode) -> "ConFold":
+        labels = _labels(y, n_rows)
+        if n_rows == 0:
             raise ValueError("X is empty: there are no examples to learn from")
         codes, classes = _class_codes(labels)
         if len(classes) < 2:
@@ -123,18 +141,17 @@ class ConFold:
             if not isinstance(rule, Rule) or rule.head is None:
                 raise ValueError(f"initial rule {i} must be a Rule with a head (the label it gives)")
 
-        encodings = [infer_encoding(name, X[name]) for name in X.columns]
-        encoded = encode_frame(X, encodings)
+        encodings, encoded = encode()
         empty = [name for name, col in encoded.columns.items()
                  if (col.codes == col.encoding.code_of(MISSING)).all()]
         if empty:
             warnings.warn(f"column(s) {', '.join(empty)} have only missing values; the learner "
-                          f"ignores them", stacklevel=2)
+                          f"ignores them", stacklevel=3)
         table = add_derived_predicates(encoded, definitions)
         table.frame = None  # do not keep the training data alive through the model
         predicate_names = list(dict.fromkeys(d.name for d in definitions))
-        search = LiteralSearch(table, list(X.columns) + predicate_names, excluded=empty)
-        check_evidence(self.evidence, list(X.columns) + predicate_names)
+        search = LiteralSearch(table, columns + predicate_names, excluded=empty)
+        check_evidence(self.evidence, columns + predicate_names)
         allowed, needs_evidence = None, None
         if self.evidence is not None:
             allowed = evidence_mask(search, self.evidence)
@@ -142,7 +159,7 @@ class ConFold:
         program = ProgramLearner(FoldLearner(table, search, self.ratio, allowed), codes, classes,
                                  self.improvement_threshold, self.z, self.fold_rm_update,
                                  self.min_initial_precision, needs_evidence)
-        remaining = np.arange(len(X))
+        remaining = np.arange(n_rows)
         rules: list[Rule] = []
         for rule in label_rules:
             kept, remaining = program.apply_background(rule, remaining)
@@ -160,7 +177,7 @@ class ConFold:
 
         self.rules_ = rules
         self.classes_ = classes
-        self.feature_names_in_ = list(X.columns)
+        self.feature_names_in_ = list(columns)
         self.n_features_in_ = len(self.feature_names_in_)
         self.encodings_ = encodings
         self.predicates_ = list(definitions)

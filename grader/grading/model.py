@@ -215,15 +215,24 @@ class GradingModel:
         return Decisions(labels, confidence, np.asarray(index, dtype=np.int64), agreement, support,
                          np.asarray(preferred, dtype=object))
 
-    def grade(self, answers: Sequence[str], flag_below: float = DEFAULT_FLAG_BELOW) -> pd.DataFrame:
+    def grade(self, answers: Sequence[str], flag_below: float = DEFAULT_FLAG_BELOW,
+              features: pd.DataFrame | None = None) -> pd.DataFrame:
         """Mark answers: columns mark (str or None), confidence (NaN if none), flagged,
         rule (short text of the rule that fired, "" if none), explanation (one line), and
-        needs_human (flagged whatever the threshold: no rule, a blank answer, a contradiction)."""
+        needs_human (flagged whatever the threshold: no rule, a blank answer, a contradiction).
+        `features`: `self.features(answers)` when the caller has it already (the app shows
+        both), so that the answers are not read twice."""
         texts = _as_text(answers)
         # Identical answers (common in real exams: "9.8 m/s^2 down", "idk") are analysed once.
         codes, unique = pd.factorize(np.asarray(texts, dtype=object))
         unique = list(unique)
-        X = self.features(unique)
+        if features is None:
+            X = self.features(unique)
+        else:
+            if len(features) != len(texts):
+                raise ValueError(f"{len(texts)} answers but {len(features)} rows of features")
+            first = np.unique(codes, return_index=True)[1]  # each distinct answer's first row
+            X = features.iloc[first].reset_index(drop=True)
         decisions = self.decide(X, unique)
         tested = self._rule_features() + [frozenset()]
         contradicted = contradiction_notes(self.question, X, decisions.marks,
