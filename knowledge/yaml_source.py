@@ -7,14 +7,18 @@ aliases and unknown tags become problems with their line and column.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+import numpy as np
 import yaml
 
 from knowledge.errors import Problem
 from knowledge.numbers import number_problem
 
 Position = tuple[int, int]
+#: How deep a question file may nest ([ and { before parsing, all nodes after).
+MAX_DEPTH = 100
 _RESOLVER = yaml.resolver.Resolver()
 _STR, _INT, _FLOAT, _TIMESTAMP, _MAP, _SEQ = (f"tag:yaml.org,2002:{t}" for t in
                                               ("str", "int", "float", "timestamp", "map", "seq"))
@@ -61,7 +65,7 @@ class _Converter:
         self.constructor = yaml.constructor.SafeConstructor()
 
     def convert(self, node: yaml.Node, depth: int = 0) -> Any:
-        if depth > 100:
+        if depth > MAX_DEPTH:
             self.problems.append(Problem(self.located.file, *_pos(node), "YAML nested too deeply"))
             return None
         if id(node) in self.seen:
@@ -227,10 +231,33 @@ def _unclosed_quote(lines: list[str], last: int) -> tuple[int, int, str] | None:
     return None
 
 
+_QUOTED = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\n]|\'\')*\'')
+
+
+def _too_deep(text: str) -> Position | None:
+    """(line, column) where [ and { outside quotes first nest deeper than MAX_DEPTH, or
+    None; counted with numpy, so a file of many kilobytes of brackets is refused at once."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return None
+    bare = _QUOTED.sub(lambda m: " " * len(m.group()), text)  # same positions, no quoted text
+    codes = np.frombuffer(bare.encode("utf-32-le"), dtype=np.uint32)
+    steps = np.isin(codes, (ord("["), ord("{"))).astype(np.int32) - np.isin(codes, (ord("]"), ord("}")))
+    over = np.flatnonzero(np.cumsum(steps) > MAX_DEPTH)
+    if not over.size:
+        return None
+    at = int(over[0])
+    line = text.count("\n", 0, at) + 1
+    return line, at - (text.rfind("\n", 0, at) + 1) + 1
+
+
 def load_located(text: str, file: str) -> tuple[Any, Located, list[Problem]]:
     """Parse YAML text into data, positions and problems (invalid YAML gives one problem
     at the line and column PyYAML reports)."""
     located = Located(file, text.splitlines())
+    deep = _too_deep(text)
+    if deep is not None:  # PyYAML would recurse into it for seconds before giving up
+        return None, located, [Problem(file, *deep, f"brackets [ or {{ nested more than {MAX_DEPTH} "
+                                                     f"deep; a question file needs only a few levels")]
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as err:

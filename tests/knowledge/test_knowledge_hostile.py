@@ -67,3 +67,21 @@ def test_numbers_are_read_within_bounds():
     assert read_number("-0.5e-3") == pytest.approx(-0.0005)
     with pytest.raises(ValueError, match="at most 40"):
         read_number("9" * 41)
+
+
+@pytest.mark.parametrize("opening", ["[", "{a: "])
+def test_brackets_nested_too_deep_are_refused_at_once_where_they_pass_the_limit(opening):
+    """PyYAML recursed into 3,000 brackets for about 2 s of CPU before giving up."""
+    closing = "]" if opening == "[" else "}"
+    line = _line_of("id: vertical_throw")
+    text = BASE.replace("id: vertical_throw", "id: " + opening * 3000 + "1" + closing * 3000, 1)
+    start = time.process_time()
+    problems = check_question_text(text, "q.yaml")
+    assert time.process_time() - start < 0.2
+    assert [(p.line, p.column) for p in problems if "nested more than 100 deep" in p.message] == \
+        [(line, 5 + 100 * len(opening))]
+
+
+def test_brackets_inside_quotes_do_not_count_as_nesting():
+    text = BASE.replace("id: vertical_throw", "id: vertical_throw\ntitle: '" + "[" * 300 + "'", 1)
+    assert not [p for p in check_question_text(text, "q.yaml") if "nested" in p.message]
