@@ -9,6 +9,7 @@ marked answers it proposes the answers worth reviewing the same way.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -114,6 +115,10 @@ def start_view(session: ExamSession, store: ReviewStore, settings: AppSettings) 
 
     n = st.number_input("Answers to propose", 1, 50, 10, key="start_n")
     unsure = None if isinstance(qs.model, NoModel) else table["confidence"].to_numpy(dtype=float)
+    if unsure is not None and getattr(qs.model, "own", None) is not None:
+        # as grader.grading.suggest.choice_confidence: the own model's view weighs the choice, so an
+        # answer only the general model marks (rule G...) counts as one the model cannot mark
+        unsure = np.where(table["rule"].astype(str).str.startswith("G").to_numpy(), np.nan, unsure)
     answers = table["answer"].fillna("").astype(str).tolist()
     picks = suggest(answers, marked, int(n), unsure)
     if not picks:

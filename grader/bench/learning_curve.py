@@ -53,7 +53,7 @@ def _predict(model, texts: list[str], marks: list[str | None]) -> np.ndarray:
 def play(question, texts: list[str], truth: np.ndarray, order: str, checkpoints: Sequence[int], batch: int,
          general=None, seed: int = 0) -> dict[int, tuple[float, float]]:
     """{marks: (accuracy on the unmarked answers, accuracy on the whole exam)} for one order."""
-    from grader.grading.suggest import current_model, suggest
+    from grader.grading.suggest import choice_confidence, current_model, suggest
 
     n = len(texts)
     marks: list[str | None] = [None] * n
@@ -76,7 +76,7 @@ def play(question, texts: list[str], truth: np.ndarray, order: str, checkpoints:
                 break
         size = min(batch, targets[0] - k)
         if suggested:
-            confidence = None if model is None else model.grade(texts)["confidence"].to_numpy(dtype=float)
+            confidence = choice_confidence(model, texts)
             chosen = [s.index for s in suggest(texts, [m is not None for m in marks], size, confidence)]
         else:
             chosen = [i for i in permutation if marks[i] is None][:size]

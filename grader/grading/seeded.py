@@ -1,18 +1,24 @@
 """A question's own model while few answers are marked, backed by the general model.
 
-With ten or twenty marked answers a question's own model has few rules, of low confidence,
-and leaves many answers unmarked. The general model (`grader.grading.general`) has seen
-thousands of answers to other questions. Seeded, each answer gets the mark of whichever of
-the two is more confident about it: the general model where the own model gives no mark or
-is less sure, the own model where its rules are better supported. As marks come in, the own
-model's confidences grow and it takes over; the explanation says which model marked.
+With ten or twenty marked answers a question's own model has few rules and leaves many
+answers unmarked. The general model (`grader.grading.general`) has seen thousands of answers
+to other questions. Seeded, the own model marks what its rules cover and the general model
+marks the answers it leaves unmarked (before the own model can be trained, all of them). As
+marks come in, the own model covers more and the general model less; the explanation says
+which model marked (general rules are numbered G1, G2, ...).
+
+Measured with `python -m grader.bench learning-curve --split train` (2-way, 23 Beetle questions,
+2 seeds, accuracy on the unmarked answers after 10/20/40/80 marks in random order): the own
+model alone 0.729/0.781/0.798/0.859, seeded this way 0.739/0.788/0.801/0.864; giving each
+answer the mark of the more confident of the two instead did worse than the own model alone
+(0.719/0.759/0.795/0.837): the general model's confidences, learned on other questions,
+overrule the question's own evidence.
 """
 
 from __future__ import annotations
 
 from typing import Sequence
 
-import numpy as np
 import pandas as pd
 
 from grader.grading.general import GeneralGrader
@@ -42,11 +48,7 @@ class SeededModel:
         if self.own is None:
             return general
         own = self.own.grade(answers, flag_below)
-        own_conf = own["confidence"].to_numpy(dtype=float)
-        general_conf = general["confidence"].to_numpy(dtype=float)
-        with np.errstate(invalid="ignore"):
-            use_general = ((own["mark"].isna().to_numpy() | (general_conf > own_conf))
-                           & general["mark"].notna().to_numpy())
+        use_general = own["mark"].isna().to_numpy() & general["mark"].notna().to_numpy()
         out = own.copy()
         out.loc[use_general] = general.loc[use_general]
         return out

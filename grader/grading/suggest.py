@@ -151,12 +151,21 @@ def current_model(question, answers: Sequence[str], marks: Sequence[str | None],
     return SeededModel(own, general.for_question(question))
 
 
+def choice_confidence(model, answers: Sequence[str]) -> np.ndarray | None:
+    """The confidences that weigh the choice: the question's own model's where there is one
+    (an answer it leaves unmarked is the least sure, even where a general model marks it),
+    else the general model's; None without a model."""
+    if model is None:
+        return None
+    own = getattr(model, "own", model)
+    judge = model if own is None else own
+    return judge.grade(list(answers))["confidence"].to_numpy(dtype=float)
+
+
 def next_answers(question, answers: Sequence[str], marks: Sequence[str | None], n: int,
                  general=None) -> tuple[list[Suggestion], object]:
     """The next `n` answers to mark (`marks[i]` None where answer i is not marked yet), and the
     model that weighed them (see `current_model`)."""
     model = current_model(question, answers, marks, general)
-    confidence = None
-    if model is not None:
-        confidence = model.grade(list(answers))["confidence"].to_numpy(dtype=float)
+    confidence = choice_confidence(model, answers)
     return suggest(answers, [m is not None for m in marks], n, confidence), model

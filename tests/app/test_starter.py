@@ -148,3 +148,17 @@ def test_start_view_proposes_answers_and_saves_a_mark(bare_exam, tmp_path, monke
     saved = store.current(store.exams()[0][0])
     assert saved[(QUESTION, aid)].new_mark == "1"
     assert "1 of 60" in [m.value for m in at.metric if m.label == "Answers marked"][0]
+
+
+def test_every_view_opens_on_a_bare_exam(bare_exam, tmp_path, monkeypatch):
+    monkeypatch.setenv("GRADER_WORKDIR", str(tmp_path / "work"))
+    monkeypatch.setenv("GRADER_DB", str(tmp_path / "decisions.sqlite"))
+    monkeypatch.setenv("GRADER_MARKER", "Tess Marker")
+    monkeypatch.setenv("GRADER_SERVE_DIR", str(tmp_path))
+    monkeypatch.setenv("GRADER_SAMPLE_EXAM", str(bare_exam))
+    monkeypatch.delenv("GRADER_GENERAL_MODEL", raising=False)
+    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=180)
+    at.run()
+    for view in ("Review", "Groups", "Marks", "Rubric", "Learn from reviews", "Export", "Start"):
+        at.sidebar.radio(key="view").set_value(view).run()
+        assert not at.exception, (view, at.exception)

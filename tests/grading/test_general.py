@@ -146,3 +146,28 @@ def test_command_line(tmp_path, capsys):
     assert code == 2 and "give the question to mark with --question" in capsys.readouterr().err
     bad = main([str(a) for a in ["train-general", "--pair", "nocolon", "--model", tmp_path / "g.json"]])
     assert bad == 2 and "QUESTION.yaml:MARKED.csv" in capsys.readouterr().err
+
+
+def test_command_line_refusals(tmp_path, capsys):
+    pairs = [f"{SAMPLE / n / 'question.yaml'}:{SAMPLE / n / 'marked.csv'}" for n in NAMES[:2]]
+    model = tmp_path / "general.json"
+    argv = ["train-general", "--pair", pairs[0], "--pair", pairs[1], "--model", model, "--resamples", "0"]
+    assert main([str(a) for a in argv]) == 0
+    assert main([str(a) for a in argv]) == 0  # a general model file is a model file: replaced without --force
+    exam_csv = _write(tmp_path / "exam.csv", [["id", "answer"], ["s1", "9.8 m/s^2 down"]])
+    question = SAMPLE / NAMES[2] / "question.yaml"
+    capsys.readouterr()
+    code = main([str(a) for a in ["grade", "--model", model, "--question", question, "--answers", exam_csv,
+                                  "--out", tmp_path / "g.csv", "--target-accuracy", "0.9"]])
+    assert code == 2 and "needs a question's own model" in capsys.readouterr().err
+    own = tmp_path / "own.json"
+    q, answers, marks = sample(NAMES[2])
+    GradingModel.train(q, answers, marks, n_resamples=0).save(own)
+    code = main([str(a) for a in ["grade", "--model", own, "--question", question, "--answers", exam_csv,
+                                  "--out", tmp_path / "g.csv"]])
+    assert code == 2 and "--question is only for a general model" in capsys.readouterr().err
+    exam = tmp_path / "exam.yaml"
+    exam.write_text(f"answers: exam.csv\nlayout: long\nquestions:\n  - id: vt\n    question: {question}\n",
+                    encoding="utf-8")
+    code = main([str(a) for a in ["grade", "--exam", exam, "--out", tmp_path / "g.csv"]])
+    assert code == 2 and "has no marked answers" in capsys.readouterr().err
