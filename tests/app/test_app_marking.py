@@ -145,3 +145,32 @@ def test_the_lms_exports_are_offered_and_saved(app_env):
     at.radio(key="export_shape").set_value("canvas").run()
     frame = next(df.value for df in at.dataframe if "SIS Login ID" in df.value.columns)
     assert frame.iloc[0]["Student"] == "Points Possible"
+
+
+def test_an_exam_that_cannot_be_opened_leaves_no_progress_bar_and_the_sidebar_usable(app_env, tmp_path):
+    """Issue 15, item 3: a training file with a mark the question does not have stopped the
+    opening halfway: the progress bar stayed and the sidebar lost its controls."""
+    import shutil
+
+    from grader.app.settings import REPO
+
+    sample = REPO / "sample_data"
+    shutil.copy(sample / "exam" / "responses.csv", tmp_path / "responses.csv")
+    shutil.copy(sample / "vertical_throw" / "question.yaml", tmp_path / "question.yaml")
+    marked = (sample / "vertical_throw" / "marked.csv").read_text(encoding="utf-8-sig")
+    (tmp_path / "marked.csv").write_text(marked.replace(",0.5\n", ",2\n", 1), encoding="utf-8")
+    assert "2" in (tmp_path / "marked.csv").read_text(encoding="utf-8")
+    exam = tmp_path / "exam.yaml"
+    exam.write_text("name: broken training\nanswers: responses.csv\nlayout: wide\n"
+                    "id_column: Email address\nquestions:\n  - id: vertical_throw\n"
+                    "    question: question.yaml\n    column: Response 1\n    training: marked.csv\n",
+                    encoding="utf-8")
+    at = _start()
+    at.sidebar.radio(key="open_source").set_value("An exam file on this computer").run()
+    at.sidebar.text_input(key="open_path").set_value(str(exam))
+    _button(at, "Open").click().run()
+    assert not at.exception, at.exception
+    messages = [_plain(e.value) for e in at.error]
+    assert any(str(tmp_path / "marked.csv") in m and "'2'" in m for m in messages), messages
+    assert not at.get("progress")  # the bar is gone with the failed opening
+    assert at.sidebar.text_input(key="marker").value == "Tess Marker"
