@@ -174,3 +174,19 @@ def test_an_exam_that_cannot_be_opened_leaves_no_progress_bar_and_the_sidebar_us
     assert any(str(tmp_path / "marked.csv") in m and "'2'" in m for m in messages), messages
     assert not at.get("progress")  # the bar is gone with the failed opening
     assert at.sidebar.text_input(key="marker").value == "Tess Marker"
+
+
+def test_a_group_splits_into_answers_with_identical_features(app_env):
+    at = _start()
+    _view(at, "Groups")
+    pick = at.selectbox(key="group_pick")
+    qid, gid = pick.value
+    covered = sum(int(label.split()[0]) for label in pick.options)
+    _button(at, "Split by what the rubric finds").click().run()
+    assert not at.exception, at.exception
+    assert (qid, gid) in at.session_state["group_split"]
+    after = at.selectbox(key="group_pick")
+    assert after.value != (qid, gid)  # the group as a whole is gone
+    # its answers are in groups of identical features (two or more), the others on their own
+    assert sum(int(label.split()[0]) for label in after.options) <= covered
+    assert _button(at, "Split by what the rubric finds").disabled == after.value[1].startswith(gid + "/")
