@@ -72,12 +72,21 @@ class FeatureExtractor:
             ) -> FeatureExtractor:
         """Fix the features; learn `term:*` from the answers if marks are given."""
         answers = list(answers)
+        return self._fit(answers, marks, self._pipe(answers))
+
+    def _pipe(self, answers: Sequence[Any]) -> list:
+        """The answers through spaCy, once for all of training: reading them again with a
+        speller that learned more words only needs the docs, not a new pass of spaCy."""
+        return list(load_nlp(self.model).pipe((normalize(a) for a in answers),
+                                              batch_size=self.batch_size))
+
+    def _fit(self, answers: list, marks: Sequence[Hashable] | None, docs: list) -> FeatureExtractor:
         if marks is not None:
             marks = list(marks)
             if len(marks) != len(answers):
                 raise ValueError(f"fit: {len(answers)} answers but {len(marks)} marks; "
                                  "give one mark per answer")
-        self._setup(extra=self._answer_words(answers))
+        self._setup(extra=self._answer_words(docs))
         self.reference_ = build_reference(self.nlp_, self.question, self.speller_)
         self.terms_: list[RefPhrase] = []
         if marks is not None:  # the marked answers teach terms and similarity
@@ -85,7 +94,7 @@ class FeatureExtractor:
             kept_marks = [marks[i] for i in keep]
         if marks is not None and self.n_terms > 0:
             grams = [answer_grams(a.text_keys, a.text_negated)
-                     for a in self._analyse(answers[i] for i in keep)]
+                     for a in self._analyse(docs=[docs[i] for i in keep])]
             exclude = {tuple(p.keys[0]) for p in self.reference_.phrases}
             chosen = select_terms(grams, kept_marks, self.n_terms, self.min_term_count,
                                   exclude)
@@ -103,7 +112,7 @@ class FeatureExtractor:
         self.exemplars_: Exemplars | None = None
         if marks is not None and self.similarity:
             # Read again: the speller now also mends towards the learned terms.
-            keys = [_answer_keys(a) for a in self._analyse(answers[i] for i in keep)]
+            keys = [_answer_keys(a) for a in self._analyse(docs=[docs[i] for i in keep])]
             if len(set(kept_marks)) >= 2:
                 self.exemplars_ = Exemplars.fit(keys, kept_marks)
         self._build()
@@ -114,16 +123,16 @@ class FeatureExtractor:
         """fit, then transform the same answers; a training answer's similarity columns
         leave the answer itself out (see `features.similarity`)."""
         answers = list(answers)
-        self.fit(answers, marks)
-        return self._transform(answers, None if marks is None else list(marks))
+        docs = self._pipe(answers)
+        self._fit(answers, marks, docs)
+        return self._transform(answers, None if marks is None else list(marks), docs=docs)
 
-    def _answer_words(self, answers: Sequence[Any], min_answers: int = 2
+    def _answer_words(self, docs: Sequence[Any], min_answers: int = 2
                       ) -> list[tuple[str, ...]]:
         """English words used in at least min_answers training answers: more targets for
         mending misspellings ("seperated" -> "separated" if someone spelled it right)."""
-        nlp = load_nlp(self.model)
         counts: Counter = Counter()
-        for doc in nlp.pipe((normalize(a) for a in answers), batch_size=self.batch_size):
+        for doc in docs:
             counts.update({t.lemma_.lower() for t in doc if t.is_alpha and len(t.text) >= 4})
         return sorted((w,) for w, n in counts.items() if n >= min_answers)
 
@@ -202,10 +211,13 @@ class FeatureExtractor:
             raise NotFittedError("this FeatureExtractor is not fitted yet: call fit(answers, "
                                  "marks) (marks may be None) before transform()")
 
-    def _analyse(self, answers: Iterable[Any]) -> Iterator[Analysis]:
-        """Each answer's doc, keys and negation, streamed through nlp.pipe."""
-        texts = (normalize(a) for a in answers)
-        for doc in self.nlp_.pipe(texts, batch_size=self.batch_size):
+    def _analyse(self, answers: Iterable[Any] = (), docs: Iterable[Any] | None = None
+                 ) -> Iterator[Analysis]:
+        """Each answer's doc, keys and negation, streamed through nlp.pipe (or read from
+        the `docs` spaCy already made of them)."""
+        if docs is None:
+            docs = self.nlp_.pipe((normalize(a) for a in answers), batch_size=self.batch_size)
+        for doc in docs:
             yield analyse(doc, self.speller_, self.use_parse_)
 
     def transform(self, answers: Iterable[Any]) -> pd.DataFrame:
@@ -213,9 +225,10 @@ class FeatureExtractor:
         self._check_fitted()
         return self._transform(answers)
 
-    def _transform(self, answers: Iterable[Any], own_marks: list | None = None) -> pd.DataFrame:
+    def _transform(self, answers: Iterable[Any], own_marks: list | None = None,
+                   docs: list | None = None) -> pd.DataFrame:
         rows, keys = [], []
-        for a in self._analyse(answers):
+        for a in self._analyse(answers, docs):
             rows.append(self._row(a))
             keys.append(_answer_keys(a))
         if self.exemplars_ is not None:

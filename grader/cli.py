@@ -111,6 +111,10 @@ def _add_learning(p: argparse.ArgumentParser) -> None:
     g.add_argument("--no-wording", dest="wording_support", action="store_false",
                    help="do not weigh an answer's confidence by how much the marked answers' wording "
                         "supports its mark")
+    g.add_argument("--any-rules", dest="evidence_rules", action="store_false",
+                   help="let a rule for a mark above the lowest rest on what an answer lacks (by default "
+                        "such a rule rests on what the answer says; what it lacks only blocks a rule or "
+                        "gives the lowest mark)")
 
 
 def _add_force(p: argparse.ArgumentParser) -> None:
@@ -167,6 +171,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--answer-column", default="answer", metavar="NAME", help="with --model (default: answer)")
     p.add_argument("--id-column", default=None, metavar="NAME", help="checked for duplicate ids")
     p.add_argument("--chunk-size", type=_positive_int, default=2000, metavar="N")
+    p.add_argument("--jobs", type=_positive_int, default=1, metavar="N",
+                   help="grade in N processes at once (default 1); the output is the same")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--restart", action="store_true",
                    help="discard the output of an interrupted run instead of resuming it")
@@ -213,7 +219,7 @@ def _learning_params(args: argparse.Namespace) -> dict:
     return {"ratio": args.ratio, "z": args.z, "improvement_threshold": args.improvement_threshold,
             "confidence_threshold": args.confidence_threshold, "n_terms": args.n_terms,
             "default_rule": args.default_rule, "n_resamples": args.resamples,
-            "wording_support": args.wording_support}
+            "wording_support": args.wording_support, "evidence_rules": args.evidence_rules}
 
 
 def _load_marked(args: argparse.Namespace, question_path: Path):
@@ -269,7 +275,8 @@ def cmd_grade(args: argparse.Namespace) -> int:
             flag_below = choice.threshold if choice.met else 1.01  # above any confidence: flag all
         result = grade_file(answers, args.out, grader, answer_column=args.answer_column,
                             flag_below=flag_below, id_column=args.id_column,
-                            chunk_size=args.chunk_size, progress=progress, resume=not args.restart)
+                            chunk_size=args.chunk_size, progress=progress, resume=not args.restart,
+                            jobs=args.jobs)
     else:
         from grader.exams.exam_io import read_exam
 
@@ -294,7 +301,7 @@ def cmd_grade(args: argparse.Namespace) -> int:
         flag_below = DEFAULT_FLAG_BELOW if args.flag_below is None else args.flag_below
         result = grade_file(exam.answers, args.out, exam_grader(exam, models, flag_below),
                             id_column=args.id_column or exam.id_column, chunk_size=args.chunk_size,
-                            progress=progress, resume=not args.restart)
+                            progress=progress, resume=not args.restart, jobs=args.jobs)
     _warn(result.warnings)
     resumed = f" ({result.resumed} of them from the interrupted run)" if result.resumed else ""
     done = result.rows - result.resumed
@@ -367,11 +374,9 @@ def cmd_explain(args: argparse.Namespace) -> int:
                          default=str))
         return 0
     print(explanation.text())
-    print("features found in the answer:")
-    descriptions = model.descriptions
-    for name, value in found.items():
-        about = f"  ({descriptions[name]})" if descriptions.get(name) else ""
-        print(f"  {name} = {value}{about}")
+    print("found in the answer:")
+    for phrase in model.words().said(found):
+        print(f"  {phrase}")
     return 0
 
 

@@ -93,7 +93,7 @@ def load_grader(model_path: Path, question_path: Path | None):
     from grader.grading.general import GeneralModel, is_general
     from grader.grading.model import GradingModel
 
-    data = read_json_file(model_path, "model file")
+    data = read_json_file(model_path, "grading model file")
     if is_general(data):
         if question_path is None:
             raise ValueError(f"{model_path} is a general model: give the question to mark with --question Q.yaml")
@@ -155,6 +155,9 @@ def cmd_suggest(args: argparse.Namespace, warn) -> int:
     if model is None:
         how = (f"{n_marked} answer(s) marked: fewer than {MIN_MARKED_FOR_MODEL} of two marks, so these stand "
                f"for the groups of similar answers, largest first")
+    elif getattr(model, "own", model) is None:
+        how = (f"{n_marked} answer(s) marked: fewer than {MIN_MARKED_FOR_MODEL} of two marks, so weighed by "
+               f"the general model's confidence")
     else:
         how = (f"{n_marked} answer(s) marked: weighed by the model trained on them"
                + (" and the general model" if general is not None else ""))

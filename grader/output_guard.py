@@ -55,9 +55,9 @@ def check_output(out: Path, kind: str, inputs: Iterable[Path | None], force: boo
         return
     found = sniff_kind(out)
     if found != kind:
-        what = _a(found) if found else "not a file this command writes"
-        raise OutputRefused(f"{out} already exists and is {what}, not {_a(kind)}; choose another "
-                            f"output file, or add --force to replace it")
+        what = f"is {_a(found)}, not {_a(kind)}" if found else f"does not look like {_a(kind)}"
+        raise OutputRefused(f"{out} already exists and {what}; choose another output file, or add "
+                            f"--force to replace it")
 
 
 def question_inputs(question: Path) -> list[Path]:

@@ -69,7 +69,7 @@ def test_train_refuses_to_replace_a_csv_named_like_a_model_unless_forced(files, 
     other.write_text("id,answer\n1,x\n", encoding="utf-8")
     files["other"] = other
     err = refused(train(files, other), files, capsys)
-    assert "not a file this command writes" in err and "--force" in err
+    assert "already exists and does not look like a model file" in err and "--force" in err
     assert main([str(a) for a in train(files, other, "--force")]) == 0
     assert json.loads(other.read_text(encoding="utf-8"))["format"] == "physics-grader-model"
 
@@ -92,7 +92,7 @@ def test_grade_refuses_to_write_over_a_model_or_a_marked_csv_unless_forced(files
     argv = ["grade", "--model", files["model"], "--answers", files["exam"], "--no-progress", "--out"]
     for target in ("question", "marked"):  # not inputs of this command, but not graded CSVs either
         err = refused(argv + [files[target]], files, capsys)
-        assert "not a graded CSV" in err
+        assert "already exists and" in err and ("not a graded CSV" in err or "does not look like a graded CSV" in err)
     other_model = Path(shutil.copy(files["model"], tmp_path / "graded2.csv"))
     files["other"] = other_model
     err = refused(argv + [other_model], files, capsys)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from grader.app import views_export, views_marks, views_review, views_rubric, views_start
+from grader.app import views_export, views_marks, views_review, views_rubric, views_spot, views_start
 from grader.app.review import progress_counts, with_decisions
 from grader.app.review_store import MAX_MARKER_CHARS, StoreError
 from grader.app.session import prepare_sample
@@ -22,7 +22,7 @@ from grader.app.ui import (get_session, get_store, md_escape, remember_marker, r
                            shown_id, write_marker_cookie)
 from grader.app.views_open import open_exam_sidebar
 
-VIEWS = ("Review", "Groups", "Start", "Marks", "Rubric", "Learn from reviews", "Export")
+VIEWS = ("Review", "Groups", "Start", "Marks", "Spot checks", "Rubric", "Learn from reviews", "Export")
 ALL_QUESTIONS = "All questions"
 
 
@@ -118,6 +118,8 @@ def main() -> None:
         views_start.start_view(session, store, settings)
     elif view == "Marks":
         views_marks.marks_view(session, store, table, threshold, settings)
+    elif view == "Spot checks":
+        views_spot.spot_check_view(session, store, table, threshold)
     elif view == "Rubric":
         views_rubric.rubric_view(session, store, settings)
     elif view == "Learn from reviews":

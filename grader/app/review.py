@@ -25,6 +25,7 @@ back in the queue); `audit_trail` still lists it, "made on a different answer te
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import datetime
 from typing import Mapping, Sequence
 
@@ -131,9 +132,13 @@ def flagged(table: pd.DataFrame, threshold: float) -> pd.Series:
     return pd.Series(needs | no_mark | np.isnan(conf) | (conf < threshold), index=table.index)
 
 
-def review_queue(table: pd.DataFrame, threshold: float) -> pd.DataFrame:
-    """Flagged answers nobody has decided on yet, least confident first."""
-    todo = table[flagged(table, threshold) & ~table["reviewed"]]
+def review_queue(table: pd.DataFrame, threshold: float,
+                 also: Collection[tuple[str, str]] = ()) -> pd.DataFrame:
+    """Flagged answers nobody has decided on yet, least confident first; `also`: (question,
+    answer) ids that go to the queue whatever their flag (a spot check found them wrong)."""
+    sent = pd.Series([(q, a) in also for q, a in zip(table["question_id"], table["answer_id"])],
+                     index=table.index, dtype=bool)
+    todo = table[(flagged(table, threshold) | sent) & ~table["reviewed"]]
     conf = todo["confidence"].fillna(-1.0)
     return todo.assign(_c=conf).sort_values(["_c", "question_id", "answer_id"],
                                             kind="stable").drop(columns="_c")

@@ -62,6 +62,9 @@ class QuestionSession:
 
     @property
     def descriptions(self) -> dict[str, str]:
+        own = getattr(self.model, "descriptions", None)  # a grading, general or seeded model says
+        if isinstance(own, Mapping):
+            return dict(own)
         extractor = getattr(self.model, "extractor", None)
         return dict(getattr(extractor, "descriptions_", {}) or {})
 
@@ -206,12 +209,16 @@ def load_question(path: Path):
 
 
 def train_or_load(question_path: Path, training_path: Path, cache_dir: Path, *,
-                  progress: Progress | None = None, params: Mapping | None = None):
-    """(model, key): the cached model for these inputs, or a freshly trained (and cached) one."""
+                  progress: Progress | None = None, params: Mapping | None = None,
+                  keep_rules_of: tuple | None = None):
+    """(model, key): the cached model for these inputs, or a freshly trained (and cached) one.
+    `keep_rules_of`: (model, its key), an earlier model whose rules the new answers do not
+    contradict are kept (`GradingModel.train(keep_rules_of=...)`)."""
     from grader.grading.model import GradingModel
 
     params = dict(TRAIN_PARAMS if params is None else params)
-    key = model_key(question_path, training_path, params)
+    key = model_key(question_path, training_path,
+                    params if keep_rules_of is None else dict(params, keep_rules_of=keep_rules_of[1]))
     cached = Path(cache_dir) / f"{Path(question_path).parent.name}-{key}.json"
     if cached.exists():
         try:
@@ -220,6 +227,8 @@ def train_or_load(question_path: Path, training_path: Path, cache_dir: Path, *,
             log.warning("cannot reuse cached model %s (%s); training again", cached, exc)
     question = load_question(question_path)
     marked = read_marked_answers(training_path, marks=tuple(getattr(question, "marks", ()) or ()))
+    if keep_rules_of is not None:
+        params["keep_rules_of"] = keep_rules_of[0]
     model = GradingModel.train(question, marked.answers, marked.marks, progress=progress, **params)
     try:
         cached.parent.mkdir(parents=True, exist_ok=True)
@@ -233,8 +242,8 @@ def grade_question(question_id: str, model, answer_ids: Sequence[str],
                    answers: Sequence[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(marks table without decisions, features) for one question's answers."""
     answers = ["" if a is None else str(a) for a in answers]
-    grades = model.grade(answers).reset_index(drop=True)
     features = model.features(answers).reset_index(drop=True)
+    grades = model.grade(answers, features=features).reset_index(drop=True)
     return proposed_table(question_id, answer_ids, answers, grades, features), features
 
 
@@ -248,8 +257,11 @@ def open_question(settings: AppSettings, exam: Exam, exam_id: str, qid: str,
     if spec.training is None:
         return open_starter_question(settings, qid, spec.question, extended, answers, progress)
     training = extended if extended.exists() else spec.training
+    keep = None
+    if extended.exists():  # learning from reviews changes what they say and keeps the rest
+        keep = train_or_load(spec.question, spec.training, settings.workdir / "models", progress=progress)
     model, key = train_or_load(spec.question, training, settings.workdir / "models",
-                               progress=progress)
+                               progress=progress, keep_rules_of=keep)
     mine = answers[answers["question_id"] == qid]
     table, features = grade_question(qid, model, mine["answer_id"].tolist(),
                                      mine["answer"].tolist())

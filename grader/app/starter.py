@@ -15,7 +15,7 @@ import logging
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -43,10 +43,20 @@ class NoModel:
                              "explanation": [NO_MODEL_NOTE] * n, "needs_human": np.ones(n, dtype=bool)})
 
     def features(self, answers: Sequence[str]) -> pd.DataFrame:
-        return pd.DataFrame(index=range(len(answers)))
+        """The answer's words only (case and spacing aside): the Groups view then groups
+        identical answers, never different ones."""
+        return pd.DataFrame({"text": [" ".join(str(a or "").lower().split()) for a in answers]}, dtype=object)
 
     def rules(self, format: str = "text") -> str:
         return "No rules yet: this question has no marked answers.\n"
+
+    def explain(self, answer: str) -> "_NoExplanation":
+        return _NoExplanation()
+
+
+class _NoExplanation:
+    def text(self) -> str:
+        return NO_MODEL_NOTE
 
     def fingerprint(self) -> str:
         return content_hash(["no model", self.question.id])
@@ -87,6 +97,7 @@ class RetrainJobs:
     def __init__(self) -> None:
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="retrain")
         self._jobs: dict[tuple[str, str], Future] = {}
+        self._started: dict[tuple[str, str], int] = {}
         self._lock = threading.Lock()
 
     def submit(self, key: tuple[str, str], job) -> bool:
@@ -96,7 +107,13 @@ class RetrainJobs:
             if running is not None and not running.done():
                 return False
             self._jobs[key] = self._pool.submit(job)
+            self._started[key] = self._started.get(key, 0) + 1
             return True
+
+    def number(self, key: tuple[str, str]) -> int:
+        """How many jobs were started for `key` (the latest one's number)."""
+        with self._lock:
+            return self._started.get(key, 0)
 
     def state(self, key: tuple[str, str]) -> str:
         """"running", "failed: <why>", "done" or "none"."""
@@ -110,11 +127,12 @@ class RetrainJobs:
         return f"failed: {error}" if error is not None else "done"
 
 
-def retrain_job(question_path: Path, training_text: str, training_path: Path, cache_dir: Path):
+def retrain_job(question_path: Path, training_text: str, training_path: Path, cache_dir: Path,
+                train_or_load: Callable):
     """A job for `RetrainJobs`: train the question's model on `training_text` into the model
-    cache, then write the training file (which makes the page re-open the exam, finding the
-    model already trained: the re-marking is all that is left)."""
-    from grader.app.session import train_or_load
+    cache (`train_or_load` of `grader.app.session`), then write the training file (which makes
+    the page re-open the exam, finding the model already trained: the re-marking is all that
+    is left)."""
     from grader.exams.exam_io import atomic_write_text
 
     def job() -> None:

@@ -228,7 +228,7 @@ def review_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame,
     everything = switch.toggle("Pick from all answers", key="review_all",
                                help="Review any answer, not only the flagged ones nobody has "
                                     "decided on.")
-    queue = review_queue(table, threshold)
+    queue = review_queue(table, threshold, also=st.session_state.get("spot_wrong", set()))
     pool = table if everything else queue
     is_flagged = flagged(table, threshold)
     decided = int((is_flagged & table["reviewed"]).sum())

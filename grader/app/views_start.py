@@ -14,7 +14,7 @@ import streamlit as st
 
 from grader.app.review import with_decisions
 from grader.app.review_store import ConflictError, ReviewStore
-from grader.app.session import ExamSession, QuestionSession, extended_training_text
+from grader.app.session import ExamSession, QuestionSession, extended_training_text, train_or_load
 from grader.app.settings import AppSettings
 from grader.app.starter import NoModel, RetrainJobs, retrain_due, retrain_job
 from grader.app.ui import marker, md_escape, notice, show_notice, shown_id
@@ -71,21 +71,22 @@ def _retrain(session: ExamSession, qs: QuestionSession, decisions, settings: App
     if not qs.starter or not retrain_due(len(marks), qs.training_size, marks):
         return
     text, _ = extended_training_text(session, qs.id, decisions)
-    job = retrain_job(qs.question_path, text, qs.training_path, settings.workdir / "models")
+    job = retrain_job(qs.question_path, text, qs.training_path, settings.workdir / "models", train_or_load)
     retrain_jobs().submit((session.exam_id, qs.id), job)
 
 
 @st.fragment(run_every=2)
 def _training_status(key: tuple[str, str]) -> None:
     """While a training runs, say so; when it ends, run the page again (the exam is re-marked)."""
-    state = retrain_jobs().state(key)
+    jobs = retrain_jobs()
+    state, number = jobs.state(key), jobs.number(key)
     if state == "running":
         st.info("Training this question's model on the marks so far, in the background; the exam is "
                 "marked again when it is ready. You can go on marking.")
     elif state.startswith("failed"):
         st.warning(md_escape(f"The model could not be trained: {state[len('failed: '):]}"))
-    elif state == "done" and st.session_state.get("start_trained") != key:
-        st.session_state["start_trained"] = key
+    elif state == "done" and st.session_state.get("start_trained") != (key, number):
+        st.session_state["start_trained"] = (key, number)  # each finished training reruns the page once
         st.rerun(scope="app")
 
 

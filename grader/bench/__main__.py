@@ -16,6 +16,8 @@ SUBCOMMANDS = {
     "grade": ("grader.bench.grade", "the grading pipeline on marked answers"),
     "beetle": ("grader.bench.beetle", "the grading pipeline on the Beetle student answers"),
     "robustness": ("grader.bench.robustness", "mutated question files and exam CSVs: crashes, hangs, rows lost"),
+    "retrain-stability": ("grader.bench.retrain_stability",
+                          "unreviewed marks that change when a few reviewed answers are added"),
     "model_files": ("grader.bench.model_files", "crafted model files: crashes and slow loads"),
     "general": ("grader.bench.general", "the general model leave-questions-out on Beetle (3-/2-way)"),
     "learning-curve": ("grader.bench.learning_curve", "a teacher marking a bare exam: suggested vs random order"),

@@ -20,6 +20,7 @@ as least confident; ties in confidence are broken by the answers' order in the f
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import logging
 import math
@@ -35,6 +36,11 @@ import pandas as pd
 from grader.metrics import macro_f1
 
 SCHEMES = ("5way", "3way", "2way")
+#: Each scheme's labels from the lowest, as a teacher would order the marks: only a rule for a
+#: label above the lowest must rest on what the answer says (`GradingModel.train(evidence_rules=)`).
+#: "incorrect" (says too little) is the lowest; "non_domain" answers say nothing about physics.
+MARK_ORDER = {"5way": ("non_domain", "irrelevant", "contradictory", "partially_correct_incomplete", "correct"),
+              "3way": ("incorrect", "contradictory", "correct"), "2way": ("incorrect", "correct")}
 FLAG_SHARES = (0.2, 0.3)
 _THREE_WAY_KEPT = ("correct", "contradictory")
 
@@ -114,6 +120,7 @@ def _train_and_grade(question, train: pd.DataFrame, test: pd.DataFrame, scheme: 
     marks = [relabel(y, scheme) for y in train.label_5way]
     if len(set(marks)) < 2:  # the learner needs two marks: nothing is marked automatically
         return [None] * len(test), np.full(len(test), np.nan)
+    question = dataclasses.replace(question, marks=MARK_ORDER[scheme])
     model = GradingModel.train(question, train.answer.tolist(), marks, **params)
     graded = model.grade(test.answer.tolist())
     return graded["mark"].tolist(), graded["confidence"].to_numpy(dtype=float)
@@ -251,6 +258,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="a last rule for the answers no learned rule covers (pipeline default if omitted)")
     parser.add_argument("--wording", choices=("on", "off"), default=None,
                         help="confidence weighed by the wording support of the mark (pipeline default if omitted)")
+    parser.add_argument("--evidence-rules", choices=("on", "off"), default=None,
+                        help="rules for a mark above the lowest rest on what the answer says (pipeline default if omitted)")
     parser.add_argument("--predictions", type=Path, default=None, metavar="CSV",
                         help="write every evaluation answer's marks and confidences here")
     parser.add_argument("--compare", type=Path, default=None, metavar="CSV",
@@ -264,6 +273,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         params["default_rule"] = args.default_rule == "on"
     if args.wording is not None:
         params["wording_support"] = args.wording == "on"
+    if args.evidence_rules is not None:
+        params["evidence_rules"] = args.evidence_rules == "on"
     before = None
     if args.compare:
         try:

@@ -1,7 +1,8 @@
 """`python -m grader.bench learning-curve --data ../shared/data/beetle-dev [--questions N] [--seeds S]`
 
 A teacher marking a bare exam, played with Beetle's labels as the teacher's marks. For each
-question, all its answers (both splits) are the exam. The teacher marks answers in an order,
+question, all its answers (both splits; `--split train`: its split=train answers, for
+development decisions) are the exam. The teacher marks answers in an order,
 a few at a time; after every `--batch` marks the question's model is trained again on the
 marks so far (as the app does), and after 10, 20, 40 and 80 marks the model marks the
 answers still unmarked. Orders:
@@ -139,6 +140,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--orders", default=",".join(ORDERS),
                         help=f"comma-separated, of {', '.join(ORDERS)} (default all)")
     parser.add_argument("--jobs", type=int, default=1, help="questions in parallel processes")
+    parser.add_argument("--split", choices=("all", "train"), default="all",
+                        help="the exam: every answer of a question (default), or its split=train answers "
+                             "only (development: decisions are made on it)")
     args = parser.parse_args(argv)
     orders = [o.strip() for o in args.orders.split(",") if o.strip()]
     unknown = [o for o in orders if o not in ORDERS]
@@ -152,6 +156,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (FileNotFoundError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    if args.split == "train":
+        answers = answers[answers.split == "train"].reset_index(drop=True)
     qids = sorted(q for q in answers.question_id.unique() if q in questions)
     if args.questions > 0:
         qids = qids[:args.questions]
@@ -167,8 +173,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         results = [run_question(*t) for t in tasks]
     table = pd.DataFrame([r for rows in results for r in rows])
     n_answers = int(answers.question_id.isin(qids).sum())
-    print(f"learning curve on Beetle ({args.data}), {args.scheme}: {len(qids)} questions, {n_answers} answers "
-          f"(both splits), a model trained every {args.batch} marks, random orders: mean of {args.seeds} seeds "
+    print(f"learning curve on Beetle ({args.data}), {args.scheme}: {len(qids)} question{'s' if len(qids) != 1 else ''}, {n_answers} answers "
+          f"({'both splits' if args.split == 'all' else 'split=train'}), a model trained every {args.batch} marks, random orders: mean of {args.seeds} seeds "
           f"[{time.perf_counter() - t0:.0f}s]")
     # Mean over seeds within a question first, then over questions.
     per_question = table.groupby(["order", "marks", "question_id"])[["accuracy_rest", "accuracy_exam"]].mean()

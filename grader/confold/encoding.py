@@ -154,8 +154,17 @@ def infer_encoding(name: str, values: pd.Series) -> ColumnEncoding:
         return ColumnEncoding(name, "numeric", [MISSING] if values.isna().any() else [])
     codes, uniques = _factorize(values)
     counts = np.bincount(codes[codes >= 0], minlength=len(uniques))
-    missing_u = _unique_missing(uniques)
-    has_missing = bool((codes < 0).any() or counts[missing_u].sum())
+    return encoding_from_counts(name, dtype, uniques, counts, bool((codes < 0).any()))
+
+
+def encoding_from_counts(name: str, dtype: Any, uniques: np.ndarray, counts: np.ndarray,
+                         has_nan: bool, missing_u: np.ndarray | None = None,
+                         numbers_u: np.ndarray | None = None) -> ColumnEncoding:
+    """`infer_encoding` of a text, object or categorical column from its distinct values,
+    how often each occurs (0: not in the rows at hand) and whether a NaN/None occurs.
+    `missing_u`/`numbers_u`: `_unique_missing`/`_unique_numbers` of `uniques` if known."""
+    missing_u = _unique_missing(uniques) if missing_u is None else missing_u
+    has_missing = bool(has_nan or counts[missing_u].sum())
     tail = [MISSING] if has_missing else []
     present = (counts > 0) & ~missing_u
     present_values = list(uniques[present])
@@ -163,7 +172,7 @@ def infer_encoding(name: str, values: pd.Series) -> ColumnEncoding:
         return ColumnEncoding(name, "categorical", sorted(present_values, key=category_sort_key) + tail)
     if present_values and all(_is_bool(v) for v in present_values):
         return ColumnEncoding(name, "boolean", [False, True] + tail)
-    numeric_u = ~np.isnan(_unique_numbers(uniques)) & present
+    numeric_u = ~np.isnan(_unique_numbers(uniques) if numbers_u is None else numbers_u) & present
     n_present = counts[present].sum()
     n_numeric = counts[numeric_u].sum()
     if n_present and n_numeric == n_present:
@@ -184,9 +193,18 @@ def encode_column(values: pd.Series, encoding: ColumnEncoding) -> EncodedColumn:
         codes = np.where(np.isnan(num), missing_code, NUMERIC_CODE).astype(np.int32)
         return EncodedColumn(num=num, codes=codes, encoding=encoding)
     cell_codes, uniques = _factorize(values)
-    missing_u = _unique_missing(uniques)
-    num_u = _unique_numbers(uniques)
+    code_u, num_u = unique_codes(uniques, encoding)
+    return EncodedColumn(num=num_u[cell_codes], codes=code_u[cell_codes].astype(np.int32), encoding=encoding)
+
+
+def unique_codes(uniques: np.ndarray, encoding: ColumnEncoding, missing_u: np.ndarray | None = None,
+                 numbers_u: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(code, numeric reading) of each distinct value of a column under `encoding`, with
+    one more entry at the end (index -1) for NaN/None cells."""
+    missing_u = _unique_missing(uniques) if missing_u is None else missing_u
+    num_u = (_unique_numbers(uniques) if numbers_u is None else numbers_u).copy()
     num_u[missing_u] = np.nan
+    missing_code = encoding.code_of(MISSING)
     code_u = np.empty(len(uniques), dtype=np.int32)
     for i, u in enumerate(uniques):
         if missing_u[i]:
@@ -199,11 +217,11 @@ def encode_column(values: pd.Series, encoding: ColumnEncoding) -> EncodedColumn:
             code_u[i] = encoding.unseen_code  # True is not the category 1
         else:
             code_u[i] = encoding.code_of(u)
-    code_u = np.r_[code_u, np.int32(missing_code)]  # index -1: NaN/None
-    num_u = np.r_[num_u, np.nan]
+    code_u = np.append(code_u, np.int32(missing_code))  # index -1: NaN/None
+    num_u = np.append(num_u, np.nan)
     if encoding.kind == "boolean":
         num_u[:] = np.nan
-    return EncodedColumn(num=num_u[cell_codes], codes=code_u[cell_codes].astype(np.int32), encoding=encoding)
+    return code_u, num_u
 
 
 def check_frame(X: Any, what: str = "X") -> pd.DataFrame:

@@ -20,6 +20,13 @@ Domain knowledge (the same `grader.confold.rules` objects the `knowledge/` packa
   (as FOLD-RM does for a learned rule once its body is complete); the improvement threshold prunes its exceptions; it is
   dropped when it covers no positive or is right less often than ``min_initial_precision``.
 * Learning then continues (CON-FOLD's loop) on what those rules leave unexplained.
+* ``evidence`` and ``label_order``: for ordered labels (marks), a learned rule for any label
+  but the lowest (the first of ``label_order``; the first of ``classes_`` when None) rests
+  only on evidence: its body, and the exceptions of its exceptions, use only the literals
+  ``evidence`` names as evidence (`grader.confold.evidence`); what an example lacks can
+  still block it as an exception, or give the lowest label. When no evidence rule is found
+  for the commonest label left, the next commonest is tried. None (the default): FOLD-RM's
+  search, unrestricted.
 * ``default_rule``: a last rule with an empty body, named "default", for the answers no
   other rule covers (FOLD-RM leaves them without a label). Its head is the commonest label
   of the training examples the final program (after the confidence threshold) leaves
@@ -43,10 +50,12 @@ import numpy as np
 import pandas as pd
 
 from grader.confold.encoding import MISSING, category_sort_key, check_frame, encode_frame, infer_encoding
+from grader.confold.evidence import check_evidence, evidence_mask
 from grader.confold.fold import FoldLearner, ProgramLearner, wilson
 from grader.confold.literal_search import LiteralSearch
 from grader.confold.rule_eval import add_derived_predicates, evaluate_ordered, rule_features, split_background
 from grader.confold.rules import PredicateDefinition, Rule
+from grader.confold.subset_encoding import SubsetEncoder
 
 
 class ConFold:
@@ -57,14 +66,18 @@ class ConFold:
     ``confidence_threshold``, ``background``, ``initial_rules`` (see the module doc),
     ``fold_rm_update`` (keep a rule's covered negatives for later rounds as FOLD-RM does,
     instead of CON-FOLD's dropping them), ``min_initial_precision``, ``default_rule`` (a
-    last rule for the examples no other rule covers, see the module doc).
+    last rule for the examples no other rule covers, see the module doc), ``evidence`` (per
+    feature, the values that are evidence for a higher label, or '>' / '<=' for a numeric
+    feature) and ``label_order`` (labels from lowest to highest) for rules that rest on
+    evidence (see the module doc).
     """
 
     def __init__(self, ratio: float = 0.5, z: float = 3.0, improvement_threshold: float | None = None,
                  confidence_threshold: float | None = None,
                  background: Sequence[Rule | PredicateDefinition] | None = None,
                  initial_rules: Sequence[Rule] | None = None, fold_rm_update: bool = False,
-                 min_initial_precision: float = 0.5, default_rule: bool = False):
+                 min_initial_precision: float = 0.5, default_rule: bool = False,
+                 evidence: Mapping[str, Any] | None = None, label_order: Sequence | None = None):
         self.ratio = ratio
         self.z = z
         self.improvement_threshold = improvement_threshold
@@ -74,12 +87,14 @@ class ConFold:
         self.fold_rm_update = fold_rm_update
         self.min_initial_precision = min_initial_precision
         self.default_rule = default_rule
+        self.evidence = evidence
+        self.label_order = label_order
 
     def get_params(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in ("ratio", "z", "improvement_threshold",
                                               "confidence_threshold", "background", "initial_rules",
                                               "fold_rm_update", "min_initial_precision",
-                                              "default_rule")}
+                                              "default_rule", "evidence", "label_order")}
 
     def set_params(self, **params: Any) -> "ConFold":
         unknown = sorted(set(params) - set(self.get_params()))
@@ -96,8 +111,25 @@ class ConFold:
         type (strings, ints, floats such as 0.5 marks), none of them missing."""
         self._check_params()
         X = _string_columns(check_frame(X, "X"))
-        labels = _labels(y, len(X))
-        if len(X) == 0:
+
+        def encode():
+            encodings = [infer_encoding(name, X[name]) for name in X.columns]
+            return encodings, encode_frame(X, encodings)
+
+        return self._fit(list(X.columns), len(X), y, encode)
+
+    def fit_subset(self, encoder: SubsetEncoder, rows: np.ndarray, y: Any) -> "ConFold":
+        """`fit(X.iloc[rows], y)` for the frame X of `encoder`, with the same result, but
+        without inferring and encoding X's columns again for every subset (resamples)."""
+        self._check_params()
+        _string_columns(encoder.frame)  # the same check of column names as fit
+        rows = np.asarray(rows, dtype=np.intp)
+        return self._fit([str(c) for c in encoder.frame.columns], len(rows), y,
+                         lambda: encoder.encode(rows))
+
+    def _fit(self, columns: list[str], n_rows: int, y: Any, encode) -> "ConFold":
+        labels = _labels(y, n_rows)
+        if n_rows == 0:
             raise ValueError("X is empty: there are no examples to learn from")
         codes, classes = _class_codes(labels)
         if len(classes) < 2:
@@ -109,21 +141,25 @@ class ConFold:
             if not isinstance(rule, Rule) or rule.head is None:
                 raise ValueError(f"initial rule {i} must be a Rule with a head (the label it gives)")
 
-        encodings = [infer_encoding(name, X[name]) for name in X.columns]
-        encoded = encode_frame(X, encodings)
+        encodings, encoded = encode()
         empty = [name for name, col in encoded.columns.items()
                  if (col.codes == col.encoding.code_of(MISSING)).all()]
         if empty:
             warnings.warn(f"column(s) {', '.join(empty)} have only missing values; the learner "
-                          f"ignores them", stacklevel=2)
+                          f"ignores them", stacklevel=3)
         table = add_derived_predicates(encoded, definitions)
         table.frame = None  # do not keep the training data alive through the model
         predicate_names = list(dict.fromkeys(d.name for d in definitions))
-        search = LiteralSearch(table, list(X.columns) + predicate_names, excluded=empty)
-        program = ProgramLearner(FoldLearner(table, search, self.ratio), codes, classes,
+        search = LiteralSearch(table, columns + predicate_names, excluded=empty)
+        check_evidence(self.evidence, columns + predicate_names)
+        allowed, needs_evidence = None, None
+        if self.evidence is not None:
+            allowed = evidence_mask(search, self.evidence)
+            needs_evidence = _needs_evidence(classes, self.label_order)
+        program = ProgramLearner(FoldLearner(table, search, self.ratio, allowed), codes, classes,
                                  self.improvement_threshold, self.z, self.fold_rm_update,
-                                 self.min_initial_precision)
-        remaining = np.arange(len(X))
+                                 self.min_initial_precision, needs_evidence)
+        remaining = np.arange(n_rows)
         rules: list[Rule] = []
         for rule in label_rules:
             kept, remaining = program.apply_background(rule, remaining)
@@ -141,7 +177,7 @@ class ConFold:
 
         self.rules_ = rules
         self.classes_ = classes
-        self.feature_names_in_ = list(X.columns)
+        self.feature_names_in_ = list(columns)
         self.n_features_in_ = len(self.feature_names_in_)
         self.encodings_ = encodings
         self.predicates_ = list(definitions)
@@ -248,8 +284,26 @@ class ConFold:
 
     def __repr__(self) -> str:
         params = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items()
-                           if k not in ("background", "initial_rules"))
+                           if k not in ("background", "initial_rules", "evidence"))
         return f"ConFold({params})"
+
+
+def _needs_evidence(classes: list, label_order: Sequence | None) -> np.ndarray:
+    """Per class: True unless it is the lowest label (the first of `label_order`)."""
+    if label_order is None:
+        lowest = classes[0]
+    else:
+        order = list(label_order)
+        missing = [c for c in classes if not any(_same_label(c, o) for o in order)]
+        if missing:
+            raise ValueError(f"label_order {order!r} lacks the label(s) {', '.join(map(repr, missing))} of y")
+        lowest = order[0]
+    return np.array([not _same_label(c, lowest) for c in classes], dtype=bool)
+
+
+def _same_label(a: Any, b: Any) -> bool:
+    return type(a) is type(b) and a == b or (
+        not isinstance(a, (bool, str)) and not isinstance(b, (bool, str)) and a == b)
 
 
 def _default_rule(rules: list[Rule], table, codes: np.ndarray, classes: list, z: float) -> Rule:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, field
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -122,6 +122,8 @@ class Explanation:
     #: label, 0-1, and that evidence in words
     support: float | None = None
     support_note: str | None = None
+    #: set by the grading model: writes `text()` in its domain's words instead
+    wording: Callable[["Explanation"], str] | None = field(default=None, repr=False, compare=False)
 
     @property
     def _has_agreement(self) -> bool:
@@ -157,7 +159,9 @@ class Explanation:
         return lines
 
     def text(self) -> str:
-        """Multi-line justification (FOLD-RM section 6 style)."""
+        """Multi-line justification (FOLD-RM section 6 style, or the `wording`'s)."""
+        if self.wording is not None:
+            return self.wording(self)
         d = self.descriptions
         if self.rule_index is None:
             lines = [f"no rule gives a {self.target}: this answer goes to a human marker"]
@@ -193,6 +197,7 @@ class Explanation:
     def to_dict(self) -> dict:
         data = asdict(self)
         data.pop("descriptions", None)
+        data.pop("wording", None)
         return _json_ready(data)
 
 

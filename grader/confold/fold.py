@@ -33,16 +33,22 @@ class FoldLearner:
     table: EncodedTable
     search: LiteralSearch
     ratio: float = 0.5
+    #: (n_slots, 2) mask of the literals that are evidence (`grader.confold.evidence`)
+    evidence: np.ndarray | None = None
 
-    def learn_rule(self, pos: np.ndarray, neg: np.ndarray, used: Sequence[int] = ()) -> Rule:
+    def learn_rule(self, pos: np.ndarray, neg: np.ndarray, used: Sequence[int] = (),
+                   restrict: bool | None = None) -> Rule:
         """A rule body for `pos` against `neg` (head None). Literals are added until none
         helps or the rule covers at most `ratio` negatives per positive; the negatives it
-        still covers then get exceptions. `used`: slots of the enclosing rules' literals."""
+        still covers then get exceptions. `used`: slots of the enclosing rules' literals.
+        `restrict`: None, no restriction; True, the body uses only evidence literals and its
+        exceptions anything; False, the other way round (and so on down the exceptions)."""
         body = []
         banned = list(used)
         exceptions: list[Rule] = []
+        allowed = self.evidence if restrict else None
         while True:
-            found = self.search.best(pos, neg, banned)
+            found = self.search.best(pos, neg, banned, allowed)
             if found is None:  # no literal helps: stop here, without exceptions (as FOLD-RM)
                 break
             _, lit, slot = found
@@ -52,16 +58,17 @@ class FoldLearner:
             neg = neg[literal_mask(lit, self.table, neg)]
             if len(neg) <= len(pos) * self.ratio:
                 if len(neg):
-                    exceptions = self.fold(neg, pos, banned)
+                    exceptions = self.fold(neg, pos, banned, _flip(restrict))
                 break
         return Rule(head=None, body=tuple(body), exceptions=exceptions)
 
-    def fold(self, pos: np.ndarray, neg: np.ndarray, used: Sequence[int] = ()) -> list[Rule]:
+    def fold(self, pos: np.ndarray, neg: np.ndarray, used: Sequence[int] = (),
+             restrict: bool | None = None) -> list[Rule]:
         """Rules (a disjunction) covering `pos` but not `neg`: exceptions when called with
-        a rule's covered negatives as `pos`."""
+        a rule's covered negatives as `pos`. `restrict` as in `learn_rule`."""
         rules: list[Rule] = []
         while len(pos):
-            rule = self.learn_rule(pos, neg, used)
+            rule = self.learn_rule(pos, neg, used, restrict)
             if not rule.body:
                 # An exception without literals would switch its parent off entirely; the
                 # reference code can produce one, we stop instead.
@@ -72,6 +79,10 @@ class FoldLearner:
             rules.append(rule)
             pos = pos[~covered]
         return rules
+
+
+def _flip(restrict: bool | None) -> bool | None:
+    return None if restrict is None else not restrict
 
 
 def rule_confidence(rule: Rule, table: EncodedTable, pos: np.ndarray, neg: np.ndarray, z: float) -> float:
@@ -122,10 +133,18 @@ class ProgramLearner:
     z: float = 3.0
     fold_rm_update: bool = False
     min_initial_precision: float = 0.5
+    #: per class index: must its rules rest on evidence (`ConFold(evidence=...)`); None: no class
+    needs_evidence: np.ndarray | None = None
 
     @property
     def table(self) -> EncodedTable:
         return self.learner.table
+
+    def _restrict(self, head: Label) -> bool | None:
+        """`restrict` of `FoldLearner.learn_rule` for a rule giving `head`."""
+        if self.needs_evidence is None:
+            return None
+        return bool(self.needs_evidence[_class_index(self.classes, head)])
 
     def _split(self, remaining: np.ndarray, head: Label) -> tuple[np.ndarray, np.ndarray]:
         target = _class_index(self.classes, head)
@@ -169,7 +188,8 @@ class ProgramLearner:
         cov_neg = rule_mask(rule, self.table, neg)
         if cov_neg.any():  # as for a learned rule once its body is complete
             used = [s for s in (self.learner.search.slot_of(l) for l in rule.body) if s is not None]
-            rule.exceptions = list(rule.exceptions) + self.learner.fold(neg[cov_neg], pos[cov_pos], used)
+            rule.exceptions = list(rule.exceptions) + self.learner.fold(neg[cov_neg], pos[cov_pos], used,
+                                                                        _flip(self._restrict(rule.head)))
         if self.improvement_threshold is not None:
             prune_exceptions(rule, self.table, pos, neg, self.improvement_threshold, self.z)
         cov_pos, cov_neg, left = self._after(rule, pos, neg)
@@ -182,15 +202,33 @@ class ProgramLearner:
             rule.fixed_confidence = True
         return rule, left
 
+    def _next_rule(self, remaining: np.ndarray) -> tuple[Rule, np.ndarray, np.ndarray] | None:
+        """CON-FOLD's next rule: for the commonest label left. When rules must rest on
+        evidence and none is found for it (an empty body), the next commonest label is tried;
+        None when no label gets one."""
+        counts = np.bincount(self.labels[remaining], minlength=len(self.classes))
+        if self.needs_evidence is None:
+            order = [int(np.argmax(counts))]
+        else:  # by count, ties to the first class as np.argmax does
+            order = [int(i) for i in np.argsort(-counts, kind="stable") if counts[i]]
+        for index in order:
+            head = self.classes[index]
+            pos, neg = self._split(remaining, head)
+            restrict = self._restrict(head)
+            found = self.learner.learn_rule(pos, neg, (), restrict)
+            if restrict and not found.body:
+                continue
+            return Rule(head=head, body=found.body, exceptions=found.exceptions, origin="learned"), pos, neg
+        return None
+
     def learn(self, remaining: np.ndarray) -> list[Rule]:
         """CON-FOLD's Algorithm 1 on the examples the given rules left unexplained."""
         rules: list[Rule] = []
         while remaining.size:
-            counts = np.bincount(self.labels[remaining], minlength=len(self.classes))
-            head = self.classes[int(np.argmax(counts))]
-            pos, neg = self._split(remaining, head)
-            found = self.learner.learn_rule(pos, neg, ())
-            rule = Rule(head=head, body=found.body, exceptions=found.exceptions, origin="learned")
+            found = self._next_rule(remaining)
+            if found is None:
+                break
+            rule, pos, neg = found
             if self.improvement_threshold is not None and rule.exceptions:
                 prune_exceptions(rule, self.table, pos, neg, self.improvement_threshold, self.z)
             cov_pos, cov_neg, left = self._after(rule, pos, neg)

@@ -77,6 +77,8 @@ class LiteralSearch:
 
     #: Below this many gathered cells per slot, count with np.unique instead of bincount.
     SPARSE_FACTOR = 0.25
+    #: Candidates per chunk when computing gains: a chunk's temporaries stay in the CPU cache.
+    GAIN_CHUNK = 8192
 
     def __init__(self, table: EncodedTable, features: Sequence[str], excluded: Iterable[str] = ()):
         excluded = set(excluded)
@@ -201,8 +203,13 @@ class LiteralSearch:
         fp_b = np.where(numeric, xn - n_cum, N - n)
         gains = np.empty((len(slots), 2))
         table = self._xlogx(P + N)
-        gains[:, 0] = gain_from_counts(table, tp_a, P - tp_a, N - fp_a, fp_a)
-        gains[:, 1] = gain_from_counts(table, tp_b, P - tp_b, N - fp_b, fp_b)
+        step = self.GAIN_CHUNK
+        for at in range(0, len(slots), step):  # temporaries of a chunk stay in the CPU cache
+            end = at + step
+            tp, fp = tp_a[at:end], fp_a[at:end]
+            gains[at:end, 0] = gain_from_counts(table, tp, P - tp, N - fp, fp)
+            tp, fp = tp_b[at:end], fp_b[at:end]
+            gains[at:end, 1] = gain_from_counts(table, tp, P - tp, N - fp, fp)
         return slots, gains
 
     def all_gains(self, pos: np.ndarray, neg: np.ndarray) -> dict[Literal, float]:
@@ -211,18 +218,22 @@ class LiteralSearch:
         return {self.literal(int(s), bool(j)): float(gains[i, j])
                 for i, s in enumerate(slots) for j in (0, 1)}
 
-    def best(self, pos: np.ndarray, neg: np.ndarray, banned_slots: Iterable[int] = ()
-             ) -> tuple[float, Literal, int] | None:
+    def best(self, pos: np.ndarray, neg: np.ndarray, banned_slots: Iterable[int] = (),
+             allowed: np.ndarray | None = None) -> tuple[float, Literal, int] | None:
         """The best literal for separating rows `pos` from rows `neg`, or None if none has a
-        finite gain. Returns (gain, literal, slot)."""
+        finite gain. Returns (gain, literal, slot). `allowed`: an (n_slots, 2) bool mask of
+        the literals that may be chosen (`grader.confold.evidence`); None allows all."""
         if self.n_slots == 0 or (len(pos) == 0 and len(neg) == 0):
             return None
         slots, gains = self.gains(pos, neg)
         blocked = self.banned[slots]
-        banned_slots = list(banned_slots)
-        if banned_slots:
-            blocked |= np.isin(slots, banned_slots)
+        banned_slots = np.asarray(list(banned_slots), dtype=np.intp)
+        if banned_slots.size:  # slots are sorted: find the banned ones by bisection
+            at = np.minimum(np.searchsorted(slots, banned_slots), len(slots) - 1)
+            blocked[at[slots[at] == banned_slots]] = True
         gains[blocked] = -np.inf
+        if allowed is not None:
+            gains[~allowed[slots]] = -np.inf
         # Gains that are mathematically equal (e.g. mirror-image counts) may differ in the
         # last bits; rounding makes such ties go to the earlier candidate, as exact ties do.
         flat = int(np.argmax(np.round(gains, 12)))

@@ -198,7 +198,7 @@ def grade_file(answers_path: str | Path, out_path: str | Path, grader: ChunkGrad
                id_column: str | None = None,
                chunk_size: int = 2000, progress: bool | None = None, resume: bool = True,
                fmt: CSVFormat | None = None,
-               after_chunk: Callable[[int], None] | None = None) -> BatchResult:
+               after_chunk: Callable[[int], None] | None = None, jobs: int = 1) -> BatchResult:
     """Grade every row of a CSV export into `out_path` (every input column plus the grading
     columns), streaming in chunks of `chunk_size` rows.
 
@@ -206,8 +206,12 @@ def grade_file(answers_path: str | Path, out_path: str | Path, grader: ChunkGrad
     `answer_column`. `id_column`: checked for duplicates (a warning). `resume=False` discards
     an earlier partial output instead of continuing it. `progress`: a tqdm bar on stderr
     (default: when stderr is a terminal). `after_chunk(rows_written)` is called after each
-    chunk is safely on disk.
+    chunk is safely on disk. `jobs`: grade chunks in this many worker processes at once;
+    this process still writes them in input order, so the output is the same as with one
+    job and the resume guarantee holds (a chunk graded but not yet written is graded again).
     """
+    if not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be a whole number >= 1, got {jobs!r}")
     start = time.perf_counter()
     answers_path, out_path = Path(answers_path), Path(out_path)
     if not hasattr(grader, "grade_chunk"):
@@ -244,21 +248,22 @@ def grade_file(answers_path: str | Path, out_path: str | Path, grader: ChunkGrad
                 _note_duplicates([record[reader.columns.index(id_col)]], np.asarray([row]),
                                  ids_seen, duplicates)
 
+        def frames() -> Iterator[pd.DataFrame]:
+            for frame, rows in _chunks(reader, done_rows, chunk_size, answers_path, partial, note_done):
+                if id_col is not None:
+                    _note_duplicates(frame[id_col].tolist(), rows, ids_seen, duplicates)
+                if not frame.empty:
+                    yield frame
+
         try:
             with open(partial, "ab") as out:
-                for frame, rows in _chunks(reader, done_rows, chunk_size, answers_path, partial, note_done):
-                    if id_col is not None:
-                        _note_duplicates(frame[id_col].tolist(), rows, ids_seen, duplicates)
-                    if frame.empty:
-                        continue
-                    grades = grader.grade_chunk(frame)
-                    cells = neutralise_frame(pd.concat([frame.reset_index(drop=True),
-                                                        grades.reset_index(drop=True)], axis=1))
-                    out.write(csv_text(None, cells).encode("utf-8"))
+                for text, n_rows, n_flagged in _graded_chunks(grader, frames(), flag_columns, jobs,
+                                                              warnings):
+                    out.write(text)
                     out.flush()
                     os.fsync(out.fileno())
-                    written += len(cells)
-                    flagged += int(np.any(grades.iloc[:, flag_columns].to_numpy() == "yes", axis=1).sum())
+                    written += n_rows
+                    flagged += n_flagged
                     if bar is not None:
                         bar.update(reader.bytes_read - bar.n)
                         bar.set_postfix(answers=written, refresh=False)
@@ -274,6 +279,60 @@ def grade_file(answers_path: str | Path, out_path: str | Path, grader: ChunkGrad
         warnings.append(f"{answers_path}: duplicate ids (all rows kept and graded): "
                         + "; ".join(duplicates[:10]) + (f" and {len(duplicates) - 10} more" if len(duplicates) > 10 else ""))
     return BatchResult(out_path, written, len(done_rows), flagged, time.perf_counter() - start, warnings)
+
+
+def grade_chunk_text(grader: ChunkGrader, frame: pd.DataFrame, flag_columns: Sequence[int]
+                     ) -> tuple[bytes, int, int]:
+    """One chunk graded into the bytes of its output rows: (bytes, rows, rows flagged)."""
+    grades = grader.grade_chunk(frame)
+    cells = neutralise_frame(pd.concat([frame.reset_index(drop=True),
+                                        grades.reset_index(drop=True)], axis=1))
+    n_flagged = int(np.any(grades.iloc[:, list(flag_columns)].to_numpy() == "yes", axis=1).sum())
+    return csv_text(None, cells).encode("utf-8"), len(cells), n_flagged
+
+
+#: The grader the worker processes use: set before they are forked, so that models (and the
+#: spaCy pipeline they hold) are shared with the workers instead of being pickled to them.
+_WORKER_JOB: tuple[ChunkGrader, Sequence[int]] | None = None
+
+
+def _grade_in_worker(frame: pd.DataFrame) -> tuple[bytes, int, int]:
+    grader, flag_columns = _WORKER_JOB  # type: ignore[misc]
+    return grade_chunk_text(grader, frame, flag_columns)
+
+
+def _graded_chunks(grader: ChunkGrader, frames: Iterator[pd.DataFrame], flag_columns: Sequence[int],
+                   jobs: int, warnings: list[str]) -> Iterator[tuple[bytes, int, int]]:
+    """The graded chunks in input order: here, or in `jobs` forked worker processes with at
+    most two chunks per worker in flight (memory stays bounded)."""
+    import multiprocessing
+
+    if jobs > 1 and "fork" not in multiprocessing.get_all_start_methods():
+        warnings.append(f"--jobs {jobs}: this system cannot fork worker processes; graded with one job")
+        jobs = 1
+    if jobs == 1:
+        for frame in frames:
+            yield grade_chunk_text(grader, frame, flag_columns)
+        return
+    global _WORKER_JOB
+    from collections import deque
+
+    _WORKER_JOB = (grader, list(flag_columns))
+    pool = None
+    try:
+        pool = multiprocessing.get_context("fork").Pool(jobs)
+        pending: deque = deque()
+        for frame in frames:
+            pending.append(pool.apply_async(_grade_in_worker, (frame,)))
+            if len(pending) >= 2 * jobs:
+                yield pending.popleft().get()
+        while pending:
+            yield pending.popleft().get()
+    finally:
+        if pool is not None:
+            pool.terminate()  # a chunk graded but not yet written is graded again on resume
+            pool.join()
+        _WORKER_JOB = None
 
 
 def _note_duplicates(ids: list[str], rows: np.ndarray, seen: dict[str, int], found: list[str]) -> None:

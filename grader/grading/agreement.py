@@ -27,6 +27,7 @@ import pandas as pd
 
 from grader.confold.rule_eval import evaluate_ordered, rule_features
 from grader.confold.rules import Rule
+from grader.confold.subset_encoding import SubsetEncoder
 
 DEFAULT_RESAMPLES = 20
 
@@ -54,12 +55,19 @@ class ResampledAgreement:
             raise ValueError(f"X has {len(X)} rows but y has {len(labels)} labels")
         rng = np.random.default_rng(self.random_state)
         self.rule_lists_: list[list[Rule]] = []
+        # X's columns are read once for all resamples (the learner's result is the same as
+        # fitting X.iloc[rows]), when the learner can do that.
+        encoder = SubsetEncoder(X) if self.n_resamples and hasattr(learner, "fit_subset") else None
         for _ in range(self.n_resamples):
             rows = rng.integers(0, len(X), len(X))
             if len(set(labels[rows])) < 2:  # the learner needs two marks; rare, skipped
                 continue
             copy = type(learner)(**learner.get_params())
-            copy.fit(X.iloc[rows].reset_index(drop=True), pd.Series(labels[rows], name=learner.target_name_))
+            y_rows = pd.Series(labels[rows], name=learner.target_name_)
+            if encoder is not None:
+                copy.fit_subset(encoder, rows, y_rows)
+            else:
+                copy.fit(X.iloc[rows].reset_index(drop=True), y_rows)
             self.rule_lists_.append(copy.rules_)
         return self
 

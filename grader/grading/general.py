@@ -32,17 +32,30 @@ import pandas as pd
 
 from grader.atomic_file import atomic_write_text
 from grader.confold.model_file import ModelFileError, read_json_file
+from grader.confold.rules import Rule
 from grader.grading.agreement import DEFAULT_RESAMPLES, ResampledAgreement
 from grader.grading.general_features import (GENERAL_FEATURES, condition_phrase, general_features,
                                              question_extractor)
 from grader.grading.model import (DEFAULT_CONFIDENCE_THRESHOLD, DEFAULT_FLAG_BELOW,
                                   DEFAULT_IMPROVEMENT_THRESHOLD, _as_text, agreement_phrases,
-                                  content_hash, rule_text)
+                                  content_hash)
 from knowledge.schema import Question, marks_from_answers
 
 GENERAL_FORMAT = "physics-grader-general-model"
 GENERAL_FORMAT_VERSION = 1
 LEVELS = ("none", "partial", "full")
+
+
+def rule_text(rule: Rule) -> str:
+    """A general rule on one line in a teacher's words, for the `rule` column and `rules()`:
+    `full if states some of a reference answer unless (...)`."""
+    def conditions(body) -> str:
+        return " and ".join(condition_phrase(lit.feature, lit.op, lit.value) for lit in body) or "always"
+
+    text = f"{rule.head} if {conditions(rule.body)}"
+    if rule.exceptions:
+        text += " unless " + " or ".join(f"({conditions(e.body)})" for e in rule.exceptions)
+    return text
 #: The note every mark of the general model carries: it was not trained on this question.
 NOT_TRAINED_NOTE = "general model, no marked answers of this question"
 
@@ -287,6 +300,15 @@ class GeneralGrader:
 
     def rules(self, format: str = "text") -> str:
         return self.model.rules()
+
+    @property
+    def descriptions(self) -> dict[str, str]:
+        """What each general feature means, for showing an answer's features to a marker."""
+        return {name: text for name, (_, text) in GENERAL_FEATURES.items()}
+
+    def explain(self, answer: str):
+        """The general rules' justification of one answer's mark (`.text()`), in the scale's marks."""
+        return self.model.learner.explain(self.features([answer]), descriptions=self.descriptions)[0]
 
     def fingerprint(self) -> str:
         from knowledge import question_to_dict

@@ -13,6 +13,7 @@ fitted extractor and the learned rules: no pickle, atomic write, clear errors on
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import hashlib
 import json
@@ -27,12 +28,15 @@ import pandas as pd
 
 from grader.atomic_file import atomic_write_text
 from grader.confold.model_file import ModelFileError, read_json_file  # one error for every unreadable model file
-from grader.confold.rules import Literal, Rule
+from grader.confold.rule_eval import rule_features
+from grader.confold.rules import PredicateDefinition, Rule
 from grader.grading.agreement import DEFAULT_RESAMPLES, ResampledAgreement
 from grader.grading.contradiction import contradiction_notes
+from grader.grading.evidence import feature_evidence
+from grader.grading.marker_text import MarkerWords, mark_words
 from grader.grading.model_schema import check_features_match, check_model_data
 from grader.grading.wording import WordingSupport, support_phrase, support_phrases, weigh
-from knowledge.schema import Question, marks_from_answers, split_feature_name
+from knowledge.schema import Question, marks_from_answers
 
 MODEL_FORMAT = "physics-grader-model"
 MODEL_FORMAT_VERSION = 3  # 2: resampled rule lists ("agreement"); 3: wording support; older files still load
@@ -45,7 +49,7 @@ DEFAULT_FLAG_BELOW = 0.7
 Progress = Callable[[float, str], None]
 #: The options of `GradingModel.train` that a model's `params` record.
 TRAIN_OPTIONS = ("ratio", "z", "improvement_threshold", "confidence_threshold", "n_terms", "default_rule",
-                 "n_resamples", "wording_support")
+                 "n_resamples", "wording_support", "evidence_rules")
 
 
 class Decisions(NamedTuple):
@@ -101,6 +105,7 @@ class GradingModel:
               confidence_threshold: float | None = DEFAULT_CONFIDENCE_THRESHOLD,
               n_terms: int = 30, default_rule: bool = False,
               n_resamples: int = DEFAULT_RESAMPLES, wording_support: bool = True,
+              evidence_rules: bool = True, keep_rules_of: GradingModel | None = None,
               progress: Progress | None = None) -> GradingModel:
         """Fit the extractor and CON-FOLD on marked answers.
 
@@ -112,7 +117,12 @@ class GradingModel:
         is its rule's confidence times the share of them that agree (`grader.grading.agreement`; 0
         turns this off and the confidence is the rule's). `wording_support`: the confidence is
         also multiplied by how much the marked answers' wording supports the mark
-        (`grader.grading.wording`).
+        (`grader.grading.wording`). `evidence_rules`: a learned rule for a mark above the
+        lowest rests on what the answer says, not on what it lacks (`grader.grading.evidence`).
+        `keep_rules_of`: a model trained earlier on some of these answers (retraining after
+        reviews): its learned rules come first, as rules the learner refines (exceptions for
+        the answers that contradict them) or drops (`ConFold` initial rules), so that adding a
+        few reviewed answers changes what they say and little else.
         """
         from features import FeatureExtractor
         from grader.confold import ConFold
@@ -139,11 +149,20 @@ class GradingModel:
         X = extractor.fit_transform(answers, marks)
         _validate_rules(question, extractor)
         report(0.5, "learning rules")
+        evidence = None
+        if evidence_rules:
+            predicates = [d.name for d in question.background if isinstance(d, PredicateDefinition)]
+            evidence = feature_evidence(extractor.feature_specs_, question.marks, predicates)
         learner = ConFold(ratio=ratio, z=z, improvement_threshold=improvement_threshold,
                           confidence_threshold=confidence_threshold, default_rule=default_rule,
                           background=list(question.background) or None,
-                          initial_rules=list(question.initial_rules) or None)
+                          initial_rules=(list(question.initial_rules)
+                                         + _kept_rules(keep_rules_of, list(X.columns))) or None,
+                          evidence=evidence, label_order=list(question.marks) if evidence_rules else None)
         learner.fit(X, pd.Series(marks, name="mark"))
+        for rule in learner.rules_:  # kept rules stay learned ones (not the teacher's)
+            if rule.name == KEPT_RULE:
+                rule.origin, rule.name = "learned", None
         if n_resamples:
             report(0.7, f"learning rules again on {n_resamples} resamples of the answers")
         agreement = ResampledAgreement(n_resamples).fit(learner, X, marks)
@@ -154,7 +173,8 @@ class GradingModel:
                       "time": datetime.now(timezone.utc).isoformat(timespec="seconds")}
         params = {"ratio": ratio, "z": z, "improvement_threshold": improvement_threshold,
                   "confidence_threshold": confidence_threshold, "n_terms": n_terms,
-                  "n_resamples": n_resamples, "wording_support": wording_support}
+                  "n_resamples": n_resamples, "wording_support": wording_support,
+                  "evidence_rules": evidence_rules}
         if default_rule:  # only when set, so that older readers of the model file see no change
             params["default_rule"] = True
         report(1.0, f"learned {len(learner.rules_)} rules")
@@ -195,15 +215,24 @@ class GradingModel:
         return Decisions(labels, confidence, np.asarray(index, dtype=np.int64), agreement, support,
                          np.asarray(preferred, dtype=object))
 
-    def grade(self, answers: Sequence[str], flag_below: float = DEFAULT_FLAG_BELOW) -> pd.DataFrame:
+    def grade(self, answers: Sequence[str], flag_below: float = DEFAULT_FLAG_BELOW,
+              features: pd.DataFrame | None = None) -> pd.DataFrame:
         """Mark answers: columns mark (str or None), confidence (NaN if none), flagged,
         rule (short text of the rule that fired, "" if none), explanation (one line), and
-        needs_human (flagged whatever the threshold: no rule, a blank answer, a contradiction)."""
+        needs_human (flagged whatever the threshold: no rule, a blank answer, a contradiction).
+        `features`: `self.features(answers)` when the caller has it already (the app shows
+        both), so that the answers are not read twice."""
         texts = _as_text(answers)
         # Identical answers (common in real exams: "9.8 m/s^2 down", "idk") are analysed once.
         codes, unique = pd.factorize(np.asarray(texts, dtype=object))
         unique = list(unique)
-        X = self.features(unique)
+        if features is None:
+            X = self.features(unique)
+        else:
+            if len(features) != len(texts):
+                raise ValueError(f"{len(texts)} answers but {len(features)} rows of features")
+            first = np.unique(codes, return_index=True)[1]  # each distinct answer's first row
+            X = features.iloc[first].reset_index(drop=True)
         decisions = self.decide(X, unique)
         tested = self._rule_features() + [frozenset()]
         contradicted = contradiction_notes(self.question, X, decisions.marks,
@@ -238,6 +267,7 @@ class GradingModel:
         `.to_dict()`)."""
         X = self.features([answer])
         explanation = self.learner.explain(X, descriptions=self.descriptions)[0]
+        explanation.wording = self.words().justification
         if self.agreement is not None and self.agreement.rule_lists_ and explanation.rule_index is not None:
             share = self.agreement.agreement(self.learner, X, [explanation.label])[0]
             explanation.resamples = len(self.agreement.rule_lists_)
@@ -268,10 +298,16 @@ class GradingModel:
 
     # -- rules as text -------------------------------------------------------------------
 
+    def words(self) -> MarkerWords:
+        """The rules' conditions in the marker's words (`grader.grading.marker_text`)."""
+        categories = {e.name: list(e.categories) for e in getattr(self.learner, "encodings_", [])}
+        return MarkerWords(self.question, self.descriptions, categories)
+
     def rule_texts(self) -> list[str]:
-        """A short text for each top-level rule, e.g. `R2: 1 <- quantity:acceleration == correct`."""
+        """A short text for each top-level rule, e.g. `R2: 1 mark if gives ... and says ...`."""
         if self._rule_texts is None:
-            self._rule_texts = [f"R{i + 1}: {rule_text(r)}" for i, r in enumerate(self.learner.rules_)]
+            words = self.words()
+            self._rule_texts = [f"R{i + 1}: {words.rule_text(r)}" for i, r in enumerate(self.learner.rules_)]
         return self._rule_texts
 
     def _rule_features(self) -> list[frozenset[str]]:
@@ -281,12 +317,9 @@ class GradingModel:
     def rule_summaries(self) -> list[str]:
         """The one-line explanation of a mark given by each rule, in the markers' words."""
         if self._summaries is None:
-            d = self.descriptions
-            self._summaries = [
-                f"mark {r.head} by rule {i + 1} (rule {_confidence_text(r.confidence)}): "
-                + ("; ".join(literal_phrase(lit, d) for lit in r.body) or "default rule")
-                + (f"; none of its {len(r.exceptions)} exception(s) applies" if r.exceptions else "")
-                for i, r in enumerate(self.learner.rules_)]
+            words = self.words()
+            self._summaries = [words.rule_summary(i, r, f"rule {_confidence_text(r.confidence)}")
+                               for i, r in enumerate(self.learner.rules_)]
         return self._summaries
 
     def rules(self, format: str = "text") -> str:
@@ -304,10 +337,11 @@ class GradingModel:
         if format != "text":
             raise ValueError(f"unknown rules format {format!r}; expected text, asp, clingo or yaml")
         lines = []
+        words = self.words()
         for i, rule in enumerate(self.learner.rules_):
             lines.append(f"R{i + 1} [{rule.origin}, {_confidence_text(rule.confidence)}]: "
-                         f"mark {rule.head} if {_body_text(rule.body)}")
-            lines += _exception_lines(rule.exceptions, depth=1)
+                         f"{mark_words(rule.head)} if {words.conditions(rule.body)}")
+            lines += [f"    exception: {words.conditions(e.body)}" for e in rule.exceptions]
         return "\n".join(lines) + "\n"
 
     # -- files ---------------------------------------------------------------------------
@@ -391,6 +425,26 @@ class GradingModel:
         return self._fingerprint
 
 
+#: The name a learned rule of an earlier model carries while it is refined (`keep_rules_of`).
+KEPT_RULE = "kept from the earlier model"
+
+
+def _kept_rules(previous: GradingModel | None, columns: list[str]) -> list[Rule]:
+    """The learned rules of `previous` whose features the new extractor still makes (a
+    learned term may be gone), as initial rules without their confidence."""
+    if previous is None:
+        return []
+    known = set(columns) | {d.name for d in getattr(previous.learner, "predicates_", [])}
+    kept = []
+    for rule in previous.learner.rules_:
+        if rule.origin != "learned" or rule.name == "default" or not rule.body:
+            continue
+        if set(rule_features([rule])) <= known:
+            kept.append(dataclasses.replace(copy.deepcopy(rule), confidence=None, fixed_confidence=False,
+                                            name=KEPT_RULE))
+    return kept
+
+
 def content_hash(value: object) -> str:
     """A short SHA-256 of `value` as JSON with sorted keys: the same value gets the same
     fingerprint in every process, which resuming an interrupted batch run relies on."""
@@ -424,59 +478,3 @@ def agreement_phrases(agreement: np.ndarray, n_resamples: int, no_rule: np.ndarr
 
 def _confidence_text(confidence: float | None) -> str:
     return "confidence ?" if confidence is None else f"confidence {confidence:.2f}"
-
-
-def _value_text(value: object) -> str:
-    return f"{value:g}" if isinstance(value, float) else str(value)
-
-
-def _literal_text(lit: Literal) -> str:
-    if lit.value is True and lit.op in ("==", "!="):
-        return lit.feature if lit.op == "==" else f"not {lit.feature}"
-    return f"{lit.feature} {lit.op} {_value_text(lit.value)}"
-
-
-def _body_text(body: Sequence[Literal]) -> str:
-    return " and ".join(_literal_text(lit) for lit in body) or "nothing else applied"
-
-
-def rule_text(rule: Rule) -> str:
-    """`1 <- a and b (unless ...)`: a rule on one line, for the `rule` column of a graded file."""
-    text = f"{rule.head} <- {_body_text(rule.body)}"
-    if rule.exceptions:
-        text += " unless " + " or ".join(f"({_body_text(e.body)})" for e in rule.exceptions)
-    return text
-
-
-def _exception_lines(exceptions: Sequence[Rule], depth: int) -> list[str]:
-    lines = []
-    for e in exceptions:
-        lines.append("    " * depth + f"unless {_body_text(e.body)}")
-        lines += _exception_lines(e.exceptions, depth + 1)
-    return lines
-
-
-_PRESENCE_FAMILIES = {"concept", "term", "ref", "misconception"}
-
-
-def literal_phrase(lit: Literal, descriptions: dict[str, str]) -> str:
-    """A literal in a marker's words, using the feature descriptions where they help."""
-    family, name = split_feature_name(lit.feature)
-    desc = descriptions.get(lit.feature)
-    value = lit.value
-    if lit.op in ("==", "!=") and (value is True or family in _PRESENCE_FAMILIES):
-        if value is True:
-            phrase = desc or lit.feature.replace("_", " ")
-            return phrase if lit.op == "==" else f"not: {phrase}"
-        what = desc or f"mentions {name.replace('_', ' ')}"
-        phrase = {"present": what, "negated": f"negated: {what}",
-                  "absent": f"missing: {what}"}.get(str(value), f"{lit.feature} is {value}")
-        return phrase if lit.op == "==" else f"not ({phrase})"
-    if family == "quantity":
-        state = str(value).replace("_", " ")
-        return f"{name}: {state}" if lit.op == "==" else f"{name}: not {state}"
-    if lit.op in ("==", "!="):
-        return f"{lit.feature} {'is' if lit.op == '==' else 'is not'} {_value_text(value)}"
-    if family == "value":
-        return f"value of {name} {lit.op} {_value_text(value)}"
-    return f"{desc or lit.feature} {lit.op} {_value_text(value)}"

@@ -76,7 +76,7 @@ def test_rubric(model, answer_ids: Sequence[str], answers: Sequence[str], human_
     table = learner.encode(X)
     _, _, decided = learner.predict_rules(X)
     human = np.asarray([str(m) for m in human_marks], dtype=object)
-    descriptions = model.descriptions
+    words = model.words()
     reports = []
     right_total = 0
     for i, rule in enumerate(learner.rules_):
@@ -87,9 +87,9 @@ def test_rubric(model, answer_ids: Sequence[str], answers: Sequence[str], human_
         wrong = [AnswerCase(str(answer_ids[k]), str(answers[k]), str(human[k]), str(rule.head))
                  for k in np.flatnonzero(mine & ~right)]
         reports.append(RuleReport(i + 1, rule.origin, rule.name, str(rule.head),
-                                  conditions_text(rule, descriptions), int(applies.sum()), int(mine.sum()),
+                                  conditions_text(rule, words), int(applies.sum()), int(mine.sum()),
                                   int(right.sum()), len(wrong), wrong[:examples]))
-    reports += _dropped_rules(model, X, human, len(learner.rules_), descriptions)
+    reports += _dropped_rules(model, X, human, len(learner.rules_), words)
     unmarked = [AnswerCase(str(answer_ids[k]), str(answers[k]), str(human[k]))
                 for k in np.flatnonzero(decided < 0)]
     return RubricReport(reports, len(unmarked), unmarked[:examples], len(answers), right_total)
@@ -102,7 +102,7 @@ DROPPED = ("not used: the learner leaves out a teacher's rule that covers no ans
            "or is right less than half the time on the answers that reach it")
 
 
-def _dropped_rules(model, X, human: np.ndarray, n_used: int, descriptions: dict) -> list[RuleReport]:
+def _dropped_rules(model, X, human: np.ndarray, n_used: int, words) -> list[RuleReport]:
     """The question's initial rules the learner left out, with the answers they apply to."""
     used = {(str(r.head), tuple(r.body)) for r in model.learner.rules_ if r.origin == "initial"}
     dropped = [r for r in model.question.initial_rules
@@ -115,16 +115,15 @@ def _dropped_rules(model, X, human: np.ndarray, n_used: int, descriptions: dict)
         applies = rule_mask(rule, table)
         right = int((applies & (human == str(rule.head))).sum())
         out.append(RuleReport(n_used + k + 1, "initial", rule.name, str(rule.head),
-                              conditions_text(rule, descriptions), int(applies.sum()), 0, 0, 0,
+                              conditions_text(rule, words), int(applies.sum()), 0, 0, 0,
                               note=f"{DROPPED} (as the human on {right} of the {int(applies.sum())} it applies to)"))
     return out
 
 
-def conditions_text(rule, descriptions: dict[str, str]) -> str:
-    """A rule's conditions as the explanations word them ("says the acceleration points down")."""
-    from grader.grading.model import literal_phrase
-
-    text = "; ".join(literal_phrase(lit, descriptions) for lit in rule.body) or "always"
+def conditions_text(rule, words) -> str:
+    """A rule's conditions as the explanations word them ("says the acceleration points down");
+    `words`: the model's `MarkerWords`."""
+    text = words.conditions(rule.body) if rule.body else "always"
     if rule.exceptions:
         text += f" (unless one of {len(rule.exceptions)} exception(s) applies)"
     return text

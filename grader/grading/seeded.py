@@ -51,5 +51,16 @@ class SeededModel:
         out.loc[use_general] = general.loc[use_general]
         return out
 
+    @property
+    def descriptions(self) -> dict[str, str]:
+        return self.general.descriptions if self.own is None else self.own.descriptions
+
+    def explain(self, answer: str):
+        """The justification of the model that marked this answer (see `grade`)."""
+        if self.own is None:
+            return self.general.explain(answer)
+        rule = str(self.grade([answer])["rule"].iloc[0])
+        return self.general.explain(answer) if rule.startswith("G") else self.own.explain(answer)
+
     def fingerprint(self) -> str:
         return content_hash([None if self.own is None else self.own.fingerprint(), self.general.fingerprint()])

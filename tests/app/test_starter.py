@@ -12,7 +12,7 @@ pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from grader.app.review_store import ReviewStore  # noqa: E402
-from grader.app.session import extended_training_text, open_exam  # noqa: E402
+from grader.app.session import extended_training_text, open_exam, train_or_load  # noqa: E402
 from grader.app.settings import REPO, AppSettings  # noqa: E402
 from grader.app.starter import NO_MODEL_NOTE, RetrainJobs, retrain_due, retrain_job  # noqa: E402
 from grader.app.uploads import save_upload  # noqa: E402
@@ -69,6 +69,10 @@ def test_a_question_without_marked_answers_opens_with_nothing_marked(bare_exam, 
     assert qs.starter and qs.training_size == 0
     assert qs.table["proposed"].isna().all() and qs.table["needs_human"].all()
     assert (qs.table["explanation"] == NO_MODEL_NOTE).all()
+    # groups (one decision for a whole group) hold identical answers only
+    for _, members in qs.table.groupby("group"):
+        assert members["answer"].str.lower().str.split().str.join(" ").nunique() == 1
+    assert qs.model.explain("a gap").text() == NO_MODEL_NOTE
 
 
 def test_the_general_model_marks_it_when_configured(bare_exam, tmp_path, general_file):
@@ -103,9 +107,9 @@ def test_marks_so_far_train_the_question_s_model_in_the_background(bare_exam, tm
     jobs = RetrainJobs()
     assert jobs.state(("e", "q")) == "none"
     assert jobs.submit((session.exam_id, QUESTION), retrain_job(qs.question_path, text, qs.training_path,
-                                                                 settings.workdir / "models"))
+                                                                 settings.workdir / "models", train_or_load))
     jobs._jobs[(session.exam_id, QUESTION)].result(timeout=120)
-    assert jobs.state((session.exam_id, QUESTION)) == "done"
+    assert jobs.state((session.exam_id, QUESTION)) == "done" and jobs.number((session.exam_id, QUESTION)) == 1
     assert qs.training_path.exists()
     again = open_exam(bare_exam, settings).questions[QUESTION]
     assert again.training_size == 15 and again.model.own is not None  # own model, seeded with the general one

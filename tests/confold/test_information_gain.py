@@ -137,3 +137,15 @@ def test_vectorised_search_equals_brute_force(seed, n, sparse_factor):
     gain, lit, _ = found
     assert gain == pytest.approx(expected_gain, abs=1e-9)
     assert lit == expected_lit  # same tie-breaking as the reference order
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(0, 2 ** 31), st.integers(1, 5))
+def test_gains_in_chunks_equal_gains_at_once(seed, chunk):
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({"a": rng.integers(0, 9, 30).astype(float), "b": rng.choice(list("xyz"), 30)})
+    search = LiteralSearch(encode_frame(X), ["a", "b"])
+    pos, neg = np.arange(0, 30, 2), np.arange(1, 30, 2)
+    whole = search.all_gains(pos, neg), search.best(pos, neg, [0])
+    search.GAIN_CHUNK = chunk
+    assert (search.all_gains(pos, neg), search.best(pos, neg, [0])) == whole

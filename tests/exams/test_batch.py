@@ -230,3 +230,52 @@ def test_a_header_only_export_grades_to_a_header_only_file(tmp_path):
     assert result.rows == 0
     assert (tmp_path / "out.csv").read_text(encoding="utf-8-sig").splitlines() == [
         "id,answer,mark,confidence,flagged,rule,explanation"]
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(n=st.integers(1, 60), chunk=st.integers(1, 12), jobs=st.integers(2, 3))
+def test_several_jobs_write_the_same_file_as_one(tmp_path_factory, n, chunk, jobs):
+    folder = tmp_path_factory.mktemp("jobs")
+    src = write_export(folder / "exam.csv", n, extra=[["s1", "Student 1", "gap again"]])
+    one = grade_file(src, folder / "one.csv", KeywordModel(), id_column="id", chunk_size=chunk,
+                     progress=False)
+    many = grade_file(src, folder / "many.csv", KeywordModel(), id_column="id", chunk_size=chunk,
+                      progress=False, jobs=jobs)
+    assert (folder / "many.csv").read_bytes() == (folder / "one.csv").read_bytes()
+    assert (many.rows, many.flagged, many.warnings) == (one.rows, one.flagged, one.warnings)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(n=st.integers(1, 40), chunk=st.integers(1, 8), stop=st.integers(1, 6), cut=st.integers(0, 200))
+def test_an_interrupted_run_with_jobs_resumes_to_the_same_file(tmp_path_factory, n, chunk, stop, cut):
+    folder = tmp_path_factory.mktemp("resume_jobs")
+    src = write_export(folder / "exam.csv", n)
+    grade_file(src, folder / "reference.csv", KeywordModel(), chunk_size=chunk, progress=False)
+    reference = (folder / "reference.csv").read_bytes()
+    out = folder / "graded.csv"
+    try:
+        grade_file(src, out, KeywordModel(), chunk_size=chunk, progress=False, jobs=2,
+                   after_chunk=interrupt_after(stop))
+    except Interrupt:
+        partial = partial_path(out)
+        rows = read_output(partial)[1:]
+        assert len(rows) == min(n, stop * chunk)  # only the chunks written, each row once
+        header = len(reference.split(b"\r\n", 1)[0]) + 2
+        size = partial.stat().st_size
+        if size > header:
+            with open(partial, "r+b") as f:
+                f.truncate(max(header, size - cut))
+        grade_file(src, out, KeywordModel(), chunk_size=chunk, progress=False, jobs=2)
+    assert out.read_bytes() == reference
+
+
+def test_a_grading_error_in_a_worker_reaches_the_caller(tmp_path):
+    class Broken(KeywordModel):
+        def grade(self, answers, flag_below=0.7):
+            raise ValueError("the model is broken")
+
+    src = write_export(tmp_path / "exam.csv", 30)
+    with pytest.raises(ValueError, match="the model is broken"):
+        grade_file(src, tmp_path / "g.csv", Broken(), chunk_size=5, progress=False, jobs=2)
+    with pytest.raises(ValueError, match="jobs"):
+        grade_file(src, tmp_path / "g.csv", KeywordModel(), jobs=0)

@@ -42,7 +42,8 @@ def test_grade_gives_marks_rules_and_flags(model):
     assert graded.loc[2, "explanation"].startswith("blank answer")
     for i in np.flatnonzero(marked):
         assert graded.loc[i, "rule"].startswith("R")
-        assert f"mark {graded.loc[i, 'mark']} by rule " in graded.loc[i, "explanation"]
+        mark = graded.loc[i, "mark"]
+        assert f"{mark} {'mark' if mark == '1' else 'marks'} by rule " in graded.loc[i, "explanation"]
 
 
 def test_flag_threshold_moves_flags(model):

@@ -124,3 +124,32 @@ def test_command_line(tmp_path, capsys):
     assert code == 0 and len(report["suggestions"]) == 3
     assert "weighed by the model" in report["note"]
     assert all(int(s["id"][1:]) >= 20 for s in report["suggestions"])  # marked answers are not suggested
+
+
+def test_seeded_and_general_models_explain_a_mark_in_words(general):
+    question = small_question()
+    grader = general.for_question(question)
+    text = grader.explain("there is a gap in the circuit").text()
+    assert isinstance(text, str) and text
+    assert set(grader.descriptions) >= {"coverage", "quantities", "hedging"}
+    answers, marks = marked_answers()
+    seeded = SeededModel(current_model(question, answers[:30], marks[:30]), grader)
+    assert seeded.explain(answers[40]).text()
+    assert seeded.descriptions == seeded.own.descriptions
+
+
+def test_command_line_with_a_general_model(general, tmp_path, capsys):
+    from tests.data import QUESTION_YAML
+
+    answers, _ = marked_answers()
+    question = tmp_path / "q.yaml"
+    question.write_text(QUESTION_YAML, encoding="utf-8")
+    exam = _write(tmp_path / "exam.csv", [["id", "answer"]] + [[f"s{i}", a] for i, a in enumerate(answers)])
+    model = tmp_path / "general.json"
+    general.save(model)
+    code = main(["suggest", "--question", str(question), "--answers", str(exam), "--general", str(model),
+                 "-n", "2", "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0 and "weighed by the general model's confidence" in report["note"]
+    assert all("the model's confidence in its mark" in s["reason"] or "no mark" in s["reason"]
+               for s in report["suggestions"])

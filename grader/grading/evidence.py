@@ -1,0 +1,50 @@
+"""What counts as evidence for a higher mark, per feature: the learner's `evidence` option.
+
+Why: a marker gives a higher mark for what an answer says, not for what it leaves out
+(`1 <- concept:downward == absent` gave full marks because the direction was missing). The
+learner knows nothing of physics; this module tells it which values of the extractor's
+features are evidence an answer gives (`grader.confold.evidence`):
+
+* a concept, a reference phrase or a learned term: "present" or "negated" (both are
+  something the answer says: "no current flows" is the right idea for an open circuit);
+* a quantity: "correct" (the value and unit within the tolerance);
+* a similarity to the answers of a mark above the lowest: higher is evidence (">"); the
+  coverage of the reference answer and the share of the answer found in it: higher (">");
+* the teacher's derived predicates (background definitions): true;
+* nothing else: a misconception, a non-answer and the answer's length are never evidence for
+  a higher mark, and neither is a value on one side of a threshold (the quantity feature
+  says whether it is right). They can still block a rule, as an exception, or give the lowest mark.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence
+
+from features.similarity import mark_suffix
+from knowledge.schema import FeatureSpec, split_feature_name
+
+_SAID = ("present", "negated")
+_BY_FAMILY: dict[str, Any] = {"concept": _SAID, "ref": _SAID, "term": _SAID,
+                              "quantity": ("correct",), "misconception": (), "value": ()}
+_BY_NAME: dict[str, Any] = {"coverage": ">", "precision": ">", "length": (), "non_answer": ()}
+
+
+def feature_evidence(specs: Sequence[FeatureSpec], marks: Sequence[str],
+                     predicates: Iterable[str] = ()) -> dict[str, Any]:
+    """`ConFold(evidence=...)` for the extractor's features `specs`, the question's `marks`
+    (lowest first) and the names of its derived predicates."""
+    lowest = mark_suffix(marks[0]) if marks else None
+    evidence: dict[str, Any] = {}
+    for spec in specs:
+        family, name = split_feature_name(spec.name)
+        if family == "similarity":
+            evidence[spec.name] = () if name == lowest else ">"
+        elif family in _BY_FAMILY:
+            evidence[spec.name] = _BY_FAMILY[family]
+        elif family is None and name in _BY_NAME:
+            evidence[spec.name] = _BY_NAME[name]
+        else:  # a feature this module does not know: nothing is evidence, to be safe
+            evidence[spec.name] = ()
+    for name in predicates:
+        evidence[name] = (True,)
+    return evidence

@@ -1,0 +1,253 @@
+"""Rules and justifications in a marker's words: what the answer gives, says or lacks.
+
+Why: a teacher reads "1 mark: gives the acceleration at the top as 9.8 m/s^2 (correct within
+0.25 m/s^2) and says the acceleration points down; no exception applies (does not think the
+acceleration is zero at the top)", not `quantity:acceleration == correct`, `ref:s_2`,
+`mark_0_5` or "not (missing: ...)". Every condition is said positively where the feature
+allows it (`!= absent` of a two-valued feature is "mentions ..."), the opposite of a
+condition that did not hold is said as its own statement, never as "not (...)", so no double
+negatives; feature names appear nowhere, only the rubric's descriptions, the reference
+answer's or the learned words in quotes, and the teacher's own predicate names.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any, Mapping, Sequence
+
+from features.similarity import mark_suffix
+from grader.confold.encoding import MISSING
+from grader.confold.explain import Explanation, ExceptionCheck, LiteralCheck
+from grader.confold.rules import Literal, Rule
+from knowledge.schema import Question, mark_number, split_feature_name
+
+_OPPOSITE = {"==": "!=", "!=": "==", "<=": ">", ">": "<=", "<": ">=", ">=": "<"}
+_TEXT_FAMILIES = ("concept", "ref", "term", "misconception")
+_IRREGULAR = {"is": "is not", "are": "are not", "has": "does not have", "does": "does not do",
+              "can": "cannot", "gives": "does not give", "goes": "does not go"}
+
+
+def mark_words(mark: Any) -> str:
+    """"1 mark", "0.5 marks", "mark 'good'"."""
+    number = mark_number(str(mark))
+    if number is None:
+        return f"mark {mark}"
+    return f"{mark} mark" if number == 1 else f"{mark} marks"
+
+
+def negative(description: str) -> str:
+    """"says X" -> "does not say X", "thinks X" -> "does not think X", for a description
+    that starts with a verb (the rubric's style); "lacks: X" otherwise."""
+    verb, _, rest = description.partition(" ")
+    low = verb.lower()
+    if low in _IRREGULAR:
+        verb = _IRREGULAR[low]
+    elif low.endswith("ies") and len(low) > 4:
+        verb = f"does not {verb[:-3]}y"
+    elif low.endswith(("ches", "shes", "sses", "xes", "zes")):
+        verb = f"does not {verb[:-2]}"
+    elif low.endswith("s") and not low.endswith(("ss", "us")) and len(low) > 2:
+        verb = f"does not {verb[:-1]}"
+    else:
+        return f"lacks: {description}"
+    return f"{verb} {rest}".strip()
+
+
+def _number(x: Any) -> str:
+    return f"{x:g}" if isinstance(x, float) else str(x)
+
+
+def _share(x: Any) -> str:
+    return f"{float(x):.0%}"
+
+
+class MarkerWords:
+    """Phrases for one question's rules: `phrase(literal)`, `rule_text(rule)`,
+    `justification(explanation)`."""
+
+    def __init__(self, question: Question, descriptions: Mapping[str, str],
+                 categories: Mapping[str, Sequence] | None = None):
+        self.question = question
+        self.descriptions = dict(descriptions)
+        self.categories = {k: [c for c in v if c != MISSING] for k, v in (categories or {}).items()}
+        self.quantities = {q.name: q for q in question.quantities}
+        self.marks = {mark_suffix(m): m for m in question.marks}
+
+    # -- conditions ----------------------------------------------------------------------
+    def _described(self, feature: str, name: str) -> str:
+        desc = self.descriptions.get(feature) or f"mentions {name.replace('_', ' ')}"
+        # ref/term descriptions end with where the words come from: the marker needs the words
+        return re.sub(r' \((from the reference answer|a word that separates[^)]*)\)$', "", desc)
+
+    def phrase(self, lit: Literal) -> str:
+        """What a condition says, in words."""
+        family, name = split_feature_name(lit.feature)
+        op, value = lit.op, lit.value
+        cats = self.categories.get(lit.feature)
+        if op == "!=" and cats and value in cats and len(cats) == 2:  # the one other value
+            op, value = "==", next(c for c in cats if c != value)
+        if value is True and op in ("==", "!="):  # the teacher's derived predicate
+            words = lit.feature.replace("_", " ")
+            return words if op == "==" else f"not {words}"
+        if family in _TEXT_FAMILIES:
+            return self._text_phrase(self._described(lit.feature, name), op, value)
+        if family == "quantity":
+            return self._quantity_phrase(name, op, value)
+        if family == "value":
+            return self._value_phrase(name, op, value)
+        if family == "similarity" and op in ("<=", ">", "<", ">="):
+            mark = self.marks.get(name, name)
+            more = {">": "more than", "<=": "at most", "<": "less than", ">=": "at least"}[op]
+            share = "some" if op in (">", ">=") else "any"
+            return f"says {more} {_share(value)} of what {share} answer marked {mark} said"
+        if name in ("coverage", "precision") and op in ("<=", ">", "<", ">="):
+            more = {">": "more than", "<=": "at most", "<": "less than", ">=": "at least"}[op]
+            if name == "coverage":
+                return f"covers {more} {_share(value)} of the reference answer's content words"
+            return f"{more} {_share(value)} of its content words are in the reference answer"
+        if name == "length" and op in ("<=", ">", "<", ">="):
+            more = {">": "is longer than", "<=": "has at most", "<": "has fewer than", ">=": "has at least"}[op]
+            return f"{more} {_number(value)} words"
+        if name == "non_answer" and op in ("==", "!="):
+            says_nothing = (value == "yes") == (op == "==")
+            return ("is a non-answer (empty, 'I don't know', ...)" if says_nothing
+                    else "is an attempt at an answer")
+        desc = self.descriptions.get(lit.feature) or lit.feature.replace("_", " ")
+        words = {"==": "is", "!=": "is other than", "<=": "is at most", ">": "is more than",
+                 "<": "is less than", ">=": "is at least"}[op]
+        return f"{desc} {words} {_number(value)}"
+
+    def _text_phrase(self, desc: str, op: str, value: Any) -> str:
+        said = {"present": desc, "absent": negative(desc), "negated": f"{desc}, but with a negation"}
+        if op == "==":
+            return said.get(str(value), f"{desc}: {value}")
+        return {"present": negative(desc), "absent": f"{desc}, with or without a negation",
+                "negated": f"{desc} without a negation, or {negative(desc)}"}.get(str(value), f"{desc}: not {value}")
+
+    def _quantity_phrase(self, name: str, op: str, value: Any) -> str:
+        q = self.quantities.get(name)
+        what = (q.description or q.name) if q else name.replace("_", " ")
+        if q is not None:
+            tol = (f"{q.tolerance:g} {q.unit}" if q.absolute_tolerance else f"{q.tolerance * 100:g}%")
+            correct = f"gives {what} as {q.value:g} {q.unit} (correct within {tol})"
+        else:
+            correct = f"gives {what} correctly"
+        states = {"correct": correct, "wrong_value": f"gives a wrong value for {what}",
+                  "wrong_unit": f"gives {what} in a wrong unit", "no_unit": f"gives {what} without a unit",
+                  "missing": f"does not give {what}", "negated": f"gives {what} with a negation"}
+        if op == "==":
+            return states.get(str(value), f"{what}: {value}")
+        return {"correct": f"does not give {what} correctly", "missing": f"gives a value for {what}",
+                "wrong_value": f"does not give a wrong value for {what}"}.get(
+                    str(value), f"{what}: anything but {str(value).replace('_', ' ')}")
+
+    def _value_phrase(self, name: str, op: str, value: Any) -> str:
+        q = self.quantities.get(name)
+        what = (q.description or q.name) if q else name.replace("_", " ")
+        unit = f" {q.unit}" if q else ""
+        if op in ("==", "!="):
+            if value == MISSING:
+                return f"gives no value for {what}" if op == "==" else f"gives a value for {what}"
+            return f"gives {what} as {value}" if op == "==" else f"gives {what} other than {value}"
+        more = {">": "above", "<=": "at most", "<": "below", ">=": "at least"}[op]
+        return f"gives {what} {more} {_number(value)}{unit}"
+
+    def opposite(self, lit: Literal) -> str:
+        """The statement that is true when the condition is not: said on its own, not as "not (...)"."""
+        return self.phrase(Literal(lit.feature, _OPPOSITE[lit.op], lit.value))
+
+    def said(self, found: Mapping[str, Any]) -> list[str]:
+        """What an answer says, in words, from `GradingModel.features_found` (feature -> value):
+        concepts, misconceptions, quantities and values; not the similarity figures."""
+        out = []
+        for feature, value in found.items():
+            family, name = split_feature_name(feature)
+            if family == "similarity" or name in ("coverage", "precision", "non_answer"):
+                continue
+            if name == "length" and family is None:
+                out.append(f"{_number(value)} words")
+            elif family == "value":
+                q = self.quantities.get(name)
+                out.append(f"gives {(q.description or q.name) if q else name} as {_number(value)}"
+                           f"{' ' + q.unit if q else ''}")
+            else:
+                out.append(self.phrase(Literal(feature, "==", value)))
+        return out
+
+    def conditions(self, body: Sequence[Literal]) -> str:
+        return " and ".join(self.phrase(l) for l in body) or "the default rule (no earlier rule applies)"
+
+    # -- rules ---------------------------------------------------------------------------
+    def rule_text(self, rule: Rule) -> str:
+        """`1 mark if gives ... and says ...; exceptions: thinks ...` on one line."""
+        text = f"{mark_words(rule.head)} if {self.conditions(rule.body)}"
+        if rule.exceptions:
+            text += "; exceptions: " + "; ".join(self._exception_text(e) for e in rule.exceptions)
+        return text
+
+    def _exception_text(self, exc: Rule) -> str:
+        text = self.conditions(exc.body)
+        if exc.exceptions:
+            text += " (but not when " + " or ".join(self.conditions(e.body) for e in exc.exceptions) + ")"
+        return text
+
+    def rule_summary(self, index: int, rule: Rule, confidence: str) -> str:
+        """The one-line reason of every mark the rule gives (the `explanation` column)."""
+        text = f"{mark_words(rule.head)} by rule {index + 1} ({confidence}): {self.conditions(rule.body)}"
+        if rule.exceptions:
+            text += ("; no exception applies (exceptions: "
+                     + "; ".join(self._exception_text(e) for e in rule.exceptions) + ")")
+        return text
+
+    # -- one answer ----------------------------------------------------------------------
+    def _check(self, check: LiteralCheck) -> Literal:
+        return Literal(check.feature, check.op, check.value)
+
+    def instead(self, check: LiteralCheck) -> str:
+        """What the answer has instead, for a condition that did not hold: its own value
+        ("does not give the acceleration"), not the negated condition."""
+        actual = check.actual
+        if isinstance(actual, bool):
+            return self.phrase(Literal(check.feature, "==" if actual else "!=", True))
+        if actual is None or (isinstance(actual, float) and math.isnan(actual)):
+            return self.phrase(Literal(check.feature, "==", MISSING))
+        if check.op in ("==", "!=") and isinstance(actual, str):
+            return self.phrase(Literal(check.feature, "==", actual))
+        return self.opposite(self._check(check))
+
+    def _why_not(self, exc: ExceptionCheck) -> str:
+        """Why an exception did not apply to this answer."""
+        failed = [c for c in exc.literals if not c.held]
+        if failed:
+            return self.instead(failed[0])
+        lifted = [e for e in exc.exceptions if e.held]
+        said = " and ".join(self.phrase(self._check(c)) for c in exc.literals)
+        return f"{said}, but {' and '.join(self.phrase(self._check(c)) for c in lifted[0].literals)}" if lifted else said
+
+    def justification(self, e: Explanation) -> str:
+        """The full justification of one answer's mark, in the marker's words."""
+        if e.rule_index is None:
+            lines = ["no rule gives a mark: this answer goes to a human marker"]
+        else:
+            said = " and ".join(self.phrase(self._check(c)) for c in e.literals) or "the default rule (no earlier rule applies)"
+            line = f"{mark_words(e.label)}: {said}"
+            if e.exceptions:
+                line += "; no exception applies (" + "; ".join(self._why_not(x) for x in e.exceptions) + ")"
+            lines = [line]
+            who = {"background": "a rule the teacher wrote", "initial": "a rule the teacher wrote, checked on the marked answers",
+                   "learned": "a rule learned from the marked answers"}.get(e.origin or "", "a rule")
+            conf = "" if e.confidence is None else f", confidence {e.confidence:.2f}"
+            lines.append(f"rule {e.rule_index + 1}: {who}{conf}")
+            lines += e._agreement_lines()
+        if e.tried:
+            lines.append("earlier rules that did not apply:")
+            for t in e.tried:
+                if t.failed is not None:
+                    reason = self.instead(t.failed)
+                elif t.blocked_by is not None:
+                    reason = "an exception applies: " + " and ".join(self.phrase(self._check(c)) for c in t.blocked_by.literals)
+                else:
+                    reason = "it did not apply"
+                lines.append(f"  rule {t.rule_index + 1} ({mark_words(t.label)}): {reason}")
+        return "\n".join(lines)

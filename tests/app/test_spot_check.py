@@ -1,0 +1,87 @@
+"""Spot checks: the stratified sample, the estimate and the view (grader.app.spot_check)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from grader.app.spot_check import automatic, check_results, draw_sample, estimate, wilson_interval
+
+
+def _table(n=200, seed=0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    proposed = rng.choice(["0", "0.5", "1"], n, p=[0.6, 0.1, 0.3]).astype(object)
+    proposed[:5] = None
+    return pd.DataFrame({"question_id": "q", "answer_id": [f"s{i:03d}" for i in range(n)],
+                         "answer": [f"answer {i}" for i in range(n)], "proposed": proposed,
+                         "confidence": np.where(proposed == None, np.nan, rng.uniform(0.3, 1, n)),  # noqa: E711
+                         "mark": proposed, "reviewed": False})
+
+
+def test_sample_is_automatic_stratified_and_repeatable():
+    table = _table()
+    sample = draw_sample(table, 0.7, 20, seed=3)
+    pool = automatic(table, 0.7)
+    assert len(sample) == 20 and sample["answer_id"].is_unique
+    assert set(sample["answer_id"]) <= set(pool["answer_id"])  # never a flagged or unmarked answer
+    counts = sample["proposed"].value_counts()
+    share = pool["proposed"].value_counts(normalize=True)
+    assert set(counts.index) == set(share.index)  # every mark, the rare one too
+    for mark, k in counts.items():
+        assert abs(k - 20 * share[mark]) <= 1.0
+    assert draw_sample(table, 0.7, 20, seed=3).equals(sample)
+    assert not draw_sample(table, 0.7, 20, seed=4).equals(sample)
+    assert len(draw_sample(table, 0.7, 10_000)) == len(pool)
+
+
+def test_results_and_estimate():
+    table = _table()
+    sample = draw_sample(table, 0.7, 10, seed=0).copy()
+    results = check_results(sample, set())
+    assert results.isna().all()
+    assert math.isnan(estimate(sample, results, table, 0.7).accuracy)
+    ids = list(zip(sample["question_id"], sample["answer_id"]))
+    sample["reviewed"] = [True] * 6 + [False] * 4
+    sample.loc[sample.index[5], "mark"] = "other"  # a decision that differs: wrong
+    results = check_results(sample, {ids[6]})  # sent to the queue: wrong
+    assert results.tolist() == [True] * 5 + [False, False, None, None, None]
+    found = estimate(sample, results, table, 0.7)
+    assert (found.checked, found.right) == (7, 5)
+    assert found.low < found.accuracy < found.high
+    assert "5 right of 7 checked" in found.message()
+
+
+def test_wilson_interval_narrows_with_more_checks():
+    lo10, hi10 = wilson_interval(0.9, 10)
+    lo100, hi100 = wilson_interval(0.9, 100)
+    assert lo10 < lo100 < 0.9 < hi100 < hi10
+    assert wilson_interval(1.0, 20)[1] == pytest.approx(1.0)
+
+
+def test_spot_check_view_updates_the_estimate_and_sends_wrong_ones_to_the_queue(app_env):
+    from tests.app.test_app import _start, _view
+
+    _, store = app_env
+    at = _start()
+    _view(at, "Spot checks")
+    metric = lambda: next(m.value for m in at.metric if m.label == "Estimated accuracy of the automatic marks")  # noqa: E731
+    assert metric() == "not checked yet"
+    rights = [b for b in at.button if (b.key or "").startswith("spot_right|")]
+    assert len(rights) == 20
+    rights[0].click().run()
+    assert not at.exception, at.exception
+    assert metric() == "100%" and any("1 right of 1 checked" in t.value for t in at.text)
+    _, qid, aid = next(b for b in at.button if (b.key or "").startswith("spot_wrong|")).key.split("|")
+    next(b for b in at.button if b.key == f"spot_wrong|{qid}|{aid}").click().run()
+    assert not at.exception, at.exception
+    assert metric() != "100%" and any("1 right of 2 checked" in t.value for t in at.text)
+    # the right one is a saved decision with the proposed mark; the wrong one waits in the queue
+    _, rqid, raid = rights[0].key.split("|")
+    saved = store.current(next(iter(store.exams()))[0])
+    assert saved[(rqid, raid)].comment == "spot check: right"
+    _view(at, "Review")
+    options = at.selectbox(key="review_pick").options
+    assert any(aid in o and qid in o for o in options)

@@ -1,0 +1,138 @@
+"""ConFold(evidence=..., label_order=...): rules for a higher label rest on evidence."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from grader import ConFold
+from grader.confold.rules import Literal as L
+
+EVIDENCE = {"concept:a": ["present"], "concept:b": ["present"], "sim": ">", "miss": []}
+ORDER = ["0", "0.5", "1"]
+
+
+def marks_table(seed=0, n=400):
+    """Marks that a plain learner explains best by absences: 1 needs a and lacks b, 0.5 has a
+    and b; a high similarity also gives 1; a misconception column correlates with 0."""
+    rng = np.random.default_rng(seed)
+    a = rng.choice(["present", "absent", "negated"], n)
+    b = rng.choice(["present", "absent"], n)
+    sim = rng.random(n).round(3)
+    y = np.where((a == "present") & (b == "absent"), "1", np.where(a == "present", "0.5", "0"))
+    y = np.where((a != "absent") & (sim > 0.9), "1", y)
+    miss = np.where((y == "0") & (rng.random(n) < 0.7), "present", "absent")
+    X = pd.DataFrame({"concept:a": a, "concept:b": b, "sim": sim, "miss": miss})
+    return X, pd.Series(y, name="mark")
+
+
+def is_evidence(lit: L, categories: dict) -> bool:
+    """Independent statement of the rule: `== v` with v evidence, `!= v` when all other
+    values are evidence, a threshold in the evidence direction."""
+    spec = EVIDENCE.get(lit.feature)
+    if spec is None:
+        return True
+    if isinstance(spec, str):
+        return lit.op == spec
+    if lit.op == "==":
+        return lit.value in spec
+    if lit.op == "!=":
+        return all(c in spec for c in categories[lit.feature] if c != lit.value)
+    return False
+
+
+def bad_literals(rule, categories, must_be_evidence=True):
+    """Literals at even depth (body, exceptions of exceptions) that are not evidence."""
+    bad = [l for l in rule.body if must_be_evidence and not is_evidence(l, categories)]
+    for exc in rule.exceptions:
+        bad += bad_literals(exc, categories, not must_be_evidence)
+    return bad
+
+
+def categories_of(X):
+    return {c: sorted(set(X[c])) for c in X.columns if not pd.api.types.is_numeric_dtype(X[c])}
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_rules_for_higher_marks_rest_on_evidence(seed):
+    X, y = marks_table(seed)
+    plain = ConFold(improvement_threshold=0.05, confidence_threshold=0.5).fit(X, y)
+    cats = categories_of(X)
+    # Without the option the learner does rest higher marks on what an answer lacks ...
+    assert any(bad_literals(r, cats) for r in plain.rules_ if r.head != "0")
+    model = ConFold(improvement_threshold=0.05, confidence_threshold=0.5, evidence=EVIDENCE,
+                    label_order=ORDER).fit(X, y)
+    # ... with it, no rule for 0.5 or 1 does, and the marks are still learned.
+    assert {r.head for r in model.rules_} >= {"0.5", "1"}
+    for rule in model.rules_:
+        if rule.head != "0":
+            assert bad_literals(rule, cats) == [], str(rule)
+    assert np.mean(model.predict(X) == y.to_numpy()) > 0.9
+
+
+def test_lowest_mark_and_exceptions_may_use_absence():
+    X, y = marks_table(0)
+    model = ConFold(evidence=EVIDENCE, label_order=ORDER).fit(X, y)
+    literals = [l for r in model.rules_ for l in r.body if r.head == "0"]
+    literals += [l for r in model.rules_ if r.head != "0" for e in r.exceptions for l in e.body]
+    assert any(not is_evidence(l, categories_of(X)) for l in literals)
+
+
+def test_threshold_direction():
+    X, y = marks_table(3)
+    model = ConFold(evidence=EVIDENCE, label_order=ORDER).fit(X, y)
+    sims = [l for r in model.rules_ if r.head != "0" for l in r.body if l.feature == "sim"]
+    assert sims and all(l.op == ">" for l in sims)
+    flipped = ConFold(evidence=dict(EVIDENCE, sim="<="), label_order=ORDER).fit(X, y)
+    assert all(l.op == "<=" for r in flipped.rules_ if r.head != "0" for l in r.body if l.feature == "sim")
+
+
+def test_label_order_decides_which_label_is_free():
+    X, y = marks_table(0)
+    # With "1" as the lowest, rules for "0" must rest on evidence: a misconception is none.
+    model = ConFold(evidence=EVIDENCE, label_order=["1", "0.5", "0"]).fit(X, y)
+    for rule in model.rules_:
+        if rule.head == "0":
+            assert all(l.feature != "miss" for l in rule.body), str(rule)
+
+
+def test_not_equal_on_a_two_valued_column_is_evidence():
+    X = pd.DataFrame({"concept:a": ["present", "absent"] * 20})
+    y = pd.Series(np.where(X["concept:a"] == "present", "1", "0"), name="mark")
+    model = ConFold(evidence={"concept:a": ["absent"]}, label_order=["1", "0"]).fit(X, y)
+    # "0" is the higher label here; `!= present` says the same as `== absent`: allowed.
+    assert any(r.head == "0" for r in model.rules_)
+    assert (model.predict(X) == y.to_numpy()).all()
+
+
+def test_no_evidence_at_all_leaves_higher_marks_to_other_rules():
+    X, y = marks_table(0)
+    model = ConFold(evidence={c: [] for c in ("concept:a", "concept:b", "miss")} | {"sim": []},
+                    label_order=ORDER).fit(X, y)
+    assert all(r.head == "0" for r in model.rules_)
+
+
+def test_default_is_unchanged():
+    X, y = marks_table(0)
+    a = ConFold(improvement_threshold=0.05).fit(X, y)
+    b = ConFold(improvement_threshold=0.05, evidence=None, label_order=ORDER).fit(X, y)
+    assert [str(r) for r in a.rules_] == [str(r) for r in b.rules_]
+
+
+@pytest.mark.parametrize("params, message", [
+    ({"evidence": {"sim": "<"}}, "direction must be '>' or '<='"),
+    ({"evidence": {"nope": ["present"]}}, "does not have: nope"),
+    ({"evidence": ["present"]}, "must be None or a mapping"),
+    ({"evidence": {"concept:a": 3}}, "must be a list of values"),
+    ({"evidence": EVIDENCE, "label_order": ["0", "1"]}, "lacks the label(s) '0.5'"),
+])
+def test_bad_evidence_is_a_clear_error(params, message):
+    X, y = marks_table(0, n=60)
+    with pytest.raises(ValueError) as err:
+        ConFold(**params).fit(X, y)
+    assert message in str(err.value)
+
+
+def test_evidence_is_a_parameter():
+    model = ConFold(evidence=EVIDENCE, label_order=ORDER)
+    assert model.get_params()["evidence"] is EVIDENCE and model.get_params()["label_order"] == ORDER
+    assert ConFold().set_params(label_order=["a", "b"]).label_order == ["a", "b"]

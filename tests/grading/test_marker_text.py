@@ -1,0 +1,105 @@
+"""Rules and justifications in a marker's words (grader.grading.marker_text), on a sample question."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from grader.confold.rules import Literal as L
+from grader.confold.rules import Rule
+from grader.exams.exam_io import read_marked_answers
+from grader.grading.marker_text import MarkerWords, mark_words, negative
+from grader.grading.model import GradingModel
+from knowledge import load_question
+
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_data" / "vertical_throw"
+#: what text meant for people must not hold: feature names, mark suffixes, the learner's verdicts,
+#: "not (...)" around a condition, "value 'x'"
+INTERNAL = re.compile(r"\b(concept|ref|term|quantity|value|similarity|misconception):|mark_\d|"
+                      r"DOES (NOT )?HOLD|not \(|value '|non_answer|==|!=|<-")
+DOUBLE_NEGATIVE = re.compile(r"\bnot\b[^;:\n]*\b(not|no|without|lacks)\b")
+
+
+@pytest.fixture(scope="module")
+def model() -> GradingModel:
+    question = load_question(SAMPLE / "question.yaml")
+    marked = read_marked_answers(SAMPLE / "marked.csv", marks=question.marks)
+    return GradingModel.train(question, marked.answers, marked.marks, n_resamples=2)
+
+
+ANSWERS = ["9.8 m/s^2 downwards", "g downwards", "down", "9.8", "it is zero at the top",
+           "9.81 m/s2 up", "the velocity is zero but the acceleration is g downwards", "idk"]
+
+
+def test_the_issue_example_reads_as_a_marker_speaks(model):
+    text = model.explain("9.8 m/s^2 downwards").text()
+    assert text.splitlines()[0] == ("1 mark: gives the acceleration at the top as 9.8 m/s^2 (correct "
+                                    "within 0.25 m/s^2) and says the acceleration points down")
+    assert "rule 2 (0 marks): does not think the acceleration is zero at the top" in text
+
+
+def test_no_internal_names_in_text_for_people(model):
+    texts = model.rule_texts() + model.rule_summaries() + [model.rules("text")]
+    texts += [model.explain(a).text() for a in ANSWERS]
+    texts += [line for a in ANSWERS for line in model.words().said(model.features_found(a))]
+    texts += model.grade(ANSWERS)["explanation"].tolist() + model.grade(ANSWERS)["rule"].tolist()
+    for text in texts:
+        assert not INTERNAL.search(text), text
+
+
+def test_a_condition_that_did_not_hold_is_said_as_what_the_answer_has(model):
+    text = model.explain("g downwards").text()
+    assert "does not give the acceleration at the top" in text  # no "not (quantity ... correct)"
+    assert not DOUBLE_NEGATIVE.search(text), text
+
+
+def words() -> MarkerWords:
+    question = load_question(SAMPLE / "question.yaml")
+    descriptions = {"concept:downward": "says the acceleration points down",
+                    "misconception:zero_at_top": "thinks the acceleration is zero at the top",
+                    "ref:s_2": 'mentions "s^2" (from the reference answer)'}
+    return MarkerWords(question, descriptions, {"concept:downward": ["absent", "negated", "present"],
+                                                "misconception:zero_at_top": ["absent", "present"],
+                                                "ref:s_2": ["absent", "present"]})
+
+
+@pytest.mark.parametrize("literal, text", [
+    (L("concept:downward", "==", "absent"), "does not say the acceleration points down"),
+    (L("concept:downward", "!=", "present"), "does not say the acceleration points down"),
+    (L("concept:downward", "==", "negated"), "says the acceleration points down, but with a negation"),
+    (L("misconception:zero_at_top", "!=", "absent"), "thinks the acceleration is zero at the top"),
+    (L("ref:s_2", "!=", "absent"), 'mentions "s^2"'),
+    (L("ref:s_2", "==", "absent"), 'does not mention "s^2"'),
+    (L("quantity:acceleration", "==", "correct"),
+     "gives the acceleration at the top as 9.8 m/s^2 (correct within 0.25 m/s^2)"),
+    (L("quantity:acceleration", "==", "missing"), "does not give the acceleration at the top"),
+    (L("value:acceleration", ">", -9.81), "gives the acceleration at the top above -9.81 m/s^2"),
+    (L("similarity:mark_0_5", ">", 0.5), "says more than 50% of what some answer marked 0.5 said"),
+    (L("coverage", ">", 0.0), "covers more than 0% of the reference answer's content words"),
+    (L("non_answer", "==", "no"), "is an attempt at an answer"),
+])
+def test_phrases(literal, text):
+    assert words().phrase(literal) == text
+
+
+def test_an_exception_is_listed_as_what_it_is_not_as_not():
+    rule = Rule("1", (L("quantity:acceleration", "==", "correct"),),
+                [Rule(None, (L("misconception:zero_at_top", "==", "present"),))])
+    assert words().rule_text(rule) == ("1 mark if gives the acceleration at the top as 9.8 m/s^2 (correct "
+                                       "within 0.25 m/s^2); exceptions: thinks the acceleration is zero at the top")
+
+
+@pytest.mark.parametrize("description, text", [
+    ("says it", "does not say it"), ("thinks so", "does not think so"), ("names gravity", "does not name gravity"),
+    ("multiplies V by R", "does not multiply V by R"), ("is open", "is not open"),
+    ("restates the question", "does not restate the question"), ("the value", "lacks: the value"),
+])
+def test_negative(description, text):
+    assert negative(description) == text
+
+
+def test_mark_words():
+    assert [mark_words(m) for m in ("0", "0.5", "1", "2", "good")] == ["0 marks", "0.5 marks", "1 mark",
+                                                                       "2 marks", "mark good"]
