@@ -53,6 +53,16 @@ def main() -> None:
     with st.sidebar:
         st.title("Marking assistant")
         exam_path = open_exam_sidebar(settings)
+        # before the exam is opened: an exam that cannot be opened leaves the sidebar usable
+        st.text_input("Your name (saved with each decision)", key="marker", on_change=remember_marker,
+                      help="Kept in this browser (and in the page's address), so a reload or a new "
+                           "tab keeps it. The name a new browser starts with is the setting "
+                           "GRADER_MARKER.")
+        write_marker_cookie()
+        if len(str(state.get("marker", "")).strip()) > MAX_MARKER_CHARS:
+            st.error(f"A name has at most {MAX_MARKER_CHARS} characters: decisions cannot be "
+                     f"saved with this one.")
+
     if exam_path is None:
         try:
             exam_path = prepare_sample(settings)
@@ -71,14 +81,6 @@ def main() -> None:
     if any(getattr(q, "starter", False) for q in session.questions.values()):
         state.setdefault("view", "Start")  # nothing marked yet: begin with the answers worth marking
     with st.sidebar:
-        st.text_input("Your name (saved with each decision)", key="marker", on_change=remember_marker,
-                      help="Kept in this browser (and in the page's address), so a reload or a new "
-                           "tab keeps it. The name a new browser starts with is the setting "
-                           "GRADER_MARKER.")
-        write_marker_cookie()
-        if len(str(state.get("marker", "")).strip()) > MAX_MARKER_CHARS:
-            st.error(f"A name has at most {MAX_MARKER_CHARS} characters: decisions cannot be "
-                     f"saved with this one.")
         choices = [ALL_QUESTIONS] + list(session.questions)
         if state.get("question") not in choices:
             state["question"] = ALL_QUESTIONS

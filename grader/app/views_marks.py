@@ -117,7 +117,7 @@ def accuracy_curve_panel(session: ExamSession, threshold: float, settings: AppSe
                   axis=alt.Axis(format="%")),
             alt.Y("auto_accuracy:Q", title="accuracy of the automatic marks",
                   scale=alt.Scale(zero=False)),
-            alt.Color("question:N", legend=alt.Legend(orient="top", title=None)),
+            alt.Color("question:N", legend=alt.Legend(orient="top", title=None, columns=2)),
             tooltip=["question", alt.Tooltip("threshold:Q", format=".2f"),
                      alt.Tooltip("share_flagged:Q", format=".0%"),
                      alt.Tooltip("auto_accuracy:Q", format=".1%")])
@@ -146,7 +146,7 @@ def reliability_chart(bins: pd.DataFrame) -> None:
     points = alt.Chart(bins).mark_line(point=True).encode(
         alt.X("confidence:Q", title="confidence of the proposed marks", scale=alt.Scale(domain=[0, 1])),
         alt.Y("accuracy:Q", title="share of them that were right", scale=alt.Scale(domain=[0, 1])),
-        alt.Color("question:N", legend=alt.Legend(orient="top", title=None)),
+        alt.Color("question:N", legend=alt.Legend(orient="top", title=None, columns=2)),
         tooltip=["question", alt.Tooltip("confidence:Q", format=".2f"),
                  alt.Tooltip("accuracy:Q", format=".0%"), "answers:Q"])
     st.altair_chart((diagonal + points).properties(height=260), width="stretch")

@@ -8,7 +8,7 @@ import streamlit as st
 from grader.app.review_store import ConflictError, ReviewStore
 from grader.app.session import ExamSession
 from grader.app.spot_check import check_results, draw_sample, estimate
-from grader.app.ui import marker, notice, show_notice
+from grader.app.ui import marker, notice, show_notice, shown_id
 
 
 def spot_check_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame, threshold: float) -> None:
@@ -35,13 +35,14 @@ def spot_check_view(session: ExamSession, store: ReviewStore, table: pd.DataFram
         qid, aid = row["question_id"], row["answer_id"]
         with st.container(border=True):
             left, right = st.columns([4, 2])
-            left.text(f"{aid} · {qid} · proposed {row['proposed']} · confidence {row['confidence']:.0%}")
+            left.text(f"{shown_id(session.exam_id, aid)} · {qid} · proposed {row['proposed']} · "
+                      f"confidence {row['confidence']:.0%}")
             left.text(row["answer"])
             if result is None:
                 right.button("Right", key=f"spot_right|{qid}|{aid}", on_click=_right,
                              args=(store, session.exam_id, qid, aid, row["proposed"], row["answer"]))
                 right.button("Wrong: to the review queue", key=f"spot_wrong|{qid}|{aid}",
-                             on_click=_wrong, args=(qid, aid))
+                             on_click=_wrong, args=(qid, aid, session.exam_id))
             else:
                 right.text("checked: right" if result else
                            ("checked: wrong, now marked " + str(row["mark"]) if row["reviewed"]
@@ -64,6 +65,7 @@ def _right(store: ReviewStore, exam_id: str, qid: str, aid: str, mark: str, answ
     st.session_state["seen"][(qid, aid)] = d.version
 
 
-def _wrong(qid: str, aid: str) -> None:
+def _wrong(qid: str, aid: str, exam_id: str) -> None:
     st.session_state["spot_wrong"] = set(st.session_state.get("spot_wrong", set())) | {(qid, aid)}
-    notice("info", f"{aid} ({qid}) is in the review queue: give it the right mark there.")
+    notice("info", f"{shown_id(exam_id, aid)} ({qid}) is in the review queue: give it the right "
+                   "mark there.")

@@ -18,7 +18,7 @@ from grader.app.review_store import ConflictError, ReviewStore
 from grader.app.session import ExamSession, QuestionSession, extended_training_text, train_or_load
 from grader.app.settings import AppSettings
 from grader.app.starter import NoModel, RetrainJobs, retrain_due, retrain_job
-from grader.app.ui import marker, md_escape, notice, show_notice
+from grader.app.ui import marker, md_escape, notice, show_notice, shown_id
 from grader.grading.suggest import MIN_MARKED_FOR_MODEL, suggest
 
 
@@ -57,13 +57,13 @@ def _save(store: ReviewStore, exam_id: str, qid: str, aid: str, old_mark, key: s
         store.record(exam_id, qid, aid, marker=marker(), new_mark=mark, base_version=version,
                      old_mark=old_mark, answer_text=text, scope="starter")
     except ConflictError as exc:
-        notice("warning", f"{aid} was decided by {exc.current.marker} meanwhile "
+        notice("warning", f"{shown_id(exam_id, aid)} was decided by {exc.current.marker} meanwhile "
                           f"({exc.current.new_mark}); it is left as they decided.")
         return
     except ValueError as exc:
         notice("error", str(exc))
         return
-    notice("success", f"Saved: {aid} gets {mark}.")
+    notice("success", f"Saved: {shown_id(exam_id, aid)} gets {mark}.")
 
 
 def _retrain(session: ExamSession, qs: QuestionSession, decisions, settings: AppSettings,
@@ -134,7 +134,7 @@ def start_view(session: ExamSession, store: ReviewStore, settings: AppSettings) 
         row = table.iloc[pick.index]
         aid = row["answer_id"]
         with st.container(border=True):
-            st.caption(md_escape(f"{rank}. {aid}: {pick.reason}"))
+            st.caption(md_escape(f"{rank}. {shown_id(session.exam_id, aid)}: {pick.reason}"))
             st.text(row["answer"] if str(row["answer"]).strip() else "(blank answer)")
             if row["proposed"] is not None and not pd.isna(row["proposed"]):
                 st.caption(md_escape(f"proposed: {row['proposed']} ({row['explanation']})"))

@@ -69,6 +69,7 @@ def test_an_answer_id_with_a_blank_line_and_markdown_appears_literally(app_env):
     workdir, _ = app_env
     aid = _hostile_export(workdir)
     at = _start()
+    at.sidebar.toggle(key="anonymous").set_value(False).run()  # ids shown: escaped
     at.toggle(key="review_all").set_value(True).run()
     at.selectbox(key="review_pick").set_value(("vertical_throw", aid.strip())).run()
     assert not at.exception, at.exception

@@ -15,6 +15,14 @@ pytest.importorskip("streamlit")
 from tests.app.test_app import _button, _exam_id, _metric, _plain, _start, _view  # noqa: E402
 
 
+def _save_a_mark(at) -> None:
+    """Choose the first mark on the card (the first answer may have no proposed mark) and save."""
+    qid, aid = at.selectbox(key="review_pick").value
+    radio = at.radio(key=f"mark|{qid}|{aid}")
+    radio.set_value(radio.value or radio.options[0])
+    _button(at, "Save the chosen mark").click().run()
+
+
 def _texts(at) -> list[str]:
     return ([_plain(m.value).replace("**", "") for m in at.markdown] + [_plain(c.value) for c in at.caption]
             + [t.value for t in at.text])
@@ -58,7 +66,7 @@ def test_anonymous_marking_hides_student_ids_in_the_marking_views_not_in_the_exp
 
     assert at.sidebar.toggle(key="anonymous").value is True  # on by default
     assert aid not in shown(at) and "students.example.org" not in shown(at)
-    for view in ("Groups", "Marks"):
+    for view in ("Groups", "Marks", "Spot checks", "Start"):
         _view(at, view)
         assert "students.example.org" not in shown(at), view
     _view(at, "Export")
@@ -74,7 +82,7 @@ def test_undo_takes_back_the_markers_last_decision(app_env):
     assert _button(at, "↶ Undo my last").disabled
     before = int(_metric(at, "To review"))
     qid, aid = at.selectbox(key="review_pick").value
-    _button(at, "Save the chosen mark").click().run()
+    _save_a_mark(at)
     assert int(_metric(at, "To review")) == before - 1
     _button(at, "↶ Undo my last").click().run()
     assert not at.exception, at.exception
@@ -88,9 +96,9 @@ def test_markers_progress_counts_each_markers_decisions(app_env):
     at = _start()
     qid, aid = at.selectbox(key="review_pick").value
     store.record(_exam_id(), qid, aid, marker="Other Marker", new_mark="0", base_version=0)
-    _button(at, "Save the chosen mark").click().run()  # a conflict: Other Marker was first
+    _save_a_mark(at)  # a conflict: Other Marker was first, nothing of Tess's is saved
     at = _start()
-    _button(at, "Save the chosen mark").click().run()
+    _save_a_mark(at)
     stats = next(df.value for df in at.dataframe if "overridden" in df.value.columns)
     assert sorted(stats["marker"]) == ["Other Marker", "Tess Marker"]
     assert stats.set_index("marker").loc["Tess Marker", "decided"] == 1
@@ -145,3 +153,48 @@ def test_the_lms_exports_are_offered_and_saved(app_env):
     at.radio(key="export_shape").set_value("canvas").run()
     frame = next(df.value for df in at.dataframe if "SIS Login ID" in df.value.columns)
     assert frame.iloc[0]["Student"] == "Points Possible"
+
+
+def test_an_exam_that_cannot_be_opened_leaves_no_progress_bar_and_the_sidebar_usable(app_env, tmp_path):
+    """Issue 15, item 3: a training file with a mark the question does not have stopped the
+    opening halfway: the progress bar stayed and the sidebar lost its controls."""
+    import shutil
+
+    from grader.app.settings import REPO
+
+    sample = REPO / "sample_data"
+    shutil.copy(sample / "exam" / "responses.csv", tmp_path / "responses.csv")
+    shutil.copy(sample / "vertical_throw" / "question.yaml", tmp_path / "question.yaml")
+    marked = (sample / "vertical_throw" / "marked.csv").read_text(encoding="utf-8-sig")
+    (tmp_path / "marked.csv").write_text(marked.replace(",0.5\n", ",2\n", 1), encoding="utf-8")
+    assert "2" in (tmp_path / "marked.csv").read_text(encoding="utf-8")
+    exam = tmp_path / "exam.yaml"
+    exam.write_text("name: broken training\nanswers: responses.csv\nlayout: wide\n"
+                    "id_column: Email address\nquestions:\n  - id: vertical_throw\n"
+                    "    question: question.yaml\n    column: Response 1\n    training: marked.csv\n",
+                    encoding="utf-8")
+    at = _start()
+    at.sidebar.radio(key="open_source").set_value("An exam file on this computer").run()
+    at.sidebar.text_input(key="open_path").set_value(str(exam))
+    _button(at, "Open").click().run()
+    assert not at.exception, at.exception
+    messages = [_plain(e.value) for e in at.error]
+    assert any(str(tmp_path / "marked.csv") in m and "'2'" in m for m in messages), messages
+    assert not at.get("progress")  # the bar is gone with the failed opening
+    assert at.sidebar.text_input(key="marker").value == "Tess Marker"
+
+
+def test_a_group_splits_into_answers_with_identical_features(app_env):
+    at = _start()
+    _view(at, "Groups")
+    pick = at.selectbox(key="group_pick")
+    qid, gid = pick.value
+    covered = sum(int(label.split()[0]) for label in pick.options)
+    _button(at, "Split by what the rubric finds").click().run()
+    assert not at.exception, at.exception
+    assert (qid, gid) in at.session_state["group_split"]
+    after = at.selectbox(key="group_pick")
+    assert after.value != (qid, gid)  # the group as a whole is gone
+    # its answers are in groups of identical features (two or more), the others on their own
+    assert sum(int(label.split()[0]) for label in after.options) <= covered
+    assert _button(at, "Split by what the rubric finds").disabled == after.value[1].startswith(gid + "/")

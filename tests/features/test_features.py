@@ -312,7 +312,7 @@ def test_clear_errors_for_misuse():
 
 def test_missing_model_falls_back_and_says_so_once(caplog):
     load_nlp.cache_clear()
-    with caplog.at_level(logging.WARNING, logger="features.nlp"):
+    with caplog.at_level(logging.INFO, logger="features.nlp"):
         a = load_nlp("no_such_model_xyz")
         b = load_nlp("no_such_model_xyz")
     assert a is b and a.pipe_names == ["lemmatizer"]
@@ -322,7 +322,7 @@ def test_missing_model_falls_back_and_says_so_once(caplog):
 def test_model_is_a_setting(monkeypatch, caplog):
     load_nlp.cache_clear()
     monkeypatch.setenv("GRADER_SPACY_MODEL", "another_missing_model")
-    with caplog.at_level(logging.WARNING, logger="features.nlp"):
+    with caplog.at_level(logging.INFO, logger="features.nlp"):
         load_nlp()
     assert any("another_missing_model" in r.getMessage() for r in caplog.records)
     load_nlp.cache_clear()
