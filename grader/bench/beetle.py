@@ -38,9 +38,11 @@ from grader.metrics import macro_f1
 SCHEMES = ("5way", "3way", "2way")
 #: Each scheme's labels from the lowest, as a teacher would order the marks: only a rule for a
 #: label above the lowest must rest on what the answer says (`GradingModel.train(evidence_rules=)`).
-#: "incorrect" (says too little) is the lowest; "non_domain" answers say nothing about physics.
+#: The labels that give no credit all count as the lowest (`lowest_marks`).
 MARK_ORDER = {"5way": ("non_domain", "irrelevant", "contradictory", "partially_correct_incomplete", "correct"),
               "3way": ("incorrect", "contradictory", "correct"), "2way": ("incorrect", "correct")}
+NO_CREDIT = {"5way": ("non_domain", "irrelevant", "contradictory"), "3way": ("incorrect", "contradictory"),
+             "2way": ("incorrect",)}
 FLAG_SHARES = (0.2, 0.3)
 _THREE_WAY_KEPT = ("correct", "contradictory")
 
@@ -121,6 +123,8 @@ def _train_and_grade(question, train: pd.DataFrame, test: pd.DataFrame, scheme: 
     if len(set(marks)) < 2:  # the learner needs two marks: nothing is marked automatically
         return [None] * len(test), np.full(len(test), np.nan)
     question = dataclasses.replace(question, marks=MARK_ORDER[scheme])
+    if params.get("evidence_rules", True):
+        params = dict(params, lowest_marks=NO_CREDIT[scheme])
     model = GradingModel.train(question, train.answer.tolist(), marks, **params)
     graded = model.grade(test.answer.tolist())
     return graded["mark"].tolist(), graded["confidence"].to_numpy(dtype=float)

@@ -21,7 +21,8 @@ Domain knowledge (the same `grader.confold.rules` objects the `knowledge/` packa
   dropped when it covers no positive or is right less often than ``min_initial_precision``.
 * Learning then continues (CON-FOLD's loop) on what those rules leave unexplained.
 * ``evidence`` and ``label_order``: for ordered labels (marks), a learned rule for any label
-  but the lowest (the first of ``label_order``; the first of ``classes_`` when None) rests
+  but the lowest (the first of ``label_order``, which may be a tuple of labels that are all
+  lowest; the first of ``classes_`` when None) rests
   only on evidence: its body, and the exceptions of its exceptions, use only the literals
   ``evidence`` names as evidence (`grader.confold.evidence`); what an example lacks can
   still block it as an exception, or give the lowest label. When no evidence rule is found
@@ -289,16 +290,20 @@ class ConFold:
 
 
 def _needs_evidence(classes: list, label_order: Sequence | None) -> np.ndarray:
-    """Per class: True unless it is the lowest label (the first of `label_order`)."""
+    """Per class: True unless it is the lowest label (the first of `label_order`; a tuple
+    or list there is a group of labels that are all lowest, e.g. marks that give no credit)."""
     if label_order is None:
-        lowest = classes[0]
+        lowest = [classes[0]]
     else:
         order = list(label_order)
-        missing = [c for c in classes if not any(_same_label(c, o) for o in order)]
+        if not order:
+            raise ValueError("label_order is empty: give the labels from the lowest")
+        lowest = list(order[0]) if isinstance(order[0], (tuple, list)) else [order[0]]
+        flat = lowest + order[1:]
+        missing = [c for c in classes if not any(_same_label(c, o) for o in flat)]
         if missing:
             raise ValueError(f"label_order {order!r} lacks the label(s) {', '.join(map(repr, missing))} of y")
-        lowest = order[0]
-    return np.array([not _same_label(c, lowest) for c in classes], dtype=bool)
+    return np.array([not any(_same_label(c, low) for low in lowest) for c in classes], dtype=bool)
 
 
 def _same_label(a: Any, b: Any) -> bool:

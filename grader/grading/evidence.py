@@ -30,15 +30,16 @@ _BY_NAME: dict[str, Any] = {"coverage": ">", "precision": ">", "length": (), "no
 
 
 def feature_evidence(specs: Sequence[FeatureSpec], marks: Sequence[str],
-                     predicates: Iterable[str] = ()) -> dict[str, Any]:
+                     predicates: Iterable[str] = (), lowest: Sequence[str] | None = None) -> dict[str, Any]:
     """`ConFold(evidence=...)` for the extractor's features `specs`, the question's `marks`
-    (lowest first) and the names of its derived predicates."""
-    lowest = mark_suffix(marks[0]) if marks else None
+    (lowest first), the names of its derived predicates and the marks that count as lowest
+    (default: the first)."""
+    low = {mark_suffix(m) for m in (lowest or marks[:1])}
     evidence: dict[str, Any] = {}
     for spec in specs:
         family, name = split_feature_name(spec.name)
         if family == "similarity":
-            evidence[spec.name] = () if name == lowest else ">"
+            evidence[spec.name] = () if name in low else ">"
         elif family in _BY_FAMILY:
             evidence[spec.name] = _BY_FAMILY[family]
         elif family is None and name in _BY_NAME:

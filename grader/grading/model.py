@@ -49,7 +49,7 @@ DEFAULT_FLAG_BELOW = 0.7
 Progress = Callable[[float, str], None]
 #: The options of `GradingModel.train` that a model's `params` record.
 TRAIN_OPTIONS = ("ratio", "z", "improvement_threshold", "confidence_threshold", "n_terms", "default_rule",
-                 "n_resamples", "wording_support", "evidence_rules")
+                 "n_resamples", "wording_support", "evidence_rules", "lowest_marks")
 
 
 class Decisions(NamedTuple):
@@ -105,7 +105,8 @@ class GradingModel:
               confidence_threshold: float | None = DEFAULT_CONFIDENCE_THRESHOLD,
               n_terms: int = 30, default_rule: bool = False,
               n_resamples: int = DEFAULT_RESAMPLES, wording_support: bool = True,
-              evidence_rules: bool = True, keep_rules_of: GradingModel | None = None,
+              evidence_rules: bool = True, lowest_marks: Sequence[str] | None = None,
+              keep_rules_of: GradingModel | None = None,
               progress: Progress | None = None) -> GradingModel:
         """Fit the extractor and CON-FOLD on marked answers.
 
@@ -118,7 +119,9 @@ class GradingModel:
         turns this off and the confidence is the rule's). `wording_support`: the confidence is
         also multiplied by how much the marked answers' wording supports the mark
         (`grader.grading.wording`). `evidence_rules`: a learned rule for a mark above the
-        lowest rests on what the answer says, not on what it lacks (`grader.grading.evidence`).
+        lowest rests on what the answer says, not on what it lacks (`grader.grading.evidence`);
+        `lowest_marks`: the marks that count as the lowest (default: the question's first;
+        labels such as "incorrect" and "contradictory" that both give no credit).
         `keep_rules_of`: a model trained earlier on some of these answers (retraining after
         reviews): its learned rules come first, as rules the learner refines (exceptions for
         the answers that contradict them) or drops (`ConFold` initial rules), so that adding a
@@ -152,13 +155,14 @@ class GradingModel:
         evidence = None
         if evidence_rules:
             predicates = [d.name for d in question.background if isinstance(d, PredicateDefinition)]
-            evidence = feature_evidence(extractor.feature_specs_, question.marks, predicates)
+            evidence = feature_evidence(extractor.feature_specs_, question.marks, predicates, lowest_marks)
         learner = ConFold(ratio=ratio, z=z, improvement_threshold=improvement_threshold,
                           confidence_threshold=confidence_threshold, default_rule=default_rule,
                           background=list(question.background) or None,
                           initial_rules=(list(question.initial_rules)
                                          + _kept_rules(keep_rules_of, list(X.columns))) or None,
-                          evidence=evidence, label_order=list(question.marks) if evidence_rules else None)
+                          evidence=evidence, label_order=_label_order(question.marks, lowest_marks)
+                          if evidence_rules else None)
         learner.fit(X, pd.Series(marks, name="mark"))
         for rule in learner.rules_:  # kept rules stay learned ones (not the teacher's)
             if rule.name == KEPT_RULE:
@@ -175,6 +179,8 @@ class GradingModel:
                   "confidence_threshold": confidence_threshold, "n_terms": n_terms,
                   "n_resamples": n_resamples, "wording_support": wording_support,
                   "evidence_rules": evidence_rules}
+        if lowest_marks:
+            params["lowest_marks"] = [str(m) for m in lowest_marks]
         if default_rule:  # only when set, so that older readers of the model file see no change
             params["default_rule"] = True
         report(1.0, f"learned {len(learner.rules_)} rules")
@@ -427,6 +433,14 @@ class GradingModel:
 
 #: The name a learned rule of an earlier model carries while it is refined (`keep_rules_of`).
 KEPT_RULE = "kept from the earlier model"
+
+
+def _label_order(marks: Sequence[str], lowest: Sequence[str] | None) -> list:
+    """`ConFold(label_order=...)`: the marks from the lowest, the lowest ones as one group."""
+    if not lowest:
+        return list(marks)
+    low = tuple(str(m) for m in lowest)
+    return [low] + [m for m in marks if m not in low]
 
 
 def _kept_rules(previous: GradingModel | None, columns: list[str]) -> list[Rule]:

@@ -124,6 +124,7 @@ def test_default_is_unchanged():
     ({"evidence": ["present"]}, "must be None or a mapping"),
     ({"evidence": {"concept:a": 3}}, "must be a list of values"),
     ({"evidence": EVIDENCE, "label_order": ["0", "1"]}, "lacks the label(s) '0.5'"),
+    ({"evidence": EVIDENCE, "label_order": []}, "label_order is empty"),
 ])
 def test_bad_evidence_is_a_clear_error(params, message):
     X, y = marks_table(0, n=60)
@@ -136,3 +137,14 @@ def test_evidence_is_a_parameter():
     model = ConFold(evidence=EVIDENCE, label_order=ORDER)
     assert model.get_params()["evidence"] is EVIDENCE and model.get_params()["label_order"] == ORDER
     assert ConFold().set_params(label_order=["a", "b"]).label_order == ["a", "b"]
+
+
+def test_a_group_of_lowest_labels_is_free():
+    from grader.confold.estimator import _needs_evidence
+
+    assert _needs_evidence(["0", "0.5", "1"], [("0", "0.5"), "1"]).tolist() == [False, False, True]
+    assert _needs_evidence(["0", "0.5", "1"], None).tolist() == [False, True, True]
+    X, y = marks_table(1)
+    model = ConFold(evidence=EVIDENCE, label_order=[("0", "0.5"), "1"]).fit(X, y)
+    cats = categories_of(X)
+    assert all(bad_literals(r, cats) == [] for r in model.rules_ if r.head == "1")

@@ -1,0 +1,41 @@
+"""What the grading model tells the learner is evidence (grader.grading.evidence)."""
+
+from __future__ import annotations
+
+from grader.grading.evidence import feature_evidence
+from grader.grading.model import GradingModel
+from knowledge.schema import FeatureSpec
+from tests.data import marked_answers, small_question
+
+
+def _spec(name, kind="categorical"):
+    return FeatureSpec(name, kind)
+
+
+def test_feature_evidence():
+    specs = [_spec("concept:gap"), _spec("ref:s_2"), _spec("term:earth"), _spec("quantity:g"),
+             _spec("value:g", "numeric"), _spec("misconception:flat"), _spec("similarity:mark_0", "numeric"),
+             _spec("similarity:mark_0_5", "numeric"), _spec("similarity:mark_1", "numeric"),
+             _spec("coverage", "numeric"), _spec("length", "numeric"), _spec("non_answer"), _spec("odd")]
+    ev = feature_evidence(specs, ("0", "0.5", "1"), ["plausible_g"])
+    assert ev["concept:gap"] == ev["ref:s_2"] == ev["term:earth"] == ("present", "negated")
+    assert ev["quantity:g"] == ("correct",)
+    assert ev["value:g"] == ev["misconception:flat"] == ev["length"] == ev["non_answer"] == ev["odd"] == ()
+    assert ev["similarity:mark_0"] == () and ev["similarity:mark_0_5"] == ev["similarity:mark_1"] == ">"
+    assert ev["coverage"] == ">" and ev["plausible_g"] == (True,)
+    grouped = feature_evidence(specs, ("0", "0.5", "1"), lowest=("0", "0.5"))
+    assert grouped["similarity:mark_0_5"] == () and grouped["similarity:mark_1"] == ">"
+
+
+def test_grading_rules_for_the_higher_mark_rest_on_what_the_answer_says():
+    answers, marks = marked_answers()
+    model = GradingModel.train(small_question(), answers, marks, n_resamples=0, wording_support=False)
+    assert model.params["evidence_rules"] is True
+    for rule in model.learner.rules_:
+        if rule.head == "1":
+            assert all(lit.op in ("==", "!=", ">") for lit in rule.body), str(rule)
+            assert not any(lit.op == "==" and lit.value == "absent" for lit in rule.body), str(rule)
+            assert not any(lit.op == "!=" and lit.value in ("present", "negated") for lit in rule.body)
+    plain = GradingModel.train(small_question(), answers, marks, n_resamples=0, wording_support=False,
+                               evidence_rules=False, lowest_marks=["0"])
+    assert plain.params["evidence_rules"] is False and plain.learner.get_params()["evidence"] is None
