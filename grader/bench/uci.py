@@ -142,6 +142,23 @@ HEADER = (f"{'table':<14}{'rows':>7}{'acc':>7}{'ref':>6}{'macroF1':>7}{'IBS':>7}
           f"{'fit_s':>8}{'cpu_s':>7}{'target':>7}{'ref_s':>6}{'pred_us':>8}{'expl_us':>8}")
 
 
+def speedup_summary(results: list[dict]) -> str:
+    """The fit speed-up over the reference CON-FOLD (its seconds / our fit CPU seconds) on
+    the tables whose reference time the notes give, their median, and the tables without one."""
+    timed = [r for r in results if "error" not in r and r.get("reference_seconds")]
+    untimed = [r["table"] for r in results if "error" not in r and not r.get("reference_seconds")]
+    if not timed:
+        return "speed-up: no table with a reference fit time (confold-notes.md gives adult, " \
+               "credit_card, eeg, dry_bean, nursery)"
+    ups = {r["table"]: r["reference_seconds"] / max(r["fit_cpu_seconds"], 1e-9) for r in timed}
+    text = ("speed-up over the reference CON-FOLD (reference s / fit CPU s): "
+            + ", ".join(f"{t} x{u:.1f}" for t, u in ups.items())
+            + f"; median x{float(np.median(list(ups.values()))):.1f}")
+    if untimed:
+        text += f"; no reference time here for {', '.join(untimed)}"
+    return text
+
+
 def write_json(path: Path, payload) -> None:
     atomic_write_text(path, json.dumps(payload, indent=1))
 
@@ -198,6 +215,7 @@ def main(argv: list[str] | None = None) -> int:
         results.append(best)
         all_notes += [f"{name}: {n}" for n in best["notes"]]
         print(format_row(best), flush=True)
+    print(speedup_summary(results))
     for note in all_notes:
         print(f"note: {note}")
     if args.json:
