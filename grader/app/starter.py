@@ -36,7 +36,9 @@ class NoModel:
     def __init__(self, question):
         self.question = question
 
-    def grade(self, answers: Sequence[str], flag_below: float = DEFAULT_FLAG_BELOW) -> pd.DataFrame:
+    def grade(self, answers: Sequence[str], flag_below: float = DEFAULT_FLAG_BELOW,
+              features: pd.DataFrame | None = None) -> pd.DataFrame:
+        """Every answer unmarked and flagged (`features` is accepted as `GradingModel.grade` does)."""
         n = len(answers)
         return pd.DataFrame({"mark": pd.Series([None] * n, dtype=object), "confidence": np.full(n, np.nan),
                              "flagged": np.ones(n, dtype=bool), "rule": [""] * n,

@@ -269,11 +269,16 @@ class GeneralGrader:
         marks = np.asarray([None if i < 0 else self.marks[str(m)] for m, i in zip(labels, index)], dtype=object)
         return marks, confidence
 
-    def grade(self, answers: Sequence[str], flag_below: float = DEFAULT_FLAG_BELOW) -> pd.DataFrame:
-        """Columns mark, confidence, flagged, rule, explanation, needs_human (as `GradingModel.grade`)."""
+    def grade(self, answers: Sequence[str], flag_below: float = DEFAULT_FLAG_BELOW,
+              features: pd.DataFrame | None = None) -> pd.DataFrame:
+        """Columns mark, confidence, flagged, rule, explanation, needs_human (as `GradingModel.grade`).
+        `features`: `self.features(answers)` when the caller has it already."""
         texts = _as_text(answers)
         codes, unique = pd.factorize(np.asarray(texts, dtype=object))
-        X = self.features(list(unique))
+        if features is None:
+            X = self.features(list(unique))
+        else:  # the rows of the first occurrence of each distinct answer
+            X = features.iloc[np.unique(codes, return_index=True)[1]].reset_index(drop=True)
         labels, confidence, index, agreement = (a[codes] for a in self.model.decide(X))
         no_rule = index < 0
         blank = np.fromiter((not t for t in texts), dtype=bool, count=len(texts))

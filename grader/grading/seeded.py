@@ -43,11 +43,13 @@ class SeededModel:
         general += self.general.model.rules()
         return general if self.own is None else self.own.rules(format) + "\n" + general
 
-    def grade(self, answers: Sequence[str], flag_below: float = DEFAULT_FLAG_BELOW) -> pd.DataFrame:
-        general = self.general.grade(answers, flag_below)
+    def grade(self, answers: Sequence[str], flag_below: float = DEFAULT_FLAG_BELOW,
+              features: pd.DataFrame | None = None) -> pd.DataFrame:
+        """`features`: `self.features(answers)` when the caller has it already."""
         if self.own is None:
-            return general
-        own = self.own.grade(answers, flag_below)
+            return self.general.grade(answers, flag_below, features)
+        general = self.general.grade(answers, flag_below)
+        own = self.own.grade(answers, flag_below, features)
         use_general = own["mark"].isna().to_numpy() & general["mark"].notna().to_numpy()
         out = own.copy()
         out.loc[use_general] = general.loc[use_general]

@@ -8,6 +8,7 @@ import io
 import json
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from grader.cli import main
@@ -94,6 +95,15 @@ def test_marks_a_question_it_has_not_seen(trained):
     assert accuracy > max(marks.count(m) for m in set(marks)) / len(marks) - 0.15  # near or above the commonest mark
     blank = grader.grade(["", "-"])
     assert blank["flagged"].all() and blank["needs_human"].all()
+
+
+def test_features_the_caller_has_give_the_same_marks(trained):
+    """The app reads the answers once and passes their features to `grade` (as to a
+    question's own model); a repeated answer reads its first occurrence's row."""
+    question, answers, _ = sample(NAMES[2])
+    answers = answers[:30] + answers[:5]
+    grader = trained.for_question(question)
+    pd.testing.assert_frame_equal(grader.grade(answers, features=grader.features(answers)), grader.grade(answers))
 
 
 def test_model_file_round_trip_and_damage(trained, tmp_path):

@@ -6,6 +6,7 @@ import csv
 import json
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from grader.cli import main
@@ -88,6 +89,7 @@ def test_seeded_model_takes_the_general_mark_where_its_own_gives_none(general):
     seeded = SeededModel(own, general.for_question(question))
     mine = own.grade(answers)
     graded = seeded.grade(answers)
+    pd.testing.assert_frame_equal(seeded.grade(answers, features=seeded.features(answers)), graded)
     theirs = seeded.general.grade(answers)
     assert len(graded) == len(answers)
     none = mine["mark"].isna().to_numpy() & theirs["mark"].notna().to_numpy()
