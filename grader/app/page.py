@@ -16,7 +16,7 @@ import streamlit as st
 from grader.app import views_export, views_marks, views_review, views_rubric, views_spot, views_start
 from grader.app.review import progress_counts, with_decisions
 from grader.app.review_store import MAX_MARKER_CHARS, StoreError
-from grader.app.session import prepare_sample
+from grader.app.session import evaluate, prepare_sample, threshold_for_target
 from grader.app.settings import AppSettings
 from grader.app.ui import (get_session, get_store, md_escape, remember_marker, remembered_marker,
                            shown_id, write_marker_cookie)
@@ -24,6 +24,25 @@ from grader.app.views_open import open_exam_sidebar
 
 VIEWS = ("Review", "Groups", "Start", "Marks", "Spot checks", "Rubric", "Learn from reviews", "Export")
 ALL_QUESTIONS = "All questions"
+FLAG_BY = ("below a confidence", "to a target accuracy")
+
+
+def _target_threshold(session, settings: AppSettings, target: float) -> float:
+    """The flag threshold for `target` from the questions in view, with what it promises
+    said in the sidebar; every answer is flagged when the marked answers cannot vouch for it."""
+    qid = st.session_state.get("question")
+    ids = [qid] if qid in session.questions else list(session.questions)
+    reports = []
+    for q in ids:
+        try:
+            with st.spinner(f"Cross-validating {q} (once; the result is kept)…"):
+                reports.append(evaluate(session.questions[q], settings.workdir / "models"))
+        except Exception as exc:  # no evaluation: its answers count for nothing in the choice
+            st.sidebar.warning(f"No cross-validation for {md_escape(q)}: {md_escape(exc)}")
+    choice = threshold_for_target(reports, target)
+    (st.sidebar.caption if choice.met else st.sidebar.warning)(md_escape(choice.message()[:1].upper()
+                                                                         + choice.message()[1:]))
+    return choice.threshold
 
 
 # -- the page -----------------------------------------------------------------------------
@@ -47,6 +66,8 @@ def main() -> None:
     if "marker" not in state:  # a new session: the name this browser used, else the setting
         state["marker"] = remembered_marker() or settings.marker
     state.setdefault("flag_below", settings.flag_below)
+    state.setdefault("flag_by", FLAG_BY[0])
+    state.setdefault("target_accuracy", 0.95)
     state.setdefault("anonymous", settings.anonymous)
     state.setdefault("seen", {})
 
@@ -85,9 +106,17 @@ def main() -> None:
         if state.get("question") not in choices:
             state["question"] = ALL_QUESTIONS
         st.selectbox("Question", choices, key="question")
-        st.slider("Flag answers below this confidence", 0.0, 1.0, step=0.01, key="flag_below",
-                  help="Answers no rule marks, or marked with a lower confidence, go to the "
-                       "review queue.")
+        st.radio("Flag answers", FLAG_BY, key="flag_by", horizontal=True)
+        if state["flag_by"] == FLAG_BY[0]:
+            st.slider("Flag answers below this confidence", 0.0, 1.0, step=0.01, key="flag_below",
+                      help="Answers no rule marks, or marked with a lower confidence, go to the "
+                           "review queue.")
+        else:
+            st.slider("Mark automatically only what is right at least this often", 0.80, 0.99,
+                      step=0.01, key="target_accuracy", format="%.2f",
+                      help="The flag threshold is chosen from the cross-validated marks of the "
+                           "marked answers, so that the lower confidence bound of the accuracy of "
+                           "the automatic marks reaches this target.")
         st.toggle("Anonymous marking", key="anonymous",
                   help="Hide students' ids and names in the marking views (the export still "
                        "carries them). The setting GRADER_ANONYMOUS says how a session starts.")
@@ -99,6 +128,8 @@ def main() -> None:
     if state["question"] != ALL_QUESTIONS:
         table = table[table["question_id"] == state["question"]]
     threshold = float(state["flag_below"])
+    if state["flag_by"] != FLAG_BY[0]:
+        threshold = _target_threshold(session, settings, float(state["target_accuracy"]))
 
     st.header(md_escape(session.name))
     if session.warnings:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import math
 import re
 import shutil
 from dataclasses import dataclass, field
@@ -371,10 +372,25 @@ def forget_extended_training(settings: AppSettings, session: ExamSession, questi
 
 # -- evaluation (cross-validation), cached like the models --------------------------------------
 
+def threshold_for_target(reports: Sequence[dict], target: float):
+    """The `ThresholdChoice` for a target accuracy from the cross-validated marked answers of
+    the questions shown (`evaluate`'s reports, pooled): one threshold for the answers in view."""
+    from grader.grading.flag_threshold import choose_threshold
+
+    confidence: list[float] = []
+    correct: list[bool] = []
+    for report in reports:
+        calibration = report.get("calibration") or {"confidence": [], "correct": []}
+        confidence += [math.nan if c is None else float(c) for c in calibration["confidence"]]
+        correct += [bool(c) for c in calibration["correct"]]
+    return choose_threshold(confidence, correct, target)
+
+
 def evaluate(qs: QuestionSession, cache_dir: Path, *, folds: int = 5) -> dict:
-    """Cross-validated figures of the question's model (accuracy, macro-F1, QWK, IBS and the
-    curve of automatic-marking accuracy against the share flagged), cached on disk."""
-    cached = Path(cache_dir) / f"{qs.question_path.parent.name}-{qs.model_key}.cv{folds}.v2.json"
+    """Cross-validated figures of the question's model (accuracy, macro-F1, QWK, IBS, the
+    curve of automatic-marking accuracy against the share flagged, and each marked answer's
+    confidence and correctness), cached on disk."""
+    cached = Path(cache_dir) / f"{qs.question_path.parent.name}-{qs.model_key}.cv{folds}.v3.json"
     if cached.exists():
         try:
             return json.loads(cached.read_text(encoding="utf-8"))
@@ -394,6 +410,10 @@ def evaluate(qs: QuestionSession, cache_dir: Path, *, folds: int = 5) -> dict:
         "qwk": _float(report, "qwk"), "ibs": _float(report, "ibs"), "ece": _float(report, "ece"),
         "reliability": metrics.reliability_bins(p["mark"], p["predicted"], p["confidence"]),
         "answers": len(marked.answers), "folds": folds,
+        # each marked answer's cross-validated confidence and whether its mark was right, for
+        # flagging to a target accuracy (grader.grading.flag_threshold)
+        "calibration": {"confidence": [None if pd.isna(c) else float(c) for c in p["confidence"]],
+                        "correct": [bool(t == q) for t, q in zip(p["mark"], p["predicted"])]},
         "curve": {c: [None if pd.isna(v) else float(v) for v in curve[c]]
                   for c in ("threshold", "share_flagged", "auto_accuracy") if c in curve},
     }
