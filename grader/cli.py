@@ -110,6 +110,9 @@ def _add_learning(p: argparse.ArgumentParser) -> None:
     g.add_argument("--no-wording", dest="wording_support", action="store_false",
                    help="do not weigh an answer's confidence by how much the marked answers' wording "
                         "supports its mark")
+    g.add_argument("--no-vote", dest="vote", action="store_false",
+                   help="give each answer the mark of the model's own rule that fired, not the mark most "
+                        "of the resampled rule lists give it")
 
 
 def _add_force(p: argparse.ArgumentParser) -> None:
@@ -206,7 +209,7 @@ def _learning_params(args: argparse.Namespace) -> dict:
     return {"ratio": args.ratio, "z": args.z, "improvement_threshold": args.improvement_threshold,
             "confidence_threshold": args.confidence_threshold, "n_terms": args.n_terms,
             "default_rule": args.default_rule, "n_resamples": args.resamples,
-            "wording_support": args.wording_support}
+            "wording_support": args.wording_support, "vote": args.vote}
 
 
 def _load_marked(args: argparse.Namespace, question_path: Path):

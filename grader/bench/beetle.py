@@ -251,6 +251,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="a last rule for the answers no learned rule covers (pipeline default if omitted)")
     parser.add_argument("--wording", choices=("on", "off"), default=None,
                         help="confidence weighed by the wording support of the mark (pipeline default if omitted)")
+    parser.add_argument("--vote", choices=("on", "off"), default=None,
+                        help="the mark most of the resampled rule lists give (pipeline default if omitted)")
     parser.add_argument("--predictions", type=Path, default=None, metavar="CSV",
                         help="write every evaluation answer's marks and confidences here")
     parser.add_argument("--compare", type=Path, default=None, metavar="CSV",
@@ -264,6 +266,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         params["default_rule"] = args.default_rule == "on"
     if args.wording is not None:
         params["wording_support"] = args.wording == "on"
+    if args.vote is not None:
+        params["vote"] = args.vote == "on"
     before = None
     if args.compare:
         try:
