@@ -128,18 +128,17 @@ def majority_vote(labels: np.ndarray, confidence: np.ndarray, verdicts: list
     marks = np.asarray(labels, dtype=object).copy()
     confidence = np.asarray(confidence, dtype=float).copy()
     borrowed = np.full(len(marks), None, dtype=object)
-    for i in range(len(marks)):
-        if marks[i] is None:
-            continue
-        counts = {marks[i]: 1}
-        for resample_labels, _, _ in verdicts:
-            mark = resample_labels[i]
-            if mark is not None:
-                counts[mark] = counts.get(mark, 0) + 1
-        winner = max(counts, key=lambda m: (counts[m], m == marks[i]))
-        if winner == marks[i]:
-            continue
-        j = next(j for j, v in enumerate(verdicts) if v[0][i] == winner)
-        marks[i], confidence[i] = winner, verdicts[j][1][i]
-        borrowed[i] = (j, int(verdicts[j][2][i]))
+    if not verdicts or not len(marks):
+        return marks, confidence, borrowed
+    votes = np.vstack([np.asarray(v[0], dtype=object) for v in verdicts])  # resamples x answers
+    candidates = sorted({m for m in marks if m is not None} | {m for m in votes.ravel() if m is not None},
+                        key=str)
+    counts = np.vstack([(votes == m).sum(axis=0) + 1.5 * (marks == m) for m in candidates])
+    # the main model's vote counts 1, and 0.5 more breaks a tie in its favour
+    winner = np.asarray(candidates, dtype=object)[counts.argmax(axis=0)]
+    changed = np.flatnonzero((marks != None) & (winner != marks))  # noqa: E711 (elementwise)
+    first = (votes[:, changed] == winner[changed]).argmax(axis=0)  # the first resample giving it
+    for i, j in zip(changed, first):
+        marks[i], confidence[i] = winner[i], verdicts[j][1][i]
+        borrowed[i] = (int(j), int(verdicts[j][2][i]))
     return marks, confidence, borrowed
