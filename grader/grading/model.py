@@ -270,7 +270,8 @@ class GradingModel:
         from grader.confold.explain import explain_table
 
         X = self.features([answer])
-        borrowed = self.decide(X).borrowed[0]
+        decisions = self.decide(X)  # the mark, after the vote of the resampled rule lists
+        borrowed = decisions.borrowed[0]
         if borrowed is None:
             explanation = self.learner.explain(X, descriptions=self.descriptions)[0]
         else:
@@ -279,7 +280,7 @@ class GradingModel:
                                              self.learner.target_name_))
             explanation.origin = f"resample {borrowed[0] + 1}'s {explanation.origin or 'learned'}"
         if self.agreement is not None and self.agreement.rule_lists_ and explanation.rule_index is not None:
-            share = self.agreement.agreement(self.learner, X, [explanation.label])[0]
+            share = decisions.agreement[0]
             explanation.resamples = len(self.agreement.rule_lists_)
             explanation.agreeing = round(share * explanation.resamples)
         if self.wording is not None and explanation.rule_index is not None:
