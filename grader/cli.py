@@ -115,6 +115,9 @@ def _add_learning(p: argparse.ArgumentParser) -> None:
                    help="let a rule for a mark above the lowest rest on what an answer lacks (by default "
                         "such a rule rests on what the answer says; what it lacks only blocks a rule or "
                         "gives the lowest mark)")
+    g.add_argument("--no-vote", dest="vote", action="store_false",
+                   help="give each answer the mark of the model's own rule that fired, not the mark most "
+                        "of the resampled rule lists give it")
 
 
 def _add_force(p: argparse.ArgumentParser) -> None:
@@ -219,7 +222,7 @@ def _learning_params(args: argparse.Namespace) -> dict:
     return {"ratio": args.ratio, "z": args.z, "improvement_threshold": args.improvement_threshold,
             "confidence_threshold": args.confidence_threshold, "n_terms": args.n_terms,
             "default_rule": args.default_rule, "n_resamples": args.resamples,
-            "wording_support": args.wording_support, "evidence_rules": args.evidence_rules}
+            "wording_support": args.wording_support, "evidence_rules": args.evidence_rules, "vote": args.vote}
 
 
 def _load_marked(args: argparse.Namespace, question_path: Path):

@@ -264,6 +264,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="confidence weighed by the wording support of the mark (pipeline default if omitted)")
     parser.add_argument("--evidence-rules", choices=("on", "off"), default=None,
                         help="rules for a mark above the lowest rest on what the answer says (pipeline default if omitted)")
+    parser.add_argument("--vote", choices=("on", "off"), default=None,
+                        help="the mark most of the resampled rule lists give (pipeline default if omitted)")
     parser.add_argument("--predictions", type=Path, default=None, metavar="CSV",
                         help="write every evaluation answer's marks and confidences here")
     parser.add_argument("--compare", type=Path, default=None, metavar="CSV",
@@ -279,6 +281,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         params["wording_support"] = args.wording == "on"
     if args.evidence_rules is not None:
         params["evidence_rules"] = args.evidence_rules == "on"
+    if args.vote is not None:
+        params["vote"] = args.vote == "on"
     before = None
     if args.compare:
         try:

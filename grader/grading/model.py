@@ -30,7 +30,7 @@ from grader.atomic_file import atomic_write_text
 from grader.confold.model_file import ModelFileError, read_json_file  # one error for every unreadable model file
 from grader.confold.rule_eval import rule_features
 from grader.confold.rules import PredicateDefinition, Rule
-from grader.grading.agreement import DEFAULT_RESAMPLES, ResampledAgreement
+from grader.grading.agreement import DEFAULT_RESAMPLES, ResampledAgreement, majority_vote
 from grader.grading.contradiction import contradiction_notes
 from grader.grading.evidence import feature_evidence
 from grader.grading.marker_text import MarkerWords, mark_words
@@ -49,7 +49,7 @@ DEFAULT_FLAG_BELOW = 0.7
 Progress = Callable[[float, str], None]
 #: The options of `GradingModel.train` that a model's `params` record.
 TRAIN_OPTIONS = ("ratio", "z", "improvement_threshold", "confidence_threshold", "n_terms", "default_rule",
-                 "n_resamples", "wording_support", "evidence_rules", "lowest_marks")
+                 "n_resamples", "wording_support", "evidence_rules", "lowest_marks", "vote")
 
 
 class Decisions(NamedTuple):
@@ -61,6 +61,8 @@ class Decisions(NamedTuple):
     agreement: np.ndarray   # share of the resampled models giving the same mark; NaN if none were kept
     support: np.ndarray     # wording support of the mark (`grader.grading.wording`); NaN if none
     preferred: np.ndarray   # object: the mark the wording prefers, None where no support figure
+    borrowed: np.ndarray    # object: (resample, rule index) where the vote of the resampled rule
+                            # lists changed the mark (`agreement.majority_vote`), else None
 
 
 def is_blank(answer: object) -> bool:
@@ -106,7 +108,7 @@ class GradingModel:
               n_terms: int = 30, default_rule: bool = False,
               n_resamples: int = DEFAULT_RESAMPLES, wording_support: bool = True,
               evidence_rules: bool = True, lowest_marks: Sequence[str] | None = None,
-              keep_rules_of: GradingModel | None = None,
+              keep_rules_of: GradingModel | None = None, vote: bool = True,
               progress: Progress | None = None) -> GradingModel:
         """Fit the extractor and CON-FOLD on marked answers.
 
@@ -126,6 +128,9 @@ class GradingModel:
         reviews): its learned rules come first, as rules the learner refines (exceptions for
         the answers that contradict them) or drops (`ConFold` initial rules), so that adding a
         few reviewed answers changes what they say and little else.
+        `vote`: an answer gets the mark most of the rule lists (the
+        model's and the resamples') give it, justified by the rule of the first list giving it
+        (`grader.grading.agreement.majority_vote`); needs `n_resamples`.
         """
         from features import FeatureExtractor
         from grader.confold import ConFold
@@ -178,7 +183,7 @@ class GradingModel:
         params = {"ratio": ratio, "z": z, "improvement_threshold": improvement_threshold,
                   "confidence_threshold": confidence_threshold, "n_terms": n_terms,
                   "n_resamples": n_resamples, "wording_support": wording_support,
-                  "evidence_rules": evidence_rules}
+                  "evidence_rules": evidence_rules, "vote": vote}
         if lowest_marks:
             params["lowest_marks"] = [str(m) for m in lowest_marks]
         if default_rule:  # only when set, so that older readers of the model file see no change
@@ -208,18 +213,27 @@ class GradingModel:
         labels, rule_confidence, index = self.learner.predict_rules(X)
         labels = np.asarray(labels, dtype=object)
         confidence = np.asarray(rule_confidence, dtype=float)
+        borrowed = np.full(len(labels), None, dtype=object)
         if self.agreement is None:
             agreement = np.full(len(labels), np.nan)
         else:
-            agreement = self.agreement.agreement(self.learner, X, labels)
+            verdicts = self.agreement.verdicts(self.learner, X)
+            if self.params.get("vote") and verdicts:  # files saved before the vote: off
+                labels, confidence, borrowed = majority_vote(labels, confidence, verdicts)
+            agreement = self.agreement.agreement(self.learner, X, labels, verdicts)
             confidence = np.where(np.isnan(agreement), confidence, confidence * agreement)
         support, preferred = np.full(len(labels), np.nan), [None] * len(labels)
         if self.wording is not None and answers is not None:
-            support, preferred = self.wording.judge(_as_text(answers), [None if i < 0 else m
-                                                                        for m, i in zip(labels, index)])
+            support, preferred = self.wording.judge(_as_text(answers), [
+                None if i < 0 and b is None else m for m, i, b in zip(labels, index, borrowed)])
             confidence = weigh(confidence, support)
         return Decisions(labels, confidence, np.asarray(index, dtype=np.int64), agreement, support,
-                         np.asarray(preferred, dtype=object))
+                         np.asarray(preferred, dtype=object), borrowed)
+
+    def borrowed_rule(self, borrowed: tuple[int, int]) -> Rule:
+        """The resampled rule a vote borrowed (see `Decisions.borrowed`)."""
+        resample, index = borrowed
+        return self.agreement.rule_lists_[resample][index]
 
     def grade(self, answers: Sequence[str], flag_below: float = DEFAULT_FLAG_BELOW,
               features: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -241,17 +255,24 @@ class GradingModel:
             X = features.iloc[first].reset_index(drop=True)
         decisions = self.decide(X, unique)
         tested = self._rule_features() + [frozenset()]
-        contradicted = contradiction_notes(self.question, X, decisions.marks,
-                                           [tested[i] for i in decisions.rule_index])[codes]
-        labels, confidences, index, agreement, support, preferred = (a[codes] for a in decisions)
+        contradicted = contradiction_notes(self.question, X, decisions.marks, [
+            tested[i] if b is None else frozenset(lit.feature for lit in self.borrowed_rule(b).body)
+            for i, b in zip(decisions.rule_index, decisions.borrowed)])[codes]
+        labels, confidences, index, agreement, support, preferred, borrowed = (a[codes] for a in decisions)
+        voted = np.array([b is not None for b in borrowed], dtype=bool)
         blank = np.fromiter((not t for t in texts), dtype=bool, count=len(texts))
-        no_rule = index < 0
+        no_rule = (index < 0) & ~voted
         needs_human = no_rule | blank | (contradicted != "")  # whatever the threshold
         with np.errstate(invalid="ignore"):
             flagged = needs_human | ~(confidences >= flag_below)
         rule_texts = np.asarray(self.rule_texts() + [""], dtype=object)
         summaries = np.asarray(self.rule_summaries() + ["no rule applies: for a human marker"], dtype=object)
+        rule_column = rule_texts[index]
         explanation = summaries[index]  # index -1 picks the last entry
+        if voted.any():
+            rule_column, explanation = rule_column.copy(), explanation.copy()
+            for i in np.flatnonzero(voted):
+                rule_column[i], explanation[i] = self._borrowed_texts(borrowed[i])
         if self.agreement is not None and self.agreement.rule_lists_:
             explanation = explanation + agreement_phrases(agreement, len(self.agreement.rule_lists_), no_rule)
         if self.wording is not None:
@@ -265,17 +286,37 @@ class GradingModel:
         marks = np.asarray(labels, dtype=object)
         marks = np.where(no_rule, None, marks)
         return pd.DataFrame({"mark": pd.Series(marks, dtype=object), "confidence": confidences,
-                             "flagged": flagged, "rule": rule_texts[index],
+                             "flagged": flagged, "rule": rule_column,
                              "explanation": explanation, "needs_human": needs_human})
 
+    def _borrowed_texts(self, borrowed: tuple[int, int]) -> tuple[str, str]:
+        """(rule column, one-line explanation) of a mark the vote took from a resampled rule."""
+        rule = self.borrowed_rule(borrowed)
+        where = f"resample {borrowed[0] + 1}"
+        words = self.words()
+        summary = words.rule_summary(0, rule, f"rule {_confidence_text(rule.confidence)}")
+        return (f"{where}: {words.rule_text(rule)}",
+                summary.replace(" by rule 1 ", f" by a rule learned from {where} of the marked answers, "
+                                            f"the mark most of the models give ", 1))
+
     def explain(self, answer: str):
-        """The learner's full justification of the mark of one answer (`.text()`, `.summary()`,
-        `.to_dict()`)."""
+        """The full justification of the mark of one answer (`.text()`, `.summary()`,
+        `.to_dict()`): the rule that gave the mark, the resampled one when the vote chose it."""
+        from grader.confold.explain import explain_table
+
         X = self.features([answer])
-        explanation = self.learner.explain(X, descriptions=self.descriptions)[0]
+        decisions = self.decide(X)  # the mark, after the vote of the resampled rule lists
+        borrowed = decisions.borrowed[0]
+        if borrowed is None:
+            explanation = self.learner.explain(X, descriptions=self.descriptions)[0]
+        else:
+            rules = self.agreement.rule_lists_[borrowed[0]]
+            explanation = next(explain_table(rules, self.learner.encode(X, rules), X, self.descriptions,
+                                             self.learner.target_name_))
+            explanation.origin = f"resample {borrowed[0] + 1}'s {explanation.origin or 'learned'}"
         explanation.wording = self.words().justification
         if self.agreement is not None and self.agreement.rule_lists_ and explanation.rule_index is not None:
-            share = self.agreement.agreement(self.learner, X, [explanation.label])[0]
+            share = decisions.agreement[0]
             explanation.resamples = len(self.agreement.rule_lists_)
             explanation.agreeing = round(share * explanation.resamples)
         if self.wording is not None and explanation.rule_index is not None:

@@ -148,3 +148,51 @@ def test_damaged_resamples_are_a_model_file_error(model, tmp_path, damage, messa
     (tmp_path / "m.json").write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(ModelFileError, match=message):
         GradingModel.load(tmp_path / "m.json")
+
+
+def test_majority_vote_takes_the_mark_most_rule_lists_give_and_keeps_the_main_mark_on_a_tie():
+    from grader.grading.agreement import majority_vote
+
+    nan = float("nan")
+    main = np.array(["1", "1", None, "0"], dtype=object)
+    verdicts = [(np.array(["0", "0", "1", None], dtype=object), np.array([0.7, 0.7, 0.6, nan]), np.array([2, 2, 0, -1])),
+                (np.array(["0", "1", "1", None], dtype=object), np.array([0.8, 0.9, 0.5, nan]), np.array([1, 0, 3, -1])),
+                (np.array(["0", None, None, "1"], dtype=object), np.array([0.9, nan, nan, 0.9]), np.array([4, -1, -1, 0]))]
+    marks, confidence, borrowed = majority_vote(main, np.array([0.6, 0.6, nan, 0.8]), verdicts)
+    # row 0: three lists say 0 against the main model's 1: the first of them justifies it
+    # row 1: 1 (main and one resample) against 0 (one): kept; row 2: no rule of the main model
+    # applies: unmarked (for a human) whatever the resamples say; row 3: 0 (main) against 1 (one
+    # resample): a tie keeps the main model's mark
+    assert marks.tolist() == ["0", "1", None, "0"]
+    assert borrowed.tolist() == [(0, 2), None, None, None]
+    np.testing.assert_allclose(confidence, [0.7, 0.6, nan, 0.8])
+
+
+def test_a_mark_the_vote_changes_is_justified_by_the_resampled_rule(model, tmp_path):
+    import dataclasses
+
+    model.save(tmp_path / "m.json")
+    voting = GradingModel.load(tmp_path / "m.json")  # a copy whose resamples can be changed
+    assert voting.params["vote"] is True  # on by default in new models
+    flipped = [dataclasses.replace(r, head="0" if r.head == "1" else "1") for r in voting.learner.rules_]
+    voting.agreement.rule_lists_ = [flipped] * 3  # three lists that say the opposite of the model
+    main = model.learner.predict(model.features(NEW))
+    graded = voting.grade(NEW)
+    for i, answer in enumerate(NEW):
+        if main[i] is None:
+            continue
+        assert graded.loc[i, "mark"] != main[i]
+        assert graded.loc[i, "rule"].startswith("resample 1: ")
+        assert graded.loc[i, "explanation"].startswith(f"mark {graded.loc[i, 'mark']} by a rule learned from resample 1")
+        assert "3 of 3 resampled models agree" in graded.loc[i, "explanation"]
+        explanation = voting.explain(answer)
+        assert explanation.label == graded.loc[i, "mark"]
+        assert "resample 1's learned rule" in explanation.text()
+        assert explanation.overall_confidence == pytest.approx(graded.loc[i, "confidence"])
+    # a model file written before the vote keeps the model's own marks
+    data = voting.to_dict()
+    del data["params"]["vote"]
+    (tmp_path / "old.json").write_text(json.dumps(data), encoding="utf-8")
+    old = GradingModel.load(tmp_path / "old.json")
+    old.agreement.rule_lists_ = [flipped] * 3
+    assert old.grade(NEW)["mark"].tolist() == [None if m is None else m for m in main]
