@@ -256,8 +256,8 @@ def load_located(text: str, file: str) -> tuple[Any, Located, list[Problem]]:
     located = Located(file, text.splitlines())
     deep = _too_deep(text)
     if deep is not None:  # PyYAML would recurse into it for seconds before giving up
-        return None, located, [Problem(file, *deep, f"brackets [ or {{ nested more than {MAX_DEPTH} "
-                                                     f"deep; a question file needs only a few levels")]
+        return None, located, [Problem(file, *deep, f"brackets [ or {{ nested too deeply (more than "
+                                                     f"{MAX_DEPTH} levels); a file needs only a few")]
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as err:

@@ -19,7 +19,7 @@ from grader.app.session import (ExamSession, QuestionSession, evaluate,
                                 forget_extended_training, reviewed_examples,
                                 write_extended_training)
 from grader.app.settings import AppSettings
-from grader.app.ui import get_session, md_escape, show_notice
+from grader.app.ui import get_session, md_escape, show_notice, shown_id
 from grader.app.review_store import Decision, ReviewStore
 
 _FIGURES = (("accuracy", "accuracy"), ("macro_f1", "macro-F1"), ("qwk", "quadratic weighted kappa"),
@@ -84,7 +84,7 @@ def _rules(qs: QuestionSession) -> str:
         return ""
 
 
-def show_retrain_report(qid: str) -> None:
+def show_retrain_report(qid: str, exam_id: str) -> None:
     report = st.session_state.get("retrain_report")
     if not report or report["qid"] != qid:
         return
@@ -102,7 +102,8 @@ def show_retrain_report(qid: str) -> None:
             st.info("No proposed mark of this exam changed.")
         else:
             st.markdown(f"**{len(changed)} proposed mark(s) of this exam changed**")
-            st.dataframe(changed, hide_index=True, width="stretch")
+            shown = changed.assign(answer_id=[shown_id(exam_id, a) for a in changed["answer_id"]])
+            st.dataframe(shown, hide_index=True, width="stretch")
         a, b = st.columns(2)
         with a.expander("Rules before"):
             st.code(report["rules_before"], language=None)
@@ -234,7 +235,7 @@ def rubric_view(session: ExamSession, store: ReviewStore, settings: AppSettings)
                                                              after_eval, "saving the rubric")
         st.session_state.pop(src_key, None)
         st.rerun()
-    show_retrain_report(qs.id)
+    show_retrain_report(qs.id, session.exam_id)
 
 
 def learn_view(session: ExamSession, store: ReviewStore, settings: AppSettings,
@@ -274,4 +275,4 @@ def learn_view(session: ExamSession, store: ReviewStore, settings: AppSettings,
         forget_extended_training(settings, session, qs.id)
         st.session_state.pop("retrain_report", None)
         st.rerun()
-    show_retrain_report(qs.id)
+    show_retrain_report(qs.id, session.exam_id)

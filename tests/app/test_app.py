@@ -217,6 +217,9 @@ def test_learning_from_reviews_retrains_and_keeps_the_extended_training_set(app_
     assert sum(r["id"].startswith("review:") for r in rows) == 5
     assert any(m.value == "**After learning from the reviews**" for m in at.markdown)
     assert int(_metric(at, "Training answers now")) == len(rows)
+    # anonymous marking (on at first): the changed marks name no student
+    shown = [set(d.value["answer_id"]) for d in at.dataframe if "answer_id" in d.value.columns]
+    assert shown and not set.union(*shown) & set(session.questions["open_circuit_bulb"].table["answer_id"])
 
 
 def test_export_writes_the_decisions_into_a_safe_csv(app_env):

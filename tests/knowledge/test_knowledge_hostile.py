@@ -78,7 +78,7 @@ def test_brackets_nested_too_deep_are_refused_at_once_where_they_pass_the_limit(
     start = time.process_time()
     problems = check_question_text(text, "q.yaml")
     assert time.process_time() - start < 0.2
-    assert [(p.line, p.column) for p in problems if "nested more than 100 deep" in p.message] == \
+    assert [(p.line, p.column) for p in problems if "nested too deeply (more than 100 levels)" in p.message] == \
         [(line, 5 + 100 * len(opening))]
 
 
