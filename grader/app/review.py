@@ -188,30 +188,33 @@ def group_summary(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def features_found(row: Mapping[str, object], descriptions: Mapping[str, str]) -> list[str]:
-    """What the extractor found in one answer, in words, most telling first."""
+    """What the extractor found in one answer, in the marker's words (the rubric's
+    descriptions, never a feature's internal name), most telling first."""
     found: list[tuple[int, str]] = []
     for name, value in row.items():
-        desc = descriptions.get(name) or name
-        family = name.split(":", 1)[0] if ":" in name else None
+        family, _, plain = name.partition(":") if ":" in name else (None, "", name)
+        desc = descriptions.get(name) or f"mentions {plain.replace('_', ' ')}"
         if value is None or (isinstance(value, float) and np.isnan(value)):
             continue
         if family in ("concept", "misconception", "term", "ref"):
             rank = {"misconception": 0, "concept": 1, "term": 3, "ref": 4}[family]
             if value == "present":
-                found.append((rank, f"{desc} ({name})"))
+                found.append((rank, desc))
             elif value == "negated":
-                found.append((rank, f"negated: {desc} ({name})"))
+                found.append((rank, f"with a negation: {desc}"))
         elif family == "quantity":
             if value != "missing":
-                found.append((2, f"{desc} — {str(value).replace('_', ' ')} ({name})"))
+                found.append((2, f"{desc} — {str(value).replace('_', ' ')}"))
         elif family == "value":
-            found.append((2, f"{desc}: {float(value):g} ({name})"))
+            found.append((2, f"{desc}: {float(value):g}"))
         elif name == "non_answer" and value == "yes":
-            found.append((0, "a non-answer (non_answer)"))
-        elif name in ("coverage", "precision"):
-            found.append((5, f"{name}: {float(value):.2f}"))
+            found.append((0, "a non-answer"))
+        elif name == "coverage":
+            found.append((5, f"says {float(value):.0%} of a reference answer's words"))
+        elif name == "precision":
+            found.append((5, f"{float(value):.0%} of its words are a reference answer's"))
         elif name == "length":
-            found.append((5, f"length: {float(value):g} words"))
+            found.append((5, f"{float(value):g} words long"))
     return [text for _, text in sorted(found, key=lambda t: t[0])]
 
 

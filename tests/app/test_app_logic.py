@@ -84,13 +84,14 @@ def test_features_found_puts_telling_features_in_words():
     row = {"concept:down": "present", "concept:gravity": "negated", "concept:zero": "absent",
            "quantity:g": "wrong_unit", "value:g": 9.8, "misconception:zero": "present",
            "non_answer": "no", "coverage": 0.5}
-    found = features_found(row, {"concept:down": "says it points down"})
-    assert found[0].startswith("says") is False and "misconception:zero" in found[0]
-    assert "says it points down (concept:down)" in found
-    assert "negated: concept:gravity (concept:gravity)" in found
-    assert not any("concept:zero" in f for f in found)
+    found = features_found(row, {"concept:down": "says it points down", "misconception:zero": "thinks it stops"})
+    assert found[0] == "thinks it stops"  # a wrong idea first
+    assert "says it points down" in found
+    assert "with a negation: mentions gravity" in found
+    assert not any("zero" in f for f in found[1:])  # what the answer lacks is not listed
     assert any("wrong unit" in f for f in found)
-    assert found[-1] == "coverage: 0.50"
+    assert found[-1] == "says 50% of a reference answer's words"
+    assert not any(name in " ".join(found) for name in row)  # no internal feature names
 
 
 def test_changed_marks_lists_only_answers_whose_proposal_changed():
