@@ -71,7 +71,13 @@ def marks_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame, th
         st.altair_chart(confidence_histogram(table, threshold), width="stretch")
     with right:
         st.markdown("**Accuracy of automatic marking against the share flagged**")
-        accuracy_curve_panel(session, threshold, settings)
+        figures = accuracy_curve_panel(session, threshold, settings)
+    if figures:  # the whole width: six figures per question fit without scrolling sideways
+        st.markdown("**Cross-validated figures of each question's model**")
+        st.dataframe(pd.DataFrame(figures), hide_index=True, width="stretch",
+                     column_config={k: st.column_config.NumberColumn(format="%.3f", help=FIGURE_HELP[k])
+                                    for k in FIGURE_HELP})
+        st.caption(" ".join(f"{k}: {v}" for k, v in FIGURE_HELP.items()))
 
 
 def confidence_histogram(table: pd.DataFrame, threshold: float) -> alt.LayerChart:
@@ -89,8 +95,9 @@ def confidence_histogram(table: pd.DataFrame, threshold: float) -> alt.LayerChar
     return (bars + rule).properties(height=260)
 
 
-def accuracy_curve_panel(session: ExamSession, threshold: float, settings: AppSettings) -> None:
-    """The cross-validated curve of each question, with the current threshold marked."""
+def accuracy_curve_panel(session: ExamSession, threshold: float, settings: AppSettings) -> list[dict]:
+    """The cross-validated curve of each question, with the current threshold marked, and
+    its reliability plot; returns each question's figures (for a table of their own)."""
     qid = st.session_state.get("question")
     ids = [qid] if qid in session.questions else list(session.questions)
     frames, figures, bins = [], [], []
@@ -130,11 +137,7 @@ def accuracy_curve_panel(session: ExamSession, threshold: float, settings: AppSe
                    "set in the sidebar.")
     if bins:
         reliability_chart(pd.DataFrame(bins))
-    if figures:
-        st.dataframe(pd.DataFrame(figures), hide_index=True, width="stretch",
-                     column_config={k: st.column_config.NumberColumn(format="%.3f", help=FIGURE_HELP[k])
-                                    for k in FIGURE_HELP})
-        st.caption(" ".join(f"{k}: {v}" for k, v in FIGURE_HELP.items()))
+    return figures
 
 
 def reliability_chart(bins: pd.DataFrame) -> None:
