@@ -237,6 +237,8 @@ class MarkerWords:
             lines = [line]
             who = {"background": "a rule the teacher wrote", "initial": "a rule the teacher wrote, checked on the marked answers",
                    "learned": "a rule learned from the marked answers"}.get(e.origin or "", "a rule")
+            if (e.origin or "").startswith("resample "):  # the vote took the mark from a resampled model
+                who = f"a rule learned from {e.origin} of the marked answers, the mark most of the models give"
             conf = "" if e.confidence is None else f", confidence {e.confidence:.2f}"
             lines.append(f"rule {e.rule_index + 1}: {who}{conf}")
             lines += e._agreement_lines()

@@ -313,7 +313,7 @@ class GradingModel:
             rules = self.agreement.rule_lists_[borrowed[0]]
             explanation = next(explain_table(rules, self.learner.encode(X, rules), X, self.descriptions,
                                              self.learner.target_name_))
-            explanation.origin = f"resample {borrowed[0] + 1}'s {explanation.origin or 'learned'}"
+            explanation.origin = f"resample {borrowed[0] + 1}"  # said as such in the justification
         explanation.wording = self.words().justification
         if self.agreement is not None and self.agreement.rule_lists_ and explanation.rule_index is not None:
             share = decisions.agreement[0]

@@ -11,6 +11,7 @@ import pytest
 from grader import ConFold
 from grader.grading.agreement import ResampledAgreement
 from grader.confold.model_file import ModelFileError
+from grader.grading.marker_text import mark_words
 from grader.grading.model import GradingModel
 from grader.confold.rule_eval import apply_rules
 from tests.data import marked_answers, small_question
@@ -183,11 +184,12 @@ def test_a_mark_the_vote_changes_is_justified_by_the_resampled_rule(model, tmp_p
             continue
         assert graded.loc[i, "mark"] != main[i]
         assert graded.loc[i, "rule"].startswith("resample 1: ")
-        assert graded.loc[i, "explanation"].startswith(f"mark {graded.loc[i, 'mark']} by a rule learned from resample 1")
+        assert graded.loc[i, "explanation"].startswith(f"{mark_words(graded.loc[i, 'mark'])} by a rule learned from "
+                                                       f"resample 1")
         assert "3 of 3 resampled models agree" in graded.loc[i, "explanation"]
         explanation = voting.explain(answer)
         assert explanation.label == graded.loc[i, "mark"]
-        assert "resample 1's learned rule" in explanation.text()
+        assert "a rule learned from resample 1 of the marked answers" in explanation.text()
         assert explanation.overall_confidence == pytest.approx(graded.loc[i, "confidence"])
     # a model file written before the vote keeps the model's own marks
     data = voting.to_dict()
