@@ -21,7 +21,6 @@ position on its list (ties go to the lower mark).
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from datetime import datetime, timezone
 from pathlib import Path
@@ -30,7 +29,6 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
-from grader.atomic_file import atomic_write_text
 from grader.confold.model_file import ModelFileError, read_json_file
 from grader.confold.rules import Rule
 from grader.grading.agreement import DEFAULT_RESAMPLES, ResampledAgreement
@@ -38,7 +36,7 @@ from grader.grading.general_features import (GENERAL_FEATURES, condition_phrase,
                                              question_extractor)
 from grader.grading.model import (DEFAULT_CONFIDENCE_THRESHOLD, DEFAULT_FLAG_BELOW,
                                   DEFAULT_IMPROVEMENT_THRESHOLD, _as_text, agreement_phrases,
-                                  content_hash)
+                                  content_hash, write_model_json)
 from knowledge.schema import Question, marks_from_answers
 
 GENERAL_FORMAT = "physics-grader-general-model"
@@ -226,10 +224,7 @@ class GeneralModel:
 
     def save(self, path: str | Path) -> None:
         """Write the model as one JSON file (atomic replace)."""
-        path = Path(path)
-        if not path.parent.is_dir():
-            raise FileNotFoundError(f"{path.parent}: no such folder for the model file")
-        atomic_write_text(path, json.dumps(self.to_dict(), indent=1, ensure_ascii=False) + "\n")
+        write_model_json(path, self.to_dict())
 
     @classmethod
     def load(cls, path: str | Path) -> GeneralModel:

@@ -451,10 +451,7 @@ class GradingModel:
 
     def save(self, path: str | Path) -> None:
         """Write the model as one JSON file (atomic replace)."""
-        path = Path(path)
-        if not path.parent.is_dir():
-            raise FileNotFoundError(f"{path.parent}: no such folder for the model file")
-        atomic_write_text(path, json.dumps(self.to_dict(), indent=1, ensure_ascii=False) + "\n")
+        write_model_json(path, self.to_dict())
 
     @classmethod
     def load(cls, path: str | Path) -> GradingModel:
@@ -498,6 +495,14 @@ def _kept_rules(previous: GradingModel | None, columns: list[str]) -> list[Rule]
             kept.append(dataclasses.replace(copy.deepcopy(rule), confidence=None, fixed_confidence=False,
                                             name=KEPT_RULE))
     return kept
+
+
+def write_model_json(path: str | Path, data: dict) -> None:
+    """A model's data as one JSON file, written atomically; FileNotFoundError for a missing folder."""
+    path = Path(path)
+    if not path.parent.is_dir():
+        raise FileNotFoundError(f"{path.parent}: no such folder for the model file")
+    atomic_write_text(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
 
 
 def content_hash(value: object) -> str:

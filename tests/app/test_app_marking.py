@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import csv
 import re
-from pathlib import Path
 
 import pytest
 
