@@ -42,8 +42,11 @@ _SCRIPT = """
     return !['radio', 'checkbox', 'button', 'submit', 'range'].includes(kind);
   };
   const press = (key) => {
-    const button = doc.querySelector('.st-key-' + key + ' button');
-    if (button && !button.disabled) { button.click(); return true; }
+    // not a faded copy of an earlier run's button (Streamlit marks those data-stale while it
+    // reruns; the Undo of the run before a save was disabled), and not disabled
+    const button = [...doc.querySelectorAll('.st-key-' + key + ' button')].find(
+      (b) => !b.disabled && !b.closest('[data-stale="true"]'));
+    if (button) { button.click(); return true; }
     return false;
   };
   doc.addEventListener('keydown', (event) => {
