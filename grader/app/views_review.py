@@ -20,6 +20,7 @@ from grader.app.review import (NO_MARK, features_found, flagged, group_summary, 
 from grader.app.session import ExamSession, QuestionSession
 from grader.app.review_store import ConflictError, NewDecision, ReviewStore
 from grader.app.ui import marker, md_escape, notice, show_notice, shown_id, shown_time
+from features.text import is_missing  # None, or the NaN a pandas merge leaves where no mark is
 
 
 # -- saving ---------------------------------------------------------------------------------
@@ -136,7 +137,7 @@ def answer_card(session: ExamSession, store: ReviewStore, row: pd.Series,
         marking_scheme(qs)
     with right:
         a, b = st.columns(2)
-        a.metric("Proposed mark", md_escape(row["proposed"]) if _has_mark(row["proposed"]) else NO_MARK)
+        a.metric("Proposed mark", md_escape(row["proposed"]) if not is_missing(row["proposed"]) else NO_MARK)
         conf = row["confidence"]
         b.metric("Confidence", "—" if pd.isna(conf) else f"{conf:.0%}",
                  help="The rule's confidence times the share of models, learned from resamples of "
@@ -203,7 +204,7 @@ def decision_form(session: ExamSession, store: ReviewStore, row: pd.Series,
     with st.form(f"decide|{key}", border=True):
         st.radio("Mark", marks, index=marks.index(current) if current else None,
                  horizontal=True, key=f"mark|{key}", format_func=md_escape,
-                 help=f"Proposed: {md_escape(row['proposed'])}" if _has_mark(row["proposed"])
+                 help=f"Proposed: {md_escape(row['proposed'])}" if not is_missing(row["proposed"])
                  else "No rule proposes a mark")
         st.text_input("Comment (optional)", key=f"comment|{key}")
         st.form_submit_button("Save the chosen mark", type="primary", width="stretch",
@@ -214,14 +215,9 @@ def decision_form(session: ExamSession, store: ReviewStore, row: pd.Series,
 
 # -- views ---------------------------------------------------------------------------------
 
-def _has_mark(value: object) -> bool:
-    """A proposed mark, not None or the NaN a pandas merge leaves where there is none."""
-    return value is not None and not (isinstance(value, float) and pd.isna(value))
-
-
 def _label(row: pd.Series, exam_id: str) -> str:
     conf = "no rule" if pd.isna(row["confidence"]) else f"{row['confidence']:.0%}"
-    mark = row["proposed"] if _has_mark(row["proposed"]) else NO_MARK
+    mark = row["proposed"] if not is_missing(row["proposed"]) else NO_MARK
     return f"{shown_id(exam_id, row['answer_id'])} · {row['question_id']} · proposed {mark} · {conf}"
 
 

@@ -10,7 +10,6 @@ marked answers it proposes the answers worth reviewing the same way.
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 from grader.app.review import with_decisions
@@ -20,6 +19,7 @@ from grader.app.settings import AppSettings
 from grader.app.starter import NoModel, RetrainJobs, retrain_due, retrain_job
 from grader.app.ui import marker, md_escape, notice, show_notice, shown_id
 from grader.grading.suggest import MIN_MARKED_FOR_MODEL, suggest
+from features.text import is_missing
 
 
 @st.cache_resource(show_spinner=False)
@@ -136,7 +136,7 @@ def start_view(session: ExamSession, store: ReviewStore, settings: AppSettings) 
         with st.container(border=True):
             st.caption(md_escape(f"{rank}. {shown_id(session.exam_id, aid)}: {pick.reason}"))
             st.text(row["answer"] if str(row["answer"]).strip() else "(blank answer)")
-            if row["proposed"] is not None and not pd.isna(row["proposed"]):
+            if not is_missing(row["proposed"]):
                 st.caption(md_escape(f"proposed: {row['proposed']} ({row['explanation']})"))
             key = f"start_mark|{qid}|{aid}"
             with st.form(f"start|{qid}|{aid}", border=False):
