@@ -18,6 +18,7 @@ import dataclasses
 import hashlib
 import json
 import math
+import warnings
 from collections import Counter
 from datetime import datetime, timezone
 from pathlib import Path
@@ -36,7 +37,7 @@ from grader.grading.evidence import feature_evidence
 from grader.grading.marker_text import MarkerWords, mark_words
 from grader.grading.model_schema import check_features_match, check_model_data
 from grader.grading.wording import WordingSupport, support_phrase, support_phrases, weigh
-from knowledge.schema import Question, marks_from_answers
+from knowledge.schema import Question, mark_number, marks_from_answers
 
 MODEL_FORMAT = "physics-grader-model"
 MODEL_FORMAT_VERSION = 3  # 2: resampled rule lists ("agreement"); 3: wording support; older files still load
@@ -47,6 +48,12 @@ DEFAULT_CONFIDENCE_THRESHOLD = 0.5
 DEFAULT_FLAG_BELOW = 0.7
 
 Progress = Callable[[float, str], None]
+#: Said when marks are words in no known order: which is "higher" cannot be guessed (read off
+#: the answers, "correct" would sort before "incorrect"), so rules for every mark are learned alike.
+_UNORDERED_MARKS = ("the marks ({marks}) are words and the question file does not list them in order, so rules for "
+                    "every mark are learned alike; list them under marks: in the question file, lowest first, so "
+                    "that a rule for a higher mark rests on what an answer says rather than on what it lacks")
+
 #: The options of `GradingModel.train` that a model's `params` record.
 TRAIN_OPTIONS = ("ratio", "z", "improvement_threshold", "confidence_threshold", "n_terms", "default_rule",
                  "n_resamples", "wording_support", "evidence_rules", "lowest_marks", "vote")
@@ -123,7 +130,9 @@ class GradingModel:
         (`grader.grading.wording`). `evidence_rules`: a learned rule for a mark above the
         lowest rests on what the answer says, not on what it lacks (`grader.grading.evidence`);
         `lowest_marks`: the marks that count as the lowest (default: the question's first;
-        labels such as "incorrect" and "contradictory" that both give no credit).
+        labels such as "incorrect" and "contradictory" that both give no credit). Marks that
+        are words, neither listed by the question nor given `lowest_marks`, have no order:
+        the evidence rules are then off (with a warning).
         `keep_rules_of`: a model trained earlier on some of these answers (retraining after
         reviews): its learned rules come first, as rules the learner refines (exceptions for
         the answers that contradict them) or drops (`ConFold` initial rules), so that adding a
@@ -141,6 +150,11 @@ class GradingModel:
             raise ValueError(f"{len(answers)} answers but {len(marks)} marks")
         if not answers:
             raise ValueError("no marked answers to train on")
+        marks_ordered = bool(question.marks) or all(mark_number(m) is not None for m in set(marks))
+        if evidence_rules and not marks_ordered and not lowest_marks:
+            evidence_rules = False
+            warnings.warn(_UNORDERED_MARKS.format(marks=", ".join(map(repr, marks_from_answers(marks)))),
+                          stacklevel=2)
         if question.marks:
             unknown = sorted(set(marks) - set(question.marks))
             if unknown:
