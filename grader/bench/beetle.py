@@ -266,6 +266,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="rules for a mark above the lowest rest on what the answer says (pipeline default if omitted)")
     parser.add_argument("--vote", choices=("on", "off"), default=None,
                         help="the mark most of the resampled rule lists give (pipeline default if omitted)")
+    parser.add_argument("--list-confidence", choices=("on", "off"), default=None,
+                        help="a mark's confidence is the share of the rule lists giving it; off: the rule's "
+                             "confidence times the resamples' agreement (pipeline default if omitted)")
     parser.add_argument("--predictions", type=Path, default=None, metavar="CSV",
                         help="write every evaluation answer's marks and confidences here")
     parser.add_argument("--compare", type=Path, default=None, metavar="CSV",
@@ -283,6 +286,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         params["evidence_rules"] = args.evidence_rules == "on"
     if args.vote is not None:
         params["vote"] = args.vote == "on"
+    if args.list_confidence is not None:
+        params["list_confidence"] = args.list_confidence == "on"
     before = None
     if args.compare:
         try:
