@@ -108,7 +108,7 @@ def test_grade_confidence_is_the_share_of_rule_lists_giving_the_mark(model):
 
 
 def test_model_files_before_the_list_confidence_keep_rule_confidence_times_agreement(model, tmp_path):
-    data = model.to_dict()
+    data = json.loads(json.dumps(model.to_dict()))  # a copy: the model's params stay as they are
     del data["params"]["list_confidence"]
     (tmp_path / "old.json").write_text(json.dumps(data), encoding="utf-8")
     old = GradingModel.load(tmp_path / "old.json")
