@@ -275,6 +275,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="listed: each question lists its marks, lowest first (the no-credit labels as "
                              "the lowest); read: marks read off the answers, as for a question file without "
                              "marks: (words in no known order)")
+    parser.add_argument("--list-confidence", choices=("on", "off"), default=None,
+                        help="a mark's confidence is the share of the rule lists giving it; off: the rule's "
+                             "confidence times the resamples' agreement (pipeline default if omitted)")
     parser.add_argument("--predictions", type=Path, default=None, metavar="CSV",
                         help="write every evaluation answer's marks and confidences here")
     parser.add_argument("--compare", type=Path, default=None, metavar="CSV",
@@ -294,6 +297,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         params["vote"] = args.vote == "on"
     if args.marks == "read":
         params["marks_listed"] = False
+    if args.list_confidence is not None:
+        params["list_confidence"] = args.list_confidence == "on"
     before = None
     if args.compare:
         try:

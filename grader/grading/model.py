@@ -31,7 +31,7 @@ from grader.atomic_file import atomic_write_text
 from grader.confold.model_file import ModelFileError, read_json_file  # one error for every unreadable model file
 from grader.confold.rule_eval import rule_features
 from grader.confold.rules import PredicateDefinition, Rule
-from grader.grading.agreement import DEFAULT_RESAMPLES, ResampledAgreement, majority_vote
+from grader.grading.agreement import DEFAULT_RESAMPLES, ResampledAgreement, list_share, majority_vote
 from grader.grading.contradiction import contradiction_notes
 from grader.grading.evidence import feature_evidence
 from grader.grading.marker_text import MarkerWords, mark_words
@@ -56,14 +56,15 @@ _UNORDERED_MARKS = ("the marks ({marks}) are words and the question file does no
 
 #: The options of `GradingModel.train` that a model's `params` record.
 TRAIN_OPTIONS = ("ratio", "z", "improvement_threshold", "confidence_threshold", "n_terms", "default_rule",
-                 "n_resamples", "wording_support", "evidence_rules", "lowest_marks", "vote")
+                 "n_resamples", "wording_support", "evidence_rules", "lowest_marks", "vote", "list_confidence")
 
 
 class Decisions(NamedTuple):
     """The model's decisions on a set of answers, aligned with them."""
 
     marks: np.ndarray       # object: the mark, None where no rule applies
-    confidence: np.ndarray  # rule confidence x agreement x wording support; NaN where no rule
+    confidence: np.ndarray  # share of the rule lists giving the mark (`agreement.list_share`; older
+                            # files: rule confidence x agreement) x wording support; NaN where no mark
     rule_index: np.ndarray  # index in learner.rules_ of the rule that fired, -1 where none
     agreement: np.ndarray   # share of the resampled models giving the same mark; NaN if none were kept
     support: np.ndarray     # wording support of the mark (`grader.grading.wording`); NaN if none
@@ -116,7 +117,7 @@ class GradingModel:
               n_resamples: int = DEFAULT_RESAMPLES, wording_support: bool = True,
               evidence_rules: bool = True, lowest_marks: Sequence[str] | None = None,
               keep_rules_of: GradingModel | None = None, vote: bool = True,
-              progress: Progress | None = None) -> GradingModel:
+              list_confidence: bool = True, progress: Progress | None = None) -> GradingModel:
         """Fit the extractor and CON-FOLD on marked answers.
 
         Marks are strings from the question's `marks`; if the question lists none, they are
@@ -139,7 +140,11 @@ class GradingModel:
         few reviewed answers changes what they say and little else.
         `vote`: an answer gets the mark most of the rule lists (the
         model's and the resamples') give it, justified by the rule of the first list giving it
-        (`grader.grading.agreement.majority_vote`); needs `n_resamples`.
+        (`grader.grading.agreement.majority_vote`), also when none of the model's own rules
+        marks it; needs `n_resamples`. `list_confidence`: a mark's confidence is the share of
+        the rule lists (the model's and the resamples') giving it (`agreement.list_share`),
+        at most the rule's own for a teacher's rule or the default rule; else, as before
+        2026-11-23, the rule's confidence times the share of the resamples giving it.
         """
         from features import FeatureExtractor
         from grader.confold import ConFold
@@ -197,7 +202,9 @@ class GradingModel:
         params = {"ratio": ratio, "z": z, "improvement_threshold": improvement_threshold,
                   "confidence_threshold": confidence_threshold, "n_terms": n_terms,
                   "n_resamples": n_resamples, "wording_support": wording_support,
-                  "evidence_rules": evidence_rules, "vote": vote}
+                  "evidence_rules": evidence_rules, "vote": vote, "list_confidence": list_confidence}
+        if vote:  # the vote also marks what the model's own rules leave (files before 2026-11-23: not)
+            params["vote_unmarked"] = True
         if lowest_marks:
             params["lowest_marks"] = [str(m) for m in lowest_marks]
         if default_rule:  # only when set, so that older readers of the model file see no change
@@ -232,10 +239,15 @@ class GradingModel:
             agreement = np.full(len(labels), np.nan)
         else:
             verdicts = self.agreement.verdicts(self.learner, X)
+            main_labels = labels
             if self.params.get("vote") and verdicts:  # files saved before the vote: off
-                labels, confidence, borrowed = majority_vote(labels, confidence, verdicts)
+                labels, confidence, borrowed = majority_vote(
+                    labels, confidence, verdicts, unmarked=bool(self.params.get("vote_unmarked")))
             agreement = self.agreement.agreement(self.learner, X, labels, verdicts)
-            confidence = np.where(np.isnan(agreement), confidence, confidence * agreement)
+            if self.params.get("list_confidence"):  # files saved before 2026-11-23: rule x agreement
+                confidence = self._list_confidence(main_labels, labels, confidence, index, borrowed, verdicts)
+            else:
+                confidence = np.where(np.isnan(agreement), confidence, confidence * agreement)
         support, preferred = np.full(len(labels), np.nan), [None] * len(labels)
         if self.wording is not None and answers is not None:
             support, preferred = self.wording.judge(_as_text(answers), [
@@ -243,6 +255,22 @@ class GradingModel:
             confidence = weigh(confidence, support)
         return Decisions(labels, confidence, np.asarray(index, dtype=np.int64), agreement, support,
                          np.asarray(preferred, dtype=object), borrowed)
+
+    def _list_confidence(self, main_labels: np.ndarray, labels: np.ndarray, rule_confidence: np.ndarray,
+                         index: np.ndarray, borrowed: np.ndarray, verdicts: list) -> np.ndarray:
+        """The share of the rule lists giving each mark (`agreement.list_share`; the rule's
+        confidence where there are no resamples), at most the confidence of the rule that gave
+        it when that is a teacher's rule or the catch-all default rule: a teacher's stated doubt,
+        or a rule that looks at nothing, is not made sure by the resamples agreeing with it."""
+        share = list_share(main_labels, labels, verdicts)
+        confidence = np.where(np.isnan(share), rule_confidence, share)
+        for i in np.flatnonzero(~np.isnan(share)):
+            b = borrowed[i]
+            rule = self.borrowed_rule(b) if b is not None else self.learner.rules_[index[i]]
+            if (rule.origin != "learned" or rule.fixed_confidence or rule.name == "default") \
+                    and rule.confidence is not None:
+                confidence[i] = min(confidence[i], rule.confidence)
+        return confidence
 
     def borrowed_rule(self, borrowed: tuple[int, int]) -> Rule:
         """The resampled rule a vote borrowed (see `Decisions.borrowed`)."""
@@ -286,7 +314,7 @@ class GradingModel:
         if voted.any():
             rule_column, explanation = rule_column.copy(), explanation.copy()
             for i in np.flatnonzero(voted):
-                rule_column[i], explanation[i] = self._borrowed_texts(borrowed[i])
+                rule_column[i], explanation[i] = self._borrowed_texts(borrowed[i], bool(index[i] >= 0))
         if self.agreement is not None and self.agreement.rule_lists_:
             explanation = explanation + agreement_phrases(agreement, len(self.agreement.rule_lists_), no_rule)
         if self.wording is not None:
@@ -303,15 +331,18 @@ class GradingModel:
                              "flagged": flagged, "rule": rule_column,
                              "explanation": explanation, "needs_human": needs_human})
 
-    def _borrowed_texts(self, borrowed: tuple[int, int]) -> tuple[str, str]:
-        """(rule column, one-line explanation) of a mark the vote took from a resampled rule."""
+    def _borrowed_texts(self, borrowed: tuple[int, int], own_mark: bool = True) -> tuple[str, str]:
+        """(rule column, one-line explanation) of a mark the vote took from a resampled rule;
+        `own_mark`: whether one of the model's own rules marks the answer too."""
         rule = self.borrowed_rule(borrowed)
         where = f"resample {borrowed[0] + 1}"
         words = self.words()
         summary = words.rule_summary(0, rule, f"rule {_confidence_text(rule.confidence)}")
+        which = ("the mark most of the models give" if own_mark else
+                 "the mark most of the models that mark this answer give (none of the model's own rules does)")
         return (f"{where}: {words.rule_text(rule)}",
                 summary.replace(" by rule 1 ", f" by a rule learned from {where} of the marked answers, "
-                                            f"the mark most of the models give ", 1))
+                                            f"{which} ", 1))
 
     def explain(self, answer: str):
         """The full justification of the mark of one answer (`.text()`, `.summary()`,
@@ -319,7 +350,7 @@ class GradingModel:
         from grader.confold.explain import explain_table
 
         X = self.features([answer])
-        decisions = self.decide(X)  # the mark, after the vote of the resampled rule lists
+        decisions = self.decide(X, [answer])  # the mark, after the vote of the resampled rule lists
         borrowed = decisions.borrowed[0]
         if borrowed is None:
             explanation = self.learner.explain(X, descriptions=self.descriptions)[0]
@@ -338,6 +369,9 @@ class GradingModel:
             if not np.isnan(support[0]):
                 explanation.support = float(support[0])
                 explanation.support_note = support_phrase(support[0], explanation.label, preferred[0])
+        if self.params.get("list_confidence") and explanation.rule_index is not None \
+                and not np.isnan(decisions.confidence[0]):
+            explanation.overall = float(decisions.confidence[0])  # the share of the rule lists, not the rule's
         return explanation
 
     def features_found(self, answer: str) -> dict[str, object]:
