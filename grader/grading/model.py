@@ -49,7 +49,10 @@ DEFAULT_FLAG_BELOW = 0.7
 Progress = Callable[[float, str], None]
 #: The options of `GradingModel.train` that a model's `params` record.
 TRAIN_OPTIONS = ("ratio", "z", "improvement_threshold", "confidence_threshold", "n_terms", "default_rule",
-                 "n_resamples", "wording_support", "evidence_rules", "lowest_marks", "vote")
+                 "n_resamples", "wording_support", "evidence_rules", "lowest_marks", "vote", "learner")
+#: The rule learners `GradingModel.train(learner=...)` offers: CON-FOLD's ordered rules with
+#: exceptions (the default), or boosted rule ensembles (`grader.boosting`, seed 001).
+LEARNERS = ("confold", "boosted")
 
 
 class Decisions(NamedTuple):
@@ -109,7 +112,7 @@ class GradingModel:
               n_resamples: int = DEFAULT_RESAMPLES, wording_support: bool = True,
               evidence_rules: bool = True, lowest_marks: Sequence[str] | None = None,
               keep_rules_of: GradingModel | None = None, vote: bool = True,
-              progress: Progress | None = None) -> GradingModel:
+              learner: str = "confold", progress: Progress | None = None) -> GradingModel:
         """Fit the extractor and CON-FOLD on marked answers.
 
         Marks are strings from the question's `marks`; if the question lists none, they are
@@ -131,10 +134,17 @@ class GradingModel:
         `vote`: an answer gets the mark most of the rule lists (the
         model's and the resamples') give it, justified by the rule of the first list giving it
         (`grader.grading.agreement.majority_vote`); needs `n_resamples`.
+        `learner`: "confold" (ordered rules with exceptions) or "boosted" (`grader.boosting`:
+        each mark's rules vote, the mark with the largest sum wins; its confidence is the
+        ensemble's probability, so it takes no resamples, no teacher's label rules, no kept rules).
         """
         from features import FeatureExtractor
         from grader.confold import ConFold
 
+        if learner not in LEARNERS:
+            raise ValueError(f"unknown learner {learner!r}; expected one of {', '.join(LEARNERS)}")
+        if learner == "boosted":
+            _check_boosted_options(question, n_resamples, keep_rules_of, default_rule)
         answers = _as_text(answers)
         marks = [str(m).strip() for m in marks]
         if len(answers) != len(marks):
@@ -161,20 +171,26 @@ class GradingModel:
         if evidence_rules:
             predicates = [d.name for d in question.background if isinstance(d, PredicateDefinition)]
             evidence = feature_evidence(extractor.feature_specs_, question.marks, predicates, lowest_marks)
-        learner = ConFold(ratio=ratio, z=z, improvement_threshold=improvement_threshold,
-                          confidence_threshold=confidence_threshold, default_rule=default_rule,
-                          background=list(question.background) or None,
-                          initial_rules=(list(question.initial_rules)
-                                         + _kept_rules(keep_rules_of, list(X.columns))) or None,
-                          evidence=evidence, label_order=_label_order(question.marks, lowest_marks)
-                          if evidence_rules else None)
-        learner.fit(X, pd.Series(marks, name="mark"))
-        for rule in learner.rules_:  # kept rules stay learned ones (not the teacher's)
+        label_order = _label_order(question.marks, lowest_marks) if evidence_rules else None
+        if learner == "boosted":
+            from grader.boosting import BoostedRules
+
+            rule_learner = BoostedRules(background=list(question.background) or None, evidence=evidence,
+                                        label_order=label_order)
+        else:
+            rule_learner = ConFold(ratio=ratio, z=z, improvement_threshold=improvement_threshold,
+                                   confidence_threshold=confidence_threshold, default_rule=default_rule,
+                                   background=list(question.background) or None,
+                                   initial_rules=(list(question.initial_rules)
+                                                  + _kept_rules(keep_rules_of, list(X.columns))) or None,
+                                   evidence=evidence, label_order=label_order)
+        rule_learner.fit(X, pd.Series(marks, name="mark"))
+        for rule in rule_learner.rules_:  # kept rules stay learned ones (not the teacher's)
             if rule.name == KEPT_RULE:
                 rule.origin, rule.name = "learned", None
         if n_resamples:
             report(0.7, f"learning rules again on {n_resamples} resamples of the answers")
-        agreement = ResampledAgreement(n_resamples).fit(learner, X, marks)
+        agreement = ResampledAgreement(n_resamples).fit(rule_learner, X, marks)
         wording = WordingSupport.fit(answers, marks) if wording_support else None
         counts = Counter(marks)
         trained_on = {"answers": len(answers),
@@ -184,12 +200,14 @@ class GradingModel:
                   "confidence_threshold": confidence_threshold, "n_terms": n_terms,
                   "n_resamples": n_resamples, "wording_support": wording_support,
                   "evidence_rules": evidence_rules, "vote": vote}
+        if learner != "confold":  # only when set, so that older readers of the model file see no change
+            params["learner"] = learner
         if lowest_marks:
             params["lowest_marks"] = [str(m) for m in lowest_marks]
         if default_rule:  # only when set, so that older readers of the model file see no change
             params["default_rule"] = True
-        report(1.0, f"learned {len(learner.rules_)} rules")
-        return cls(question, extractor, learner, trained_on, params, agreement, wording)
+        report(1.0, f"learned {len(rule_learner.rules_)} rules")
+        return cls(question, extractor, rule_learner, trained_on, params, agreement, wording)
 
     def flag_threshold_for(self, target: float):
         """The `ThresholdChoice` for a target accuracy, from the calibration (ValueError if none)."""
@@ -479,6 +497,22 @@ def _label_order(marks: Sequence[str], lowest: Sequence[str] | None) -> list:
         return list(marks)
     low = tuple(str(m) for m in lowest)
     return [low] + [m for m in marks if m not in low]
+
+
+def _check_boosted_options(question: Question, n_resamples: int, keep_rules_of: GradingModel | None,
+                           default_rule: bool) -> None:
+    """ValueError naming the option the boosted learner cannot take."""
+    problems = []
+    if n_resamples:
+        problems.append(f"{n_resamples} resamples (its confidence is its own rules' vote: use 0)")
+    if keep_rules_of is not None:
+        problems.append("the rules of an earlier model")
+    if default_rule:
+        problems.append("a default rule")
+    if question.initial_rules or any(isinstance(r, Rule) for r in question.background):
+        problems.append("the question's marking rules (they need the CON-FOLD learner)")
+    if problems:
+        raise ValueError("the boosted learner cannot take " + "; ".join(problems))
 
 
 def _kept_rules(previous: GradingModel | None, columns: list[str]) -> list[Rule]:
