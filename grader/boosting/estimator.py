@@ -51,8 +51,9 @@ class BoostedRules:
     Fitted: ``rules_`` (`Rule`s; head = the class a rule votes for, confidence = the logistic
     of twice its vote, its weighted precision when learned), ``votes_`` (each rule's vote),
     ``default_votes_`` (per class), ``classes_``, ``feature_names_in_``, ``encodings_``,
-    ``predicates_``, ``target_name_``, ``history_`` (per class: mean margin after each round,
-    features in the order they were included, and the round each came in).
+    ``predicates_``, ``target_name_``, ``history_`` (per class: the mean and smallest margin and
+    the exponential loss after each round, the features in the order they were included, and
+    the round each came in).
     """
 
     def __init__(self, n_rounds: int = 50, max_literals: int = 4, include_features: bool = True,
@@ -143,6 +144,7 @@ class BoostedRules:
                 rules.append(Rule(head=label, body=body, confidence=float(_logistic(2 * vote)), origin="learned"))
                 votes.append(vote)
             history.append({"label": label, "mean_margins": ensemble.mean_margins,
+                            "min_margins": ensemble.min_margins, "losses": ensemble.losses,
                             "included": ensemble.included, "included_at": ensemble.included_at})
         self.rules_ = rules
         self.votes_ = np.asarray(votes, dtype=float)

@@ -54,8 +54,8 @@ def mutual_information(search: LiteralSearch, is_pos: np.ndarray) -> np.ndarray:
             best = float(split.max())
         elif len(p_num) == 1:
             best = _entropy_terms(p_num) + _entropy_terms(n_num) - _entropy_terms(p_num + n_num)
-        # I(C; F) = H(C) - H(C | F), with n*H written as sums of k ln k
-        mi[f] = max(0.0, (best + cat_terms - class_terms) / n)
+        # n I(C; F) = n H(C) - n H(C | F), written as sums of k ln k
+        mi[f] = max(0.0, (best + cat_terms - class_terms + n * math.log(n)) / n)
     return mi
 
 
@@ -96,7 +96,7 @@ class MarginMonitor:
         if t == 2:
             return False
         if t > self.window:
-            trend = float(np.mean(self.gradients[t - 1 - self.window:t - 1]))
+            trend = float(np.mean(self.gradients[max(1, t - 1 - self.window):t - 1]))  # gradient(1): none
         else:
             trend = float(np.mean(self.gradients[1:t - 1]))
         gradient = self.gradients[t - 1]

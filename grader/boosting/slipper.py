@@ -41,6 +41,8 @@ class BinaryEnsemble:
     votes: list[float] = field(default_factory=list)
     default_vote: float = 0.0
     mean_margins: list[float] = field(default_factory=list)  # after each round
+    min_margins: list[float] = field(default_factory=list)  # the hardest example's, after each round
+    losses: list[float] = field(default_factory=list)  # mean exp(-y * score): what boosting lowers
     included: list[str] = field(default_factory=list)  # features in the order they were given
     included_at: list[int] = field(default_factory=list)  # the round each was given (0: at the start)
 
@@ -165,6 +167,8 @@ class BinaryBooster:
             weights /= weights.sum()
             margin = float((y * score).mean() / total_abs) if total_abs > 0 else 0.0
             result.mean_margins.append(margin)
+            result.min_margins.append(float((y * score).min() / total_abs) if total_abs > 0 else 0.0)
+            result.losses.append(float(np.exp(-y * score).mean()))
             add = monitor.update(margin)  # never on the first two rounds
             if self.include_features and add and next_feature < n_features:
                 include(int(ranking[next_feature]), t)
