@@ -24,6 +24,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from grader.boosting.explain import EnsembleExplanation, Vote
 from grader.boosting.slipper import BinaryBooster, BinaryEnsemble
 from grader.confold.encoding import MISSING, check_frame, encode_frame, infer_encoding
 from grader.confold.estimator import _class_codes, _labels, _needs_evidence, _string_columns, target_name
@@ -185,7 +186,8 @@ class BoostedRules:
             out[:, j] = rule_mask(rule, table)
         return out
 
-    def _class_of_rule(self) -> np.ndarray:
+    def rule_classes(self) -> np.ndarray:
+        """The index in `classes_` of the class each rule votes for."""
         index = {repr((type(c), c)): k for k, c in enumerate(self.classes_)}
         return np.asarray([index[repr((type(r.head), r.head))] for r in self.rules_], dtype=np.intp)
 
@@ -193,7 +195,7 @@ class BoostedRules:
         """(rows x classes): each class's default vote plus the votes of its rules that fire."""
         fired = self.fired(X) if fired is None else fired
         membership = np.zeros((len(self.rules_), len(self.classes_)))
-        membership[np.arange(len(self.rules_)), self._class_of_rule()] = self.votes_
+        membership[np.arange(len(self.rules_)), self.rule_classes()] = self.votes_
         return fired.astype(float) @ membership + self.default_votes_
 
     def predict_proba(self, X: pd.DataFrame, fired: np.ndarray | None = None) -> np.ndarray:
@@ -209,7 +211,7 @@ class BoostedRules:
         fired = self.fired(X)
         proba = self.predict_proba(X, fired)
         best = proba.argmax(axis=1)
-        of_rule = self._class_of_rule()
+        of_rule = self.rule_classes()
         strength = np.where(fired & (of_rule[None, :] == best[:, None]), self.votes_[None, :], -np.inf)
         index = np.where(np.isfinite(strength.max(axis=1, initial=-np.inf)),
                          strength.argmax(axis=1) if len(self.rules_) else -1, -1).astype(np.int64)
@@ -229,6 +231,60 @@ class BoostedRules:
     def predict(self, X: pd.DataFrame) -> np.ndarray:
         """Labels (object array); None where `require_rule` and no rule for the label fires."""
         return self.predict_rules(X)[0]
+
+    def explain(self, X: pd.DataFrame, descriptions: Mapping[str, str] | None = None
+                ) -> list[EnsembleExplanation]:
+        """For each row, the rules that fired for its label and for the strongest other class,
+        with their votes (see `grader.boosting.explain.EnsembleExplanation`)."""
+        fired = self.fired(X)
+        scores = self.decision_function(X, fired)
+        labels, confidence, _ = self.predict_rules(X)
+        of_rule = self.rule_classes()
+        out = []
+        for i in range(len(scores)):
+            order = np.argsort(-scores[i], kind="stable")
+            best = int(order[0])
+            second = int(order[1]) if len(order) > 1 else None
+
+            def votes(k: int | None) -> list[Vote]:
+                if k is None:
+                    return []
+                hit = np.flatnonzero(fired[i] & (of_rule == k))
+                hit = hit[np.argsort(-self.votes_[hit], kind="stable")]
+                return [Vote(int(j), self.rules_[j], float(self.votes_[j])) for j in hit]
+
+            out.append(EnsembleExplanation(
+                labels[i], None if np.isnan(confidence[i]) else float(confidence[i]), self.classes_[best],
+                float(scores[i, best]), float(self.default_votes_[best]), votes(best),
+                None if second is None else self.classes_[second],
+                math.nan if second is None else float(scores[i, second]), votes(second),
+                self.target_name_, descriptions))
+        return out
+
+    # -- persistence ---------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        """JSON-able data (`grader.boosting.model_file`), to embed in a grading model file."""
+        from grader.boosting.model_file import boosted_to_dict
+        self._check_fitted()
+        return boosted_to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> "BoostedRules":
+        """The model `to_dict` wrote; ModelFileError naming the place when the data is damaged."""
+        from grader.boosting.model_file import boosted_from_dict
+        return boosted_from_dict(cls, data)
+
+    def save(self, path: str) -> None:
+        """Write the fitted model as a versioned JSON file (atomic replace)."""
+        import json
+
+        from grader.atomic_file import atomic_write_text
+        atomic_write_text(path, json.dumps(self.to_dict(), indent=1, ensure_ascii=False, allow_nan=False) + "\n")
+
+    @classmethod
+    def load(cls, path: str) -> "BoostedRules":
+        from grader.confold.model_file import read_json_file
+        return cls.from_dict(read_json_file(path, "boosted rules model file"))
 
     def __repr__(self) -> str:
         params = ", ".join(f"{k}={getattr(self, k)!r}" for k in PARAMS if k not in ("background", "evidence"))

@@ -287,6 +287,10 @@ class GradingModel:
         summaries = np.asarray(self.rule_summaries() + ["no rule applies: for a human marker"], dtype=object)
         rule_column = rule_texts[index]
         explanation = summaries[index]  # index -1 picks the last entry
+        if self.is_ensemble:  # every rule that applies for the mark, with its weight
+            words = self.words()
+            explanation = np.asarray([words.ensemble_summary(e) for e in self.learner.explain(X)],
+                                     dtype=object)[codes]
         if voted.any():
             rule_column, explanation = rule_column.copy(), explanation.copy()
             for i in np.flatnonzero(voted):
@@ -323,6 +327,15 @@ class GradingModel:
         from grader.confold.explain import explain_table
 
         X = self.features([answer])
+        if self.is_ensemble:
+            explanation = self.learner.explain(X, descriptions=self.descriptions)[0]
+            explanation.wording = self.words().ensemble_justification
+            if self.wording is not None and explanation.label is not None:
+                support, preferred = self.wording.judge([answer], [explanation.label])
+                if not np.isnan(support[0]):
+                    explanation.support = float(support[0])
+                    explanation.support_note = support_phrase(support[0], explanation.label, preferred[0])
+            return explanation
         decisions = self.decide(X)  # the mark, after the vote of the resampled rule lists
         borrowed = decisions.borrowed[0]
         if borrowed is None:
@@ -358,6 +371,12 @@ class GradingModel:
         return found
 
     @property
+    def is_ensemble(self) -> bool:
+        """Boosted rules (`grader.boosting`): a mark is the one whose applying rules weigh most,
+        not the first rule's in an ordered list."""
+        return hasattr(self.learner, "votes_")
+
+    @property
     def descriptions(self) -> dict[str, str]:
         return dict(getattr(self.extractor, "descriptions_", {}) or {})
 
@@ -391,6 +410,9 @@ class GradingModel:
         """The model's rules: "text" (numbered, readable), "asp" (the answer set program),
         "clingo" (the program in the dialect clingo runs, confidences as comments; facts from
         `knowledge.clingo_check.feature_facts`), "yaml" (structured YAML, the question file's syntax)."""
+        if self.is_ensemble and format != "text":
+            raise ValueError(f"boosted rules add up their weights, which no {format} program says; "
+                             f"use the text format")
         if format == "asp":
             return self.learner.to_asp()
         if format == "clingo":
@@ -403,6 +425,12 @@ class GradingModel:
             raise ValueError(f"unknown rules format {format!r}; expected text, asp, clingo or yaml")
         lines = []
         words = self.words()
+        if self.is_ensemble:  # every rule that applies adds its weight to its mark's
+            lines += [f"{mark_words(c)}: weight {w:.2f} to start with"
+                      for c, w in zip(self.learner.classes_, self.learner.default_votes_)]
+            lines += [f"R{i + 1} [weight {w:.2f}]: {mark_words(r.head)} if {words.conditions(r.body)}"
+                      for i, (r, w) in enumerate(zip(self.learner.rules_, self.learner.votes_))]
+            return "\n".join(lines) + "\n"
         for i, rule in enumerate(self.learner.rules_):
             lines.append(f"R{i + 1} [{rule.origin}, {_confidence_text(rule.confidence)}]: "
                          f"{mark_words(rule.head)} if {words.conditions(rule.body)}")
@@ -440,7 +468,6 @@ class GradingModel:
         if missing:
             raise ModelFileError(f"{source}: damaged model file, missing {', '.join(missing)}")
         from features import FeatureExtractor
-        from grader.confold import ConFold
         from knowledge import question_from_dict
 
         try:
@@ -450,7 +477,7 @@ class GradingModel:
         try:
             question = question_from_dict(data["question"])
             extractor = FeatureExtractor.from_dict(data["extractor"], question)
-            learner = ConFold.from_dict(data["learner"])
+            learner = _learner_from_dict(data["learner"])
             agreement = (ResampledAgreement.from_dict(data["agreement"])
                          if "agreement" in data else None)
             if agreement is not None:
@@ -497,6 +524,17 @@ def _label_order(marks: Sequence[str], lowest: Sequence[str] | None) -> list:
         return list(marks)
     low = tuple(str(m) for m in lowest)
     return [low] + [m for m in marks if m not in low]
+
+
+def _learner_from_dict(data: Any) -> Any:
+    """The rule learner of a model file: boosted rules or (the default, older files) CON-FOLD."""
+    from grader.confold import ConFold
+
+    if isinstance(data, dict) and data.get("format") == "physics-grader/boosted-rules":
+        from grader.boosting import BoostedRules
+
+        return BoostedRules.from_dict(data)
+    return ConFold.from_dict(data)
 
 
 def _check_boosted_options(question: Question, n_resamples: int, keep_rules_of: GradingModel | None,
