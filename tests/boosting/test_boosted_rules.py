@@ -180,3 +180,41 @@ def test_bad_data_says_what_is_wrong():
         model.predict(pd.DataFrame({"b": ["p"]}))
     with pytest.raises(ValueError, match="unknown parameter"):
         BoostedRules().set_params(ratio=1)
+
+
+def test_explanations_list_the_rules_that_fired_and_add_up_to_the_score():
+    X, y = or_of_two_conjunctions(300, 8)
+    model = BoostedRules(n_rounds=15).fit(X, y)
+    scores = model.decision_function(X.iloc[:40])
+    fired = model.fired(X.iloc[:40])
+    for i, e in enumerate(model.explain(X.iloc[:40])):
+        best = model.classes_.index(e.best)
+        assert np.isclose(e.score, scores[i, best])
+        assert np.isclose(e.base + sum(v.vote for v in e.votes), e.score)  # the sum, rule by rule
+        assert all(fired[i, v.index] and v.rule.head == e.best for v in e.votes)
+        assert len(e.votes) == int((fired[i] & (model.rule_classes() == best)).sum())
+        if e.label is not None:
+            assert e.label == e.best and e.rule_index == e.votes[0].index
+            assert e.summary().startswith(f"label {e.label!r}")
+    assert "score of" in model.explain(X.iloc[:1])[0].text()
+
+
+def test_save_and_load_give_the_same_predictions(tmp_path):
+    from grader.confold.model_file import ModelFileError
+
+    X, y = or_of_two_conjunctions(200, 9)
+    model = BoostedRules(n_rounds=10).fit(X, y)
+    path = tmp_path / "boosted.json"
+    model.save(str(path))
+    loaded = BoostedRules.load(str(path))
+    assert loaded.rules_ == model.rules_ and np.array_equal(loaded.votes_, model.votes_)
+    assert np.allclose(loaded.predict_proba(X), model.predict_proba(X))
+    assert loaded.get_params()["n_rounds"] == 10
+    data = model.to_dict()
+    data["default_votes"][0] = "big"
+    with pytest.raises(ModelFileError, match=r"default_votes\[0\]"):
+        BoostedRules.from_dict(data)
+    data = model.to_dict()
+    data["format_version"] = 99
+    with pytest.raises(ModelFileError, match="format_version 99"):
+        BoostedRules.from_dict(data)
