@@ -65,3 +65,14 @@ def test_boosted_learner_refuses_what_it_cannot_do():
     model = GradingModel.train(QUESTION, ANSWERS, MARKS, learner="boosted", n_resamples=0)
     with pytest.raises(ValueError, match="text format"):
         model.rules("asp")
+
+
+def test_cross_validation_and_calibration_keep_the_boosted_learner(model):
+    from grader.grading.evaluation import calibrate, cross_validate
+
+    report = cross_validate(QUESTION, ANSWERS, MARKS, folds=3, learner="boosted", n_resamples=0)
+    assert report.accuracy > 0.8 and report.params["learner"] == "boosted"
+    calibrated = GradingModel.train(QUESTION, ANSWERS, MARKS, learner="boosted", n_resamples=0)
+    calibrate(calibrated, ANSWERS, MARKS, folds=3)  # retrains with the model's own options
+    assert len(calibrated.calibration["confidence"]) == len(ANSWERS)
+    assert all(0 <= c <= 1 for c in calibrated.calibration["confidence"] if c is not None)
