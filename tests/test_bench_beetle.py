@@ -90,6 +90,13 @@ def test_end_to_end_on_a_small_made_up_folder(tmp_path, capsys):
     assert result["figures"]["2way"]["own"]["accuracy"] == pytest.approx(1.0)
     assert "acc@30%flag" in capsys.readouterr().out
     assert main(["--data", str(tmp_path / "nowhere")]) == 2
+    # the boosted rule ensembles through the same path (they take no resamples)
+    assert main(["--data", str(tmp_path), "--json", str(out), "--learner", "boosted", "--resamples", "0"]) == 0
+    result = json.loads(out.read_text())
+    assert result["params"]["learner"] == "boosted"
+    assert result["figures"]["2way"]["own"]["accuracy"] == pytest.approx(1.0)
+    assert main(["--data", str(tmp_path), "--learner", "boosted"]) == 2  # 20 resamples by default: said
+    assert "resamples" in capsys.readouterr().err
 
 
 def test_marks_read_off_the_answers_as_for_a_question_file_without_marks(monkeypatch):

@@ -278,6 +278,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--list-confidence", choices=("on", "off"), default=None,
                         help="a mark's confidence is the share of the rule lists giving it; off: the rule's "
                              "confidence times the resamples' agreement (pipeline default if omitted)")
+    parser.add_argument("--learner", choices=("confold", "boosted"), default=argparse.SUPPRESS,
+                        help="the rule learner (pipeline default, confold, if omitted; boosted needs --resamples 0)")
     parser.add_argument("--predictions", type=Path, default=None, metavar="CSV",
                         help="write every evaluation answer's marks and confidences here")
     parser.add_argument("--compare", type=Path, default=None, metavar="CSV",
@@ -285,7 +287,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     params = {name: getattr(args, name) for name in
-              ("ratio", "z", "n_terms", "improvement_threshold", "confidence_threshold", "n_resamples")
+              ("ratio", "z", "n_terms", "improvement_threshold", "confidence_threshold", "n_resamples",
+               "learner")
               if hasattr(args, name)}
     if args.default_rule is not None:
         params["default_rule"] = args.default_rule == "on"

@@ -56,7 +56,11 @@ _UNORDERED_MARKS = ("the marks ({marks}) are words and the question file does no
 
 #: The options of `GradingModel.train` that a model's `params` record.
 TRAIN_OPTIONS = ("ratio", "z", "improvement_threshold", "confidence_threshold", "n_terms", "default_rule",
-                 "n_resamples", "wording_support", "evidence_rules", "lowest_marks", "vote", "list_confidence")
+                 "n_resamples", "wording_support", "evidence_rules", "lowest_marks", "vote", "list_confidence",
+                 "learner")
+#: The rule learners `GradingModel.train(learner=...)` offers: CON-FOLD's ordered rules with
+#: exceptions (the default), or boosted rule ensembles (`grader.boosting`, seed 001).
+LEARNERS = ("confold", "boosted")
 
 
 class Decisions(NamedTuple):
@@ -117,7 +121,8 @@ class GradingModel:
               n_resamples: int = DEFAULT_RESAMPLES, wording_support: bool = True,
               evidence_rules: bool = True, lowest_marks: Sequence[str] | None = None,
               keep_rules_of: GradingModel | None = None, vote: bool = True,
-              list_confidence: bool = True, progress: Progress | None = None) -> GradingModel:
+              list_confidence: bool = True, learner: str = "confold",
+              progress: Progress | None = None) -> GradingModel:
         """Fit the extractor and CON-FOLD on marked answers.
 
         Marks are strings from the question's `marks`; if the question lists none, they are
@@ -145,10 +150,17 @@ class GradingModel:
         the rule lists (the model's and the resamples') giving it (`agreement.list_share`),
         at most the rule's own for a teacher's rule or the default rule; else, as before
         2026-11-23, the rule's confidence times the share of the resamples giving it.
+        `learner`: "confold" (ordered rules with exceptions) or "boosted" (`grader.boosting`:
+        each mark's rules vote, the mark with the largest sum wins; its confidence is the
+        ensemble's probability, so it takes no resamples, no teacher's label rules, no kept rules).
         """
         from features import FeatureExtractor
         from grader.confold import ConFold
 
+        if learner not in LEARNERS:
+            raise ValueError(f"unknown learner {learner!r}; expected one of {', '.join(LEARNERS)}")
+        if learner == "boosted":
+            _check_boosted_options(question, n_resamples, keep_rules_of, default_rule)
         answers = _as_text(answers)
         marks = [str(m).strip() for m in marks]
         if len(answers) != len(marks):
@@ -180,20 +192,26 @@ class GradingModel:
         if evidence_rules:
             predicates = [d.name for d in question.background if isinstance(d, PredicateDefinition)]
             evidence = feature_evidence(extractor.feature_specs_, question.marks, predicates, lowest_marks)
-        learner = ConFold(ratio=ratio, z=z, improvement_threshold=improvement_threshold,
-                          confidence_threshold=confidence_threshold, default_rule=default_rule,
-                          background=list(question.background) or None,
-                          initial_rules=(list(question.initial_rules)
-                                         + _kept_rules(keep_rules_of, list(X.columns))) or None,
-                          evidence=evidence, label_order=_label_order(question.marks, lowest_marks)
-                          if evidence_rules else None)
-        learner.fit(X, pd.Series(marks, name="mark"))
-        for rule in learner.rules_:  # kept rules stay learned ones (not the teacher's)
+        label_order = _label_order(question.marks, lowest_marks) if evidence_rules else None
+        if learner == "boosted":
+            from grader.boosting import BoostedRules
+
+            rule_learner = BoostedRules(background=list(question.background) or None, evidence=evidence,
+                                        label_order=label_order)
+        else:
+            rule_learner = ConFold(ratio=ratio, z=z, improvement_threshold=improvement_threshold,
+                                   confidence_threshold=confidence_threshold, default_rule=default_rule,
+                                   background=list(question.background) or None,
+                                   initial_rules=(list(question.initial_rules)
+                                                  + _kept_rules(keep_rules_of, list(X.columns))) or None,
+                                   evidence=evidence, label_order=label_order)
+        rule_learner.fit(X, pd.Series(marks, name="mark"))
+        for rule in rule_learner.rules_:  # kept rules stay learned ones (not the teacher's)
             if rule.name == KEPT_RULE:
                 rule.origin, rule.name = "learned", None
         if n_resamples:
             report(0.7, f"learning rules again on {n_resamples} resamples of the answers")
-        agreement = ResampledAgreement(n_resamples).fit(learner, X, marks)
+        agreement = ResampledAgreement(n_resamples).fit(rule_learner, X, marks)
         wording = WordingSupport.fit(answers, marks) if wording_support else None
         counts = Counter(marks)
         trained_on = {"answers": len(answers),
@@ -205,12 +223,14 @@ class GradingModel:
                   "evidence_rules": evidence_rules, "vote": vote, "list_confidence": list_confidence}
         if vote:  # the vote also marks what the model's own rules leave (files before 2026-11-23: not)
             params["vote_unmarked"] = True
+        if learner != "confold":  # only when set, so that older readers of the model file see no change
+            params["learner"] = learner
         if lowest_marks:
             params["lowest_marks"] = [str(m) for m in lowest_marks]
         if default_rule:  # only when set, so that older readers of the model file see no change
             params["default_rule"] = True
-        report(1.0, f"learned {len(learner.rules_)} rules")
-        return cls(question, extractor, learner, trained_on, params, agreement, wording)
+        report(1.0, f"learned {len(rule_learner.rules_)} rules")
+        return cls(question, extractor, rule_learner, trained_on, params, agreement, wording)
 
     def flag_threshold_for(self, target: float):
         """The `ThresholdChoice` for a target accuracy, from the calibration (ValueError if none)."""
@@ -311,6 +331,10 @@ class GradingModel:
         summaries = np.asarray(self.rule_summaries() + ["no rule applies: for a human marker"], dtype=object)
         rule_column = rule_texts[index]
         explanation = summaries[index]  # index -1 picks the last entry
+        if self.is_ensemble:  # every rule that applies for the mark, with its weight
+            words = self.words()
+            explanation = np.asarray([words.ensemble_summary(e) for e in self.learner.explain(X)],
+                                     dtype=object)[codes]
         if voted.any():
             rule_column, explanation = rule_column.copy(), explanation.copy()
             for i in np.flatnonzero(voted):
@@ -350,6 +374,15 @@ class GradingModel:
         from grader.confold.explain import explain_table
 
         X = self.features([answer])
+        if self.is_ensemble:
+            explanation = self.learner.explain(X, descriptions=self.descriptions)[0]
+            explanation.wording = self.words().ensemble_justification
+            if self.wording is not None and explanation.label is not None:
+                support, preferred = self.wording.judge([answer], [explanation.label])
+                if not np.isnan(support[0]):
+                    explanation.support = float(support[0])
+                    explanation.support_note = support_phrase(support[0], explanation.label, preferred[0])
+            return explanation
         decisions = self.decide(X, [answer])  # the mark, after the vote of the resampled rule lists
         borrowed = decisions.borrowed[0]
         if borrowed is None:
@@ -388,6 +421,12 @@ class GradingModel:
         return found
 
     @property
+    def is_ensemble(self) -> bool:
+        """Boosted rules (`grader.boosting`): a mark is the one whose applying rules weigh most,
+        not the first rule's in an ordered list."""
+        return hasattr(self.learner, "votes_")
+
+    @property
     def descriptions(self) -> dict[str, str]:
         return dict(getattr(self.extractor, "descriptions_", {}) or {})
 
@@ -421,6 +460,9 @@ class GradingModel:
         """The model's rules: "text" (numbered, readable), "asp" (the answer set program),
         "clingo" (the program in the dialect clingo runs, confidences as comments; facts from
         `knowledge.clingo_check.feature_facts`), "yaml" (structured YAML, the question file's syntax)."""
+        if self.is_ensemble and format != "text":
+            raise ValueError(f"boosted rules add up their weights, which no {format} program says; "
+                             f"use the text format")
         if format == "asp":
             return self.learner.to_asp()
         if format == "clingo":
@@ -433,6 +475,12 @@ class GradingModel:
             raise ValueError(f"unknown rules format {format!r}; expected text, asp, clingo or yaml")
         lines = []
         words = self.words()
+        if self.is_ensemble:  # every rule that applies adds its weight to its mark's
+            lines += [f"{mark_words(c)}: weight {w:.2f} to start with"
+                      for c, w in zip(self.learner.classes_, self.learner.default_votes_)]
+            lines += [f"R{i + 1} [weight {w:.2f}]: {mark_words(r.head)} if {words.conditions(r.body)}"
+                      for i, (r, w) in enumerate(zip(self.learner.rules_, self.learner.votes_))]
+            return "\n".join(lines) + "\n"
         for i, rule in enumerate(self.learner.rules_):
             lines.append(f"R{i + 1} [{rule.origin}, {_confidence_text(rule.confidence)}]: "
                          f"{mark_words(rule.head)} if {words.conditions(rule.body)}")
@@ -470,7 +518,6 @@ class GradingModel:
         if missing:
             raise ModelFileError(f"{source}: damaged model file, missing {', '.join(missing)}")
         from features import FeatureExtractor
-        from grader.confold import ConFold
         from knowledge import question_from_dict
 
         try:
@@ -480,7 +527,7 @@ class GradingModel:
         try:
             question = question_from_dict(data["question"])
             extractor = FeatureExtractor.from_dict(data["extractor"], question)
-            learner = ConFold.from_dict(data["learner"])
+            learner = _learner_from_dict(data["learner"])
             agreement = (ResampledAgreement.from_dict(data["agreement"])
                          if "agreement" in data else None)
             if agreement is not None:
@@ -527,6 +574,33 @@ def _label_order(marks: Sequence[str], lowest: Sequence[str] | None) -> list:
         return list(marks)
     low = tuple(str(m) for m in lowest)
     return [low] + [m for m in marks if m not in low]
+
+
+def _learner_from_dict(data: Any) -> Any:
+    """The rule learner of a model file: boosted rules or (the default, older files) CON-FOLD."""
+    from grader.confold import ConFold
+
+    if isinstance(data, dict) and data.get("format") == "physics-grader/boosted-rules":
+        from grader.boosting import BoostedRules
+
+        return BoostedRules.from_dict(data)
+    return ConFold.from_dict(data)
+
+
+def _check_boosted_options(question: Question, n_resamples: int, keep_rules_of: GradingModel | None,
+                           default_rule: bool) -> None:
+    """ValueError naming the option the boosted learner cannot take."""
+    problems = []
+    if n_resamples:
+        problems.append(f"{n_resamples} resamples (its confidence is its own rules' vote: use 0)")
+    if keep_rules_of is not None:
+        problems.append("the rules of an earlier model")
+    if default_rule:
+        problems.append("a default rule")
+    if question.initial_rules or any(isinstance(r, Rule) for r in question.background):
+        problems.append("the question's marking rules (they need the CON-FOLD learner)")
+    if problems:
+        raise ValueError("the boosted learner cannot take " + "; ".join(problems))
 
 
 def _kept_rules(previous: GradingModel | None, columns: list[str]) -> list[Rule]:
