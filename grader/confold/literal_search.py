@@ -75,10 +75,13 @@ class _Feature:
 class LiteralSearch:
     """Finds the literal with the best information gain for given positive/negative rows."""
 
-    #: Below this many gathered cells per slot, count with np.unique instead of bincount.
+    #: Below this many gathered cells per slot, count by sorting the cells instead of bincount.
     SPARSE_FACTOR = 0.25
     #: Candidates per chunk when computing gains: a chunk's temporaries stay in the CPU cache.
     GAIN_CHUNK = 8192
+    #: Up to this many slots, every slot is a candidate (absent ones get -inf): fewer steps
+    #: than picking out the present ones.
+    ALL_SLOTS = 2048
 
     def __init__(self, table: EncodedTable, features: Sequence[str], excluded: Iterable[str] = ()):
         excluded = set(excluded)
@@ -128,6 +131,35 @@ class LiteralSearch:
         self.always_mask = np.zeros(self.n_slots, dtype=bool)
         self.always_mask[self.always] = True
         self._table = xlogx_table(table.n_rows)
+        self._layout()
+
+    def _layout(self) -> None:
+        """Index arrays of the slot layout, made once so that a search does no Python work
+        per feature. A feature's numeric slots come before its categories, and every row has
+        one cell per feature, so the cells of the rows in play with a slot below feature f's
+        first slot are exactly f cells per row."""
+        n_features = len(self.features)
+        num_start = np.array([f.num_start for f in self.features], dtype=np.intp)
+        cat_start = np.array([f.cat_start for f in self.features], dtype=np.intp)
+        #: per slot: where its `<=` count starts in the cumulative counts (its feature's first
+        #: threshold for a number, itself for a category)
+        self._count_from = np.where(self.is_numeric_slot, num_start[self.feature_of_slot],
+                                    np.arange(self.n_slots)) if self.n_slots else np.empty(0, np.intp)
+        #: features with both numbers and categories (mixed, or numeric with missing cells):
+        #: there `<= x` and `> x` need not cover every row in play between them
+        both = np.array([len(f.thresholds) > 0 and len(f.categories) > 0 for f in self.features], dtype=bool)
+        self._mixed = np.flatnonzero(both)
+        self._mixed_num_start = num_start[self._mixed]
+        self._mixed_cat_start = cat_start[self._mixed]
+        self._mixed_offset = self._mixed.astype(np.int64)  # cells below the feature, per row
+        #: per slot: the index into `_mixed` of a number of a mixed feature, else len(_mixed)
+        where_mixed = np.full(n_features + 1, len(self._mixed), dtype=np.intp)
+        where_mixed[self._mixed] = np.arange(len(self._mixed))
+        self._mixed_of_slot = np.where(self.is_numeric_slot, where_mixed[self.feature_of_slot],
+                                       len(self._mixed)) if self.n_slots else np.empty(0, np.intp)
+        self._always_keys = self.always * 4 + 2
+        self._all_slots = np.arange(self.n_slots)
+        self._blocked_for: tuple = (None, None)
 
     def _xlogx(self, n: int) -> np.ndarray:
         if len(self._table) <= n:
@@ -162,54 +194,137 @@ class LiteralSearch:
         return None
 
     # -- the search -----------------------------------------------------------------------
-    def counts(self, pos: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(present slots ascending, positives per slot, negatives per slot)."""
-        n_features = self.slots.shape[1]
-        cells = (len(pos) + len(neg)) * n_features
-        pos_slots = self.slots[pos].ravel()
-        neg_slots = self.slots[neg].ravel()
+    def counts(self, pos: np.ndarray, neg: np.ndarray
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+        """The candidates and what their gains need, as (slots, tp, fp, xp, xn, absent): the
+        candidate slots ascending; per slot the positives and negatives `<= x` / `== c`
+        covers; per mixed feature (`_mixed`) the positives and negatives whose cell is a
+        number (`> x` covers those `<= x` does not); `absent`: None when every candidate is
+        present among the rows in play (or always offered), else the mask of those that are
+        not (on few slots, every slot is a candidate: cheaper than picking the present)."""
+        cells = (len(pos) + len(neg)) * self.slots.shape[1]
         if cells < self.SPARSE_FACTOR * self.n_slots:
-            both = np.concatenate([pos_slots, neg_slots, self.always])
-            present, inverse = np.unique(both, return_inverse=True)
-            inverse = inverse.ravel()
-            p = np.bincount(inverse[:len(pos_slots)], minlength=len(present))
-            n = np.bincount(inverse[len(pos_slots):len(pos_slots) + len(neg_slots)], minlength=len(present))
-            return present, p, n
-        p = np.bincount(pos_slots, minlength=self.n_slots)
-        n = np.bincount(neg_slots, minlength=self.n_slots)
-        present = np.flatnonzero((p + n > 0) | self.always_mask)
-        return present, p[present], n[present]
+            return self._counts_by_sorting(pos, neg)
+        return self._counts_by_bincount(pos, neg)
+
+    def _counts_by_bincount(self, pos: np.ndarray, neg: np.ndarray):
+        """Per-slot counts over all slots (one bincount each), cumulated along the slots."""
+        n = self.n_slots
+        per_p = np.bincount(self.slots[pos].ravel(), minlength=n)
+        per_n = np.bincount(self.slots[neg].ravel(), minlength=n)
+        absent = (per_p | per_n) == 0
+        if len(self.always):
+            absent[self.always] = False
+        cum_p = np.zeros(n + 1, dtype=np.int64)
+        cum_n = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(per_p, out=cum_p[1:])
+        np.cumsum(per_n, out=cum_n[1:])
+        xp = cum_p[self._mixed_cat_start] - cum_p[self._mixed_num_start]
+        xn = cum_n[self._mixed_cat_start] - cum_n[self._mixed_num_start]
+        if n <= self.ALL_SLOTS:
+            tp = cum_p[1:] - cum_p[self._count_from]
+            fp = cum_n[1:] - cum_n[self._count_from]
+            return self._all_slots, tp, fp, xp, xn, absent
+        slots = np.flatnonzero(~absent)
+        start = self._count_from[slots]
+        end = slots + 1
+        tp = cum_p[end] - cum_p[start]
+        fp = cum_n[end] - cum_n[start]
+        return slots, tp, fp, xp, xn, None
+
+    def _counts_by_sorting(self, pos: np.ndarray, neg: np.ndarray):
+        """The same from the sorted cells of the rows in play (few rows, many slots). A cell
+        is keyed `4 * slot + tag`, tag 0 for a positive, 1 for a negative, 2 for an
+        always-offered slot (counted as neither)."""
+        P, N = len(pos), len(neg)
+        keys = np.concatenate([self.slots[pos].ravel() * 4, self.slots[neg].ravel() * 4 + 1,
+                               self._always_keys])
+        keys.sort()
+        slot_of_key = keys >> 2
+        tag = keys & 3
+        cum_p = np.cumsum(tag == 0)
+        cum_n = np.cumsum(tag == 1)
+        last = np.empty(len(keys), dtype=bool)
+        last[-1] = True
+        np.not_equal(slot_of_key[1:], slot_of_key[:-1], out=last[:-1])
+        ends = np.flatnonzero(last)
+        slots = slot_of_key[ends]
+        end_p, end_n = cum_p[ends], cum_n[ends]
+        # a number counts from its feature's first cell (f cells per row lie below feature f),
+        # a category from the end of the slot before it
+        feature = self.feature_of_slot[slots]
+        numeric = self.is_numeric_slot[slots]
+        tp = end_p - np.where(numeric, feature * P, np.concatenate(([0], end_p[:-1])))
+        fp = end_n - np.where(numeric, feature * N, np.concatenate(([0], end_n[:-1])))
+        xp = xn = np.zeros(0, dtype=np.int64)
+        if len(self._mixed):
+            below = np.searchsorted(keys, self._mixed_cat_start * 4)
+            xp = np.where(below > 0, cum_p[below - 1], 0) - self._mixed_offset * P
+            xn = np.where(below > 0, cum_n[below - 1], 0) - self._mixed_offset * N
+        return slots, tp, fp, xp, xn, None
+
+    def _gain_pairs(self, slots, tp, fp, xp, xn, P: int, N: int) -> np.ndarray:
+        """Gains per candidate slot, [:, 0] of `<=`/`==` and [:, 1] of `>`/`!=`, -inf where
+        the literal is wrong more often than right. Where the second literal covers exactly
+        the rows in play the first does not (a category, a number of a feature with no
+        category among the rows in play), its gain has the same six terms in another order:
+        they are looked up once and added in the order `gain_from_counts` adds them, so both
+        gains are bit for bit what it gives."""
+        table = self._xlogx(P + N)
+        n = len(slots)
+        gains = np.empty((n, 2))
+        total = float(P + N)
+        balance = P - N
+        step = self.GAIN_CHUNK
+        for at in range(0, n, step):
+            tp_c, fp_c = tp[at:at + step], fp[at:at + step]
+            fn_c = P - tp_c
+            tn_c = N - fp_c
+            t_tp, t_fp, t_cov = table[tp_c], table[fp_c], table[tp_c + fp_c]
+            t_tn, t_fn, t_rest = table[tn_c], table[fn_c], table[tn_c + fn_c]
+            a = t_tp + t_fp
+            a -= t_cov
+            a += t_tn
+            a += t_fn
+            a -= t_rest
+            a /= total
+            b = t_fn + t_tn
+            b -= t_rest
+            b += t_fp
+            b += t_tp
+            b -= t_cov
+            b /= total
+            margin = tp_c - fp_c
+            margin *= 2
+            a[margin < balance] = -np.inf  # fp + fn > tp + tn
+            b[margin > balance] = -np.inf  # the same test for the mirror image
+            gains[at:at + step, 0] = a
+            gains[at:at + step, 1] = b
+        if len(self._mixed) and ((xp != P) | (xn != N)).any():
+            self._mixed_second_gains(gains, slots, tp, fp, xp, xn, P, N, table)
+        return gains
+
+    def _mixed_second_gains(self, gains, slots, tp, fp, xp, xn, P, N, table) -> None:
+        """`> x` of the features with categories among the rows in play: its own counts."""
+        which = np.flatnonzero((xp != P) | (xn != N))
+        own = np.full(len(self._mixed) + 1, -1, dtype=np.intp)
+        own[which] = which
+        mixed = own[self._mixed_of_slot[slots]]
+        at = np.flatnonzero(mixed >= 0)
+        if not at.size:
+            return
+        tp_b = xp[mixed[at]] - tp[at]
+        fp_b = xn[mixed[at]] - fp[at]
+        gains[at, 1] = gain_from_counts(table, tp_b, P - tp_b, N - fp_b, fp_b)
 
     def gains(self, pos: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(present slots, gains[:, 0] for `<=`/`==` and gains[:, 1] for `>`/`!=`)."""
-        slots, p, n = self.counts(pos, neg)
-        P, N = len(pos), len(neg)
-        feat = self.feature_of_slot[slots]
-        numeric = self.is_numeric_slot[slots]
-        p_num = p * numeric
-        n_num = n * numeric
-        change = np.empty(len(feat), dtype=bool)
-        change[0] = True
-        np.not_equal(feat[1:], feat[:-1], out=change[1:])
-        starts = np.flatnonzero(change)
-        lengths = np.diff(starts, append=len(slots))
-        p_cum = _segment_cumsum(p_num, starts, lengths)
-        n_cum = _segment_cumsum(n_num, starts, lengths)
-        xp = np.repeat(np.add.reduceat(p_num, starts), lengths)
-        xn = np.repeat(np.add.reduceat(n_num, starts), lengths)
-        tp_a = np.where(numeric, p_cum, p)                    # `<= x` / `== c`
-        fp_a = np.where(numeric, n_cum, n)
-        tp_b = np.where(numeric, xp - p_cum, P - p)           # `> x`  / `!= c`
-        fp_b = np.where(numeric, xn - n_cum, N - n)
-        gains = np.empty((len(slots), 2))
-        table = self._xlogx(P + N)
-        step = self.GAIN_CHUNK
-        for at in range(0, len(slots), step):  # temporaries of a chunk stay in the CPU cache
-            end = at + step
-            tp, fp = tp_a[at:end], fp_a[at:end]
-            gains[at:end, 0] = gain_from_counts(table, tp, P - tp, N - fp, fp)
-            tp, fp = tp_b[at:end], fp_b[at:end]
-            gains[at:end, 1] = gain_from_counts(table, tp, P - tp, N - fp, fp)
+        if self.n_slots == 0 or (len(pos) == 0 and len(neg) == 0):
+            return np.empty(0, dtype=np.intp), np.empty((0, 2))
+        slots, tp, fp, xp, xn, absent = self.counts(pos, neg)
+        gains = self._gain_pairs(slots, tp, fp, xp, xn, len(pos), len(neg))
+        if absent is not None:
+            return slots[~absent], gains[~absent]
         return slots, gains
 
     def all_gains(self, pos: np.ndarray, neg: np.ndarray) -> dict[Literal, float]:
@@ -218,6 +333,17 @@ class LiteralSearch:
         return {self.literal(int(s), bool(j)): float(gains[i, j])
                 for i, s in enumerate(slots) for j in (0, 1)}
 
+    def _blocked(self, allowed: np.ndarray | None) -> np.ndarray:
+        """(n_slots, 2): the literals that may never be chosen (banned, or not `allowed`);
+        kept for the last `allowed` seen (one per fit)."""
+        cached_for, blocked = self._blocked_for
+        if blocked is None or cached_for is not allowed:
+            blocked = np.repeat(self.banned[:, None], 2, axis=1)
+            if allowed is not None:
+                blocked |= ~allowed
+            self._blocked_for = (allowed, blocked)
+        return blocked
+
     def best(self, pos: np.ndarray, neg: np.ndarray, banned_slots: Iterable[int] = (),
              allowed: np.ndarray | None = None) -> tuple[float, Literal, int] | None:
         """The best literal for separating rows `pos` from rows `neg`, or None if none has a
@@ -225,26 +351,28 @@ class LiteralSearch:
         the literals that may be chosen (`grader.confold.evidence`); None allows all."""
         if self.n_slots == 0 or (len(pos) == 0 and len(neg) == 0):
             return None
-        slots, gains = self.gains(pos, neg)
-        blocked = self.banned[slots]
+        slots, tp, fp, xp, xn, absent = self.counts(pos, neg)
+        gains = self._gain_pairs(slots, tp, fp, xp, xn, len(pos), len(neg))
+        blocked = self._blocked(allowed)
+        if absent is None:
+            gains[blocked[slots]] = -np.inf
+        else:  # every slot is a candidate
+            gains[blocked] = -np.inf
+            gains[absent] = -np.inf
         banned_slots = np.asarray(list(banned_slots), dtype=np.intp)
         if banned_slots.size:  # slots are sorted: find the banned ones by bisection
             at = np.minimum(np.searchsorted(slots, banned_slots), len(slots) - 1)
-            blocked[at[slots[at] == banned_slots]] = True
-        gains[blocked] = -np.inf
-        if allowed is not None:
-            gains[~allowed[slots]] = -np.inf
-        # Gains that are mathematically equal (e.g. mirror-image counts) may differ in the
-        # last bits; rounding makes such ties go to the earlier candidate, as exact ties do.
-        flat = int(np.argmax(np.round(gains, 12)))
-        gain = float(gains.flat[flat])
-        if gain == -np.inf:
+            gains[at[slots[at] == banned_slots]] = -np.inf
+        flat = int(gains.argmax())
+        top = float(gains.flat[flat])
+        if top == -np.inf:
             return None
+        # Gains that are mathematically equal (e.g. mirror-image counts) may differ in the
+        # last bits; rounded to 12 decimals, such ties go to the earlier candidate (slots in
+        # order, the first literal of a slot before the second), as exact ties do. Only the
+        # gains within 1e-11 of the best can round to the best's value.
+        near = np.flatnonzero(gains.ravel() >= top - 1e-11)
+        if len(near) > 1:
+            flat = int(near[np.argmax(np.round(gains.ravel()[near], 12))])
         slot = int(slots[flat // 2])
-        return gain, self.literal(slot, bool(flat % 2)), slot
-
-
-def _segment_cumsum(values: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    total = np.cumsum(values)
-    before = total[starts] - values[starts]
-    return total - np.repeat(before, lengths)
+        return float(gains.flat[flat]), self.literal(slot, bool(flat % 2)), slot
