@@ -72,6 +72,14 @@ class _Feature:
     integral: bool  # all numeric values are whole numbers: print thresholds as ints
 
 
+#: The tags of `_counts_by_sorting`'s keys that count: positive (row 0), negative (row 1).
+_TAGS = np.array([[0], [1]])
+
+#: Positives and negatives per slot among the rows in play: two int arrays of n_slots.
+#: `counts[::-1]` swaps them (a rule's exceptions learn the other way round).
+SlotCounts = tuple[np.ndarray, np.ndarray]
+
+
 class LiteralSearch:
     """Finds the literal with the best information gain for given positive/negative rows."""
 
@@ -158,8 +166,14 @@ class LiteralSearch:
         self._mixed_of_slot = np.where(self.is_numeric_slot, where_mixed[self.feature_of_slot],
                                        len(self._mixed)) if self.n_slots else np.empty(0, np.intp)
         self._always_keys = self.always * 4 + 2
+        self._mixed_cat_keys = self._mixed_cat_start * 4
         self._all_slots = np.arange(self.n_slots)
         self._blocked_for: tuple = (None, None)
+        #: sort keys of the cells (see `_counts_by_sorting`)
+        self._pos_keys, self._neg_keys = self.slots * 4, self.slots * 4 + 1
+        #: per feature, its rows' slots (contiguous): the rows a learned literal covers
+        self._slot_columns = np.ascontiguousarray(self.slots.T)
+        self._cat_start = cat_start
 
     def _xlogx(self, n: int) -> np.ndarray:
         if len(self._table) <= n:
@@ -194,138 +208,158 @@ class LiteralSearch:
         return None
 
     # -- the search -----------------------------------------------------------------------
-    def counts(self, pos: np.ndarray, neg: np.ndarray
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
-        """The candidates and what their gains need, as (slots, tp, fp, xp, xn, absent): the
-        candidate slots ascending; per slot the positives and negatives `<= x` / `== c`
-        covers; per mixed feature (`_mixed`) the positives and negatives whose cell is a
-        number (`> x` covers those `<= x` does not); `absent`: None when every candidate is
-        present among the rows in play (or always offered), else the mask of those that are
-        not (on few slots, every slot is a candidate: cheaper than picking the present)."""
-        cells = (len(pos) + len(neg)) * self.slots.shape[1]
-        if cells < self.SPARSE_FACTOR * self.n_slots:
-            return self._counts_by_sorting(pos, neg)
-        return self._counts_by_bincount(pos, neg)
+    def _by_sorting(self, n_rows: int) -> bool:
+        """Count these many rows by sorting their cells (few rows on many slots)?"""
+        return n_rows * self.slots.shape[1] < self.SPARSE_FACTOR * self.n_slots
 
-    def _counts_by_bincount(self, pos: np.ndarray, neg: np.ndarray):
-        """Per-slot counts over all slots (one bincount each), cumulated along the slots."""
+    def count(self, pos: np.ndarray, neg: np.ndarray) -> SlotCounts | None:
+        """Per-slot counts of the rows in play, to hand to `best` and `narrow`; None where
+        they are better counted by sorting their cells, in `best` itself."""
+        if self.n_slots == 0 or self._by_sorting(len(pos) + len(neg)):
+            return None
         n = self.n_slots
-        per_p = np.bincount(self.slots[pos].ravel(), minlength=n)
-        per_n = np.bincount(self.slots[neg].ravel(), minlength=n)
-        absent = (per_p | per_n) == 0
+        return (np.bincount(self.slots[pos].ravel(), minlength=n),
+                np.bincount(self.slots[neg].ravel(), minlength=n))
+
+    def narrow(self, counts: SlotCounts | None, pos: np.ndarray, keep_pos: np.ndarray,
+               neg: np.ndarray, keep_neg: np.ndarray | None) -> SlotCounts | None:
+        """`count(pos[keep_pos], neg[keep_neg])` (keep_neg None: all of neg) from `counts` of
+        (pos, neg): a rule's next literal, or the examples a rule covers, only take rows
+        away, so when fewer rows leave than stay their counts are subtracted instead."""
+        leave_pos = pos[~keep_pos]
+        leave_neg = neg[:0] if keep_neg is None else neg[~keep_neg]
+        n_left = len(pos) + len(neg) - len(leave_pos) - len(leave_neg)
+        if self.n_slots == 0 or self._by_sorting(n_left):
+            return None
+        if counts is None or len(leave_pos) + len(leave_neg) >= n_left:
+            return self.count(pos[keep_pos], neg if keep_neg is None else neg[keep_neg])
+        n = self.n_slots
+        per_pos, per_neg = counts
+        if len(leave_pos):
+            per_pos = per_pos - np.bincount(self.slots[leave_pos].ravel(), minlength=n)
+        if len(leave_neg):
+            per_neg = per_neg - np.bincount(self.slots[leave_neg].ravel(), minlength=n)
+        return per_pos, per_neg
+
+    def candidates(self, pos: np.ndarray, neg: np.ndarray, counts: SlotCounts | None = None
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray | None]:
+        """The candidates and what their gains need, as (slots, covered, numbers, absent):
+        the candidate slots ascending; `covered` (2, n): the positives and negatives
+        `<= x` / `== c` covers per slot; `numbers` (2, len(_mixed)) or None when no feature has
+        both numbers and categories: per such feature the positives and negatives whose cell
+        is a number (`> x` covers those `<= x` does not); `absent`: None when every candidate
+        is present among the rows in play (or always offered), else the mask of those that
+        are not (on few slots, every slot is a candidate: cheaper than picking the present).
+        `counts`: `count(pos, neg)` if known."""
+        if counts is None:
+            counts = self.count(pos, neg)
+        if counts is None:
+            return self._counts_by_sorting(pos, neg)
+        return self._from_slot_counts(counts)
+
+    def _from_slot_counts(self, counts: SlotCounts):
+        """Candidates from per-slot counts, cumulated along the slots."""
+        n = self.n_slots
+        absent = (counts[0] | counts[1]) == 0
         if len(self.always):
             absent[self.always] = False
-        cum_p = np.zeros(n + 1, dtype=np.int64)
-        cum_n = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum(per_p, out=cum_p[1:])
-        np.cumsum(per_n, out=cum_n[1:])
-        xp = cum_p[self._mixed_cat_start] - cum_p[self._mixed_num_start]
-        xn = cum_n[self._mixed_cat_start] - cum_n[self._mixed_num_start]
+        cum = np.zeros((2, n + 1), dtype=np.int64)
+        np.cumsum(counts[0], out=cum[0, 1:])
+        np.cumsum(counts[1], out=cum[1, 1:])
+        numbers = None
+        if len(self._mixed):
+            numbers = cum[:, self._mixed_cat_start] - cum[:, self._mixed_num_start]
         if n <= self.ALL_SLOTS:
-            tp = cum_p[1:] - cum_p[self._count_from]
-            fp = cum_n[1:] - cum_n[self._count_from]
-            return self._all_slots, tp, fp, xp, xn, absent
+            return self._all_slots, cum[:, 1:] - cum[:, self._count_from], numbers, absent
         slots = np.flatnonzero(~absent)
-        start = self._count_from[slots]
-        end = slots + 1
-        tp = cum_p[end] - cum_p[start]
-        fp = cum_n[end] - cum_n[start]
-        return slots, tp, fp, xp, xn, None
+        return slots, cum[:, slots + 1] - cum[:, self._count_from[slots]], numbers, None
 
     def _counts_by_sorting(self, pos: np.ndarray, neg: np.ndarray):
         """The same from the sorted cells of the rows in play (few rows, many slots). A cell
         is keyed `4 * slot + tag`, tag 0 for a positive, 1 for a negative, 2 for an
         always-offered slot (counted as neither)."""
-        P, N = len(pos), len(neg)
-        keys = np.concatenate([self.slots[pos].ravel() * 4, self.slots[neg].ravel() * 4 + 1,
-                               self._always_keys])
+        in_play = np.array([[len(pos)], [len(neg)]])
+        keys = np.concatenate((self._pos_keys[pos].ravel(), self._neg_keys[neg].ravel(), self._always_keys))
         keys.sort()
         slot_of_key = keys >> 2
-        tag = keys & 3
-        cum_p = np.cumsum(tag == 0)
-        cum_n = np.cumsum(tag == 1)
+        cum = np.cumsum((keys & 3) == _TAGS, axis=1)
         last = np.empty(len(keys), dtype=bool)
         last[-1] = True
         np.not_equal(slot_of_key[1:], slot_of_key[:-1], out=last[:-1])
         ends = np.flatnonzero(last)
         slots = slot_of_key[ends]
-        end_p, end_n = cum_p[ends], cum_n[ends]
+        at_end = cum[:, ends]
         # a number counts from its feature's first cell (f cells per row lie below feature f),
         # a category from the end of the slot before it
-        feature = self.feature_of_slot[slots]
-        numeric = self.is_numeric_slot[slots]
-        tp = end_p - np.where(numeric, feature * P, np.concatenate(([0], end_p[:-1])))
-        fp = end_n - np.where(numeric, feature * N, np.concatenate(([0], end_n[:-1])))
-        xp = xn = np.zeros(0, dtype=np.int64)
+        before = np.zeros_like(at_end)
+        before[:, 1:] = at_end[:, :-1]
+        below_feature = self.feature_of_slot[slots] * in_play
+        covered = at_end - np.where(self.is_numeric_slot[slots], below_feature, before)
+        numbers = None
         if len(self._mixed):
-            below = np.searchsorted(keys, self._mixed_cat_start * 4)
-            xp = np.where(below > 0, cum_p[below - 1], 0) - self._mixed_offset * P
-            xn = np.where(below > 0, cum_n[below - 1], 0) - self._mixed_offset * N
-        return slots, tp, fp, xp, xn, None
+            below = np.searchsorted(keys, self._mixed_cat_keys)
+            numbers = np.where(below > 0, cum[:, below - 1], 0) - self._mixed * in_play
+        return slots, covered, numbers, None
 
-    def _gain_pairs(self, slots, tp, fp, xp, xn, P: int, N: int) -> np.ndarray:
-        """Gains per candidate slot, [:, 0] of `<=`/`==` and [:, 1] of `>`/`!=`, -inf where
-        the literal is wrong more often than right. Where the second literal covers exactly
-        the rows in play the first does not (a category, a number of a feature with no
-        category among the rows in play), its gain has the same six terms in another order:
-        they are looked up once and added in the order `gain_from_counts` adds them, so both
-        gains are bit for bit what it gives."""
+    def _gain_pairs(self, slots, covered, numbers, P: int, N: int) -> np.ndarray:
+        """Gains (2, n) per candidate slot, row 0 of `<=`/`==` and row 1 of `>`/`!=`, -inf
+        where the literal is wrong more often than right. Where the second literal covers
+        exactly the rows in play the first does not (a category, a number of a feature with
+        no category among the rows in play), its gain has the same six terms in another
+        order: they are looked up once and added in the order `gain_from_counts` adds them,
+        so both gains are bit for bit what it gives."""
         table = self._xlogx(P + N)
         n = len(slots)
-        gains = np.empty((n, 2))
+        gains = np.empty((2, n))
         total = float(P + N)
         balance = P - N
+        in_play = np.array([[P], [N]])
         step = self.GAIN_CHUNK
         for at in range(0, n, step):
-            tp_c, fp_c = tp[at:at + step], fp[at:at + step]
-            fn_c = P - tp_c
-            tn_c = N - fp_c
-            t_tp, t_fp, t_cov = table[tp_c], table[fp_c], table[tp_c + fp_c]
-            t_tn, t_fn, t_rest = table[tn_c], table[fn_c], table[tn_c + fn_c]
-            a = t_tp + t_fp
-            a -= t_cov
-            a += t_tn
-            a += t_fn
-            a -= t_rest
-            a /= total
-            b = t_fn + t_tn
-            b -= t_rest
-            b += t_fp
-            b += t_tp
-            b -= t_cov
-            b /= total
-            margin = tp_c - fp_c
+            part = covered[:, at:at + step]
+            # rows: tp, fn, fp, tn
+            counts = np.empty((4, part.shape[1]), dtype=np.int64)
+            counts[0::2] = part
+            np.subtract(in_play, part, out=counts[1::2])
+            terms = table[counts]
+            sums = table[counts[0:2] + counts[2:4]]  # rows: tp + fp, fn + tn
+            g = gains[:, at:at + step]
+            np.add(terms[0:2], terms[2:4], out=g)   # tp + fp        | fn + tn
+            g -= sums                                # - (tp+fp)      | - (fn+tn)
+            g += terms[3:1:-1]                       # + tn           | + fp
+            g += terms[1::-1]                        # + fn           | + tp
+            g -= sums[::-1]                          # - (tn+fn)      | - (tp+fp)
+            g /= total
+            margin = part[0] - part[1]
             margin *= 2
-            a[margin < balance] = -np.inf  # fp + fn > tp + tn
-            b[margin > balance] = -np.inf  # the same test for the mirror image
-            gains[at:at + step, 0] = a
-            gains[at:at + step, 1] = b
-        if len(self._mixed) and ((xp != P) | (xn != N)).any():
-            self._mixed_second_gains(gains, slots, tp, fp, xp, xn, P, N, table)
+            g[0, margin < balance] = -np.inf  # fp + fn > tp + tn
+            g[1, margin > balance] = -np.inf  # the same test for the mirror image
+        if numbers is not None and ((numbers[0] != P) | (numbers[1] != N)).any():
+            self._mixed_second_gains(gains, slots, covered, numbers, P, N, table)
         return gains
 
-    def _mixed_second_gains(self, gains, slots, tp, fp, xp, xn, P, N, table) -> None:
+    def _mixed_second_gains(self, gains, slots, covered, numbers, P, N, table) -> None:
         """`> x` of the features with categories among the rows in play: its own counts."""
-        which = np.flatnonzero((xp != P) | (xn != N))
+        which = np.flatnonzero((numbers[0] != P) | (numbers[1] != N))
         own = np.full(len(self._mixed) + 1, -1, dtype=np.intp)
         own[which] = which
         mixed = own[self._mixed_of_slot[slots]]
         at = np.flatnonzero(mixed >= 0)
         if not at.size:
             return
-        tp_b = xp[mixed[at]] - tp[at]
-        fp_b = xn[mixed[at]] - fp[at]
-        gains[at, 1] = gain_from_counts(table, tp_b, P - tp_b, N - fp_b, fp_b)
+        tp_b = numbers[0, mixed[at]] - covered[0, at]
+        fp_b = numbers[1, mixed[at]] - covered[1, at]
+        gains[1, at] = gain_from_counts(table, tp_b, P - tp_b, N - fp_b, fp_b)
 
     def gains(self, pos: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(present slots, gains[:, 0] for `<=`/`==` and gains[:, 1] for `>`/`!=`)."""
         if self.n_slots == 0 or (len(pos) == 0 and len(neg) == 0):
             return np.empty(0, dtype=np.intp), np.empty((0, 2))
-        slots, tp, fp, xp, xn, absent = self.counts(pos, neg)
-        gains = self._gain_pairs(slots, tp, fp, xp, xn, len(pos), len(neg))
+        slots, covered, numbers, absent = self.candidates(pos, neg)
+        gains = self._gain_pairs(slots, covered, numbers, len(pos), len(neg)).T
         if absent is not None:
             return slots[~absent], gains[~absent]
-        return slots, gains
+        return slots, np.ascontiguousarray(gains)
 
     def all_gains(self, pos: np.ndarray, neg: np.ndarray) -> dict[Literal, float]:
         """Every candidate literal with its gain (for tests and for showing the heuristic)."""
@@ -334,45 +368,59 @@ class LiteralSearch:
                 for i, s in enumerate(slots) for j in (0, 1)}
 
     def _blocked(self, allowed: np.ndarray | None) -> np.ndarray:
-        """(n_slots, 2): the literals that may never be chosen (banned, or not `allowed`);
+        """(2, n_slots): the literals that may never be chosen (banned, or not `allowed`);
         kept for the last `allowed` seen (one per fit)."""
         cached_for, blocked = self._blocked_for
         if blocked is None or cached_for is not allowed:
-            blocked = np.repeat(self.banned[:, None], 2, axis=1)
+            blocked = np.repeat(self.banned[None, :], 2, axis=0)
             if allowed is not None:
-                blocked |= ~allowed
+                blocked |= ~allowed.T
             self._blocked_for = (allowed, blocked)
         return blocked
 
     def best(self, pos: np.ndarray, neg: np.ndarray, banned_slots: Iterable[int] = (),
-             allowed: np.ndarray | None = None) -> tuple[float, Literal, int] | None:
+             allowed: np.ndarray | None = None, counts: SlotCounts | None = None
+             ) -> tuple[float, Literal, int] | None:
         """The best literal for separating rows `pos` from rows `neg`, or None if none has a
         finite gain. Returns (gain, literal, slot). `allowed`: an (n_slots, 2) bool mask of
-        the literals that may be chosen (`grader.confold.evidence`); None allows all."""
+        the literals that may be chosen (`grader.confold.evidence`); None allows all.
+        `counts`: `count(pos, neg)` (or `narrow`) if known."""
         if self.n_slots == 0 or (len(pos) == 0 and len(neg) == 0):
             return None
-        slots, tp, fp, xp, xn, absent = self.counts(pos, neg)
-        gains = self._gain_pairs(slots, tp, fp, xp, xn, len(pos), len(neg))
+        slots, covered, numbers, absent = self.candidates(pos, neg, counts)
+        gains = self._gain_pairs(slots, covered, numbers, len(pos), len(neg))
         blocked = self._blocked(allowed)
         if absent is None:
-            gains[blocked[slots]] = -np.inf
+            gains[blocked[:, slots]] = -np.inf
         else:  # every slot is a candidate
-            gains[blocked] = -np.inf
-            gains[absent] = -np.inf
+            gains[blocked | absent] = -np.inf
         banned_slots = np.asarray(list(banned_slots), dtype=np.intp)
         if banned_slots.size:  # slots are sorted: find the banned ones by bisection
             at = np.minimum(np.searchsorted(slots, banned_slots), len(slots) - 1)
-            gains[at[slots[at] == banned_slots]] = -np.inf
-        flat = int(gains.argmax())
-        top = float(gains.flat[flat])
+            gains[:, at[slots[at] == banned_slots]] = -np.inf
+        top = float(gains.max())
         if top == -np.inf:
             return None
         # Gains that are mathematically equal (e.g. mirror-image counts) may differ in the
         # last bits; rounded to 12 decimals, such ties go to the earlier candidate (slots in
         # order, the first literal of a slot before the second), as exact ties do. Only the
         # gains within 1e-11 of the best can round to the best's value.
-        near = np.flatnonzero(gains.ravel() >= top - 1e-11)
+        near = np.flatnonzero((gains >= top - 1e-11).T)  # candidate-major: 2 * index + second
+        flat = int(near[0])
         if len(near) > 1:
-            flat = int(near[np.argmax(np.round(gains.ravel()[near], 12))])
-        slot = int(slots[flat // 2])
-        return float(gains.flat[flat]), self.literal(slot, bool(flat % 2)), slot
+            flat = int(near[np.argmax(np.round(gains[near % 2, near // 2], 12))])
+        second, index = flat % 2, flat // 2
+        slot = int(slots[index])
+        return float(gains[second, index]), self.literal(slot, bool(second)), slot
+
+    def covers(self, slot: int, second: bool, rows: np.ndarray) -> np.ndarray:
+        """Mask of `rows` where the literal `literal(slot, second)` holds (what
+        `rule_eval.literal_mask` gives for it): a feature's numbers are its lowest slots in
+        ascending order, its categories the slots above them."""
+        feature = self.feature_of_slot[slot]
+        cells = self._slot_columns[feature][rows]
+        if not self.is_numeric_slot[slot]:
+            return cells != slot if second else cells == slot
+        if not second:
+            return cells <= slot
+        return (cells > slot) & (cells < self._cat_start[feature])
