@@ -96,8 +96,8 @@ class LiteralSearch:
         self.features: list[_Feature] = []
         slot_columns = []
         next_slot = 0
-        feature_of_slot, is_numeric_slot, banned, always = [], [], [], []
-        for f_index, name in enumerate(features):
+        n_thresholds, n_categories, banned_features, false_slots, always = [], [], [], [], []
+        for name in features:
             col = table.columns[name]
             kind = col.encoding.kind
             is_number = col.codes == NUMERIC_CODE
@@ -110,31 +110,32 @@ class LiteralSearch:
             feat = _Feature(name, next_slot, thresholds, next_slot + len(thresholds), cats,
                             bool(len(thresholds)) and bool(np.all(np.mod(thresholds, 1) == 0)))
             self.features.append(feat)
-            n_slots = len(thresholds) + len(cats)
-            slots = np.empty(table.n_rows, dtype=np.intp)
-            if len(thresholds):
-                slots[is_number] = feat.num_start + ranks.ravel()
             if (col.codes == col.encoding.unseen_code).any():
                 raise ValueError(f"column {name!r}: a training value is missing from the column's "
                                  f"vocabulary (encoding bug)")
-            slots[~is_number] = feat.cat_start + col.codes[~is_number] - 1
+            slots = feat.cat_start - 1 + col.codes.astype(np.intp)
+            if len(thresholds):
+                slots[is_number] = feat.num_start + ranks.ravel()
             slot_columns.append(slots)
-            feature_of_slot += [f_index] * n_slots
-            is_numeric_slot += [True] * len(thresholds) + [False] * len(cats)
-            ban = [name in excluded] * n_slots
+            n_thresholds.append(len(thresholds))
+            n_categories.append(len(cats))
+            banned_features.append(name in excluded)
             if kind == "boolean":
                 # Offer `== True` / `!= True` only (not their mirror images on False), and
                 # offer them even when no example in play is True.
-                ban[len(thresholds) + cats.index(False)] = True
+                false_slots.append(feat.cat_start + cats.index(False))
                 always.append(feat.cat_start + cats.index(True))
-            banned += ban
-            next_slot += n_slots
+            next_slot = feat.cat_start + len(cats)
         self.n_slots = next_slot
         self.slots = (np.column_stack(slot_columns) if slot_columns
                       else np.empty((table.n_rows, 0), dtype=np.intp))
-        self.feature_of_slot = np.asarray(feature_of_slot, dtype=np.intp)
-        self.is_numeric_slot = np.asarray(is_numeric_slot, dtype=bool)
-        self.banned = np.asarray(banned, dtype=bool)
+        per_feature = np.asarray(n_thresholds, dtype=np.intp) + np.asarray(n_categories, dtype=np.intp)
+        self.feature_of_slot = np.repeat(np.arange(len(self.features)), per_feature)
+        self.is_numeric_slot = np.repeat(np.tile([True, False], len(self.features)),
+                                         np.column_stack([n_thresholds, n_categories]).ravel()
+                                         if self.features else np.empty(0, dtype=np.intp))
+        self.banned = np.repeat(np.asarray(banned_features, dtype=bool), per_feature)
+        self.banned[np.asarray(false_slots, dtype=np.intp)] = True
         self.always = np.asarray(always, dtype=np.intp)  # slots offered even when absent
         self.always_mask = np.zeros(self.n_slots, dtype=bool)
         self.always_mask[self.always] = True
@@ -169,10 +170,6 @@ class LiteralSearch:
         self._mixed_cat_keys = self._mixed_cat_start * 4
         self._all_slots = np.arange(self.n_slots)
         self._blocked_for: tuple = (None, None)
-        #: sort keys of the cells (see `_counts_by_sorting`)
-        self._pos_keys, self._neg_keys = self.slots * 4, self.slots * 4 + 1
-        #: per feature, its rows' slots (contiguous): the rows a learned literal covers
-        self._slot_columns = np.ascontiguousarray(self.slots.T)
         self._cat_start = cat_start
 
     def _xlogx(self, n: int) -> np.ndarray:
@@ -279,7 +276,8 @@ class LiteralSearch:
         is keyed `4 * slot + tag`, tag 0 for a positive, 1 for a negative, 2 for an
         always-offered slot (counted as neither)."""
         in_play = np.array([[len(pos)], [len(neg)]])
-        keys = np.concatenate((self._pos_keys[pos].ravel(), self._neg_keys[neg].ravel(), self._always_keys))
+        keys = np.concatenate((self.slots[pos].ravel() * 4, self.slots[neg].ravel() * 4 + 1,
+                               self._always_keys))
         keys.sort()
         slot_of_key = keys >> 2
         cum = np.cumsum((keys & 3) == _TAGS, axis=1)
@@ -367,16 +365,17 @@ class LiteralSearch:
         return {self.literal(int(s), bool(j)): float(gains[i, j])
                 for i, s in enumerate(slots) for j in (0, 1)}
 
-    def _blocked(self, allowed: np.ndarray | None) -> np.ndarray:
-        """(2, n_slots): the literals that may never be chosen (banned, or not `allowed`);
-        kept for the last `allowed` seen (one per fit)."""
+    def _blocked(self, allowed: np.ndarray | None) -> np.ndarray | None:
+        """(2, n_slots): the literals that may never be chosen (banned, or not `allowed`),
+        None when there are none; kept for the last `allowed` seen (one per fit)."""
         cached_for, blocked = self._blocked_for
         if blocked is None or cached_for is not allowed:
-            blocked = np.repeat(self.banned[None, :], 2, axis=0)
+            mask = np.repeat(self.banned[None, :], 2, axis=0)
             if allowed is not None:
-                blocked |= ~allowed.T
-            self._blocked_for = (allowed, blocked)
-        return blocked
+                mask |= ~allowed.T
+            self._blocked_for = (allowed, mask if mask.any() else False)
+        blocked = self._blocked_for[1]
+        return None if blocked is False else blocked
 
     def best(self, pos: np.ndarray, neg: np.ndarray, banned_slots: Iterable[int] = (),
              allowed: np.ndarray | None = None, counts: SlotCounts | None = None
@@ -390,10 +389,10 @@ class LiteralSearch:
         slots, covered, numbers, absent = self.candidates(pos, neg, counts)
         gains = self._gain_pairs(slots, covered, numbers, len(pos), len(neg))
         blocked = self._blocked(allowed)
-        if absent is None:
-            gains[blocked[:, slots]] = -np.inf
-        else:  # every slot is a candidate
-            gains[blocked | absent] = -np.inf
+        if absent is not None:  # every slot is a candidate
+            gains[:, absent] = -np.inf
+        if blocked is not None:
+            gains[blocked if absent is not None else blocked[:, slots]] = -np.inf
         banned_slots = np.asarray(list(banned_slots), dtype=np.intp)
         if banned_slots.size:  # slots are sorted: find the banned ones by bisection
             at = np.minimum(np.searchsorted(slots, banned_slots), len(slots) - 1)
@@ -405,7 +404,9 @@ class LiteralSearch:
         # last bits; rounded to 12 decimals, such ties go to the earlier candidate (slots in
         # order, the first literal of a slot before the second), as exact ties do. Only the
         # gains within 1e-11 of the best can round to the best's value.
-        near = np.flatnonzero((gains >= top - 1e-11).T)  # candidate-major: 2 * index + second
+        near = np.flatnonzero(gains.ravel() >= top - 1e-11)
+        n = gains.shape[1]
+        near = np.sort(2 * (near % n) + near // n)  # candidate-major: 2 * index + second
         flat = int(near[0])
         if len(near) > 1:
             flat = int(near[np.argmax(np.round(gains[near % 2, near // 2], 12))])
@@ -418,7 +419,7 @@ class LiteralSearch:
         `rule_eval.literal_mask` gives for it): a feature's numbers are its lowest slots in
         ascending order, its categories the slots above them."""
         feature = self.feature_of_slot[slot]
-        cells = self._slot_columns[feature][rows]
+        cells = self.slots[rows, feature]
         if not self.is_numeric_slot[slot]:
             return cells != slot if second else cells == slot
         if not second:
