@@ -241,12 +241,12 @@ class ProgramLearner:
             rule.fixed_confidence = True
         return rule, left
 
-    def _next_rule(self, remaining: np.ndarray
+    def _next_rule(self, remaining: np.ndarray, by_class: np.ndarray | None = None
                    ) -> tuple[Rule, np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]] | None:
         """CON-FOLD's next rule: for the commonest label left. When rules must rest on
         evidence and none is found for it (an empty body), the next commonest label is tried;
         None when no label gets one. Returns (rule, positives, negatives, the positions
-        in each where the rule's body holds)."""
+        in each where the rule's body holds). `by_class`: `search.count_by_class(remaining)`."""
         counts = np.bincount(self.labels[remaining], minlength=len(self.classes))
         if self.needs_evidence is None:
             order = [int(np.argmax(counts))]
@@ -256,7 +256,8 @@ class ProgramLearner:
             head = self.classes[index]
             pos, neg = self._split(remaining, head)
             restrict = self._restrict(head)
-            found, in_pos, in_neg = self.learner.learn_rule(pos, neg, (), restrict)
+            counts = None if by_class is None else (by_class[index], by_class.sum(axis=0) - by_class[index])
+            found, in_pos, in_neg = self.learner.learn_rule(pos, neg, (), restrict, counts)
             if restrict and not found.body:
                 continue
             rule = Rule(head=head, body=found.body, exceptions=found.exceptions, origin="learned")
@@ -266,8 +267,10 @@ class ProgramLearner:
     def learn(self, remaining: np.ndarray) -> list[Rule]:
         """CON-FOLD's Algorithm 1 on the examples the given rules left unexplained."""
         rules: list[Rule] = []
+        search = self.learner.search
+        by_class = search.count_by_class(remaining, self.labels, len(self.classes))
         while remaining.size:
-            found = self._next_rule(remaining)
+            found = self._next_rule(remaining, by_class)
             if found is None:
                 break
             rule, pos, neg, in_body = found
@@ -279,6 +282,9 @@ class ProgramLearner:
             tp, fp = int(cov_pos.sum()), int(cov_neg.sum())
             rule.confidence = wilson(tp, tp + fp, self.z)
             rules.append(rule)
+            if by_class is not None:  # the next round's counts: these rows leave
+                leaving = pos[cov_pos] if self.fold_rm_update else np.concatenate([pos[cov_pos], neg[cov_neg]])
+                by_class = search.uncount_by_class(by_class, leaving, left, self.labels)
             remaining = left
         return rules
 

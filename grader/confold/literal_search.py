@@ -218,6 +218,33 @@ class LiteralSearch:
         return (np.bincount(self.slots[pos].ravel(), minlength=n),
                 np.bincount(self.slots[neg].ravel(), minlength=n))
 
+    def _by_class_pays(self, n_rows: int, n_classes: int) -> bool:
+        return (self.n_slots > 0 and not self._by_sorting(n_rows)
+                and n_classes * self.n_slots <= n_rows * self.slots.shape[1])
+
+    def count_by_class(self, rows: np.ndarray, labels: np.ndarray, n_classes: int) -> np.ndarray | None:
+        """(n_classes, n_slots): per-slot counts of `rows` by class (`labels`: class index per
+        training row), from which each round of the outer loop takes its counts for any
+        target class; None when counting each round's examples afresh is cheaper (few rows,
+        or many slots times classes)."""
+        if not self._by_class_pays(len(rows), n_classes):
+            return None
+        return self._class_cells(rows, labels, n_classes)
+
+    def uncount_by_class(self, by_class: np.ndarray | None, leaving: np.ndarray, left: np.ndarray,
+                         labels: np.ndarray) -> np.ndarray | None:
+        """`count_by_class(left)` from `by_class` of the rows `left` and `leaving`."""
+        if by_class is None or not self._by_class_pays(len(left), len(by_class)):
+            return None
+        if len(leaving) >= len(left):
+            return self._class_cells(left, labels, len(by_class))
+        return by_class - self._class_cells(leaving, labels, len(by_class))
+
+    def _class_cells(self, rows: np.ndarray, labels: np.ndarray, n_classes: int) -> np.ndarray:
+        n = self.n_slots
+        cells = self.slots[rows] + (labels[rows] * n)[:, None]
+        return np.bincount(cells.ravel(), minlength=n_classes * n).reshape(n_classes, n)
+
     def narrow(self, counts: SlotCounts | None, pos: np.ndarray, keep_pos: np.ndarray,
                neg: np.ndarray, keep_neg: np.ndarray | None) -> SlotCounts | None:
         """`count(pos[keep_pos], neg[keep_neg])` (keep_neg None: all of neg) from `counts` of
@@ -394,10 +421,14 @@ class LiteralSearch:
         if blocked is not None:
             gains[blocked if absent is not None else blocked[:, slots]] = -np.inf
         banned_slots = np.asarray(list(banned_slots), dtype=np.intp)
-        if banned_slots.size:  # slots are sorted: find the banned ones by bisection
+        if banned_slots.size and absent is not None:  # every slot is a candidate
+            gains[:, banned_slots] = -np.inf
+        elif banned_slots.size:  # slots are sorted: find the banned ones by bisection
             at = np.minimum(np.searchsorted(slots, banned_slots), len(slots) - 1)
             gains[:, at[slots[at] == banned_slots]] = -np.inf
-        top = float(gains.max())
+        flat = int(gains.argmax())
+        n = gains.shape[1]
+        top = float(gains[flat // n, flat % n])
         if top == -np.inf:
             return None
         # Gains that are mathematically equal (e.g. mirror-image counts) may differ in the
@@ -405,10 +436,10 @@ class LiteralSearch:
         # order, the first literal of a slot before the second), as exact ties do. Only the
         # gains within 1e-11 of the best can round to the best's value.
         near = np.flatnonzero(gains.ravel() >= top - 1e-11)
-        n = gains.shape[1]
-        near = np.sort(2 * (near % n) + near // n)  # candidate-major: 2 * index + second
-        flat = int(near[0])
-        if len(near) > 1:
+        if len(near) == 1:
+            flat = 2 * (flat % n) + flat // n  # candidate-major: 2 * index + second
+        else:
+            near = np.sort(2 * (near % n) + near // n)
             flat = int(near[np.argmax(np.round(gains[near % 2, near // 2], 12))])
         second, index = flat % 2, flat // 2
         slot = int(slots[index])

@@ -61,3 +61,24 @@ def test_learn_rule_reports_the_rows_its_body_covers(seed, n, sparse_factor):
     assert np.array_equal(in_pos, np.flatnonzero(rule_mask(body, table, pos)))
     assert np.array_equal(in_neg, np.flatnonzero(rule_mask(body, table, neg)))
     assert np.array_equal(covered_mask(rule, table, pos, in_pos), rule_mask(rule, table, pos))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2 ** 31), st.integers(2, 60), st.integers(2, 4))
+def test_counts_by_class_less_the_leaving_rows_are_fresh_counts(seed, n, n_classes):
+    rng = np.random.default_rng(seed)
+    table = encode_frame(random_table(rng, n))
+    search = LiteralSearch(table, list(table.columns))
+    search.SPARSE_FACTOR = 0.0
+    labels = rng.integers(0, n_classes, n)
+    rows = np.flatnonzero(rng.random(n) < 0.9)
+    by_class = search._class_cells(rows, labels, n_classes)
+    for target in range(n_classes):  # the counts a round with this target starts from
+        pos, neg = rows[labels[rows] == target], rows[labels[rows] != target]
+        fresh = search.count(pos, neg)
+        assert np.array_equal(by_class[target], fresh[0])
+        assert np.array_equal(by_class.sum(axis=0) - by_class[target], fresh[1])
+    leaving = rng.random(len(rows)) < 0.3
+    after = search.uncount_by_class(by_class, rows[leaving], rows[~leaving], labels)
+    if after is not None:
+        assert np.array_equal(after, search._class_cells(rows[~leaving], labels, n_classes))
