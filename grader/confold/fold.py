@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
 from grader.confold.encoding import EncodedTable
 from grader.confold.literal_search import LiteralSearch, SlotCounts
-from grader.confold.rule_eval import rule_mask
-from grader.confold.rules import Label, Rule
+from grader.confold.rule_eval import literal_mask, rule_mask
+from grader.confold.rules import Label, Literal, Rule
 
 
 def wilson(n_pos: int, n: int, z: float = 3.0) -> float:
@@ -35,6 +35,18 @@ class FoldLearner:
     ratio: float = 0.5
     #: (n_slots, 2) mask of the literals that are evidence (`grader.confold.evidence`)
     evidence: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        #: the slot and direction of every literal learned, to evaluate it from the slots
+        #: (keyed with the value's type: True == 1 in Python, but not as categories)
+        self._learned: dict[tuple, tuple[int, bool]] = {}
+
+    def literal_rows(self, lit: Literal, rows: np.ndarray) -> np.ndarray:
+        """`literal_mask(lit, table, rows)`; from the slot matrix for a learned literal."""
+        learned = self._learned.get(_literal_key(lit))
+        if learned is None:
+            return literal_mask(lit, self.table, rows)
+        return self.search.covers(learned[0], learned[1], rows)
 
     def learn_rule(self, pos: np.ndarray, neg: np.ndarray, used: Sequence[int] = (),
                    restrict: bool | None = None, counts: SlotCounts | None = None
@@ -61,6 +73,7 @@ class FoldLearner:
             body.append(lit)
             banned.append(slot)
             second = lit.op in (">", "!=")
+            self._learned[_literal_key(lit)] = (slot, second)
             keep_pos = self.search.covers(slot, second, pos)
             keep_neg = self.search.covers(slot, second, neg)
             n_pos, n_neg = int(keep_pos.sum()), int(keep_neg.sum())
@@ -87,7 +100,7 @@ class FoldLearner:
                 # An exception without literals would switch its parent off entirely; the
                 # reference code can produce one, we stop instead.
                 break
-            covered = covered_mask(rule, self.table, pos, in_pos)
+            covered = covered_mask(rule, self.table, pos, in_pos, self.literal_rows)
             if not covered.any():
                 break
             rules.append(rule)
@@ -98,16 +111,23 @@ class FoldLearner:
         return rules
 
 
-def covered_mask(rule: Rule, table: EncodedTable, rows: np.ndarray, in_body: np.ndarray) -> np.ndarray:
+def covered_mask(rule: Rule, table: EncodedTable, rows: np.ndarray, in_body: np.ndarray,
+                 literal_rows: Callable[[Literal, np.ndarray], np.ndarray] | None = None) -> np.ndarray:
     """`rule_mask(rule, table, rows)` when the positions `in_body` of `rows` are known to be
-    those where the rule's body holds: only its exceptions are evaluated, on those rows."""
+    those where the rule's body holds: only its exceptions are evaluated, on those rows.
+    `literal_rows` as in `rule_mask`."""
     mask = np.zeros(len(rows), dtype=bool)
     if not rule.exceptions:
         mask[in_body] = True
         return mask
-    unblocked = rule_mask(Rule(head=None, body=(), exceptions=rule.exceptions), table, rows[in_body])
+    unblocked = rule_mask(Rule(head=None, body=(), exceptions=rule.exceptions), table, rows[in_body],
+                          literal_rows)
     mask[in_body[unblocked]] = True
     return mask
+
+
+def _literal_key(lit: Literal) -> tuple:
+    return (lit.feature, lit.op, type(lit.value), lit.value)
 
 
 def _flip(restrict: bool | None) -> bool | None:
@@ -122,13 +142,15 @@ def rule_confidence(rule: Rule, table: EncodedTable, pos: np.ndarray, neg: np.nd
 
 def prune_exceptions(rule: Rule, table: EncodedTable, pos: np.ndarray, neg: np.ndarray,
                      threshold: float, z: float,
-                     in_body: tuple[np.ndarray, np.ndarray] | None = None) -> None:
+                     in_body: tuple[np.ndarray, np.ndarray] | None = None,
+                     literal_rows: Callable[[Literal, np.ndarray], np.ndarray] | None = None) -> None:
     """CON-FOLD's improvement-threshold pruning (its Algorithm 2), in place.
 
     Each exception is removed in turn; if the top-level rule's confidence drops by less than
     `threshold` without it, it stays removed, otherwise the same test is applied to its own
     exceptions. Confidence is measured on this round's examples. `in_body`: the positions
-    in `pos` and in `neg` of the rows where the rule's body holds, if known.
+    in `pos` and in `neg` of the rows where the rule's body holds, if known; `literal_rows`
+    as in `rule_mask`.
     """
     if in_body is None:
         body_only = Rule(head=None, body=rule.body)
@@ -139,7 +161,7 @@ def prune_exceptions(rule: Rule, table: EncodedTable, pos: np.ndarray, neg: np.n
     is_pos[:len(in_body[0])] = True
 
     def confidence() -> float:  # every row satisfies the body: only the exceptions decide
-        covered = rule_mask(Rule(head=None, body=(), exceptions=rule.exceptions), table, rows)
+        covered = rule_mask(Rule(head=None, body=(), exceptions=rule.exceptions), table, rows, literal_rows)
         return wilson(int(is_pos[covered].sum()), int(covered.sum()), z)
 
     def loop(node: Rule) -> None:
@@ -193,8 +215,8 @@ class ProgramLearner:
             cov_pos = rule_mask(rule, self.table, pos)
             cov_neg = rule_mask(rule, self.table, neg)
         else:
-            cov_pos = covered_mask(rule, self.table, pos, in_body[0])
-            cov_neg = covered_mask(rule, self.table, neg, in_body[1])
+            cov_pos = covered_mask(rule, self.table, pos, in_body[0], self.learner.literal_rows)
+            cov_neg = covered_mask(rule, self.table, neg, in_body[1], self.learner.literal_rows)
         kept_neg = neg if self.fold_rm_update else neg[~cov_neg]
         return cov_pos, cov_neg, np.sort(np.concatenate([pos[~cov_pos], kept_neg]))
 
@@ -275,7 +297,8 @@ class ProgramLearner:
                 break
             rule, pos, neg, in_body = found
             if self.improvement_threshold is not None and rule.exceptions:
-                prune_exceptions(rule, self.table, pos, neg, self.improvement_threshold, self.z, in_body)
+                prune_exceptions(rule, self.table, pos, neg, self.improvement_threshold, self.z, in_body,
+                                 self.learner.literal_rows)
             cov_pos, cov_neg, left = self._after(rule, pos, neg, in_body)
             if not cov_pos.any():
                 break

@@ -129,6 +129,9 @@ class LiteralSearch:
         self.n_slots = next_slot
         self.slots = (np.column_stack(slot_columns) if slot_columns
                       else np.empty((table.n_rows, 0), dtype=np.intp))
+        #: per feature, its rows' slots, contiguous: the rows a learned literal covers
+        self._slot_columns = [np.asarray(c, dtype=np.int32 if next_slot < 2 ** 31 else np.intp)
+                              for c in slot_columns]
         per_feature = np.asarray(n_thresholds, dtype=np.intp) + np.asarray(n_categories, dtype=np.intp)
         self.feature_of_slot = np.repeat(np.arange(len(self.features)), per_feature)
         self.is_numeric_slot = np.repeat(np.tile([True, False], len(self.features)),
@@ -450,7 +453,7 @@ class LiteralSearch:
         `rule_eval.literal_mask` gives for it): a feature's numbers are its lowest slots in
         ascending order, its categories the slots above them."""
         feature = self.feature_of_slot[slot]
-        cells = self.slots[rows, feature]
+        cells = self._slot_columns[feature][rows]
         if not self.is_numeric_slot[slot]:
             return cells != slot if second else cells == slot
         if not second:
