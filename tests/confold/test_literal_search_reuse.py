@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from grader.confold.encoding import encode_frame
 from grader.confold.fold import FoldLearner, covered_mask
-from grader.confold.literal_search import LiteralSearch
+from grader.confold.literal_search import LiteralSearch, _distinct_sorted
 from grader.confold.rule_eval import literal_mask, rule_mask
 from grader.confold.rules import Rule
 from tests.confold.test_information_gain import random_table
@@ -82,3 +82,16 @@ def test_counts_by_class_less_the_leaving_rows_are_fresh_counts(seed, n, n_class
     after = search.uncount_by_class(by_class, rows[leaving], rows[~leaving], labels)
     if after is not None:
         assert np.array_equal(after, search._class_cells(rows[~leaving], labels, n_classes))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.integers(-50, 50).map(float), st.floats(-1e3, 1e3, allow_nan=False),
+                          st.sampled_from([0.0, -0.0, 2.0 ** 60, 1e-300])), max_size=40),
+       st.booleans())
+def test_distinct_sorted_is_np_unique(values, whole):
+    values = np.array(values, dtype=float)
+    if whole:
+        values = np.floor(values)
+    thresholds, ranks = _distinct_sorted(values)
+    expected, inverse = np.unique(values, return_inverse=True)
+    assert np.array_equal(thresholds, expected) and np.array_equal(ranks, inverse.ravel())
