@@ -14,9 +14,10 @@ from typing import Callable, Sequence
 import numpy as np
 
 from grader.confold.encoding import EncodedTable
-from grader.confold.literal_search import LiteralSearch, SlotCounts
+from grader.confold.literal_search import LiteralSearch
 from grader.confold.rule_eval import literal_mask, rule_mask
 from grader.confold.rules import Label, Literal, Rule
+from grader.confold.slot_counts import SlotCounts
 
 
 def wilson(n_pos: int, n: int, z: float = 3.0) -> float:

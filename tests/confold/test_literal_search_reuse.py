@@ -4,14 +4,14 @@ tables: a literal's rows from the slot matrix (`LiteralSearch.covers`) against
 rows `FoldLearner.learn_rule` reports against evaluating the body."""
 
 import numpy as np
-import pandas as pd
 from hypothesis import given, settings, strategies as st
 
 from grader.confold.encoding import encode_frame
 from grader.confold.fold import FoldLearner, covered_mask
-from grader.confold.literal_search import LiteralSearch, _distinct_sorted
+from grader.confold.literal_search import LiteralSearch
 from grader.confold.rule_eval import literal_mask, rule_mask
 from grader.confold.rules import Rule
+from grader.confold.slot_counts import _distinct_sorted
 from tests.confold.test_information_gain import random_table
 
 
