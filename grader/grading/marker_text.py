@@ -106,6 +106,9 @@ class MarkerWords:
             if name == "coverage":
                 return f"covers {more} {_share(value)} of the reference answer's content words"
             return f"{more} {_share(value)} of its content words are in the reference answer"
+        if family is None and name == "question_only" and op in ("<=", ">", "<", ">="):
+            more = {">": "more than", "<=": "at most", "<": "less than", ">=": "at least"}[op]
+            return f"{more} {_share(value)} of its content words only repeat the question"
         if name == "length" and op in ("<=", ">", "<", ">="):
             more = {">": "is longer than", "<=": "has at most", "<": "has fewer than", ">=": "has at least"}[op]
             return f"{more} {_number(value)} words"
@@ -163,7 +166,7 @@ class MarkerWords:
         out = []
         for feature, value in found.items():
             family, name = split_feature_name(feature)
-            if family == "similarity" or name in ("coverage", "precision", "non_answer"):
+            if family == "similarity" or name in ("coverage", "precision", "non_answer", "question_only"):
                 continue
             if name == "length" and family is None:
                 out.append(f"{_number(value)} words")

@@ -49,7 +49,8 @@ DEFAULT_FLAG_BELOW = 0.7
 Progress = Callable[[float, str], None]
 #: The options of `GradingModel.train` that a model's `params` record.
 TRAIN_OPTIONS = ("ratio", "z", "improvement_threshold", "confidence_threshold", "n_terms", "default_rule",
-                 "n_resamples", "wording_support", "evidence_rules", "lowest_marks", "vote")
+                 "n_resamples", "wording_support", "evidence_rules", "lowest_marks", "vote",
+                 "question_only")
 
 
 class Decisions(NamedTuple):
@@ -109,6 +110,7 @@ class GradingModel:
               n_resamples: int = DEFAULT_RESAMPLES, wording_support: bool = True,
               evidence_rules: bool = True, lowest_marks: Sequence[str] | None = None,
               keep_rules_of: GradingModel | None = None, vote: bool = True,
+              question_only: bool = False,
               progress: Progress | None = None) -> GradingModel:
         """Fit the extractor and CON-FOLD on marked answers.
 
@@ -131,6 +133,8 @@ class GradingModel:
         `vote`: an answer gets the mark most of the rule lists (the
         model's and the resamples') give it, justified by the rule of the first list giving it
         (`grader.grading.agreement.majority_vote`); needs `n_resamples`.
+        `question_only`: the share of an answer that only repeats the question, as a feature
+        (`features.restating`).
         """
         from features import FeatureExtractor
         from grader.confold import ConFold
@@ -153,7 +157,7 @@ class GradingModel:
                              f"answers with at least two different marks")
         report = progress or (lambda fraction, message: None)
         report(0.0, f"extracting features from {len(answers)} answers")
-        extractor = FeatureExtractor(question, n_terms=n_terms)
+        extractor = FeatureExtractor(question, n_terms=n_terms, question_only=question_only)
         X = extractor.fit_transform(answers, marks)
         _validate_rules(question, extractor)
         report(0.5, "learning rules")
@@ -188,6 +192,8 @@ class GradingModel:
             params["lowest_marks"] = [str(m) for m in lowest_marks]
         if default_rule:  # only when set, so that older readers of the model file see no change
             params["default_rule"] = True
+        if question_only:  # the same
+            params["question_only"] = True
         report(1.0, f"learned {len(learner.rules_)} rules")
         return cls(question, extractor, learner, trained_on, params, agreement, wording)
 
