@@ -24,6 +24,7 @@ from knowledge.schema import (CONCEPT_VALUES, TERM_VALUES, FeatureSpec, Question
                               feature_name, rubric_feature_specs)
 
 from . import quantities as qty
+from . import facets as fct
 from .concepts import ABSENT, PRESENT, FeatureMatcher, phrase_keys
 from .lexicon import feature_suffix, phrase_text, set_keys
 from .negation import ANTONYMS
@@ -55,12 +56,13 @@ class FeatureExtractor:
     `batch_size` of `nlp.pipe`; `min_term_count`: answers a term must occur in;
     `similarity`: with marks, `similarity:MARK` columns (closeness to the training answers of
     each mark, see `features.similarity`); `question_only`: the share of the answer's words
-    that only repeat the question (`features.restating`).
+    that only repeat the question (`features.restating`); `facets`: the parts of the
+    reference answers it states or contradicts (`features.facets`).
     """
 
     def __init__(self, question: Question, n_terms: int = 30, model: str | None = None,
                  batch_size: int = 256, min_term_count: int = 3, similarity: bool = True,
-                 question_only: bool = False):
+                 question_only: bool = False, facets: bool = False):
         problem = pipeline_name_problem(model)  # before anything could import it
         if problem is not None:
             raise ValueError(f"spaCy model: {problem}")
@@ -71,6 +73,7 @@ class FeatureExtractor:
         self.min_term_count = min_term_count
         self.similarity = similarity
         self.question_only = question_only
+        self.facets = facets
 
     # ------------------------------------------------------------------ fitting
     def fit(self, answers: Sequence[Any], marks: Sequence[Hashable] | None = None
@@ -192,6 +195,8 @@ class FeatureExtractor:
         self._symbols = question_symbols(self.nlp_, q)
         self._question_only = (question_only_keys(self.nlp_, q.text, self._union, self.speller_)
                                if self.question_only else None)
+        self._parts = (fct.reference_parts(self.nlp_, list(q.reference_answers), self.speller_)
+                       if self.facets else None)
 
         rubric = rubric_feature_specs(q)
         base = [s for s in rubric if s.name in BASE_COLUMNS]
@@ -218,6 +223,10 @@ class FeatureExtractor:
         out = []
         if self.question_only:
             out.append(FeatureSpec("question_only", "numeric", None, QUESTION_ONLY_DESCRIPTION))
+        if self.facets:
+            out.append(FeatureSpec(fct.PARTS_SAID, "numeric", None, fct.PARTS_SAID_DESCRIPTION))
+            out.append(FeatureSpec(fct.PART_CONTRADICTED, "categorical", ("yes", "no"),
+                                   fct.PART_CONTRADICTED_DESCRIPTION))
         return out
 
     # ------------------------------------------------------------------ transforming
@@ -295,6 +304,8 @@ class FeatureExtractor:
         row += [coverage, precision, float(length), "yes" if non_answer else "no"]
         if self._question_only is not None:
             row.append(question_only_share(polarity, self._question_only))
+        if self._parts is not None:
+            row += list(fct.part_features(self._parts, polarity))
         return row
 
     def _quantities(self, a: Analysis) -> list[qty.Check]:
@@ -336,7 +347,8 @@ class FeatureExtractor:
                        "batch_size": self.batch_size, "min_term_count": self.min_term_count,
                        "similarity": self.similarity,
                        # the optional readings only when on: files stay as before without them
-                       **({"question_only": True} if self.question_only else {})},
+                       **({"question_only": True} if self.question_only else {}),
+                       **({"facets": True} if self.facets else {})},
             "reference": [_phrase_dict(p) for p in self.reference_.phrases],
             "reference_polarities": [dict(p) for p in self.reference_.polarities],
             "terms": [_phrase_dict(p) for p in self.terms_],
@@ -354,7 +366,7 @@ class FeatureExtractor:
             raise ValueError(f"the saved extractor is for question {d.get('question_id')!r}, "
                              f"not {question.id!r}")
         # Files written before an option existed were made without it.
-        fx = cls(question, **{"question_only": False, **d["params"]})
+        fx = cls(question, **{"question_only": False, "facets": False, **d["params"]})
         terms = [_phrase_from(p) for p in d["terms"]]
         fx._setup(extra=d["vocabulary_extra"])
         fx.reference_ = ReferenceModel([_phrase_from(p) for p in d["reference"]],
