@@ -24,15 +24,12 @@ from knowledge.schema import (CONCEPT_VALUES, TERM_VALUES, FeatureSpec, Question
                               feature_name, rubric_feature_specs)
 
 from . import quantities as qty
-from . import facets as fct
 from .concepts import ABSENT, PRESENT, FeatureMatcher, phrase_keys
 from .lexicon import feature_suffix, phrase_text, set_keys
 from .negation import ANTONYMS
 from .nlp import has_parser, load_nlp, pipeline_name_problem
 from .nonanswer import is_non_answer
 from .reading import Analysis, analyse
-from .restating import DESCRIPTION as QUESTION_ONLY_DESCRIPTION, question_only_keys, \
-    question_only_share
 from .reference import RefPhrase, ReferenceModel, build_reference, content_polarity, \
     coverage_precision
 from .similarity import Exemplars, polarity_keys
@@ -55,14 +52,11 @@ class FeatureExtractor:
     `GRADER_SPACY_MODEL` setting, else en_core_web_sm, else the blank fallback);
     `batch_size` of `nlp.pipe`; `min_term_count`: answers a term must occur in;
     `similarity`: with marks, `similarity:MARK` columns (closeness to the training answers of
-    each mark, see `features.similarity`); `question_only`: the share of the answer's words
-    that only repeat the question (`features.restating`); `facets`: the parts of the
-    reference answers it states or contradicts (`features.facets`).
+    each mark, see `features.similarity`).
     """
 
     def __init__(self, question: Question, n_terms: int = 30, model: str | None = None,
-                 batch_size: int = 256, min_term_count: int = 3, similarity: bool = True,
-                 question_only: bool = False, facets: bool = False):
+                 batch_size: int = 256, min_term_count: int = 3, similarity: bool = True):
         problem = pipeline_name_problem(model)  # before anything could import it
         if problem is not None:
             raise ValueError(f"spaCy model: {problem}")
@@ -72,8 +66,6 @@ class FeatureExtractor:
         self.batch_size = batch_size
         self.min_term_count = min_term_count
         self.similarity = similarity
-        self.question_only = question_only
-        self.facets = facets
 
     # ------------------------------------------------------------------ fitting
     def fit(self, answers: Sequence[Any], marks: Sequence[Hashable] | None = None
@@ -193,10 +185,6 @@ class FeatureExtractor:
         self.text_matcher_ = FeatureMatcher(self.nlp_, text, opposite_phrases(text))
         self._union = self.reference_.union
         self._symbols = question_symbols(self.nlp_, q)
-        self._question_only = (question_only_keys(self.nlp_, q.text, self._union, self.speller_)
-                               if self.question_only else None)
-        self._parts = (fct.reference_parts(self.nlp_, list(q.reference_answers), self.speller_)
-                       if self.facets else None)
 
         rubric = rubric_feature_specs(q)
         base = [s for s in rubric if s.name in BASE_COLUMNS]
@@ -212,22 +200,10 @@ class FeatureExtractor:
             specs.append(FeatureSpec(feature_name("similarity", mark), "numeric", None,
                                      f"says most of what an answer marked {mark} said "
                                      "(share of its words, 0-1)"))
-        self._sim_at = len(specs) - (len(self.exemplars_.marks) if self.exemplars_ is not None else 0)
-        self.feature_specs_: list[FeatureSpec] = specs + base + self._reading_specs()
+        self.feature_specs_: list[FeatureSpec] = specs + base
         self.descriptions_: dict[str, str] = {s.name: s.description for s in self.feature_specs_}
         self._columns = [s.name for s in self.feature_specs_]
         self._numeric = {s.name for s in self.feature_specs_ if s.kind == "numeric"}
-
-    def _reading_specs(self) -> list[FeatureSpec]:
-        """The optional readings of the answer against the question and the reference answers."""
-        out = []
-        if self.question_only:
-            out.append(FeatureSpec("question_only", "numeric", None, QUESTION_ONLY_DESCRIPTION))
-        if self.facets:
-            out.append(FeatureSpec(fct.PARTS_SAID, "numeric", None, fct.PARTS_SAID_DESCRIPTION))
-            out.append(FeatureSpec(fct.PART_CONTRADICTED, "categorical", ("yes", "no"),
-                                   fct.PART_CONTRADICTED_DESCRIPTION))
-        return out
 
     # ------------------------------------------------------------------ transforming
     def _check_fitted(self) -> None:
@@ -258,8 +234,8 @@ class FeatureExtractor:
         if self.exemplars_ is not None:
             own = None if own_marks is None else list(zip(own_marks, keys))
             sims = self.exemplars_.similarity(keys, own).tolist()
-            at = self._sim_at
-            rows = [r[:at] + s + r[at:] for r, s in zip(rows, sims)]
+            n_base = len(BASE_COLUMNS)
+            rows = [r[:-n_base] + s + r[-n_base:] for r, s in zip(rows, sims)]
         return self._frame(rows)
 
     def transform_chunks(self, answers: Iterable[Any], chunk_size: int = 1000
@@ -302,10 +278,6 @@ class FeatureExtractor:
                                    any(not c.startswith("term:") for c in found)
                                    or not self._symbols.isdisjoint(k.lower() for k in a.keys))
         row += [coverage, precision, float(length), "yes" if non_answer else "no"]
-        if self._question_only is not None:
-            row.append(question_only_share(polarity, self._question_only))
-        if self._parts is not None:
-            row += list(fct.part_features(self._parts, polarity))
         return row
 
     def _quantities(self, a: Analysis) -> list[qty.Check]:
@@ -345,10 +317,7 @@ class FeatureExtractor:
             "question_id": self.question.id,
             "params": {"n_terms": self.n_terms, "model": self.model,
                        "batch_size": self.batch_size, "min_term_count": self.min_term_count,
-                       "similarity": self.similarity,
-                       # the optional readings only when on: files stay as before without them
-                       **({"question_only": True} if self.question_only else {}),
-                       **({"facets": True} if self.facets else {})},
+                       "similarity": self.similarity},
             "reference": [_phrase_dict(p) for p in self.reference_.phrases],
             "reference_polarities": [dict(p) for p in self.reference_.polarities],
             "terms": [_phrase_dict(p) for p in self.terms_],
@@ -365,8 +334,7 @@ class FeatureExtractor:
         if d.get("question_id") != question.id:
             raise ValueError(f"the saved extractor is for question {d.get('question_id')!r}, "
                              f"not {question.id!r}")
-        # Files written before an option existed were made without it.
-        fx = cls(question, **{"question_only": False, "facets": False, **d["params"]})
+        fx = cls(question, **d["params"])
         terms = [_phrase_from(p) for p in d["terms"]]
         fx._setup(extra=d["vocabulary_extra"])
         fx.reference_ = ReferenceModel([_phrase_from(p) for p in d["reference"]],

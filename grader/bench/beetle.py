@@ -266,10 +266,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="rules for a mark above the lowest rest on what the answer says (pipeline default if omitted)")
     parser.add_argument("--vote", choices=("on", "off"), default=None,
                         help="the mark most of the resampled rule lists give (pipeline default if omitted)")
-    parser.add_argument("--question-only", choices=("on", "off"), default=None,
-                        help="the share of an answer that only repeats the question, as a feature")
-    parser.add_argument("--facets", choices=("on", "off"), default=None,
-                        help="the parts of the reference answers an answer states or contradicts, as features")
     parser.add_argument("--predictions", type=Path, default=None, metavar="CSV",
                         help="write every evaluation answer's marks and confidences here")
     parser.add_argument("--compare", type=Path, default=None, metavar="CSV",
@@ -287,9 +283,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         params["evidence_rules"] = args.evidence_rules == "on"
     if args.vote is not None:
         params["vote"] = args.vote == "on"
-    for name in ("question_only", "facets"):
-        if getattr(args, name) is not None:
-            params[name] = getattr(args, name) == "on"
     before = None
     if args.compare:
         try:

@@ -9,11 +9,9 @@ features are evidence an answer gives (`grader.confold.evidence`):
   something the answer says: "no current flows" is the right idea for an open circuit);
 * a quantity: "correct" (the value and unit within the tolerance);
 * a similarity to the answers of a mark above the lowest: higher is evidence (">"); the
-  coverage of the reference answer, the share of the answer found in it and the share of the
-  reference answer's parts it states: higher (">");
+  coverage of the reference answer and the share of the answer found in it: higher (">");
 * the teacher's derived predicates (background definitions): true;
-* nothing else: a misconception, a non-answer, a contradicted part of the reference answer,
-  repeating the question and the answer's length are never evidence for
+* nothing else: a misconception, a non-answer and the answer's length are never evidence for
   a higher mark, and neither is a value on one side of a threshold (the quantity feature
   says whether it is right). They can still block a rule, as an exception, or give the lowest mark.
 """
@@ -28,8 +26,7 @@ from knowledge.schema import FeatureSpec, split_feature_name
 _SAID = ("present", "negated")
 _BY_FAMILY: dict[str, Any] = {"concept": _SAID, "ref": _SAID, "term": _SAID,
                               "quantity": ("correct",), "misconception": (), "value": ()}
-_BY_NAME: dict[str, Any] = {"coverage": ">", "precision": ">", "length": (), "non_answer": (),
-                            "parts_said": ">", "part_contradicted": (), "question_only": ()}
+_BY_NAME: dict[str, Any] = {"coverage": ">", "precision": ">", "length": (), "non_answer": ()}
 
 
 def feature_evidence(specs: Sequence[FeatureSpec], marks: Sequence[str],

@@ -106,15 +106,6 @@ class MarkerWords:
             if name == "coverage":
                 return f"covers {more} {_share(value)} of the reference answer's content words"
             return f"{more} {_share(value)} of its content words are in the reference answer"
-        if family is None and name in ("question_only", "parts_said") and op in ("<=", ">", "<", ">="):
-            more = {">": "more than", "<=": "at most", "<": "less than", ">=": "at least"}[op]
-            if name == "question_only":
-                return f"{more} {_share(value)} of its content words only repeat the question"
-            return f"states {more} {_share(value)} of the parts of a reference answer"
-        if family is None and name == "part_contradicted" and op in ("==", "!="):
-            contradicts = (value == "yes") == (op == "==")
-            return ("says a word of the reference answer with the opposite meaning" if contradicts
-                    else "says no word of the reference answer with the opposite meaning")
         if name == "length" and op in ("<=", ">", "<", ">="):
             more = {">": "is longer than", "<=": "has at most", "<": "has fewer than", ">=": "has at least"}[op]
             return f"{more} {_number(value)} words"
@@ -172,8 +163,7 @@ class MarkerWords:
         out = []
         for feature, value in found.items():
             family, name = split_feature_name(feature)
-            if family == "similarity" or name in ("coverage", "precision", "non_answer", "question_only",
-                                                  "parts_said", "part_contradicted"):
+            if family == "similarity" or name in ("coverage", "precision", "non_answer"):
                 continue
             if name == "length" and family is None:
                 out.append(f"{_number(value)} words")

@@ -49,8 +49,7 @@ DEFAULT_FLAG_BELOW = 0.7
 Progress = Callable[[float, str], None]
 #: The options of `GradingModel.train` that a model's `params` record.
 TRAIN_OPTIONS = ("ratio", "z", "improvement_threshold", "confidence_threshold", "n_terms", "default_rule",
-                 "n_resamples", "wording_support", "evidence_rules", "lowest_marks", "vote",
-                 "question_only", "facets")
+                 "n_resamples", "wording_support", "evidence_rules", "lowest_marks", "vote")
 
 
 class Decisions(NamedTuple):
@@ -110,7 +109,6 @@ class GradingModel:
               n_resamples: int = DEFAULT_RESAMPLES, wording_support: bool = True,
               evidence_rules: bool = True, lowest_marks: Sequence[str] | None = None,
               keep_rules_of: GradingModel | None = None, vote: bool = True,
-              question_only: bool = False, facets: bool = False,
               progress: Progress | None = None) -> GradingModel:
         """Fit the extractor and CON-FOLD on marked answers.
 
@@ -133,9 +131,6 @@ class GradingModel:
         `vote`: an answer gets the mark most of the rule lists (the
         model's and the resamples') give it, justified by the rule of the first list giving it
         (`grader.grading.agreement.majority_vote`); needs `n_resamples`.
-        `question_only`, `facets`: optional readings of the answers for the learner (the share
-        of an answer that only repeats the question; the parts of the reference answers it
-        states or contradicts: `features.restating`, `features.facets`).
         """
         from features import FeatureExtractor
         from grader.confold import ConFold
@@ -158,7 +153,7 @@ class GradingModel:
                              f"answers with at least two different marks")
         report = progress or (lambda fraction, message: None)
         report(0.0, f"extracting features from {len(answers)} answers")
-        extractor = FeatureExtractor(question, n_terms=n_terms, question_only=question_only, facets=facets)
+        extractor = FeatureExtractor(question, n_terms=n_terms)
         X = extractor.fit_transform(answers, marks)
         _validate_rules(question, extractor)
         report(0.5, "learning rules")
@@ -193,9 +188,6 @@ class GradingModel:
             params["lowest_marks"] = [str(m) for m in lowest_marks]
         if default_rule:  # only when set, so that older readers of the model file see no change
             params["default_rule"] = True
-        for name, on in (("question_only", question_only), ("facets", facets)):
-            if on:  # the same
-                params[name] = True
         report(1.0, f"learned {len(learner.rules_)} rules")
         return cls(question, extractor, learner, trained_on, params, agreement, wording)
 

@@ -94,10 +94,8 @@ QUESTION = Fields({
 EXTRACTOR = Fields({
     "params": Fields({"n_terms": Number(0, 10_000, whole=True), "model": PipelineName(),
                       "batch_size": Number(1, 100_000, whole=True),
-                      "min_term_count": Number(1, 10**9, whole=True), "similarity": Flag(),
-                      "question_only": Flag(), "facets": Flag()},
-                     optional=("n_terms", "model", "batch_size", "min_term_count", "similarity",
-                               "question_only", "facets")),
+                      "min_term_count": Number(1, 10**9, whole=True), "similarity": Flag()},
+                     optional=("n_terms", "model", "batch_size", "min_term_count", "similarity")),
     "reference": Items(PHRASE, 10_000), "reference_polarities": Items(Keyed(Flag()), 10_000),
     "terms": Items(PHRASE, 10_000), "vocabulary_extra": Items(WORDS), "exemplars": Maybe(EXEMPLARS)},
     optional=("exemplars",))
