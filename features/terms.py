@@ -29,7 +29,7 @@ WINDOW = 0
 
 def answer_grams(keys: list[str], negated: list[bool], window: int | None = None
                  ) -> dict[Gram, bool]:
-    """Content words and pairs of nearby content words -> negated? (present wins)."""
+    """Content words and pairs of adjacent content words -> negated? (present wins)."""
     window = WINDOW if window is None else window
     out: dict[Gram, bool] = {}
     last: list[int] = []  # content positions of the current clause, most recent last
