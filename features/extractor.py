@@ -215,10 +215,13 @@ class FeatureExtractor:
                  ) -> Iterator[Analysis]:
         """Each answer's doc, keys and negation, streamed through nlp.pipe (or read from
         the `docs` spaCy already made of them)."""
-        if docs is None:
-            docs = self.nlp_.pipe((normalize(a) for a in answers), batch_size=self.batch_size)
-        for doc in docs:
-            yield analyse(doc, self.speller_, self.use_parse_)
+        if docs is not None:
+            for doc in docs:
+                yield analyse(doc, self.speller_, self.use_parse_)
+            return
+        texts = ((t, t) for t in map(normalize, answers))
+        for doc, text in self.nlp_.pipe(texts, batch_size=self.batch_size, as_tuples=True):
+            yield analyse(doc, self.speller_, self.use_parse_, text)
 
     def transform(self, answers: Iterable[Any]) -> pd.DataFrame:
         """One row per answer, in order, with the columns of `feature_specs_`."""
@@ -274,7 +277,7 @@ class FeatureExtractor:
         polarity = content_polarity(a.text_keys, a.text_negated)
         coverage, precision = coverage_precision(self.reference_, polarity, self._union)
         length = a.words
-        non_answer = is_non_answer(doc.text, polarity,
+        non_answer = is_non_answer(a.text, polarity,
                                    any(not c.startswith("term:") for c in found)
                                    or not self._symbols.isdisjoint(k.lower() for k in a.keys))
         row += [coverage, precision, float(length), "yes" if non_answer else "no"]
@@ -285,7 +288,7 @@ class FeatureExtractor:
         do not count, and the quantity's symbol ("g") counts as its value when the question
         file says so."""
         q = self.question
-        said, denied = _split_denied(qty.find_numbers(a.doc.text), a.doc, a.negated)
+        said, denied = _split_denied(qty.find_numbers(a.text), a.doc, a.negated)
         verdicts = []
         for quantity in q.quantities:
             verdict = qty.check(quantity, said, q.quantities)

@@ -284,7 +284,21 @@ def check(q: Quantity, mentions: list[Mention], others: Sequence[Quantity] = ())
 
     A number whose unit fits another quantity of the question (`others`) and not q is
     that quantity's, not a wrong unit for q.
+
+    The verdict depends only on the numbers and their unit words, not on where they stand,
+    and students write the same few ("9.8 m/s^2", "10 N"): it is worked out once per
+    distinct set (pint's unit conversions are the expensive part), see `_check`.
     """
+    said = tuple((m.value, math.copysign(1.0, m.value), m.unit_words) for m in mentions)
+    return _check(q, said, tuple(others))
+
+
+@lru_cache(maxsize=65536)
+def _check(q: Quantity, said: tuple[tuple[float, float, tuple[str, ...]], ...],
+           others: tuple[Quantity, ...]) -> Check:
+    """`check` on (value, sign of the value, unit words) of each number; the sign is part
+    of the key because -0.0 == 0.0 and the verdict keeps the value as written."""
+    mentions = [Mention(value, words, 0, 0) for value, _, words in said]
     target = expected_unit(q.unit)
     other_dims = {expected_unit(o.unit).dimensionality for o in others} - {target.dimensionality}
     if other_dims:
