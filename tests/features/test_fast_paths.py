@@ -96,3 +96,16 @@ def test_the_cached_verdict_keeps_the_sign_of_a_zero():
 
 def _bits(value: float) -> str:
     return "nan" if math.isnan(value) else value.hex()
+
+
+def test_the_wording_scores_from_cached_word_columns_are_those_of_all_the_ngrams():
+    from features.text_model import NgramScorer, _readable, answer_ngrams
+
+    train = generate_answers(REFERENCE_QUESTION, 200, seed=5) + generate_answers(RUBRIC_QUESTION, 200, seed=6)
+    marks = [str(len(a) % 3) for a in train]
+    scorer = NgramScorer.fit([normalize(a) for a in train], marks)
+    texts = [normalize(a) for a in _answers()] * 2  # the second round from the word cache
+    plain = _readable(scorer._rows([answer_ngrams(t) for t in texts]) @ scorer.weights + scorer.bias)
+    assert (scorer.score(texts) == plain).all()
+    assert scorer._rows_of_columns([scorer._columns(t) for t in texts]).tobytes() \
+        == scorer._rows([answer_ngrams(t) for t in texts]).tobytes()
