@@ -65,7 +65,8 @@ class LowercaseLookupLemmatizer(Lemmatizer):
             strings = self.vocab.strings
             table = None
             lemmas = []
-            for lower in doc.to_array(LOWER).tolist():
+            attrs = doc.to_array([LOWER, LEMMA])
+            for lower in attrs[:, 0].tolist():
                 lemma = cache.get(lower)
                 if lemma is None:
                     if table is None:
@@ -76,8 +77,8 @@ class LowercaseLookupLemmatizer(Lemmatizer):
                         cache[lower] = lemma
                 lemmas.append(lemma)
             lemma_array = numpy.asarray(lemmas, dtype=numpy.uint64)
-            if not self.overwrite:  # keep lemmas set before, as spaCy's lemmatizer does
-                before = doc.to_array(LEMMA)
+            before = attrs[:, 1]
+            if not self.overwrite and before.any():  # keep lemmas set before, as spaCy's does
                 lemma_array = numpy.where(before == 0, lemma_array, before)
             doc.from_array([LEMMA], lemma_array)
             return doc

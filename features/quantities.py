@@ -215,7 +215,7 @@ def symbol_said(doc, symbol: str, negated: Sequence[bool]) -> bool:
     return False
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=65536)  # the words after a number vary with the answer ("m/s^2 because ...")
 def parse_unit(words: tuple[str, ...]) -> tuple[pint.Unit | None, ...]:
     """Every pint reading of the unit words (several when a spelling is ambiguous)."""
     exprs = [""]
