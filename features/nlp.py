@@ -66,7 +66,8 @@ class LowercaseLookupLemmatizer(Lemmatizer):
             table = None
             lemmas = []
             attrs = doc.to_array([LOWER, LEMMA])
-            for lower in attrs[:, 0].tolist():
+            lowers, before = attrs.T.tolist()
+            for lower in lowers:
                 lemma = cache.get(lower)
                 if lemma is None:
                     if table is None:
@@ -77,9 +78,8 @@ class LowercaseLookupLemmatizer(Lemmatizer):
                         cache[lower] = lemma
                 lemmas.append(lemma)
             lemma_array = numpy.asarray(lemmas, dtype=numpy.uint64)
-            before = attrs[:, 1]
-            if not self.overwrite and before.any():  # keep lemmas set before, as spaCy's does
-                lemma_array = numpy.where(before == 0, lemma_array, before)
+            if not self.overwrite and any(before):  # keep lemmas set before, as spaCy's does
+                lemma_array = numpy.where(attrs[:, 1] == 0, lemma_array, attrs[:, 1])
             doc.from_array([LEMMA], lemma_array)
             return doc
         except Exception as e:
