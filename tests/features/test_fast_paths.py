@@ -109,3 +109,16 @@ def test_the_wording_scores_from_cached_word_columns_are_those_of_all_the_ngrams
     assert (scorer.score(texts) == plain).all()
     assert scorer._rows_of_columns([scorer._columns(t) for t in texts]).tobytes() \
         == scorer._rows([answer_ngrams(t) for t in texts]).tobytes()
+
+
+def test_unit_readings_skipping_words_pint_cannot_read_are_the_readings_of_every_spelling():
+    from features.spelling import english_words
+
+    words = sorted(english_words())[::97][:400] + ["m", "s", "N", "kg", "V", "A", "ohm", "Hz", "mV", "C", "F"]
+    tails = [normalize(a) for a in _answers()] + [f"9.8 m/s^2 {w} s" for w in words] \
+        + [f"10 {w} per second squared" for w in words] + [f"3 {w}" for w in words]
+    sequences = {m.unit_words[:n] for t in tails for m in qty.find_numbers(t)
+                 for n in range(1, len(m.unit_words) + 1)}
+    assert len(sequences) > 500
+    for seq in sequences:
+        assert qty.parse_unit(seq) == qty.parse_unit(seq, skip_unknown_atoms=False), seq
