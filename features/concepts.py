@@ -65,8 +65,9 @@ class FeatureMatcher:
             tok.norm_ = key
         return pattern
 
-    def states(self, doc: Doc, negated: list[bool]) -> dict[str, str]:
-        """Column -> present/negated for the features found (absent ones are left out)."""
+    def states(self, doc: Doc, negated: list[bool], keys: list[str] | None = None) -> dict[str, str]:
+        """Column -> present/negated for the features found (absent ones are left out).
+        `keys`: the tokens' norms, when the caller has them as a list (`lexicon.set_keys`)."""
         found: dict[str, str] = {}
         for match_id, start, end in self.matcher(doc):
             column, flipped = self._ids[match_id]
@@ -74,7 +75,10 @@ class FeatureMatcher:
                 continue
             # A phrase that holds its own negation ("not connected", "no current") says
             # what it says: the cue inside it does not negate it.
-            says_negation = any(doc[i].norm_ in CUES for i in range(start, end))
+            if keys is None:
+                says_negation = any(doc[i].norm_ in CUES for i in range(start, end))
+            else:
+                says_negation = not CUES.isdisjoint(keys[start:end])
             is_negated = any(negated[start:end]) and not says_negation
             found[column] = NEGATED if is_negated != flipped else PRESENT
         return found

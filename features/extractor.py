@@ -184,6 +184,13 @@ class FeatureExtractor:
         text = {k: v for k, v in phrases.items() if k not in rubric}
         self.text_matcher_ = FeatureMatcher(self.nlp_, text, opposite_phrases(text))
         self._union = self.reference_.union
+        # The feature names _row looks up, in column order (worked out once, not per answer).
+        self._concept_columns = [feature_name("concept", c.name) for c in q.concepts]
+        self._misconception_columns = [feature_name("misconception", m.name) for m in q.misconceptions]
+        self._phrase_columns = ([feature_name("ref", p.name) for p in self.reference_.phrases]
+                                + [feature_name("term", p.name) for p in self.terms_])
+        self._negative_means = [feature_name("concept", quantity.negative_means)
+                                if quantity.negative_means else None for quantity in q.quantities]
         self._symbols = question_symbols(self.nlp_, q)
 
         rubric = rubric_feature_specs(q)
@@ -215,10 +222,13 @@ class FeatureExtractor:
                  ) -> Iterator[Analysis]:
         """Each answer's doc, keys and negation, streamed through nlp.pipe (or read from
         the `docs` spaCy already made of them)."""
-        if docs is None:
-            docs = self.nlp_.pipe((normalize(a) for a in answers), batch_size=self.batch_size)
-        for doc in docs:
-            yield analyse(doc, self.speller_, self.use_parse_)
+        if docs is not None:
+            for doc in docs:
+                yield analyse(doc, self.speller_, self.use_parse_)
+            return
+        texts = ((t, t) for t in map(normalize, answers))
+        for doc, text in self.nlp_.pipe(texts, batch_size=self.batch_size, as_tuples=True):
+            yield analyse(doc, self.speller_, self.use_parse_, text)
 
     def transform(self, answers: Iterable[Any]) -> pd.DataFrame:
         """One row per answer, in order, with the columns of `feature_specs_`."""
@@ -229,8 +239,9 @@ class FeatureExtractor:
                    docs: list | None = None) -> pd.DataFrame:
         rows, keys = [], []
         for a in self._analyse(answers, docs):
-            rows.append(self._row(a))
-            keys.append(_answer_keys(a))
+            polarity = content_polarity(a.text_keys, a.text_negated)
+            rows.append(self._row(a, polarity))
+            keys.append(polarity_keys(polarity))
         if self.exemplars_ is not None:
             own = None if own_marks is None else list(zip(own_marks, keys))
             sims = self.exemplars_.similarity(keys, own).tolist()
@@ -246,38 +257,31 @@ class FeatureExtractor:
         while chunk := list(islice(it, chunk_size)):
             yield self.transform(chunk)
 
-    def _row(self, a: Analysis) -> list[Any]:
-        q = self.question
+    def _row(self, a: Analysis, polarity: dict[str, bool]) -> list[Any]:
+        """The row of one answer, before the similarity columns; `polarity`: its
+        `content_polarity`, which the caller also needs."""
         doc = a.doc
         set_keys(doc, a.keys, a.norms)
-        found = self.rubric_matcher_.states(doc, a.negated)
+        found = self.rubric_matcher_.states(doc, a.negated, a.keys)
         if a.text_keys is not a.keys:
             set_keys(doc, a.text_keys, a.norms)
-        found.update(self.text_matcher_.states(doc, a.text_negated))
-        verdicts = self._quantities(a) if q.quantities else []
-        for quantity, verdict in zip(q.quantities, verdicts):
-            concept = quantity.negative_means  # "-9.8 m/s^2" with up positive says "downward"
-            if concept and verdict.value < 0 and found.get(feature_name("concept", concept), ABSENT) == ABSENT:
-                found[feature_name("concept", concept)] = PRESENT
-        row: list[Any] = []
-        for c in q.concepts:
-            row.append(found.get(feature_name("concept", c.name), ABSENT))
+        found.update(self.text_matcher_.states(doc, a.text_negated, a.text_keys))
+        verdicts = self._quantities(a) if self.question.quantities else []
+        for concept, verdict in zip(self._negative_means, verdicts):
+            # "-9.8 m/s^2" with up positive says "downward"
+            if concept and verdict.value < 0 and found.get(concept, ABSENT) == ABSENT:
+                found[concept] = PRESENT
+        get = found.get
+        row: list[Any] = [get(c, ABSENT) for c in self._concept_columns]
         for verdict in verdicts:
             row += [verdict.status, verdict.value]
-        for m in q.misconceptions:
-            row.append(PRESENT if found.get(feature_name("misconception", m.name)) == PRESENT
-                       else ABSENT)
-        for p in self.reference_.phrases:
-            row.append(found.get(feature_name("ref", p.name), ABSENT))
-        for p in self.terms_:
-            row.append(found.get(feature_name("term", p.name), ABSENT))
-        polarity = content_polarity(a.text_keys, a.text_negated)
+        row += [PRESENT if get(c) == PRESENT else ABSENT for c in self._misconception_columns]
+        row += [get(c, ABSENT) for c in self._phrase_columns]
         coverage, precision = coverage_precision(self.reference_, polarity, self._union)
-        length = a.words
-        non_answer = is_non_answer(doc.text, polarity,
+        non_answer = is_non_answer(a.text, polarity,
                                    any(not c.startswith("term:") for c in found)
                                    or not self._symbols.isdisjoint(k.lower() for k in a.keys))
-        row += [coverage, precision, float(length), "yes" if non_answer else "no"]
+        row += [coverage, precision, float(a.words), "yes" if non_answer else "no"]
         return row
 
     def _quantities(self, a: Analysis) -> list[qty.Check]:
@@ -285,11 +289,11 @@ class FeatureExtractor:
         do not count, and the quantity's symbol ("g") counts as its value when the question
         file says so."""
         q = self.question
-        said, denied = _split_denied(qty.find_numbers(a.doc.text), a.doc, a.negated)
+        said, denied = _split_denied(qty.find_numbers(a.text), a.doc, a.negated)
         verdicts = []
         for quantity in q.quantities:
             verdict = qty.check(quantity, said, q.quantities)
-            if verdict.status == "missing" and quantity.symbol \
+            if verdict.status == "missing" and quantity.symbol and quantity.symbol in a.text \
                     and qty.symbol_said(a.doc, quantity.symbol, a.negated):
                 verdict = qty.Check("correct", quantity.value)
             elif verdict.status == "missing" and denied \

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from spacy.attrs import IS_PUNCT, IS_SPACE, LEMMA, LOWER, NORM
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.tokens import Doc
 
@@ -41,6 +42,7 @@ _LABEL_BEFORE = frozenset({"bulb", "bulbs", "switch", "switches", "terminal", "t
 _LABEL_AFTER = frozenset({"and", "or", "nor", ",", ".", "&", "is", "are", "was", "were",
                           "will", "would", "and/or", ")", ";", "!", "?"})
 _NAME_CHARS = re.compile(r"[^a-z0-9_]+")
+_READ_ATTRS = [LOWER, LEMMA, NORM, IS_PUNCT, IS_SPACE]
 
 
 def is_label(doc: Doc, i: int) -> bool:
@@ -72,14 +74,17 @@ def read_tokens(doc: Doc, speller: Speller) -> tuple[list[str], list[str], int]:
     norms: list[str] = []
     words = 0
     norm = speller.norm
-    for i, tok in enumerate(doc):
-        lower = tok.lower_
+    strings = doc.vocab.strings
+    # The token attributes as one array (no Python Token object per token).
+    for i, (lower_id, lemma_id, norm_id, punct, space) in enumerate(
+            doc.to_array(_READ_ATTRS).tolist()):
+        lower = strings[lower_id]
         if len(lower) == 1 and lower.isalpha() and is_label(doc, i):
             keys.append(lower.upper())
         else:
-            keys.append(norm(lower, tok.lemma_))
-        norms.append(tok.norm_)
-        if not (tok.is_punct or tok.is_space):
+            keys.append(norm(lower, strings[lemma_id]))
+        norms.append(strings[norm_id])
+        if not (punct or space):
             words += 1
     return keys, norms, words
 

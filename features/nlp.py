@@ -18,10 +18,13 @@ import os
 import re
 from functools import lru_cache
 
+import numpy
 import spacy
+from spacy.attrs import LEMMA, LOWER
+from spacy.errors import Errors
 from spacy.language import Language
 from spacy.pipeline import Lemmatizer
-from spacy.tokens import Token
+from spacy.tokens import Doc, Token
 
 log = logging.getLogger(__name__)
 
@@ -38,12 +41,49 @@ LEMMA_OVERRIDES = {"does": "do", "ca": "can", "wo": "will", "sha": "shall", "ai"
 
 
 class LowercaseLookupLemmatizer(Lemmatizer):
-    """spaCy's lookup lemmatizer, looking up the lower-case form of each token."""
+    """spaCy's lookup lemmatizer, looking up the lower-case form of each token.
+
+    The lemma depends on the lower-case form alone, so a doc is lemmatized from its array
+    of lower-case forms (`Doc.to_array` / `Doc.from_array`), one look-up per distinct form
+    ever seen, instead of a Python `Token` per token: batch grading reads millions of tokens.
+    """
+
+    _MAX_CACHED = 500_000  # distinct lower-case forms remembered (memory stays bounded)
 
     def lookup_lemmatize(self, token: Token) -> list[str]:
         table = self.lookups.get_table("lemma_lookup", {})
         lower = token.lower_
         return [LEMMA_OVERRIDES.get(lower) or table.get(lower, lower)]
+
+    def __call__(self, doc: Doc) -> Doc:
+        if not self._validated:
+            self._validate_tables(Errors.E1004)
+        if not len(doc):
+            return doc
+        try:
+            cache: dict[int, int] = self.__dict__.setdefault("_lemma_of_lower", {})
+            strings = self.vocab.strings
+            table = None
+            lemmas = []
+            attrs = doc.to_array([LOWER, LEMMA])
+            lowers, before = attrs.T.tolist()
+            for lower in lowers:
+                lemma = cache.get(lower)
+                if lemma is None:
+                    if table is None:
+                        table = self.lookups.get_table("lemma_lookup", {})
+                    text = strings[lower]
+                    lemma = strings.add(LEMMA_OVERRIDES.get(text) or table.get(text, text))
+                    if len(cache) < self._MAX_CACHED:
+                        cache[lower] = lemma
+                lemmas.append(lemma)
+            lemma_array = numpy.asarray(lemmas, dtype=numpy.uint64)
+            if not self.overwrite and any(before):  # keep lemmas set before, as spaCy's does
+                lemma_array = numpy.where(attrs[:, 1] == 0, lemma_array, attrs[:, 1])
+            doc.from_array([LEMMA], lemma_array)
+            return doc
+        except Exception as e:
+            self.get_error_handler()(self.name, self, [doc], e)
 
 
 @Language.factory("lowercase_lookup_lemmatizer", default_config={"overwrite": False})

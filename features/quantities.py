@@ -215,9 +215,14 @@ def symbol_said(doc, symbol: str, negated: Sequence[bool]) -> bool:
     return False
 
 
-@lru_cache(maxsize=4096)
-def parse_unit(words: tuple[str, ...]) -> tuple[pint.Unit | None, ...]:
-    """Every pint reading of the unit words (several when a spelling is ambiguous)."""
+@lru_cache(maxsize=65536)  # the words after a number vary with the answer ("m/s^2 because ...")
+def parse_unit(words: tuple[str, ...], skip_unknown_atoms: bool = True) -> tuple[pint.Unit | None, ...]:
+    """Every pint reading of the unit words (several when a spelling is ambiguous).
+
+    `skip_unknown_atoms`: a spelling of one word that pint cannot read on its own ("because",
+    "think") is not tried in the expressions: pint fails on any expression holding a name
+    it does not know, and a failed parse is its slowest path, once per word sequence after
+    a number. The readings are the same (tests/features/test_fast_paths.py)."""
     exprs = [""]
     pending_op = ""
     words = _degrees(words)
@@ -230,6 +235,8 @@ def parse_unit(words: tuple[str, ...]) -> tuple[pint.Unit | None, ...]:
             exprs = [e + w for e in exprs]
             continue
         options = _atom_expr(w)
+        if skip_unknown_atoms:
+            options = [o for o in options if _reads_alone(o)]
         if not options:
             return ()
         op = pending_op or "*"
@@ -244,6 +251,16 @@ def parse_unit(words: tuple[str, ...]) -> tuple[pint.Unit | None, ...]:
         except Exception:  # pint raises several error types for unreadable expressions
             continue
     return tuple(readings)
+
+
+@lru_cache(maxsize=65536)
+def _reads_alone(expr: str) -> bool:
+    """Can pint read this spelling of one unit word on its own?"""
+    try:
+        ureg().parse_units(expr.replace("μ", "u"))
+    except Exception:  # pint raises several error types for unreadable expressions
+        return False
+    return True
 
 
 # ----------------------------------------------------------------------------- checking
@@ -284,7 +301,21 @@ def check(q: Quantity, mentions: list[Mention], others: Sequence[Quantity] = ())
 
     A number whose unit fits another quantity of the question (`others`) and not q is
     that quantity's, not a wrong unit for q.
+
+    The verdict depends only on the numbers and their unit words, not on where they stand,
+    and students write the same few ("9.8 m/s^2", "10 N"): it is worked out once per
+    distinct set (pint's unit conversions are the expensive part), see `_check`.
     """
+    said = tuple((m.value, math.copysign(1.0, m.value), m.unit_words) for m in mentions)
+    return _check(q, said, tuple(others))
+
+
+@lru_cache(maxsize=65536)
+def _check(q: Quantity, said: tuple[tuple[float, float, tuple[str, ...]], ...],
+           others: tuple[Quantity, ...]) -> Check:
+    """`check` on (value, sign of the value, unit words) of each number; the sign is part
+    of the key because -0.0 == 0.0 and the verdict keeps the value as written."""
+    mentions = [Mention(value, words, 0, 0) for value, _, words in said]
     target = expected_unit(q.unit)
     other_dims = {expected_unit(o.unit).dimensionality for o in others} - {target.dimensionality}
     if other_dims:

@@ -29,9 +29,13 @@ class Analysis:
     text_negated: list[bool]
     norms: list[str]  # what token.norm_ holds now (see lexicon.set_keys)
     words: int  # tokens that are not punctuation or space
+    text: str  # doc.text, kept: spaCy rebuilds it from the tokens at every access
 
 
-def analyse(doc: Doc, speller: Speller, use_parse: bool) -> Analysis:
+def analyse(doc: Doc, speller: Speller, use_parse: bool, text: str | None = None) -> Analysis:
+    """`text`: the text the doc was made from (doc.text), when the caller has it."""
+    if text is None:
+        text = doc.text
     keys, norms, words = read_tokens(doc, speller)
     scopes = negation_scopes(doc, use_parse, keys)
     negated = [False] * len(keys)
@@ -39,7 +43,7 @@ def analyse(doc: Doc, speller: Speller, use_parse: bool) -> Analysis:
         for i in scope:
             negated[i] = True
     if not scopes:
-        return Analysis(doc, keys, negated, keys, negated, norms, words)
+        return Analysis(doc, keys, negated, keys, negated, norms, words, text)
     text_keys = list(keys)
     text_negated = resolve_negations(text_keys, scopes)
-    return Analysis(doc, keys, negated, text_keys, text_negated, norms, words)
+    return Analysis(doc, keys, negated, text_keys, text_negated, norms, words, text)

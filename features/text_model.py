@@ -28,6 +28,7 @@ MIN_ANSWERS = 2  # an n-gram must occur in this many marked answers
 RIDGE = 1.0  # regularisation, in units of the (unit-length) rows' self-similarity
 FOLDS = 5
 _WORD = re.compile(r"[^\W_]+")
+_MAX_CACHED_WORDS = 200_000  # distinct words whose n-gram columns are remembered
 
 
 def answer_ngrams(text: str) -> set[str]:
@@ -89,8 +90,43 @@ class NgramScorer:
         """(answers x marks) how much each answer reads like the answers of each mark."""
         if not len(texts):
             return np.zeros((0, len(self.marks)))
-        X = self._rows([answer_ngrams(t) for t in texts])
+        X = self._rows_of_columns([self._columns(t) for t in texts])
         return _readable(X @ self.weights + self.bias)
+
+    def _columns(self, text: str) -> set[int]:
+        """The vocabulary columns of `answer_ngrams(text)`, from the columns of each word's
+        own n-grams (worked out once per distinct word: answers share most of their words)
+        and of its word pairs."""
+        index = self.__dict__.get("_index")
+        if index is None:
+            index = self.__dict__["_index"] = {g: j for j, g in enumerate(self.vocabulary)}
+        of_word: dict[str, tuple[int, ...]] = self.__dict__.setdefault("_word_columns", {})
+        words = _WORD.findall(text.lower())
+        columns: set[int] = set()
+        for w in words:
+            cols = of_word.get(w)
+            if cols is None:
+                padded = f"<{w}>"
+                grams = {"w " + w} | {"c " + padded[i:i + n] for n in (3, 4)
+                                      for i in range(len(padded) - n + 1)}
+                cols = tuple(index[g] for g in grams if g in index)
+                if len(of_word) < _MAX_CACHED_WORDS:
+                    of_word[w] = cols
+            columns.update(cols)
+        for a, b in zip(words, words[1:]):
+            j = index.get("p " + a + " " + b)
+            if j is not None:
+                columns.add(j)
+        return columns
+
+    def _rows_of_columns(self, columns: Sequence[set[int]]) -> np.ndarray:
+        """`_rows` from each answer's vocabulary columns."""
+        X = np.zeros((len(columns), len(self.vocabulary)))
+        for i, cols in enumerate(columns):
+            cols = list(cols)
+            X[i, cols] = self.idf[cols]
+        norms = np.linalg.norm(X, axis=1, keepdims=True)
+        return np.divide(X, norms, out=np.zeros_like(X), where=norms > 0)
 
     def _rows(self, grams: Sequence[set[str]]) -> np.ndarray:
         index = {g: j for j, g in enumerate(self.vocabulary)}

@@ -1,0 +1,124 @@
+"""The extractor's fast paths (issue 17) give what the plain, token-by-token code gives.
+
+Each fast path is compared with a plain version written here the obvious way, on generated
+answers and on edge cases (labels, empty answers, unicode, numbers with and without units).
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from features import quantities as qty
+from features.bench import REFERENCE_QUESTION, RUBRIC_QUESTION, generate_answers
+from features.lexicon import is_label, read_tokens
+from features.nlp import FALLBACK, LEMMA_OVERRIDES, load_nlp
+from features.spelling import Speller
+from features.text import normalize
+
+EDGE_CASES = ["", " ", "A", "bulb A and B are lit", "A bulb is lit. A and C", "I don't know",
+              "it isn't connected, cuz the wire's off", "9.8 m/s^2 down", "-0 m/s^2", "0 N",
+              "3×10⁸ m/s", "<p>a = 9.8 m/s<sup>2</sup></p>", "ça ne marche pas 😀", "x", "g",
+              "the Bulbs DOES not light", "nine point eight metres per second squared",
+              "10 N, 20 N and 9.81 ms-2 (not 9.8 m/s)", "\t\n"]
+
+
+def _answers() -> list[str]:
+    return (EDGE_CASES + generate_answers(RUBRIC_QUESTION, 300, seed=3)
+            + generate_answers(REFERENCE_QUESTION, 300, seed=4))
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return load_nlp(FALLBACK)
+
+
+def test_the_array_lemmatizer_gives_the_lemma_of_each_token(nlp):
+    lemmatizer = nlp.get_pipe("lemmatizer")
+    table = lemmatizer.lookups.get_table("lemma_lookup", {})
+    for doc in nlp.pipe(normalize(a) for a in _answers()):
+        assert [t.lemma_ for t in doc] == [LEMMA_OVERRIDES.get(t.lower_) or table.get(t.lower_, t.lower_)
+                                           for t in doc]
+        assert [t.lemma_ for t in doc] == [lemmatizer.lookup_lemmatize(t)[0] for t in doc]
+
+
+def test_the_array_lemmatizer_keeps_lemmas_set_before_unless_told_to_overwrite(nlp):
+    lemmatizer = nlp.get_pipe("lemmatizer")
+    doc = nlp.make_doc("the bulbs are lit")
+    doc[1].lemma_ = "lamp"
+    lemmatizer(doc)
+    assert [t.lemma_ for t in doc] == ["the", "lamp", "be", "light"]
+
+
+def _plain_read_tokens(doc, speller: Speller) -> tuple[list[str], list[str], int]:
+    keys, norms, words = [], [], 0
+    for i, tok in enumerate(doc):
+        lower = tok.lower_
+        if len(lower) == 1 and lower.isalpha() and is_label(doc, i):
+            keys.append(lower.upper())
+        else:
+            keys.append(speller.norm(lower, tok.lemma_))
+        norms.append(tok.norm_)
+        words += not (tok.is_punct or tok.is_space)
+    return keys, norms, words
+
+
+def test_reading_tokens_from_arrays_gives_the_keys_of_reading_each_token(nlp):
+    speller = Speller({"terminal": "terminal", "acceleration": "acceleration", "gravity": "gravity"})
+    for doc in nlp.pipe(normalize(a) for a in _answers()):
+        assert read_tokens(doc, speller) == _plain_read_tokens(doc, speller)
+
+
+def test_a_quantity_verdict_worked_out_once_is_the_verdict_worked_out_again():
+    quantities = RUBRIC_QUESTION.quantities + (qty.Quantity("force", 10.0, "N", 0.05),)
+    texts = [normalize(a) for a in _answers()] * 2  # the second round answers from the cache
+    verdicts = []
+    for text in texts:
+        mentions = qty.find_numbers(text)
+        for q in quantities:
+            verdicts.append((text, q.name, qty.check(q, mentions, quantities)))
+    qty._check.cache_clear()
+    for text, name, verdict in verdicts:
+        q = next(q for q in quantities if q.name == name)
+        fresh = qty.check(q, qty.find_numbers(text), quantities)
+        qty._check.cache_clear()
+        assert (fresh.status, _bits(fresh.value)) == (verdict.status, _bits(verdict.value)), text
+
+
+def test_the_cached_verdict_keeps_the_sign_of_a_zero():
+    q = qty.Quantity("acceleration", 9.8, "m/s^2", 0.02)
+    plus = qty.check(q, qty.find_numbers("0 m/s^2"))
+    minus = qty.check(q, qty.find_numbers("-0 m/s^2"))
+    assert plus.status == minus.status == "wrong_value"
+    assert math.copysign(1.0, plus.value) == 1.0 and math.copysign(1.0, minus.value) == -1.0
+
+
+def _bits(value: float) -> str:
+    return "nan" if math.isnan(value) else value.hex()
+
+
+def test_the_wording_scores_from_cached_word_columns_are_those_of_all_the_ngrams():
+    from features.text_model import NgramScorer, _readable, answer_ngrams
+
+    train = generate_answers(REFERENCE_QUESTION, 200, seed=5) + generate_answers(RUBRIC_QUESTION, 200, seed=6)
+    marks = [str(len(a) % 3) for a in train]
+    scorer = NgramScorer.fit([normalize(a) for a in train], marks)
+    texts = [normalize(a) for a in _answers()] * 2  # the second round from the word cache
+    plain = _readable(scorer._rows([answer_ngrams(t) for t in texts]) @ scorer.weights + scorer.bias)
+    assert (scorer.score(texts) == plain).all()
+    assert scorer._rows_of_columns([scorer._columns(t) for t in texts]).tobytes() \
+        == scorer._rows([answer_ngrams(t) for t in texts]).tobytes()
+
+
+def test_unit_readings_skipping_words_pint_cannot_read_are_the_readings_of_every_spelling():
+    from features.spelling import english_words
+
+    words = sorted(english_words())[::97][:400] + ["m", "s", "N", "kg", "V", "A", "ohm", "Hz", "mV", "C", "F"]
+    tails = [normalize(a) for a in _answers()] + [f"9.8 m/s^2 {w} s" for w in words] \
+        + [f"10 {w} per second squared" for w in words] + [f"3 {w}" for w in words]
+    sequences = {m.unit_words[:n] for t in tails for m in qty.find_numbers(t)
+                 for n in range(1, len(m.unit_words) + 1)}
+    assert len(sequences) > 500
+    for seq in sequences:
+        assert qty.parse_unit(seq) == qty.parse_unit(seq, skip_unknown_atoms=False), seq
