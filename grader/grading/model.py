@@ -19,6 +19,7 @@ import hashlib
 import json
 import math
 from collections import Counter
+from concurrent.futures import Executor
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, NamedTuple, Sequence
@@ -109,7 +110,7 @@ class GradingModel:
               n_resamples: int = DEFAULT_RESAMPLES, wording_support: bool = True,
               evidence_rules: bool = True, lowest_marks: Sequence[str] | None = None,
               keep_rules_of: GradingModel | None = None, vote: bool = True,
-              progress: Progress | None = None) -> GradingModel:
+              progress: Progress | None = None, executor: Executor | None = None) -> GradingModel:
         """Fit the extractor and CON-FOLD on marked answers.
 
         Marks are strings from the question's `marks`; if the question lists none, they are
@@ -131,6 +132,8 @@ class GradingModel:
         `vote`: an answer gets the mark most of the rule lists (the
         model's and the resamples') give it, justified by the rule of the first list giving it
         (`grader.grading.agreement.majority_vote`); needs `n_resamples`.
+        `executor`: worker processes that learn the resamples while this process fits the
+        wording model (the app, where a marker waits); the model is the same without it.
         """
         from features import FeatureExtractor
         from grader.confold import ConFold
@@ -174,8 +177,9 @@ class GradingModel:
                 rule.origin, rule.name = "learned", None
         if n_resamples:
             report(0.7, f"learning rules again on {n_resamples} resamples of the answers")
-        agreement = ResampledAgreement(n_resamples).fit(learner, X, marks)
+        pending = ResampledAgreement(n_resamples).start(learner, X, marks, executor)
         wording = WordingSupport.fit(answers, marks) if wording_support else None
+        agreement = pending.result()
         counts = Counter(marks)
         trained_on = {"answers": len(answers),
                       "marks": {m: counts.get(m, 0) for m in question.marks},
