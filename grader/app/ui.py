@@ -50,7 +50,8 @@ def _background_jobs() -> BackgroundJobs:
 @st.cache_resource(show_spinner=False)
 def train_workers() -> Executor:
     """Worker processes that learn the resampled models of a retrain while the page's process
-    fits the rest (`GradingModel.train(executor=...)`): started with the server, warm."""
+    fits the rest (`GradingModel.train(executor=...)`). The views a retrain starts from call
+    this when they are shown, so the workers are ready (warm) by the time the marker saves."""
     from grader.grading.agreement import CHUNKS
 
     workers = process_executor(CHUNKS, warm=("grader.grading.agreement",))
@@ -121,7 +122,9 @@ def get_session(path: Path, settings: AppSettings) -> ExamSession:
 
         previous = next((s for k, s in cache.items() if k[0] == key[0]), None)
         try:
-            session = open_exam(path, settings, progress, previous=previous, executor=train_workers())
+            # a retrain (the exam was open): the marker waits for it, the workers help
+            session = open_exam(path, settings, progress, previous=previous,
+                                executor=train_workers() if previous is not None else None)
         finally:  # a file that cannot be opened leaves a message, not a bar that never ends
             bar.empty()
         for old in [k for k in cache if k[0] == key[0]]:

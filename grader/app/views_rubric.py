@@ -20,7 +20,7 @@ from grader.app.session import (ExamSession, QuestionSession, forget_extended_tr
                                 reviewed_examples, write_extended_training)
 from grader.app.settings import AppSettings
 from grader.app.ui import (cross_validations, get_session, md_escape, refresh_while_running,
-                           show_notice, shown_id)
+                           show_notice, shown_id, train_workers)
 from grader.app.review_store import Decision, ReviewStore
 
 _FIGURES = (("accuracy", "accuracy"), ("macro_f1", "macro-F1"), ("qwk", "quadratic weighted kappa"),
@@ -184,6 +184,7 @@ def _reopen(session: ExamSession, settings: AppSettings) -> ExamSession:
 def rubric_view(session: ExamSession, store: ReviewStore, settings: AppSettings) -> None:
     import knowledge
 
+    train_workers()  # started now, ready when the teacher saves
     show_notice()
     qs = _pick_question(session, "rubric_question")
     path = qs.question_path
@@ -248,6 +249,7 @@ def rubric_view(session: ExamSession, store: ReviewStore, settings: AppSettings)
 
 def learn_view(session: ExamSession, store: ReviewStore, settings: AppSettings,
                decisions: dict[tuple[str, str], Decision]) -> None:
+    train_workers()  # started now, ready when the marker retrains
     show_notice()
     qs = _pick_question(session, "learn_question")
     reviewed = reviewed_examples(qs.table, decisions, qs.id)
