@@ -88,7 +88,20 @@ def instrument(before: bool) -> Steps:
     from grader.grading import agreement, model, wording
 
     steps = Steps()
+    import knowledge
+
+    steps.wrap(knowledge, "save_question_text", "rubric checked and saved")
     steps.wrap(session, "load_question", "read and check the question file")
+    steps.wrap(session, "read_exam_answers", "read the export")
+    steps.wrap(session, "proposed_table", "marks table")
+    steps.wrap(model, "_validate_rules", "rules checked against the features")
+    if hasattr(session, "question_inputs"):
+        steps.wrap(session, "question_inputs", "what changed (hashes)")
+    try:
+        from grader.app.cross_validation import CrossValidations
+        steps.wrap(CrossValidations, "state", "cross-validation asked for (background)")
+    except ImportError:
+        pass
     steps.wrap(session, "read_marked_answers", "read the marked answers")
     steps.wrap(FeatureExtractor, "fit_transform", "features of the marked answers")
     steps.wrap(ConFold, "fit", "main fit")
