@@ -109,8 +109,9 @@ class GradingModel:
               n_terms: int = 30, default_rule: bool = False,
               n_resamples: int = DEFAULT_RESAMPLES, wording_support: bool = True,
               evidence_rules: bool = True, lowest_marks: Sequence[str] | None = None,
+              executor: Executor | None = None,
               keep_rules_of: GradingModel | None = None, vote: bool = True,
-              progress: Progress | None = None, executor: Executor | None = None) -> GradingModel:
+              progress: Progress | None = None) -> GradingModel:
         """Fit the extractor and CON-FOLD on marked answers.
 
         Marks are strings from the question's `marks`; if the question lists none, they are
@@ -129,11 +130,11 @@ class GradingModel:
         reviews): its learned rules come first, as rules the learner refines (exceptions for
         the answers that contradict them) or drops (`ConFold` initial rules), so that adding a
         few reviewed answers changes what they say and little else.
+        `executor`: worker processes that learn the resamples while this process fits the
+        wording model (the app, where a marker waits); the model is the same without it.
         `vote`: an answer gets the mark most of the rule lists (the
         model's and the resamples') give it, justified by the rule of the first list giving it
         (`grader.grading.agreement.majority_vote`); needs `n_resamples`.
-        `executor`: worker processes that learn the resamples while this process fits the
-        wording model (the app, where a marker waits); the model is the same without it.
         """
         from features import FeatureExtractor
         from grader.confold import ConFold
