@@ -19,6 +19,8 @@ import json
 import logging
 import re
 import shutil
+import threading
+from collections import OrderedDict
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -211,6 +213,32 @@ def load_question(path: Path):
     return _load(path)
 
 
+#: Models read from their files, by file, time written and size: learning from reviews starts
+#: from the model of the exam's own marked answers (`keep_rules_of`) each time, and reading
+#: its JSON again was a tenth of a second of the marker's wait.
+_LOADED: OrderedDict[tuple, object] = OrderedDict()
+_LOADED_LOCK = threading.Lock()
+LOADED_MODELS_KEPT = 16
+
+
+def _load_model(path: Path):
+    """`GradingModel.load(path)`, read once while the file stays as it is (models are only read)."""
+    from grader.grading.model import GradingModel
+
+    stat = path.stat()
+    stamp = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+    with _LOADED_LOCK:
+        if stamp in _LOADED:
+            _LOADED.move_to_end(stamp)
+            return _LOADED[stamp]
+    model = GradingModel.load(path)
+    with _LOADED_LOCK:
+        _LOADED[stamp] = model
+        while len(_LOADED) > LOADED_MODELS_KEPT:
+            _LOADED.popitem(last=False)
+    return model
+
+
 def train_or_load(question_path: Path, training_path: Path, cache_dir: Path, *,
                   progress: Progress | None = None, params: Mapping | None = None,
                   keep_rules_of: tuple | None = None, executor: Executor | None = None):
@@ -226,7 +254,7 @@ def train_or_load(question_path: Path, training_path: Path, cache_dir: Path, *,
     cached = Path(cache_dir) / f"{Path(question_path).parent.name}-{key}.json"
     if cached.exists():
         try:
-            return GradingModel.load(cached), key
+            return _load_model(cached), key
         except Exception as exc:  # a damaged or outdated cache entry: train again
             log.warning("cannot reuse cached model %s (%s); training again", cached, exc)
     question = load_question(question_path)

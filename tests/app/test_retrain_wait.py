@@ -21,7 +21,7 @@ from grader.app.background import FAILED, READY, RUNNING, UNKNOWN, BackgroundJob
 from grader.app.cross_validation import CrossValidations
 from grader.app.review_store import Decision
 from grader.app.session import (exam_id_for, extended_training_path, open_exam, prepare_sample,
-                                write_extended_training)
+                                train_or_load, write_extended_training)
 from grader.app.settings import AppSettings
 from grader.grading.agreement import CHUNKS
 
@@ -129,6 +129,18 @@ def test_an_unchanged_exam_opened_again_trains_nothing(opened):
     changed = open_exam(exam, settings, previous=again)
     assert changed.questions["vertical_throw"] is not again.questions["vertical_throw"]
     assert changed.questions["vertical_throw"].table["answer"].iloc[0] == first_answer + " for sure"
+
+
+def test_a_model_file_is_read_once_while_it_stays_as_it_is(opened):
+    settings, exam, session = opened
+    spec = session.exam.questions[0]
+    first, key = train_or_load(spec.question, spec.training, settings.workdir / "models")
+    again, _ = train_or_load(spec.question, spec.training, settings.workdir / "models")
+    assert again is first
+    [path] = (settings.workdir / "models").glob(f"*-{key}.json")
+    path.write_text(path.read_text(encoding="utf-8").replace('"answers"', '"answers" ', 1), encoding="utf-8")
+    changed, _ = train_or_load(spec.question, spec.training, settings.workdir / "models")
+    assert changed is not first and changed.fingerprint() == first.fingerprint()
 
 
 # -- background jobs -------------------------------------------------------------------------
