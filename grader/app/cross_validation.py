@@ -123,9 +123,11 @@ class CrossValidations:
     def key(self, qs: QuestionSession) -> str:
         return str(evaluation_file(qs, self.cache_dir, self.folds))
 
-    def state(self, qs: QuestionSession) -> tuple[str, Any]:
+    def state(self, qs: QuestionSession, group: str | None = None) -> tuple[str, Any]:
         """(READY, figures), (RUNNING, None) or (FAILED, the error message); starts the job
-        the first time the figures are asked for."""
+        the first time the figures are asked for. `group`: the jobs a newer one supersedes
+        (default: the question's current model; the retrain report asks for the model before
+        the retrain in a group of its own, so that the two do not cancel each other)."""
         figures = cached_evaluation(qs, self.cache_dir, self.folds)
         if figures is not None:
             return READY, figures
@@ -136,11 +138,15 @@ class CrossValidations:
                 inputs = evaluation_inputs(qs, self.cache_dir, self.folds)
             except Exception as exc:  # the marked answers cannot be read: said, not raised
                 return FAILED, str(exc)
-            self.jobs.submit(key, qs.id, evaluate_to_file, *inputs)
+            self.jobs.submit(key, qs.id if group is None else group, evaluate_to_file, *inputs)
             status, value = self.jobs.state(key)
         if status == FAILED:
             return FAILED, str(value)
         return (READY, value) if status == READY else (RUNNING, None)
+
+    def running(self, qs: QuestionSession) -> bool:
+        """Whether the job of this model's figures is under way (asks for nothing)."""
+        return self.jobs.state(self.key(qs))[0] == RUNNING
 
     def figures(self, qs: QuestionSession) -> dict | None:
         """The figures if known now, else None (and the job is started)."""

@@ -17,7 +17,7 @@ from pathlib import Path
 import streamlit as st
 
 from grader.app.background import BackgroundJobs, process_executor
-from grader.app.cross_validation import RUNNING, CrossValidations
+from grader.app.cross_validation import CrossValidations
 from grader.app.review import local_time, pseudonym
 from grader.app.review_store import ReviewStore
 from grader.app.served_files import served_exam
@@ -74,14 +74,14 @@ def refresh_while_running(settings: AppSettings, questions: list[QuestionSession
     every POLL_SECONDS and show the page again once none is left (the marker goes on
     meanwhile: only this empty fragment reruns)."""
     cv = cross_validations(settings)
-    if any(cv.state(qs)[0] == RUNNING for qs in questions):
+    if any(cv.running(qs) for qs in questions):
         _poll(settings, tuple(questions))
 
 
 @st.fragment(run_every=POLL_SECONDS)
 def _poll(settings: AppSettings, questions: tuple[QuestionSession, ...]) -> None:
     cv = cross_validations(settings)
-    if not any(cv.state(qs)[0] == RUNNING for qs in questions):
+    if not any(cv.running(qs) for qs in questions):
         st.rerun()
 
 

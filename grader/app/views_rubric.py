@@ -66,10 +66,10 @@ def _retrain_report(qid: str, before: QuestionSession, after: QuestionSession, w
             "rules_before": _rules(before), "rules_after": _rules(after)}
 
 
-def figures_now(qs: QuestionSession, settings: AppSettings) -> tuple[str, dict]:
+def figures_now(qs: QuestionSession, settings: AppSettings, group: str | None = None) -> tuple[str, dict]:
     """(state, figures) of a model's cross-validation: READY with the figures, RUNNING or
     FAILED with only the number of marked answers (known without it)."""
-    status, value = cross_validations(settings).state(qs)
+    status, value = cross_validations(settings).state(qs, group)
     if status == READY:
         return status, value
     return status, {"answers": qs.training_size or None}
@@ -94,7 +94,7 @@ def show_retrain_report(qid: str, exam_id: str, settings: AppSettings) -> None:
         return
     with st.container(border=True):
         st.markdown(f"**After {report['what']}**")
-        (b_state, before), (a_state, after) = (figures_now(report["before_qs"], settings),
+        (b_state, before), (a_state, after) = (figures_now(report["before_qs"], settings, f"{qid} (before)"),
                                                figures_now(report["after_qs"], settings))
         rows = [{"figure": label, "before": figure_text(k, before.get(k)),
                  "after": figure_text(k, after.get(k))} for k, label in _FIGURES]

@@ -209,6 +209,8 @@ def test_figures_are_never_shown_for_a_model_they_were_not_computed_for(tmp_path
     release["old"].set()
     cv.jobs.wait(cv.key(old), 10)
     assert cv.state(new) == (RUNNING, None)  # the old figures are done, and not the new model's
+    assert cv.running(new) and not cv.running(old)
     release["new"].set()
     assert cv.wait(new, 10) == (READY, {"accuracy": 0.9})
+    assert not cv.running(new)
     cv.jobs.shutdown()
