@@ -322,7 +322,8 @@ def report(rows: list[dict]) -> None:
             print(f"      {p:<36} {pw:6.3f} s wall {pc:6.3f} s CPU")
         rest_w = wall - sum(statistics.median(r["parts"].get(p, 0.0) for r in rs) for p in parts)
         rest_c = cpu - sum(statistics.median(r["parts_cpu"].get(p, 0.0) for r in rs) for p in parts)
-        print(f"      {'everything else':<36} {rest_w:6.3f} s wall {rest_c:6.3f} s CPU")
+        print(f"      {'everything else':<36} {max(0.0, rest_w):6.3f} s wall {max(0.0, rest_c):6.3f} s CPU"
+              "  (the total's median less the steps' medians)")
 
 
 def main(argv: list[str] | None = None) -> int:
