@@ -112,6 +112,8 @@ class ResampledAgreement:
             rows = rng.integers(0, len(X), len(X))
             if len(set(labels[rows])) >= 2:  # the learner needs two marks; rare, skipped
                 draws.append(rows)
+        if not draws:  # nothing to learn (n_resamples=0): the learner is not asked for anything
+            return PendingAgreement(self, (), [], [])
         job = (type(learner), learner.get_params(), learner.target_name_, X, labels)
         parts = [list(p) for p in np.array_split(np.arange(len(draws)), CHUNKS) if len(p)]
         futures = []

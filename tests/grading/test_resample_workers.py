@@ -79,3 +79,13 @@ def test_the_resamples_keep_their_order_when_split_between_workers():
         split = ResampledAgreement(7).fit(model.learner, X, marks, executor=pool)
     assert len(split.rule_lists_) == 7
     assert split.to_dict() == alone.to_dict()  # every resample's rule list, in the order drawn
+
+
+def test_no_resamples_ask_nothing_of_the_learner():
+    class Bare:  # a learner without get_params or target_name_ (a rule ensemble, say)
+        pass
+
+    answers, marks = marked_answers()
+    X = GradingModel.train(small_question(), answers, marks, n_resamples=0, wording_support=False).features(answers)
+    with ThreadPoolExecutor(CHUNKS) as pool:
+        assert ResampledAgreement(0).fit(Bare(), X, marks, executor=pool).rule_lists_ == []
