@@ -90,3 +90,37 @@ def test_end_to_end_on_a_small_made_up_folder(tmp_path, capsys):
     assert result["figures"]["2way"]["own"]["accuracy"] == pytest.approx(1.0)
     assert "acc@30%flag" in capsys.readouterr().out
     assert main(["--data", str(tmp_path / "nowhere")]) == 2
+    # the boosted rule ensembles through the same path (they take no resamples)
+    assert main(["--data", str(tmp_path), "--json", str(out), "--learner", "boosted", "--resamples", "0"]) == 0
+    result = json.loads(out.read_text())
+    assert result["params"]["learner"] == "boosted"
+    assert result["figures"]["2way"]["own"]["accuracy"] == pytest.approx(1.0)
+    assert main(["--data", str(tmp_path), "--learner", "boosted"]) == 2  # 20 resamples by default: said
+    assert "resamples" in capsys.readouterr().err
+
+
+def test_marks_read_off_the_answers_as_for_a_question_file_without_marks(monkeypatch):
+    """`--marks read` trains as a teacher whose question file lists no marks: no order, no
+    lowest marks; the default lists each scheme's marks with its no-credit labels lowest."""
+    from grader.bench import beetle
+    from grader.grading.model import GradingModel
+    from knowledge.schema import Question
+
+    seen = []
+
+    class Stop(Exception):
+        pass
+
+    def fake_train(question, answers, marks, **params):
+        seen.append((question.marks, params))
+        raise Stop
+
+    monkeypatch.setattr(GradingModel, "train", fake_train)
+    train = pd.DataFrame({"answer": ["a", "b"], "label_5way": ["correct", "irrelevant"]})
+    question = Question("Q1", "Why?", ("Because.",))
+    for params in ({"marks_listed": False}, {}):
+        with pytest.raises(Stop):
+            beetle._train_and_grade(question, train, train, "3way", params)
+    (read_marks, read_params), (listed_marks, listed_params) = seen
+    assert read_marks == () and "lowest_marks" not in read_params and "marks_listed" not in read_params
+    assert listed_marks == beetle.MARK_ORDER["3way"] and listed_params["lowest_marks"] == beetle.NO_CREDIT["3way"]

@@ -26,6 +26,7 @@ import logging
 import math
 import sys
 import time
+import warnings
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -122,10 +123,14 @@ def _train_and_grade(question, train: pd.DataFrame, test: pd.DataFrame, scheme: 
     marks = [relabel(y, scheme) for y in train.label_5way]
     if len(set(marks)) < 2:  # the learner needs two marks: nothing is marked automatically
         return [None] * len(test), np.full(len(test), np.nan)
-    question = dataclasses.replace(question, marks=MARK_ORDER[scheme])
-    if params.get("evidence_rules", True):
-        params = dict(params, lowest_marks=NO_CREDIT[scheme])
-    model = GradingModel.train(question, train.answer.tolist(), marks, **params)
+    params = dict(params)
+    if params.pop("marks_listed", True):  # as a teacher who lists the marks, lowest first
+        question = dataclasses.replace(question, marks=MARK_ORDER[scheme])
+        if params.get("evidence_rules", True):
+            params["lowest_marks"] = NO_CREDIT[scheme]
+    with warnings.catch_warnings():  # "marks are words in no order": the header shows marks_listed
+        warnings.simplefilter("ignore")
+        model = GradingModel.train(question, train.answer.tolist(), marks, **params)
     graded = model.grade(test.answer.tolist())
     return graded["mark"].tolist(), graded["confidence"].to_numpy(dtype=float)
 
@@ -266,6 +271,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="rules for a mark above the lowest rest on what the answer says (pipeline default if omitted)")
     parser.add_argument("--vote", choices=("on", "off"), default=None,
                         help="the mark most of the resampled rule lists give (pipeline default if omitted)")
+    parser.add_argument("--marks", choices=("listed", "read"), default="listed",
+                        help="listed: each question lists its marks, lowest first (the no-credit labels as "
+                             "the lowest); read: marks read off the answers, as for a question file without "
+                             "marks: (words in no known order)")
+    parser.add_argument("--list-confidence", choices=("on", "off"), default=None,
+                        help="a mark's confidence is the share of the rule lists giving it; off: the rule's "
+                             "confidence times the resamples' agreement (pipeline default if omitted)")
+    parser.add_argument("--learner", choices=("confold", "boosted"), default=argparse.SUPPRESS,
+                        help="the rule learner (pipeline default, confold, if omitted; boosted needs --resamples 0)")
     parser.add_argument("--predictions", type=Path, default=None, metavar="CSV",
                         help="write every evaluation answer's marks and confidences here")
     parser.add_argument("--compare", type=Path, default=None, metavar="CSV",
@@ -273,7 +287,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     params = {name: getattr(args, name) for name in
-              ("ratio", "z", "n_terms", "improvement_threshold", "confidence_threshold", "n_resamples")
+              ("ratio", "z", "n_terms", "improvement_threshold", "confidence_threshold", "n_resamples",
+               "learner")
               if hasattr(args, name)}
     if args.default_rule is not None:
         params["default_rule"] = args.default_rule == "on"
@@ -283,6 +298,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         params["evidence_rules"] = args.evidence_rules == "on"
     if args.vote is not None:
         params["vote"] = args.vote == "on"
+    if args.marks == "read":
+        params["marks_listed"] = False
+    if args.list_confidence is not None:
+        params["list_confidence"] = args.list_confidence == "on"
     before = None
     if args.compare:
         try:

@@ -103,8 +103,13 @@ def load(data: Path, name: str, spec: dict, seed: int, notes: list | None = None
 def run_table(data: Path, name: str, spec: dict, args, seed: int) -> dict:
     notes: list[str] = []
     X_train, y_train, X_test, y_test = load(data, name, spec, seed, notes)
-    model = ConFold(ratio=args.ratio, improvement_threshold=args.improvement_threshold,
-                    confidence_threshold=args.confidence_threshold)
+    if getattr(args, "learner", "confold") == "boosted":
+        from grader.boosting import BoostedRules
+
+        model = BoostedRules(n_rounds=args.rounds)
+    else:
+        model = ConFold(ratio=args.ratio, improvement_threshold=args.improvement_threshold,
+                        confidence_threshold=args.confidence_threshold)
     start, cpu_start = time.perf_counter(), time.process_time()
     model.fit(X_train, y_train)
     fit_seconds = time.perf_counter() - start
@@ -180,6 +185,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", type=int, default=1,
                         help="average accuracy, F1 and IBS over this many splits (seeds seed, seed+1, ...)")
     parser.add_argument("--repeat", type=int, default=1, help="fit this many times, report the fastest")
+    parser.add_argument("--learner", choices=("confold", "boosted"), default="confold",
+                        help="CON-FOLD (default) or boosted rule ensembles (grader.boosting)")
+    parser.add_argument("--rounds", type=int, default=50, help="boosting rounds per class (--learner boosted)")
     args = parser.parse_args(argv)
     manifest_path = args.data / "manifest.json"
     try:
@@ -219,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     for note in all_notes:
         print(f"note: {note}")
     if args.json:
-        write_json(args.json, {"improvement_threshold": args.improvement_threshold,
+        write_json(args.json, {"learner": args.learner, "improvement_threshold": args.improvement_threshold,
                                "confidence_threshold": args.confidence_threshold, "seed": args.seed,
                                "seeds": args.seeds,
                                "results": results})

@@ -104,9 +104,9 @@ def _factorize(values: pd.Series) -> tuple[np.ndarray, np.ndarray]:
     All per-value work (parsing numbers, spotting "?", looking up categories) is then done
     once per distinct value instead of once per row.
     """
-    if isinstance(values.dtype, pd.CategoricalDtype):
-        codes = values.cat.codes.to_numpy().astype(np.intp)
-        uniques = values.cat.categories.to_numpy(dtype=object)
+    if isinstance(values.dtype, pd.CategoricalDtype):  # the codes as they are, no Series made
+        codes = np.asarray(values.array.codes, dtype=np.intp)
+        uniques = values.dtype.categories.to_numpy(dtype=object)
     else:
         try:
             codes, uniques = pd.factorize(values, use_na_sentinel=True)

@@ -129,10 +129,12 @@ class ConFold:
                          lambda: encoder.encode(rows))
 
     def _fit(self, columns: list[str], n_rows: int, y: Any, encode) -> "ConFold":
-        labels = _labels(y, n_rows)
+        text = _text_label_codes(y, n_rows)
+        if text is None:
+            labels = _labels(y, n_rows)
         if n_rows == 0:
             raise ValueError("X is empty: there are no examples to learn from")
-        codes, classes = _class_codes(labels)
+        codes, classes = _class_codes(labels) if text is None else text
         if len(classes) < 2:
             raise ValueError(f"y has a single class ({classes[0]!r}): a classifier needs answers "
                              f"with at least two different labels")
@@ -350,6 +352,22 @@ def _labels(y: Any, n_rows: int) -> list:
     if values.dtype != object:
         return labels  # Series.tolist() already gives Python scalars
     return [v.item() if isinstance(v, np.generic) else v for v in labels]
+
+
+def _text_label_codes(y: Any, n_rows: int) -> tuple[np.ndarray, list] | None:
+    """`_class_codes(_labels(y, n_rows))` for a Series of a text dtype without missing
+    labels, straight from pandas' factorization (no list of Python labels made); None for
+    any other y, which goes the general way (and gets its errors there)."""
+    if not isinstance(y, pd.Series) or not isinstance(y.dtype, pd.StringDtype) or len(y) != n_rows:
+        return None
+    if y.isna().any():
+        return None
+    codes, uniques = pd.factorize(y, sort=False)
+    uniques = [str(u) for u in uniques]
+    order = sorted(range(len(uniques)), key=lambda i: _class_sort_key(uniques[i]))
+    remap = np.empty(len(uniques), dtype=np.intp)
+    remap[order] = np.arange(len(uniques))
+    return remap[codes], [uniques[i] for i in order]
 
 
 def _class_sort_key(label: Any) -> tuple:

@@ -122,6 +122,9 @@ class Explanation:
     #: label, 0-1, and that evidence in words
     support: float | None = None
     support_note: str | None = None
+    #: set by the grading model when its confidence is not the product below (the share of
+    #: its rule lists that give the label, times the support): the figure it flags by
+    overall: float | None = None
     #: set by the grading model: writes `text()` in its domain's words instead
     wording: Callable[["Explanation"], str] | None = field(default=None, repr=False, compare=False)
 
@@ -137,7 +140,9 @@ class Explanation:
     def overall_confidence(self) -> float | None:
         """The rule's confidence times the share of resampled models that agree and times the
         support (the rule's confidence alone when there are none): what the grading model
-        flags by."""
+        flags by; `overall` when the grading model set it."""
+        if self.overall is not None and self.rule_index is not None:
+            return self.overall
         if self.confidence is None or self.rule_index is None:
             return self.confidence
         overall = self.confidence

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
 from grader.confold.encoding import EncodedTable
 from grader.confold.literal_search import LiteralSearch
 from grader.confold.rule_eval import literal_mask, rule_mask
-from grader.confold.rules import Label, Rule
+from grader.confold.rules import Label, Literal, Rule
+from grader.confold.slot_counts import SlotCounts
 
 
 def wilson(n_pos: int, n: int, z: float = 3.0) -> float:
@@ -36,49 +37,98 @@ class FoldLearner:
     #: (n_slots, 2) mask of the literals that are evidence (`grader.confold.evidence`)
     evidence: np.ndarray | None = None
 
+    def __post_init__(self) -> None:
+        #: the slot and direction of every literal learned, to evaluate it from the slots
+        #: (keyed with the value's type: True == 1 in Python, but not as categories)
+        self._learned: dict[tuple, tuple[int, bool]] = {}
+
+    def literal_rows(self, lit: Literal, rows: np.ndarray) -> np.ndarray:
+        """`literal_mask(lit, table, rows)`; from the slot matrix for a learned literal."""
+        learned = self._learned.get(_literal_key(lit))
+        if learned is None:
+            return literal_mask(lit, self.table, rows)
+        return self.search.covers(learned[0], learned[1], rows)
+
     def learn_rule(self, pos: np.ndarray, neg: np.ndarray, used: Sequence[int] = (),
-                   restrict: bool | None = None) -> Rule:
+                   restrict: bool | None = None, counts: SlotCounts | None = None
+                   ) -> tuple[Rule, np.ndarray, np.ndarray]:
         """A rule body for `pos` against `neg` (head None). Literals are added until none
         helps or the rule covers at most `ratio` negatives per positive; the negatives it
         still covers then get exceptions. `used`: slots of the enclosing rules' literals.
         `restrict`: None, no restriction; True, the body uses only evidence literals and its
-        exceptions anything; False, the other way round (and so on down the exceptions)."""
+        exceptions anything; False, the other way round (and so on down the exceptions).
+        `counts`: `search.count(pos, neg)` if known.
+        Returns (rule, positions in `pos`, positions in `neg` of the rows its body covers)."""
         body = []
         banned = list(used)
         exceptions: list[Rule] = []
         allowed = self.evidence if restrict else None
+        in_pos, in_neg = np.arange(len(pos)), np.arange(len(neg))
+        if counts is None:
+            counts = self.search.count(pos, neg)
         while True:
-            found = self.search.best(pos, neg, banned, allowed)
+            found = self.search.best(pos, neg, banned, allowed, counts)
             if found is None:  # no literal helps: stop here, without exceptions (as FOLD-RM)
                 break
             _, lit, slot = found
             body.append(lit)
             banned.append(slot)
-            pos = pos[literal_mask(lit, self.table, pos)]
-            neg = neg[literal_mask(lit, self.table, neg)]
-            if len(neg) <= len(pos) * self.ratio:
-                if len(neg):
-                    exceptions = self.fold(neg, pos, banned, _flip(restrict))
+            second = lit.op in (">", "!=")
+            self._learned[_literal_key(lit)] = (slot, second)
+            keep_pos = self.search.covers(slot, second, pos)
+            keep_neg = self.search.covers(slot, second, neg)
+            n_pos, n_neg = int(keep_pos.sum()), int(keep_neg.sum())
+            done = n_neg <= n_pos * self.ratio
+            if not done or n_neg:  # the counts are needed: for the next literal or the exceptions
+                counts = self.search.narrow(counts, pos, keep_pos, neg, keep_neg)
+            pos, neg = pos[keep_pos], neg[keep_neg]
+            in_pos, in_neg = in_pos[keep_pos], in_neg[keep_neg]
+            if done:
+                if n_neg:
+                    exceptions = self.fold(neg, pos, banned, _flip(restrict),
+                                           None if counts is None else counts[::-1])
                 break
-        return Rule(head=None, body=tuple(body), exceptions=exceptions)
+        return Rule(head=None, body=tuple(body), exceptions=exceptions), in_pos, in_neg
 
     def fold(self, pos: np.ndarray, neg: np.ndarray, used: Sequence[int] = (),
-             restrict: bool | None = None) -> list[Rule]:
+             restrict: bool | None = None, counts: SlotCounts | None = None) -> list[Rule]:
         """Rules (a disjunction) covering `pos` but not `neg`: exceptions when called with
-        a rule's covered negatives as `pos`. `restrict` as in `learn_rule`."""
+        a rule's covered negatives as `pos`. `restrict` and `counts` as in `learn_rule`."""
         rules: list[Rule] = []
         while len(pos):
-            rule = self.learn_rule(pos, neg, used, restrict)
+            rule, in_pos, _ = self.learn_rule(pos, neg, used, restrict, counts)
             if not rule.body:
                 # An exception without literals would switch its parent off entirely; the
                 # reference code can produce one, we stop instead.
                 break
-            covered = rule_mask(rule, self.table, pos)
+            covered = covered_mask(rule, self.table, pos, in_pos, self.literal_rows)
             if not covered.any():
                 break
             rules.append(rule)
+            if covered.all():
+                break
+            counts = self.search.narrow(counts, pos, ~covered, neg, None)
             pos = pos[~covered]
         return rules
+
+
+def covered_mask(rule: Rule, table: EncodedTable, rows: np.ndarray, in_body: np.ndarray,
+                 literal_rows: Callable[[Literal, np.ndarray], np.ndarray] | None = None) -> np.ndarray:
+    """`rule_mask(rule, table, rows)` when the positions `in_body` of `rows` are known to be
+    those where the rule's body holds: only its exceptions are evaluated, on those rows.
+    `literal_rows` as in `rule_mask`."""
+    mask = np.zeros(len(rows), dtype=bool)
+    if not rule.exceptions:
+        mask[in_body] = True
+        return mask
+    unblocked = rule_mask(Rule(head=None, body=(), exceptions=rule.exceptions), table, rows[in_body],
+                          literal_rows)
+    mask[in_body[unblocked]] = True
+    return mask
+
+
+def _literal_key(lit: Literal) -> tuple:
+    return (lit.feature, lit.op, type(lit.value), lit.value)
 
 
 def _flip(restrict: bool | None) -> bool | None:
@@ -92,21 +142,27 @@ def rule_confidence(rule: Rule, table: EncodedTable, pos: np.ndarray, neg: np.nd
 
 
 def prune_exceptions(rule: Rule, table: EncodedTable, pos: np.ndarray, neg: np.ndarray,
-                     threshold: float, z: float) -> None:
+                     threshold: float, z: float,
+                     in_body: tuple[np.ndarray, np.ndarray] | None = None,
+                     literal_rows: Callable[[Literal, np.ndarray], np.ndarray] | None = None) -> None:
     """CON-FOLD's improvement-threshold pruning (its Algorithm 2), in place.
 
     Each exception is removed in turn; if the top-level rule's confidence drops by less than
     `threshold` without it, it stays removed, otherwise the same test is applied to its own
-    exceptions. Confidence is measured on this round's examples.
+    exceptions. Confidence is measured on this round's examples. `in_body`: the positions
+    in `pos` and in `neg` of the rows where the rule's body holds, if known; `literal_rows`
+    as in `rule_mask`.
     """
-    rows = np.concatenate([pos, neg])
+    if in_body is None:
+        body_only = Rule(head=None, body=rule.body)
+        in_body = (np.flatnonzero(rule_mask(body_only, table, pos)),
+                   np.flatnonzero(rule_mask(body_only, table, neg)))
+    rows = np.concatenate([pos[in_body[0]], neg[in_body[1]]])
     is_pos = np.zeros(len(rows), dtype=bool)
-    is_pos[:len(pos)] = True
-    in_body = rule_mask(Rule(head=None, body=rule.body), table, rows)
-    rows, is_pos = rows[in_body], is_pos[in_body]
+    is_pos[:len(in_body[0])] = True
 
-    def confidence() -> float:
-        covered = rule_mask(rule, table, rows)
+    def confidence() -> float:  # every row satisfies the body: only the exceptions decide
+        covered = rule_mask(Rule(head=None, body=(), exceptions=rule.exceptions), table, rows, literal_rows)
         return wilson(int(is_pos[covered].sum()), int(covered.sum()), z)
 
     def loop(node: Rule) -> None:
@@ -151,11 +207,17 @@ class ProgramLearner:
         is_pos = self.labels[remaining] == target
         return remaining[is_pos], remaining[~is_pos]
 
-    def _after(self, rule: Rule, pos: np.ndarray, neg: np.ndarray
+    def _after(self, rule: Rule, pos: np.ndarray, neg: np.ndarray,
+               in_body: tuple[np.ndarray, np.ndarray] | None = None
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(covered positives mask, covered negatives mask, rows left for the next round)."""
-        cov_pos = rule_mask(rule, self.table, pos)
-        cov_neg = rule_mask(rule, self.table, neg)
+        """(covered positives mask, covered negatives mask, rows left for the next round).
+        `in_body`: the positions in `pos` and `neg` where the rule's body holds, if known."""
+        if in_body is None:
+            cov_pos = rule_mask(rule, self.table, pos)
+            cov_neg = rule_mask(rule, self.table, neg)
+        else:
+            cov_pos = covered_mask(rule, self.table, pos, in_body[0], self.learner.literal_rows)
+            cov_neg = covered_mask(rule, self.table, neg, in_body[1], self.learner.literal_rows)
         kept_neg = neg if self.fold_rm_update else neg[~cov_neg]
         return cov_pos, cov_neg, np.sort(np.concatenate([pos[~cov_pos], kept_neg]))
 
@@ -202,10 +264,12 @@ class ProgramLearner:
             rule.fixed_confidence = True
         return rule, left
 
-    def _next_rule(self, remaining: np.ndarray) -> tuple[Rule, np.ndarray, np.ndarray] | None:
+    def _next_rule(self, remaining: np.ndarray, by_class: np.ndarray | None = None
+                   ) -> tuple[Rule, np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]] | None:
         """CON-FOLD's next rule: for the commonest label left. When rules must rest on
         evidence and none is found for it (an empty body), the next commonest label is tried;
-        None when no label gets one."""
+        None when no label gets one. Returns (rule, positives, negatives, the positions
+        in each where the rule's body holds). `by_class`: `search.count_by_class(remaining)`."""
         counts = np.bincount(self.labels[remaining], minlength=len(self.classes))
         if self.needs_evidence is None:
             order = [int(np.argmax(counts))]
@@ -215,28 +279,36 @@ class ProgramLearner:
             head = self.classes[index]
             pos, neg = self._split(remaining, head)
             restrict = self._restrict(head)
-            found = self.learner.learn_rule(pos, neg, (), restrict)
+            counts = None if by_class is None else (by_class[index], by_class.sum(axis=0) - by_class[index])
+            found, in_pos, in_neg = self.learner.learn_rule(pos, neg, (), restrict, counts)
             if restrict and not found.body:
                 continue
-            return Rule(head=head, body=found.body, exceptions=found.exceptions, origin="learned"), pos, neg
+            rule = Rule(head=head, body=found.body, exceptions=found.exceptions, origin="learned")
+            return rule, pos, neg, (in_pos, in_neg)
         return None
 
     def learn(self, remaining: np.ndarray) -> list[Rule]:
         """CON-FOLD's Algorithm 1 on the examples the given rules left unexplained."""
         rules: list[Rule] = []
+        search = self.learner.search
+        by_class = search.count_by_class(remaining, self.labels, len(self.classes))
         while remaining.size:
-            found = self._next_rule(remaining)
+            found = self._next_rule(remaining, by_class)
             if found is None:
                 break
-            rule, pos, neg = found
+            rule, pos, neg, in_body = found
             if self.improvement_threshold is not None and rule.exceptions:
-                prune_exceptions(rule, self.table, pos, neg, self.improvement_threshold, self.z)
-            cov_pos, cov_neg, left = self._after(rule, pos, neg)
+                prune_exceptions(rule, self.table, pos, neg, self.improvement_threshold, self.z, in_body,
+                                 self.learner.literal_rows)
+            cov_pos, cov_neg, left = self._after(rule, pos, neg, in_body)
             if not cov_pos.any():
                 break
             tp, fp = int(cov_pos.sum()), int(cov_neg.sum())
             rule.confidence = wilson(tp, tp + fp, self.z)
             rules.append(rule)
+            if by_class is not None:  # the next round's counts: these rows leave
+                leaving = pos[cov_pos] if self.fold_rm_update else np.concatenate([pos[cov_pos], neg[cov_neg]])
+                by_class = search.uncount_by_class(by_class, leaving, left, self.labels)
             remaining = left
         return rules
 

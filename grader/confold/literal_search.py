@@ -1,27 +1,22 @@
 """FOLD-R++ information gain and the vectorised search for the best literal.
 
-Every (feature, value) pair of the training table gets a *slot*. For each feature the
-slots are laid out as: its distinct numeric values in ascending order (candidates `<= x` and
-`> x`), then its categories in vocabulary order (candidates `== c` and `!= c`). A row's value
-in a feature is one slot, so the table becomes an int matrix `slots` (rows x features).
-
-Counting the positives and negatives per slot is one `np.bincount` over the gathered slots of
-the examples in play (or one `np.unique` when they are few), and a cumulative sum within each
-feature's numeric segment gives the `<=` counts: the prefix-sum formulation of FOLD-RM's
-Algorithm 2 for all features at once. Candidates are ranked in FOLD-RM's reference order
-(features in column order; per feature numbers ascending, `<=` before `>`, then categories,
-`==` before `!=`), and the first best one wins, so ties are broken the way the reference does.
+The candidates and their counts come from `grader.confold.slot_counts` (every (feature,
+value) of the training table is a slot; per slot, the positives and negatives `<= x` /
+`== c` covers among the rows in play). Gains come from a k*ln(k) lookup table, for all
+candidates at once. Candidates are ranked in FOLD-RM's reference order (features in column
+order; per feature numbers ascending, `<=` before `>`, then categories, `==` before `!=`),
+and the first best one wins, so ties are broken the way the reference does.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 import numpy as np
 
-from grader.confold.encoding import NUMERIC_CODE, EncodedTable
+from grader.confold.encoding import EncodedTable
 from grader.confold.rules import Literal
+from grader.confold.slot_counts import SlotCounts, SlotTable
 
 
 def information_gain(tp, fn, tn, fp):
@@ -62,71 +57,14 @@ def _f(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.where(a > 0, a * np.log(safe_a / (safe_a + b)), 0.0)
 
 
-@dataclass
-class _Feature:
-    name: str
-    num_start: int
-    thresholds: np.ndarray  # distinct numeric training values, ascending
-    cat_start: int
-    categories: list
-    integral: bool  # all numeric values are whole numbers: print thresholds as ints
-
-
-class LiteralSearch:
+class LiteralSearch(SlotTable):
     """Finds the literal with the best information gain for given positive/negative rows."""
 
-    #: Below this many gathered cells per slot, count with np.unique instead of bincount.
-    SPARSE_FACTOR = 0.25
     #: Candidates per chunk when computing gains: a chunk's temporaries stay in the CPU cache.
     GAIN_CHUNK = 8192
 
     def __init__(self, table: EncodedTable, features: Sequence[str], excluded: Iterable[str] = ()):
-        excluded = set(excluded)
-        self.features: list[_Feature] = []
-        slot_columns = []
-        next_slot = 0
-        feature_of_slot, is_numeric_slot, banned, always = [], [], [], []
-        for f_index, name in enumerate(features):
-            col = table.columns[name]
-            kind = col.encoding.kind
-            is_number = col.codes == NUMERIC_CODE
-            ranks = None
-            if kind in ("numeric", "mixed"):
-                thresholds, ranks = np.unique(col.num[is_number], return_inverse=True)
-            else:
-                thresholds = np.empty(0)
-            cats = list(col.encoding.categories)
-            feat = _Feature(name, next_slot, thresholds, next_slot + len(thresholds), cats,
-                            bool(len(thresholds)) and bool(np.all(np.mod(thresholds, 1) == 0)))
-            self.features.append(feat)
-            n_slots = len(thresholds) + len(cats)
-            slots = np.empty(table.n_rows, dtype=np.intp)
-            if len(thresholds):
-                slots[is_number] = feat.num_start + ranks.ravel()
-            if (col.codes == col.encoding.unseen_code).any():
-                raise ValueError(f"column {name!r}: a training value is missing from the column's "
-                                 f"vocabulary (encoding bug)")
-            slots[~is_number] = feat.cat_start + col.codes[~is_number] - 1
-            slot_columns.append(slots)
-            feature_of_slot += [f_index] * n_slots
-            is_numeric_slot += [True] * len(thresholds) + [False] * len(cats)
-            ban = [name in excluded] * n_slots
-            if kind == "boolean":
-                # Offer `== True` / `!= True` only (not their mirror images on False), and
-                # offer them even when no example in play is True.
-                ban[len(thresholds) + cats.index(False)] = True
-                always.append(feat.cat_start + cats.index(True))
-            banned += ban
-            next_slot += n_slots
-        self.n_slots = next_slot
-        self.slots = (np.column_stack(slot_columns) if slot_columns
-                      else np.empty((table.n_rows, 0), dtype=np.intp))
-        self.feature_of_slot = np.asarray(feature_of_slot, dtype=np.intp)
-        self.is_numeric_slot = np.asarray(is_numeric_slot, dtype=bool)
-        self.banned = np.asarray(banned, dtype=bool)
-        self.always = np.asarray(always, dtype=np.intp)  # slots offered even when absent
-        self.always_mask = np.zeros(self.n_slots, dtype=bool)
-        self.always_mask[self.always] = True
+        super().__init__(table, features, excluded)
         self._table = xlogx_table(table.n_rows)
 
     def _xlogx(self, n: int) -> np.ndarray:
@@ -162,55 +100,66 @@ class LiteralSearch:
         return None
 
     # -- the search -----------------------------------------------------------------------
-    def counts(self, pos: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(present slots ascending, positives per slot, negatives per slot)."""
-        n_features = self.slots.shape[1]
-        cells = (len(pos) + len(neg)) * n_features
-        pos_slots = self.slots[pos].ravel()
-        neg_slots = self.slots[neg].ravel()
-        if cells < self.SPARSE_FACTOR * self.n_slots:
-            both = np.concatenate([pos_slots, neg_slots, self.always])
-            present, inverse = np.unique(both, return_inverse=True)
-            inverse = inverse.ravel()
-            p = np.bincount(inverse[:len(pos_slots)], minlength=len(present))
-            n = np.bincount(inverse[len(pos_slots):len(pos_slots) + len(neg_slots)], minlength=len(present))
-            return present, p, n
-        p = np.bincount(pos_slots, minlength=self.n_slots)
-        n = np.bincount(neg_slots, minlength=self.n_slots)
-        present = np.flatnonzero((p + n > 0) | self.always_mask)
-        return present, p[present], n[present]
+    # -- the search -----------------------------------------------------------------------
+    def _gain_pairs(self, slots, covered, numbers, P: int, N: int) -> np.ndarray:
+        """Gains (2, n) per candidate slot, row 0 of `<=`/`==` and row 1 of `>`/`!=`, -inf
+        where the literal is wrong more often than right. Where the second literal covers
+        exactly the rows in play the first does not (a category, a number of a feature with
+        no category among the rows in play), its gain has the same six terms in another
+        order: they are looked up once and added in the order `gain_from_counts` adds them,
+        so both gains are bit for bit what it gives."""
+        table = self._xlogx(P + N)
+        n = len(slots)
+        gains = np.empty((2, n))
+        total = float(P + N)
+        balance = P - N
+        in_play = np.array([[P], [N]])
+        step = self.GAIN_CHUNK
+        for at in range(0, n, step):
+            part = covered[:, at:at + step]
+            # rows: tp, fn, fp, tn
+            counts = np.empty((4, part.shape[1]), dtype=np.int64)
+            counts[0::2] = part
+            np.subtract(in_play, part, out=counts[1::2])
+            terms = table[counts]
+            sums = table[counts[0:2] + counts[2:4]]  # rows: tp + fp, fn + tn
+            g = gains[:, at:at + step]
+            np.add(terms[0:2], terms[2:4], out=g)   # tp + fp        | fn + tn
+            g -= sums                                # - (tp+fp)      | - (fn+tn)
+            g += terms[3:1:-1]                       # + tn           | + fp
+            g += terms[1::-1]                        # + fn           | + tp
+            g -= sums[::-1]                          # - (tn+fn)      | - (tp+fp)
+            g /= total
+            margin = part[0] - part[1]
+            margin *= 2
+            g[0, margin < balance] = -np.inf  # fp + fn > tp + tn
+            g[1, margin > balance] = -np.inf  # the same test for the mirror image
+        if numbers is not None and ((numbers[0] != P) | (numbers[1] != N)).any():
+            self._mixed_second_gains(gains, slots, covered, numbers, P, N, table)
+        return gains
+
+    def _mixed_second_gains(self, gains, slots, covered, numbers, P, N, table) -> None:
+        """`> x` of the features with categories among the rows in play: its own counts."""
+        which = np.flatnonzero((numbers[0] != P) | (numbers[1] != N))
+        own = np.full(len(self._mixed) + 1, -1, dtype=np.intp)
+        own[which] = which
+        mixed = own[self._mixed_of_slot[slots]]
+        at = np.flatnonzero(mixed >= 0)
+        if not at.size:
+            return
+        tp_b = numbers[0, mixed[at]] - covered[0, at]
+        fp_b = numbers[1, mixed[at]] - covered[1, at]
+        gains[1, at] = gain_from_counts(table, tp_b, P - tp_b, N - fp_b, fp_b)
 
     def gains(self, pos: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(present slots, gains[:, 0] for `<=`/`==` and gains[:, 1] for `>`/`!=`)."""
-        slots, p, n = self.counts(pos, neg)
-        P, N = len(pos), len(neg)
-        feat = self.feature_of_slot[slots]
-        numeric = self.is_numeric_slot[slots]
-        p_num = p * numeric
-        n_num = n * numeric
-        change = np.empty(len(feat), dtype=bool)
-        change[0] = True
-        np.not_equal(feat[1:], feat[:-1], out=change[1:])
-        starts = np.flatnonzero(change)
-        lengths = np.diff(starts, append=len(slots))
-        p_cum = _segment_cumsum(p_num, starts, lengths)
-        n_cum = _segment_cumsum(n_num, starts, lengths)
-        xp = np.repeat(np.add.reduceat(p_num, starts), lengths)
-        xn = np.repeat(np.add.reduceat(n_num, starts), lengths)
-        tp_a = np.where(numeric, p_cum, p)                    # `<= x` / `== c`
-        fp_a = np.where(numeric, n_cum, n)
-        tp_b = np.where(numeric, xp - p_cum, P - p)           # `> x`  / `!= c`
-        fp_b = np.where(numeric, xn - n_cum, N - n)
-        gains = np.empty((len(slots), 2))
-        table = self._xlogx(P + N)
-        step = self.GAIN_CHUNK
-        for at in range(0, len(slots), step):  # temporaries of a chunk stay in the CPU cache
-            end = at + step
-            tp, fp = tp_a[at:end], fp_a[at:end]
-            gains[at:end, 0] = gain_from_counts(table, tp, P - tp, N - fp, fp)
-            tp, fp = tp_b[at:end], fp_b[at:end]
-            gains[at:end, 1] = gain_from_counts(table, tp, P - tp, N - fp, fp)
-        return slots, gains
+        if self.n_slots == 0 or (len(pos) == 0 and len(neg) == 0):
+            return np.empty(0, dtype=np.intp), np.empty((0, 2))
+        slots, covered, numbers, absent = self.candidates(pos, neg)
+        gains = self._gain_pairs(slots, covered, numbers, len(pos), len(neg)).T
+        if absent is not None:
+            return slots[~absent], gains[~absent]
+        return slots, np.ascontiguousarray(gains)
 
     def all_gains(self, pos: np.ndarray, neg: np.ndarray) -> dict[Literal, float]:
         """Every candidate literal with its gain (for tests and for showing the heuristic)."""
@@ -218,33 +167,55 @@ class LiteralSearch:
         return {self.literal(int(s), bool(j)): float(gains[i, j])
                 for i, s in enumerate(slots) for j in (0, 1)}
 
+    def _blocked(self, allowed: np.ndarray | None) -> np.ndarray | None:
+        """(2, n_slots): the literals that may never be chosen (banned, or not `allowed`),
+        None when there are none; kept for the last `allowed` seen (one per fit)."""
+        cached_for, blocked = self._blocked_for
+        if blocked is None or cached_for is not allowed:
+            mask = np.repeat(self.banned[None, :], 2, axis=0)
+            if allowed is not None:
+                mask |= ~allowed.T
+            self._blocked_for = (allowed, mask if mask.any() else False)
+        blocked = self._blocked_for[1]
+        return None if blocked is False else blocked
+
     def best(self, pos: np.ndarray, neg: np.ndarray, banned_slots: Iterable[int] = (),
-             allowed: np.ndarray | None = None) -> tuple[float, Literal, int] | None:
+             allowed: np.ndarray | None = None, counts: SlotCounts | None = None
+             ) -> tuple[float, Literal, int] | None:
         """The best literal for separating rows `pos` from rows `neg`, or None if none has a
         finite gain. Returns (gain, literal, slot). `allowed`: an (n_slots, 2) bool mask of
-        the literals that may be chosen (`grader.confold.evidence`); None allows all."""
+        the literals that may be chosen (`grader.confold.evidence`); None allows all.
+        `counts`: `count(pos, neg)` (or `narrow`) if known."""
         if self.n_slots == 0 or (len(pos) == 0 and len(neg) == 0):
             return None
-        slots, gains = self.gains(pos, neg)
-        blocked = self.banned[slots]
+        slots, covered, numbers, absent = self.candidates(pos, neg, counts)
+        gains = self._gain_pairs(slots, covered, numbers, len(pos), len(neg))
+        blocked = self._blocked(allowed)
+        if absent is not None:  # every slot is a candidate
+            gains[:, absent] = -np.inf
+        if blocked is not None:
+            gains[blocked if absent is not None else blocked[:, slots]] = -np.inf
         banned_slots = np.asarray(list(banned_slots), dtype=np.intp)
-        if banned_slots.size:  # slots are sorted: find the banned ones by bisection
+        if banned_slots.size and absent is not None:  # every slot is a candidate
+            gains[:, banned_slots] = -np.inf
+        elif banned_slots.size:  # slots are sorted: find the banned ones by bisection
             at = np.minimum(np.searchsorted(slots, banned_slots), len(slots) - 1)
-            blocked[at[slots[at] == banned_slots]] = True
-        gains[blocked] = -np.inf
-        if allowed is not None:
-            gains[~allowed[slots]] = -np.inf
-        # Gains that are mathematically equal (e.g. mirror-image counts) may differ in the
-        # last bits; rounding makes such ties go to the earlier candidate, as exact ties do.
-        flat = int(np.argmax(np.round(gains, 12)))
-        gain = float(gains.flat[flat])
-        if gain == -np.inf:
+            gains[:, at[slots[at] == banned_slots]] = -np.inf
+        flat = int(gains.argmax())
+        n = gains.shape[1]
+        top = float(gains[flat // n, flat % n])
+        if top == -np.inf:
             return None
-        slot = int(slots[flat // 2])
-        return gain, self.literal(slot, bool(flat % 2)), slot
-
-
-def _segment_cumsum(values: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    total = np.cumsum(values)
-    before = total[starts] - values[starts]
-    return total - np.repeat(before, lengths)
+        # Gains that are mathematically equal (e.g. mirror-image counts) may differ in the
+        # last bits; rounded to 12 decimals, such ties go to the earlier candidate (slots in
+        # order, the first literal of a slot before the second), as exact ties do. Only the
+        # gains within 1e-11 of the best can round to the best's value.
+        near = np.flatnonzero(gains.ravel() >= top - 1e-11)
+        if len(near) == 1:
+            flat = 2 * (flat % n) + flat // n  # candidate-major: 2 * index + second
+        else:
+            near = np.sort(2 * (near % n) + near // n)
+            flat = int(near[np.argmax(np.round(gains[near % 2, near // 2], 12))])
+        second, index = flat % 2, flat // 2
+        slot = int(slots[index])
+        return float(gains[second, index]), self.literal(slot, bool(second)), slot

@@ -17,7 +17,7 @@ list a rule applies to a row only when no earlier rule applied.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -60,14 +60,17 @@ def literal_mask(lit: Literal, table: EncodedTable, rows: np.ndarray | None = No
 
 
 def rule_mask(rule: Rule | PredicateDefinition, table: EncodedTable,
-              rows: np.ndarray | None = None) -> np.ndarray:
+              rows: np.ndarray | None = None,
+              literal_rows: Callable[[Literal, np.ndarray], np.ndarray] | None = None) -> np.ndarray:
     """Rows where the rule's body holds and no exception does; literals are only evaluated
-    on the rows still in play, so long bodies on large tables stay cheap."""
+    on the rows still in play, so long bodies on large tables stay cheap. `literal_rows`:
+    what `literal_mask(lit, table, rows)` gives, computed another way (the learner's)."""
     n = table.n_rows if rows is None else len(rows)
     alive = np.arange(n)
     current = rows
     for lit in rule.body:
-        keep = literal_mask(lit, table, current)
+        keep = (literal_mask(lit, table, current) if literal_rows is None or current is None
+                else literal_rows(lit, current))
         alive = alive[keep]
         current = (alive if rows is None else rows[alive])
         if alive.size == 0:
@@ -80,7 +83,7 @@ def rule_mask(rule: Rule | PredicateDefinition, table: EncodedTable,
             if not open_.any():
                 break
             idx = np.flatnonzero(open_)
-            blocked[idx[rule_mask(exc, table, sub_rows[idx])]] = True
+            blocked[idx[rule_mask(exc, table, sub_rows[idx], literal_rows)]] = True
         alive = alive[~blocked]
     mask = np.zeros(n, dtype=bool)
     mask[alive] = True

@@ -40,6 +40,9 @@ class _Factors:
     numbers_u: np.ndarray | None = None
     #: (code, number) of each distinct value per encoding seen (resamples mostly share one)
     by_encoding: dict = field(default_factory=dict)
+    #: the encoding inferred for each set of values present (and NaN or not) seen so far:
+    #: resamples mostly share one, and inferring it anew costs more than the rest
+    inferred: dict = field(default_factory=dict)
 
 
 class SubsetEncoder:
@@ -88,21 +91,33 @@ def _read(values: pd.Series) -> _Factors | None:
 def _encode_rows(name: str, f: _Factors, rows: np.ndarray) -> tuple[ColumnEncoding, EncodedColumn]:
     if f.kind == "numeric":
         has_nan = bool(f.nan[rows].any())
-        encoding = ColumnEncoding(name, "numeric", ["?"] if has_nan else [])
+        encoding = f.inferred.get(has_nan)
+        if encoding is None:
+            encoding = f.inferred[has_nan] = ColumnEncoding(name, "numeric", ["?"] if has_nan else [])
         num = f.num[rows]
         codes = np.where(np.isnan(num), encoding.code_of("?"), NUMERIC_CODE).astype(np.int32)
         return encoding, EncodedColumn(num=num, codes=codes, encoding=encoding)
     cell_codes = f.codes[rows]
     if f.kind == "boolean":
-        has_nan = bool(f.nan[rows].any())
-        encoding = ColumnEncoding(name, "boolean", [False, True] + (["?"] if has_nan else []))
+        key = bool(f.nan[rows].any())
+        counts = None
     else:
         counts = np.bincount(cell_codes[cell_codes >= 0], minlength=len(f.uniques))
-        encoding = encoding_from_counts(name, f.dtype, f.uniques, counts, bool((cell_codes < 0).any()),
-                                        f.missing_u, f.numbers_u)
-    key = (encoding.kind, tuple((type(c), c) for c in encoding.categories))
-    if key not in f.by_encoding:
-        f.by_encoding[key] = unique_codes(f.uniques, encoding, f.missing_u, f.numbers_u)
-    code_u, num_u = f.by_encoding[key]
+        # the encoding depends on the counts only through which values occur, except in a
+        # column of numbers and text, where how many are numbers decides numeric or mixed
+        n_present = int(counts[~f.missing_u].sum())
+        n_numeric = int(counts[~np.isnan(f.numbers_u) & ~f.missing_u].sum())
+        key = (bool((cell_codes < 0).any()), (counts > 0).tobytes(), n_numeric >= 0.5 * n_present)
+    entry = f.inferred.get(key)
+    if entry is None:
+        if counts is None:
+            encoding = ColumnEncoding(name, "boolean", [False, True] + (["?"] if key else []))
+        else:
+            encoding = encoding_from_counts(name, f.dtype, f.uniques, counts, key[0], f.missing_u, f.numbers_u)
+        same = (encoding.kind, tuple((type(c), c) for c in encoding.categories))
+        if same not in f.by_encoding:
+            f.by_encoding[same] = unique_codes(f.uniques, encoding, f.missing_u, f.numbers_u)
+        entry = f.inferred[key] = (encoding, *f.by_encoding[same])
+    encoding, code_u, num_u = entry
     return encoding, EncodedColumn(num=num_u[cell_codes], codes=code_u[cell_codes].astype(np.int32),
                                    encoding=encoding)

@@ -200,6 +200,40 @@ class MarkerWords:
                      + "; ".join(self._exception_text(e) for e in rule.exceptions) + ")")
         return text
 
+    # -- boosted rules (grader.boosting): a mark is the one whose applying rules weigh most --
+    def _weighed(self, votes: Sequence[Any]) -> str:
+        return "; ".join(f"rule {v.index + 1}, weight {v.vote:.2f}: {self.conditions(v.rule.body)}"
+                         for v in votes)
+
+    def ensemble_summary(self, e: Any) -> str:
+        """The one-line reason of a mark given by boosted rules (`EnsembleExplanation`)."""
+        if e.label is None:
+            return (f"no rule for {mark_words(e.best)}, the mark the rules weigh most, applies: "
+                    f"for a human marker")
+        text = f"{mark_words(e.label)} by the weight of the rules that apply ({e.score:.2f}"
+        if e.runner_up is not None:
+            text += f" against {e.runner_up_score:.2f} for {mark_words(e.runner_up)}"
+        return text + "): " + self._weighed(e.votes)
+
+    def ensemble_justification(self, e: Any) -> str:
+        """The full justification of a mark given by boosted rules, in the marker's words."""
+        if e.label is None:
+            lines = [self.ensemble_summary(e)]
+        else:
+            lines = [f"{mark_words(e.label)}: the rules that apply weigh most for it, "
+                     f"probability {e.confidence:.2f}",
+                     f"for {mark_words(e.best)}: {e.score:.2f} in all, {e.base:.2f} to start with"]
+            lines += [f"  rule {v.index + 1} (weight {v.vote:.2f}): {self.conditions(v.rule.body)}"
+                      for v in e.votes]
+        if e.runner_up is not None:
+            lines.append(f"for {mark_words(e.runner_up)}: {e.runner_up_score:.2f} in all"
+                         + ("" if e.against else ", no rule for it applies"))
+            lines += [f"  rule {v.index + 1} (weight {v.vote:.2f}): {self.conditions(v.rule.body)}"
+                      for v in e.against]
+        if e.support_note:
+            lines.append(e.support_note)
+        return "\n".join(lines)
+
     # -- one answer ----------------------------------------------------------------------
     def _check(self, check: LiteralCheck) -> Literal:
         return Literal(check.feature, check.op, check.value)

@@ -18,6 +18,7 @@ import dataclasses
 import hashlib
 import json
 import math
+import warnings
 from collections import Counter
 from concurrent.futures import Executor
 from datetime import datetime, timezone
@@ -31,13 +32,13 @@ from grader.atomic_file import atomic_write_text
 from grader.confold.model_file import ModelFileError, read_json_file  # one error for every unreadable model file
 from grader.confold.rule_eval import rule_features
 from grader.confold.rules import PredicateDefinition, Rule
-from grader.grading.agreement import DEFAULT_RESAMPLES, ResampledAgreement, majority_vote
+from grader.grading.agreement import DEFAULT_RESAMPLES, ResampledAgreement, list_share, majority_vote
 from grader.grading.contradiction import contradiction_notes
 from grader.grading.evidence import feature_evidence
 from grader.grading.marker_text import MarkerWords, mark_words
 from grader.grading.model_schema import check_features_match, check_model_data
 from grader.grading.wording import WordingSupport, support_phrase, support_phrases, weigh
-from knowledge.schema import Question, marks_from_answers
+from knowledge.schema import Question, mark_number, marks_from_answers
 
 MODEL_FORMAT = "physics-grader-model"
 MODEL_FORMAT_VERSION = 3  # 2: resampled rule lists ("agreement"); 3: wording support; older files still load
@@ -48,16 +49,27 @@ DEFAULT_CONFIDENCE_THRESHOLD = 0.5
 DEFAULT_FLAG_BELOW = 0.7
 
 Progress = Callable[[float, str], None]
+#: Said when marks are words in no known order: which is "higher" cannot be guessed (read off
+#: the answers, "correct" would sort before "incorrect"), so rules for every mark are learned alike.
+_UNORDERED_MARKS = ("the marks ({marks}) are words and the question file does not list them in order, so rules for "
+                    "every mark are learned alike; list them under marks: in the question file, lowest first, so "
+                    "that a rule for a higher mark rests on what an answer says rather than on what it lacks")
+
 #: The options of `GradingModel.train` that a model's `params` record.
 TRAIN_OPTIONS = ("ratio", "z", "improvement_threshold", "confidence_threshold", "n_terms", "default_rule",
-                 "n_resamples", "wording_support", "evidence_rules", "lowest_marks", "vote")
+                 "n_resamples", "wording_support", "evidence_rules", "lowest_marks", "vote", "list_confidence",
+                 "learner")
+#: The rule learners `GradingModel.train(learner=...)` offers: CON-FOLD's ordered rules with
+#: exceptions (the default), or boosted rule ensembles (`grader.boosting`, seed 001).
+LEARNERS = ("confold", "boosted")
 
 
 class Decisions(NamedTuple):
     """The model's decisions on a set of answers, aligned with them."""
 
     marks: np.ndarray       # object: the mark, None where no rule applies
-    confidence: np.ndarray  # rule confidence x agreement x wording support; NaN where no rule
+    confidence: np.ndarray  # share of the rule lists giving the mark (`agreement.list_share`; older
+                            # files: rule confidence x agreement) x wording support; NaN where no mark
     rule_index: np.ndarray  # index in learner.rules_ of the rule that fired, -1 where none
     agreement: np.ndarray   # share of the resampled models giving the same mark; NaN if none were kept
     support: np.ndarray     # wording support of the mark (`grader.grading.wording`); NaN if none
@@ -111,6 +123,7 @@ class GradingModel:
               evidence_rules: bool = True, lowest_marks: Sequence[str] | None = None,
               executor: Executor | None = None,
               keep_rules_of: GradingModel | None = None, vote: bool = True,
+              list_confidence: bool = True, learner: str = "confold",
               progress: Progress | None = None) -> GradingModel:
         """Fit the extractor and CON-FOLD on marked answers.
 
@@ -125,7 +138,9 @@ class GradingModel:
         (`grader.grading.wording`). `evidence_rules`: a learned rule for a mark above the
         lowest rests on what the answer says, not on what it lacks (`grader.grading.evidence`);
         `lowest_marks`: the marks that count as the lowest (default: the question's first;
-        labels such as "incorrect" and "contradictory" that both give no credit).
+        labels such as "incorrect" and "contradictory" that both give no credit). Marks that
+        are words, neither listed by the question nor given `lowest_marks`, have no order:
+        the evidence rules are then off (with a warning).
         `keep_rules_of`: a model trained earlier on some of these answers (retraining after
         reviews): its learned rules come first, as rules the learner refines (exceptions for
         the answers that contradict them) or drops (`ConFold` initial rules), so that adding a
@@ -134,17 +149,33 @@ class GradingModel:
         wording model (the app, where a marker waits); the model is the same without it.
         `vote`: an answer gets the mark most of the rule lists (the
         model's and the resamples') give it, justified by the rule of the first list giving it
-        (`grader.grading.agreement.majority_vote`); needs `n_resamples`.
+        (`grader.grading.agreement.majority_vote`), also when none of the model's own rules
+        marks it; needs `n_resamples`. `list_confidence`: a mark's confidence is the share of
+        the rule lists (the model's and the resamples') giving it (`agreement.list_share`),
+        at most the rule's own for a teacher's rule or the default rule; else, as before
+        2026-11-23, the rule's confidence times the share of the resamples giving it.
+        `learner`: "confold" (ordered rules with exceptions) or "boosted" (`grader.boosting`:
+        each mark's rules vote, the mark with the largest sum wins; its confidence is the
+        ensemble's probability, so it takes no resamples, no teacher's label rules, no kept rules).
         """
         from features import FeatureExtractor
         from grader.confold import ConFold
 
+        if learner not in LEARNERS:
+            raise ValueError(f"unknown learner {learner!r}; expected one of {', '.join(LEARNERS)}")
+        if learner == "boosted":
+            _check_boosted_options(question, n_resamples, keep_rules_of, default_rule)
         answers = _as_text(answers)
         marks = [str(m).strip() for m in marks]
         if len(answers) != len(marks):
             raise ValueError(f"{len(answers)} answers but {len(marks)} marks")
         if not answers:
             raise ValueError("no marked answers to train on")
+        marks_ordered = bool(question.marks) or all(mark_number(m) is not None for m in set(marks))
+        if evidence_rules and not marks_ordered and not lowest_marks:
+            evidence_rules = False
+            warnings.warn(_UNORDERED_MARKS.format(marks=", ".join(map(repr, marks_from_answers(marks)))),
+                          stacklevel=2)
         if question.marks:
             unknown = sorted(set(marks) - set(question.marks))
             if unknown:
@@ -165,20 +196,26 @@ class GradingModel:
         if evidence_rules:
             predicates = [d.name for d in question.background if isinstance(d, PredicateDefinition)]
             evidence = feature_evidence(extractor.feature_specs_, question.marks, predicates, lowest_marks)
-        learner = ConFold(ratio=ratio, z=z, improvement_threshold=improvement_threshold,
-                          confidence_threshold=confidence_threshold, default_rule=default_rule,
-                          background=list(question.background) or None,
-                          initial_rules=(list(question.initial_rules)
-                                         + _kept_rules(keep_rules_of, list(X.columns))) or None,
-                          evidence=evidence, label_order=_label_order(question.marks, lowest_marks)
-                          if evidence_rules else None)
-        learner.fit(X, pd.Series(marks, name="mark"))
-        for rule in learner.rules_:  # kept rules stay learned ones (not the teacher's)
+        label_order = _label_order(question.marks, lowest_marks) if evidence_rules else None
+        if learner == "boosted":
+            from grader.boosting import BoostedRules
+
+            rule_learner = BoostedRules(background=list(question.background) or None, evidence=evidence,
+                                        label_order=label_order)
+        else:
+            rule_learner = ConFold(ratio=ratio, z=z, improvement_threshold=improvement_threshold,
+                                   confidence_threshold=confidence_threshold, default_rule=default_rule,
+                                   background=list(question.background) or None,
+                                   initial_rules=(list(question.initial_rules)
+                                                  + _kept_rules(keep_rules_of, list(X.columns))) or None,
+                                   evidence=evidence, label_order=label_order)
+        rule_learner.fit(X, pd.Series(marks, name="mark"))
+        for rule in rule_learner.rules_:  # kept rules stay learned ones (not the teacher's)
             if rule.name == KEPT_RULE:
                 rule.origin, rule.name = "learned", None
         if n_resamples:
             report(0.7, f"learning rules again on {n_resamples} resamples of the answers")
-        pending = ResampledAgreement(n_resamples).start(learner, X, marks, executor)
+        pending = ResampledAgreement(n_resamples).start(rule_learner, X, marks, executor)
         wording = WordingSupport.fit(answers, marks) if wording_support else None
         agreement = pending.result()
         counts = Counter(marks)
@@ -188,13 +225,17 @@ class GradingModel:
         params = {"ratio": ratio, "z": z, "improvement_threshold": improvement_threshold,
                   "confidence_threshold": confidence_threshold, "n_terms": n_terms,
                   "n_resamples": n_resamples, "wording_support": wording_support,
-                  "evidence_rules": evidence_rules, "vote": vote}
+                  "evidence_rules": evidence_rules, "vote": vote, "list_confidence": list_confidence}
+        if vote:  # the vote also marks what the model's own rules leave (files before 2026-11-23: not)
+            params["vote_unmarked"] = True
+        if learner != "confold":  # only when set, so that older readers of the model file see no change
+            params["learner"] = learner
         if lowest_marks:
             params["lowest_marks"] = [str(m) for m in lowest_marks]
         if default_rule:  # only when set, so that older readers of the model file see no change
             params["default_rule"] = True
-        report(1.0, f"learned {len(learner.rules_)} rules")
-        return cls(question, extractor, learner, trained_on, params, agreement, wording)
+        report(1.0, f"learned {len(rule_learner.rules_)} rules")
+        return cls(question, extractor, rule_learner, trained_on, params, agreement, wording)
 
     def flag_threshold_for(self, target: float):
         """The `ThresholdChoice` for a target accuracy, from the calibration (ValueError if none)."""
@@ -223,10 +264,15 @@ class GradingModel:
             agreement = np.full(len(labels), np.nan)
         else:
             verdicts = self.agreement.verdicts(self.learner, X)
+            main_labels = labels
             if self.params.get("vote") and verdicts:  # files saved before the vote: off
-                labels, confidence, borrowed = majority_vote(labels, confidence, verdicts)
+                labels, confidence, borrowed = majority_vote(
+                    labels, confidence, verdicts, unmarked=bool(self.params.get("vote_unmarked")))
             agreement = self.agreement.agreement(self.learner, X, labels, verdicts)
-            confidence = np.where(np.isnan(agreement), confidence, confidence * agreement)
+            if self.params.get("list_confidence"):  # files saved before 2026-11-23: rule x agreement
+                confidence = self._list_confidence(main_labels, labels, confidence, index, borrowed, verdicts)
+            else:
+                confidence = np.where(np.isnan(agreement), confidence, confidence * agreement)
         support, preferred = np.full(len(labels), np.nan), [None] * len(labels)
         if self.wording is not None and answers is not None:
             support, preferred = self.wording.judge(_as_text(answers), [
@@ -234,6 +280,22 @@ class GradingModel:
             confidence = weigh(confidence, support)
         return Decisions(labels, confidence, np.asarray(index, dtype=np.int64), agreement, support,
                          np.asarray(preferred, dtype=object), borrowed)
+
+    def _list_confidence(self, main_labels: np.ndarray, labels: np.ndarray, rule_confidence: np.ndarray,
+                         index: np.ndarray, borrowed: np.ndarray, verdicts: list) -> np.ndarray:
+        """The share of the rule lists giving each mark (`agreement.list_share`; the rule's
+        confidence where there are no resamples), at most the confidence of the rule that gave
+        it when that is a teacher's rule or the catch-all default rule: a teacher's stated doubt,
+        or a rule that looks at nothing, is not made sure by the resamples agreeing with it."""
+        share = list_share(main_labels, labels, verdicts)
+        confidence = np.where(np.isnan(share), rule_confidence, share)
+        for i in np.flatnonzero(~np.isnan(share)):
+            b = borrowed[i]
+            rule = self.borrowed_rule(b) if b is not None else self.learner.rules_[index[i]]
+            if (rule.origin != "learned" or rule.fixed_confidence or rule.name == "default") \
+                    and rule.confidence is not None:
+                confidence[i] = min(confidence[i], rule.confidence)
+        return confidence
 
     def borrowed_rule(self, borrowed: tuple[int, int]) -> Rule:
         """The resampled rule a vote borrowed (see `Decisions.borrowed`)."""
@@ -274,10 +336,14 @@ class GradingModel:
         summaries = np.asarray(self.rule_summaries() + ["no rule applies: for a human marker"], dtype=object)
         rule_column = rule_texts[index]
         explanation = summaries[index]  # index -1 picks the last entry
+        if self.is_ensemble:  # every rule that applies for the mark, with its weight
+            words = self.words()
+            explanation = np.asarray([words.ensemble_summary(e) for e in self.learner.explain(X)],
+                                     dtype=object)[codes]
         if voted.any():
             rule_column, explanation = rule_column.copy(), explanation.copy()
             for i in np.flatnonzero(voted):
-                rule_column[i], explanation[i] = self._borrowed_texts(borrowed[i])
+                rule_column[i], explanation[i] = self._borrowed_texts(borrowed[i], bool(index[i] >= 0))
         if self.agreement is not None and self.agreement.rule_lists_:
             explanation = explanation + agreement_phrases(agreement, len(self.agreement.rule_lists_), no_rule)
         if self.wording is not None:
@@ -294,15 +360,18 @@ class GradingModel:
                              "flagged": flagged, "rule": rule_column,
                              "explanation": explanation, "needs_human": needs_human})
 
-    def _borrowed_texts(self, borrowed: tuple[int, int]) -> tuple[str, str]:
-        """(rule column, one-line explanation) of a mark the vote took from a resampled rule."""
+    def _borrowed_texts(self, borrowed: tuple[int, int], own_mark: bool = True) -> tuple[str, str]:
+        """(rule column, one-line explanation) of a mark the vote took from a resampled rule;
+        `own_mark`: whether one of the model's own rules marks the answer too."""
         rule = self.borrowed_rule(borrowed)
         where = f"resample {borrowed[0] + 1}"
         words = self.words()
         summary = words.rule_summary(0, rule, f"rule {_confidence_text(rule.confidence)}")
+        which = ("the mark most of the models give" if own_mark else
+                 "the mark most of the models that mark this answer give (none of the model's own rules does)")
         return (f"{where}: {words.rule_text(rule)}",
                 summary.replace(" by rule 1 ", f" by a rule learned from {where} of the marked answers, "
-                                            f"the mark most of the models give ", 1))
+                                            f"{which} ", 1))
 
     def explain(self, answer: str):
         """The full justification of the mark of one answer (`.text()`, `.summary()`,
@@ -310,7 +379,16 @@ class GradingModel:
         from grader.confold.explain import explain_table
 
         X = self.features([answer])
-        decisions = self.decide(X)  # the mark, after the vote of the resampled rule lists
+        if self.is_ensemble:
+            explanation = self.learner.explain(X, descriptions=self.descriptions)[0]
+            explanation.wording = self.words().ensemble_justification
+            if self.wording is not None and explanation.label is not None:
+                support, preferred = self.wording.judge([answer], [explanation.label])
+                if not np.isnan(support[0]):
+                    explanation.support = float(support[0])
+                    explanation.support_note = support_phrase(support[0], explanation.label, preferred[0])
+            return explanation
+        decisions = self.decide(X, [answer])  # the mark, after the vote of the resampled rule lists
         borrowed = decisions.borrowed[0]
         if borrowed is None:
             explanation = self.learner.explain(X, descriptions=self.descriptions)[0]
@@ -329,6 +407,9 @@ class GradingModel:
             if not np.isnan(support[0]):
                 explanation.support = float(support[0])
                 explanation.support_note = support_phrase(support[0], explanation.label, preferred[0])
+        if self.params.get("list_confidence") and explanation.rule_index is not None \
+                and not np.isnan(decisions.confidence[0]):
+            explanation.overall = float(decisions.confidence[0])  # the share of the rule lists, not the rule's
         return explanation
 
     def features_found(self, answer: str) -> dict[str, object]:
@@ -343,6 +424,12 @@ class GradingModel:
             elif str(value) not in ("absent", "missing", "no"):
                 found[name] = value
         return found
+
+    @property
+    def is_ensemble(self) -> bool:
+        """Boosted rules (`grader.boosting`): a mark is the one whose applying rules weigh most,
+        not the first rule's in an ordered list."""
+        return hasattr(self.learner, "votes_")
 
     @property
     def descriptions(self) -> dict[str, str]:
@@ -378,6 +465,9 @@ class GradingModel:
         """The model's rules: "text" (numbered, readable), "asp" (the answer set program),
         "clingo" (the program in the dialect clingo runs, confidences as comments; facts from
         `knowledge.clingo_check.feature_facts`), "yaml" (structured YAML, the question file's syntax)."""
+        if self.is_ensemble and format != "text":
+            raise ValueError(f"boosted rules add up their weights, which no {format} program says; "
+                             f"use the text format")
         if format == "asp":
             return self.learner.to_asp()
         if format == "clingo":
@@ -390,6 +480,12 @@ class GradingModel:
             raise ValueError(f"unknown rules format {format!r}; expected text, asp, clingo or yaml")
         lines = []
         words = self.words()
+        if self.is_ensemble:  # every rule that applies adds its weight to its mark's
+            lines += [f"{mark_words(c)}: weight {w:.2f} to start with"
+                      for c, w in zip(self.learner.classes_, self.learner.default_votes_)]
+            lines += [f"R{i + 1} [weight {w:.2f}]: {mark_words(r.head)} if {words.conditions(r.body)}"
+                      for i, (r, w) in enumerate(zip(self.learner.rules_, self.learner.votes_))]
+            return "\n".join(lines) + "\n"
         for i, rule in enumerate(self.learner.rules_):
             lines.append(f"R{i + 1} [{rule.origin}, {_confidence_text(rule.confidence)}]: "
                          f"{mark_words(rule.head)} if {words.conditions(rule.body)}")
@@ -427,7 +523,6 @@ class GradingModel:
         if missing:
             raise ModelFileError(f"{source}: damaged model file, missing {', '.join(missing)}")
         from features import FeatureExtractor
-        from grader.confold import ConFold
         from knowledge import question_from_dict
 
         try:
@@ -437,7 +532,7 @@ class GradingModel:
         try:
             question = question_from_dict(data["question"])
             extractor = FeatureExtractor.from_dict(data["extractor"], question)
-            learner = ConFold.from_dict(data["learner"])
+            learner = _learner_from_dict(data["learner"])
             agreement = (ResampledAgreement.from_dict(data["agreement"])
                          if "agreement" in data else None)
             if agreement is not None:
@@ -484,6 +579,33 @@ def _label_order(marks: Sequence[str], lowest: Sequence[str] | None) -> list:
         return list(marks)
     low = tuple(str(m) for m in lowest)
     return [low] + [m for m in marks if m not in low]
+
+
+def _learner_from_dict(data: Any) -> Any:
+    """The rule learner of a model file: boosted rules or (the default, older files) CON-FOLD."""
+    from grader.confold import ConFold
+
+    if isinstance(data, dict) and data.get("format") == "physics-grader/boosted-rules":
+        from grader.boosting import BoostedRules
+
+        return BoostedRules.from_dict(data)
+    return ConFold.from_dict(data)
+
+
+def _check_boosted_options(question: Question, n_resamples: int, keep_rules_of: GradingModel | None,
+                           default_rule: bool) -> None:
+    """ValueError naming the option the boosted learner cannot take."""
+    problems = []
+    if n_resamples:
+        problems.append(f"{n_resamples} resamples (its confidence is its own rules' vote: use 0)")
+    if keep_rules_of is not None:
+        problems.append("the rules of an earlier model")
+    if default_rule:
+        problems.append("a default rule")
+    if question.initial_rules or any(isinstance(r, Rule) for r in question.background):
+        problems.append("the question's marking rules (they need the CON-FOLD learner)")
+    if problems:
+        raise ValueError("the boosted learner cannot take " + "; ".join(problems))
 
 
 def _kept_rules(previous: GradingModel | None, columns: list[str]) -> list[Rule]:

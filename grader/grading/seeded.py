@@ -49,8 +49,12 @@ class SeededModel:
         if self.own is None:
             return self.general.grade(answers, flag_below, features)
         general = self.general.grade(answers, flag_below)
-        own = self.own.grade(answers, flag_below, features)
-        use_general = own["mark"].isna().to_numpy() & general["mark"].notna().to_numpy()
+        X = self.own.features(answers) if features is None else features
+        own = self.own.grade(answers, flag_below, X)
+        # the answers the own model's rules leave: the vote of its resampled rule lists would
+        # mark some of them, but the general model was measured better there (module docstring)
+        left = self.own.learner.predict_rules(X)[2] < 0
+        use_general = (own["mark"].isna().to_numpy() | left) & general["mark"].notna().to_numpy()
         out = own.copy()
         out.loc[use_general] = general.loc[use_general]
         return out

@@ -6,6 +6,7 @@ import pytest
 
 from grader.confold.encoding import encode_frame
 from grader.confold.literal_search import LiteralSearch, gain_from_counts, information_gain, xlogx_table
+from grader.confold.rule_eval import literal_mask
 from grader.confold.rules import Literal as L
 
 # E+ = {1,2,2,4,5,x,x,y}, E- = {1,3,4,y,y,y,z}: one mixed column.
@@ -115,18 +116,27 @@ def brute_force_best(table, features, pos, neg, exclude=()):
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.integers(0, 2 ** 31), st.integers(2, 40), st.sampled_from([0.25, 1e9]))
-def test_vectorised_search_equals_brute_force(seed, n, sparse_factor):
-    rng = np.random.default_rng(seed)
+#: (SPARSE_FACTOR, ALL_SLOTS) forcing each way of counting: the default choice, counting by
+#: sorting the cells, bincount over every slot, bincount then the present slots only
+COUNTING_PATHS = [(0.25, 2048), (1e9, 2048), (0.0, 2048), (0.0, 0)]
+
+
+def random_table(rng, n):
     num = rng.integers(0, 6, n).astype(float)
     num[rng.random(n) < 0.2] = np.nan
     mixed = np.where(rng.random(n) < 0.4, rng.choice(["u", "v", "?"], n), rng.integers(0, 4, n).astype(str))
-    X = pd.DataFrame({"num": num, "cat": rng.choice(["a", "b", "c"], n), "mixed": mixed.astype(object),
-                      "flag": rng.random(n) < 0.5})
+    return pd.DataFrame({"num": num, "cat": rng.choice(["a", "b", "c"], n), "mixed": mixed.astype(object),
+                         "flag": rng.random(n) < 0.5, "whole": rng.integers(0, 9, n).astype(float)})
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2 ** 31), st.integers(2, 40), st.sampled_from(COUNTING_PATHS))
+def test_vectorised_search_equals_brute_force(seed, n, path):
+    rng = np.random.default_rng(seed)
+    X = random_table(rng, n)
     table = encode_frame(X)
     search = LiteralSearch(table, list(X.columns))
-    search.SPARSE_FACTOR = sparse_factor
+    search.SPARSE_FACTOR, search.ALL_SLOTS = path
     is_pos = rng.random(n) < 0.5
     pos, neg = np.flatnonzero(is_pos), np.flatnonzero(~is_pos)
     expected_gain, expected_lit = brute_force_best(table, list(X.columns), pos, neg)
@@ -137,6 +147,32 @@ def test_vectorised_search_equals_brute_force(seed, n, sparse_factor):
     gain, lit, _ = found
     assert gain == pytest.approx(expected_gain, abs=1e-9)
     assert lit == expected_lit  # same tie-breaking as the reference order
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2 ** 31), st.integers(1, 40), st.sampled_from(COUNTING_PATHS))
+def test_every_gain_is_bit_for_bit_the_formula_on_counted_rows(seed, n, path):
+    # Each candidate's gain equals gain_from_counts on the rows literal_mask says it covers,
+    # exactly (not approximately): the mirror images share terms but not their rounding.
+    rng = np.random.default_rng(seed)
+    X = random_table(rng, n)
+    table = encode_frame(X)
+    search = LiteralSearch(table, list(X.columns))
+    search.SPARSE_FACTOR, search.ALL_SLOTS = path
+    rows = np.flatnonzero(rng.random(n) < 0.8)
+    is_pos = rng.random(len(rows)) < rng.random()
+    pos, neg = rows[is_pos], rows[~is_pos]
+    gains = search.all_gains(pos, neg)
+    lookup = xlogx_table(n)
+    assert len(gains) == 2 * len(search.gains(pos, neg)[0])
+    for lit, gain in gains.items():
+        tp = int(literal_mask(lit, table, pos).sum())
+        fp = int(literal_mask(lit, table, neg).sum())
+        if tp + fp == 0 and lit.op in ("<=", "==") and lit.feature != "flag":
+            raise AssertionError(f"{lit} covers no row in play but is a candidate")
+        expected = gain_from_counts(lookup, np.array([tp]), np.array([len(pos) - tp]),
+                                    np.array([len(neg) - fp]), np.array([fp]))[0]
+        assert gain == expected or (np.isinf(gain) and np.isinf(expected)), (lit, gain, expected)
 
 
 @settings(max_examples=50, deadline=None)

@@ -251,6 +251,23 @@ def test_terms_are_the_words_that_separate_the_marks():
     assert list(X["term:gap"]) == ["negated", "present", "absent"]
 
 
+def test_every_learned_term_is_found_in_the_answers_it_was_learned_from():
+    # "bulb ... path" in "the bulb in the path" was once counted as a pair, but new answers are
+    # read with a phrase matcher that only finds "bulb path" as written: a term nobody has.
+    marked = [("the bulb in the path", "1"), ("bulb in a path", "1"), ("a bulb in the path", "1"),
+              ("switch off", "0"), ("the switch off", "0"), ("bulb is off", "0")]
+    answers, marks = zip(*marked)
+    q = Question("t", "Why?", ("The circuit is open.",))
+    fx = FeatureExtractor(q, n_terms=10, min_term_count=2, similarity=False, model=FALLBACK)
+    X = fx.fit_transform(answers, marks)
+    terms = [c for c in X.columns if c.startswith("term:")]
+    assert "term:switch_off" in terms and "term:bulb_path" not in terms
+    for column in terms:
+        assert (X[column] != "absent").sum() >= 2, column
+    assert list(fx.transform(["switch off", "no switch off", "switch is off"])["term:switch_off"]) == [
+        "present", "negated", "absent"]
+
+
 def test_n_terms_zero_and_fit_without_marks_learn_no_terms():
     answers, marks = zip(*MARKED)
     q = Question("t", "Why?", ("The circuit is open.",))

@@ -90,18 +90,45 @@ def test_bad_resample_counts_are_refused(bad):
         ResampledAgreement(n_resamples=bad).fit(ConFold().fit(X, y), X, y)
 
 
-def test_grade_confidence_is_rule_confidence_times_agreement(model):
+def test_grade_confidence_is_the_share_of_rule_lists_giving_the_mark(model):
     graded = model.grade(NEW)
     X = model.features(NEW)
-    _, rule_conf, index = model.learner.predict_rules(X)
-    share = model.agreement.agreement(model.learner, X, model.learner.predict(X))
-    np.testing.assert_allclose(graded["confidence"].to_numpy(float), rule_conf * share, equal_nan=True)
+    main, _, index = model.learner.predict_rules(X)
+    verdicts = model.agreement.verdicts(model.learner, X)
     n = len(model.agreement.rule_lists_)
     for i, row in graded.iterrows():
-        if index[i] >= 0:
-            assert row["explanation"].endswith(f"; {round(share[i] * n)} of {n} resampled models agree")
-        else:
-            assert "resampled" not in row["explanation"]
+        if row["mark"] is None:
+            assert np.isnan(row["confidence"])
+            continue
+        # the rule of succession over the model's list and its n resampled ones
+        giving = (main[i] == row["mark"]) + sum(v[0][i] == row["mark"] for v in verdicts)
+        assert row["confidence"] == pytest.approx((giving + 1) / (n + 1 + 2))
+        agreeing = sum(v[0][i] == row["mark"] for v in verdicts)
+        assert row["explanation"].endswith(f"; {agreeing} of {n} resampled models agree")
+
+
+def test_model_files_before_the_list_confidence_keep_rule_confidence_times_agreement(model, tmp_path):
+    data = json.loads(json.dumps(model.to_dict()))  # a copy: the model's params stay as they are
+    del data["params"]["list_confidence"]
+    (tmp_path / "old.json").write_text(json.dumps(data), encoding="utf-8")
+    old = GradingModel.load(tmp_path / "old.json")
+    X = model.features(NEW)
+    _, rule_conf, _ = model.learner.predict_rules(X)
+    share = model.agreement.agreement(model.learner, X, model.learner.predict(X))
+    np.testing.assert_allclose(old.grade(NEW)["confidence"].to_numpy(float), rule_conf * share, equal_nan=True)
+
+
+def test_list_share_is_the_rule_of_succession_over_all_rule_lists():
+    from grader.grading.agreement import list_share
+
+    main = np.array(["1", None, "0", "1"], dtype=object)
+    verdicts = [(np.array(["1", "1", "1", None], dtype=object), None, None),
+                (np.array(["1", "1", "0", None], dtype=object), None, None)]
+    got = list_share(main, np.array(["1", "1", "0", None], dtype=object), verdicts)
+    # row 0: 3 of 3 lists -> 4/5; row 1: 2 of 3 (the main model gives none) -> 3/5; row 2: 2 of 3;
+    # row 3: no mark -> no figure
+    np.testing.assert_allclose(got, [4 / 5, 3 / 5, 3 / 5, np.nan])
+    assert np.isnan(list_share(main, main, [])).all()  # no resamples: no figure
 
 
 def test_explanation_shows_the_agreement_and_the_overall_confidence(model):
@@ -162,11 +189,18 @@ def test_majority_vote_takes_the_mark_most_rule_lists_give_and_keeps_the_main_ma
     marks, confidence, borrowed = majority_vote(main, np.array([0.6, 0.6, nan, 0.8]), verdicts)
     # row 0: three lists say 0 against the main model's 1: the first of them justifies it
     # row 1: 1 (main and one resample) against 0 (one): kept; row 2: no rule of the main model
-    # applies: unmarked (for a human) whatever the resamples say; row 3: 0 (main) against 1 (one
-    # resample): a tie keeps the main model's mark
-    assert marks.tolist() == ["0", "1", None, "0"]
-    assert borrowed.tolist() == [(0, 2), None, None, None]
-    np.testing.assert_allclose(confidence, [0.7, 0.6, nan, 0.8])
+    # applies, two resamples give 1: it gets 1 from the first of them; row 3: 0 (main) against
+    # 1 (one resample): a tie keeps the main model's mark
+    assert marks.tolist() == ["0", "1", "1", "0"]
+    assert borrowed.tolist() == [(0, 2), None, (0, 0), None]
+    np.testing.assert_allclose(confidence, [0.7, 0.6, 0.6, 0.8])
+    # as before 2026-11-23: what the main model's rules leave stays unmarked (for a human)
+    marks, confidence, borrowed = majority_vote(main, np.array([0.6, 0.6, nan, 0.8]), verdicts, unmarked=False)
+    assert marks.tolist() == ["0", "1", None, "0"] and borrowed.tolist() == [(0, 2), None, None, None]
+    # an answer no list marks stays unmarked; no mark anywhere is no error
+    none = np.array([None, None], dtype=object)
+    marks, _, borrowed = majority_vote(none, np.array([nan, nan]), [(none, np.array([nan, nan]), np.array([-1, -1]))])
+    assert marks.tolist() == [None, None] and borrowed.tolist() == [None, None]
 
 
 def test_a_mark_the_vote_changes_is_justified_by_the_resampled_rule(model, tmp_path):
@@ -198,3 +232,28 @@ def test_a_mark_the_vote_changes_is_justified_by_the_resampled_rule(model, tmp_p
     old = GradingModel.load(tmp_path / "old.json")
     old.agreement.rule_lists_ = [flipped] * 3
     assert old.grade(NEW)["mark"].tolist() == [None if m is None else m for m in main]
+
+
+def test_the_vote_marks_what_the_models_own_rules_leave_with_a_low_confidence(model, tmp_path):
+    from grader.confold.rules import Rule
+
+    model.save(tmp_path / "m.json")
+    voting = GradingModel.load(tmp_path / "m.json")
+    answers = NEW + ["purple elephants dance"]
+    voting.learner.rules_ = voting.learner.rules_[:1]  # the model's own rules: its first one only
+    main = voting.learner.predict(voting.features(answers))
+    left = [i for i, m in enumerate(main) if m is None]
+    assert left  # some answers none of the model's own rules marks
+    anything = Rule(head="0", body=(), confidence=0.6)  # a resampled list that marks every answer 0
+    voting.agreement.rule_lists_ = [[anything], []]  # and one that marks nothing
+    graded = voting.grade(answers)
+    for i in left:
+        assert graded.loc[i, "mark"] == "0"
+        assert graded.loc[i, "rule"].startswith("resample 1: ")
+        assert "none of the model's own rules does" in graded.loc[i, "explanation"]
+        assert graded.loc[i, "confidence"] == pytest.approx((1 + 1) / (3 + 2))  # 1 of the 3 lists
+        assert graded.loc[i, "flagged"] and not graded.loc[i, "needs_human"]
+        assert voting.explain(answers[i]).label == "0"
+    voting.params["vote_unmarked"] = False  # a model file written before: they stay for a human
+    graded = voting.grade(answers)
+    assert graded.loc[left, "mark"].isna().all() and graded.loc[left, "needs_human"].all()

@@ -17,7 +17,8 @@ MARKS = ["1", "1", "1", "1", "0", "0", "0", "0"] * 2
 
 
 def test_default_rule_marks_what_no_rule_covers_and_still_flags_it(tmp_path):
-    plain = GradingModel.train(QUESTION, ANSWERS, MARKS, confidence_threshold=0.7)
+    # without the vote, which marks what the model's own rules leave when a resampled list does
+    plain = GradingModel.train(QUESTION, ANSWERS, MARKS, confidence_threshold=0.7, vote=False)
     model = GradingModel.train(QUESTION, ANSWERS, MARKS, confidence_threshold=0.7, default_rule=True)
     assert model.learner.rules_[:-1] == plain.learner.rules_
     default = model.learner.rules_[-1]
@@ -26,10 +27,11 @@ def test_default_rule_marks_what_no_rule_covers_and_still_flags_it(tmp_path):
     assert plain.grade(odd)["mark"].tolist() == [None]
     graded = model.grade(odd, flag_below=0.7).iloc[0]
     assert graded["mark"] == default.head
-    explanation = model.explain(odd[0])  # the rule's confidence, scaled by agreement and wording support
-    assert explanation.confidence == default.confidence
-    assert math.isclose(graded["confidence"], default.confidence * explanation.agreeing / explanation.resamples
-                        * explanation.support)
+    explanation = model.explain(odd[0])  # the rule lists' share, at most the default rule's confidence,
+    assert explanation.confidence == default.confidence  # times the wording support
+    share = (explanation.agreeing + 2) / (explanation.resamples + 3)  # the model's own list gives it too
+    assert math.isclose(graded["confidence"], min(share, default.confidence) * explanation.support)
+    assert math.isclose(explanation.overall_confidence, graded["confidence"])
     assert graded["flagged"]  # a default rule's confidence is low (0.5 at most here)
     assert "default rule" in graded["explanation"]
     path = tmp_path / "m.json"

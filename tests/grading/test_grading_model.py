@@ -61,9 +61,11 @@ def test_marks_agree_with_the_learner(model):
     assert list(labels) == [m if b is None else model.borrowed_rule(b).head
                             for m, b in zip(learner_labels, borrowed)]
     assert all(b is None for b in borrowed)  # these answers are clear: no vote changes a mark
-    # the confidence is the rule's, scaled by the share of resampled models that agree and
-    # by the wording support of the mark (1 where the wording agrees with the rule)
-    np.testing.assert_allclose(confidences, np.asarray(learner_conf, dtype=float) * agreement * support,
+    # the confidence is how many of the rule lists (the model's and its resamples') give the
+    # mark, (k + 1) / (n + 2), times the wording support of the mark (1 where the wording agrees)
+    n = len(model.agreement.rule_lists_)
+    giving = (pd.notna(pd.Series(learner_labels, dtype=object)).to_numpy() + agreement * n)
+    np.testing.assert_allclose(confidences, np.where(index < 0, np.nan, (giving + 1) / (n + 3)) * support,
                                equal_nan=True)
     assert (np.isnan(support) == (index < 0)).all()
     assert ((support[index >= 0] > 0) & (support[index >= 0] <= 1)).all()

@@ -92,9 +92,11 @@ def test_seeded_model_takes_the_general_mark_where_its_own_gives_none(general):
     pd.testing.assert_frame_equal(seeded.grade(answers, features=seeded.features(answers)), graded)
     theirs = seeded.general.grade(answers)
     assert len(graded) == len(answers)
-    none = mine["mark"].isna().to_numpy() & theirs["mark"].notna().to_numpy()
+    # the answers the own model's rules leave (its vote may still propose a mark for them)
+    left = own.learner.predict_rules(own.features(answers))[2] < 0
+    none = (mine["mark"].isna().to_numpy() | left) & theirs["mark"].notna().to_numpy()
     assert (graded["mark"][none] == theirs["mark"][none]).all()
-    kept = mine["mark"].notna().to_numpy()
+    kept = mine["mark"].notna().to_numpy() & ~left
     assert kept.any() and (graded["mark"][kept] == mine["mark"][kept]).all()  # the own model's marks stand
     assert graded["rule"][none].str.startswith("G").all() and not graded["rule"][kept].str.startswith("G").any()
     # the choice of answers to mark is weighed by the own model: an answer it leaves unmarked is least sure
@@ -161,3 +163,23 @@ def test_command_line_with_a_general_model(general, tmp_path, capsys):
     assert code == 0 and "weighed by the general model's confidence" in report["note"]
     assert all("the model's confidence in its mark" in s["reason"] or "no mark" in s["reason"]
                for s in report["suggestions"])
+
+
+def test_seeded_model_takes_the_general_mark_where_only_the_own_vote_proposes_one(general, tmp_path):
+    from grader.confold.rules import Rule
+    from grader.grading.model import GradingModel
+
+    answers, marks = marked_answers()
+    question = small_question()
+    current_model(question, answers[:30], marks[:30]).save(tmp_path / "own.json")
+    own = GradingModel.load(tmp_path / "own.json")
+    own.learner.rules_ = own.learner.rules_[:1]  # its own rules leave many answers
+    own.agreement.rule_lists_ = [[Rule(head="0", body=(), confidence=0.6)]]  # a resample marks them all 0
+    left = own.learner.predict_rules(own.features(answers))[2] < 0
+    assert left.any() and own.grade(answers)["mark"][left].notna().all()  # the own vote proposes a mark
+    seeded = SeededModel(own, general.for_question(question))
+    theirs = seeded.general.grade(answers)
+    use = left & theirs["mark"].notna().to_numpy()
+    assert use.any()
+    graded = seeded.grade(answers)
+    assert (graded["mark"][use] == theirs["mark"][use]).all() and graded["rule"][use].str.startswith("G").all()

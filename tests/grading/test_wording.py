@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -57,13 +59,17 @@ def test_out_of_fold_scores_are_those_of_models_fitted_without_the_fold():
         np.testing.assert_allclose(oof[held], expected, atol=0.011)
 
 
-def test_grade_confidence_is_rule_confidence_times_agreement_times_support(model):
+def test_grade_confidence_is_the_rule_lists_share_times_support(model):
+    from grader.grading.agreement import list_share
+
     graded = model.grade(NEW)
     X = model.features(NEW)
-    labels, rule_conf, index = model.learner.predict_rules(X)
-    share = model.agreement.agreement(model.learner, X, labels)
+    labels, _, index = model.learner.predict_rules(X)
+    verdicts = model.agreement.verdicts(model.learner, X)
+    assert graded["mark"].tolist() == [None if i < 0 else m for m, i in zip(labels, index)]  # no vote changes
+    share = list_share(labels, np.where(index < 0, None, labels), verdicts)
     support, preferred = model.wording.judge(NEW, [None if i < 0 else m for m, i in zip(labels, index)])
-    np.testing.assert_allclose(graded["confidence"].to_numpy(float), rule_conf * share * support, equal_nan=True)
+    np.testing.assert_allclose(graded["confidence"].to_numpy(float), share * support, equal_nan=True)
     for i, row in graded.iterrows():
         if index[i] < 0:
             assert "worded" not in row["explanation"]
@@ -107,9 +113,11 @@ def test_model_file_keeps_the_wording_model(model, tmp_path):
 
 
 def test_a_model_file_without_wording_grades_with_rule_and_agreement(model):
-    data = model.to_dict()
+    data = json.loads(json.dumps(model.to_dict()))  # a copy: the model's params stay as they are
     del data["wording"]
     data["format_version"] = 2
+    for later in ("list_confidence", "vote_unmarked", "vote"):  # options added after version 2
+        data["params"].pop(later)
     older = GradingModel.from_dict(data)
     assert older.wording is None
     X = older.features(NEW)

@@ -1,0 +1,97 @@
+"""The learner's shortcuts against the straightforward computation they replace, on random
+tables: a literal's rows from the slot matrix (`LiteralSearch.covers`) against
+`literal_mask`, counts narrowed by subtraction against counts made afresh, and the body
+rows `FoldLearner.learn_rule` reports against evaluating the body."""
+
+import numpy as np
+from hypothesis import given, settings, strategies as st
+
+from grader.confold.encoding import encode_frame
+from grader.confold.fold import FoldLearner, covered_mask
+from grader.confold.literal_search import LiteralSearch
+from grader.confold.rule_eval import literal_mask, rule_mask
+from grader.confold.rules import Rule
+from grader.confold.slot_counts import _distinct_sorted
+from tests.confold.test_information_gain import random_table
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 2 ** 31), st.integers(1, 40))
+def test_covers_is_literal_mask(seed, n):
+    rng = np.random.default_rng(seed)
+    table = encode_frame(random_table(rng, n))
+    search = LiteralSearch(table, list(table.columns))
+    rows = np.flatnonzero(rng.random(n) < 0.7)
+    for slot in range(search.n_slots):
+        for second in (False, True):
+            lit = search.literal(slot, second)
+            assert np.array_equal(search.covers(slot, second, rows), literal_mask(lit, table, rows)), lit
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 2 ** 31), st.integers(2, 60))
+def test_narrowed_counts_are_fresh_counts(seed, n):
+    rng = np.random.default_rng(seed)
+    table = encode_frame(random_table(rng, n))
+    search = LiteralSearch(table, list(table.columns))
+    search.SPARSE_FACTOR = 0.0  # always per-slot counts
+    is_pos = rng.random(n) < 0.5
+    pos, neg = np.flatnonzero(is_pos), np.flatnonzero(~is_pos)
+    counts = search.count(pos, neg)
+    keep_pos, keep_neg = rng.random(len(pos)) < 0.8, rng.random(len(neg)) < 0.8
+    narrowed = search.narrow(counts, pos, keep_pos, neg, keep_neg)
+    fresh = search.count(pos[keep_pos], neg[keep_neg])
+    assert all(np.array_equal(a, b) for a, b in zip(narrowed, fresh))
+    assert search.best(pos[keep_pos], neg[keep_neg], counts=narrowed) == search.best(pos[keep_pos], neg[keep_neg])
+    only_pos = search.narrow(counts, pos, keep_pos, neg, None)
+    assert all(np.array_equal(a, b) for a, b in zip(only_pos, search.count(pos[keep_pos], neg)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2 ** 31), st.integers(4, 60), st.sampled_from([0.25, 0.0, 1e9]))
+def test_learn_rule_reports_the_rows_its_body_covers(seed, n, sparse_factor):
+    rng = np.random.default_rng(seed)
+    table = encode_frame(random_table(rng, n))
+    search = LiteralSearch(table, list(table.columns))
+    search.SPARSE_FACTOR = sparse_factor
+    is_pos = rng.random(n) < 0.6
+    pos, neg = np.flatnonzero(is_pos), np.flatnonzero(~is_pos)
+    rule, in_pos, in_neg = FoldLearner(table, search).learn_rule(pos, neg)
+    body = Rule(head=None, body=rule.body)
+    assert np.array_equal(in_pos, np.flatnonzero(rule_mask(body, table, pos)))
+    assert np.array_equal(in_neg, np.flatnonzero(rule_mask(body, table, neg)))
+    assert np.array_equal(covered_mask(rule, table, pos, in_pos), rule_mask(rule, table, pos))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2 ** 31), st.integers(2, 60), st.integers(2, 4))
+def test_counts_by_class_less_the_leaving_rows_are_fresh_counts(seed, n, n_classes):
+    rng = np.random.default_rng(seed)
+    table = encode_frame(random_table(rng, n))
+    search = LiteralSearch(table, list(table.columns))
+    search.SPARSE_FACTOR = 0.0
+    labels = rng.integers(0, n_classes, n)
+    rows = np.flatnonzero(rng.random(n) < 0.9)
+    by_class = search._class_cells(rows, labels, n_classes)
+    for target in range(n_classes):  # the counts a round with this target starts from
+        pos, neg = rows[labels[rows] == target], rows[labels[rows] != target]
+        fresh = search.count(pos, neg)
+        assert np.array_equal(by_class[target], fresh[0])
+        assert np.array_equal(by_class.sum(axis=0) - by_class[target], fresh[1])
+    leaving = rng.random(len(rows)) < 0.3
+    after = search.uncount_by_class(by_class, rows[leaving], rows[~leaving], labels)
+    if after is not None:
+        assert np.array_equal(after, search._class_cells(rows[~leaving], labels, n_classes))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.integers(-50, 50).map(float), st.floats(-1e3, 1e3, allow_nan=False),
+                          st.sampled_from([0.0, -0.0, 2.0 ** 60, 1e-300])), max_size=40),
+       st.booleans())
+def test_distinct_sorted_is_np_unique(values, whole):
+    values = np.array(values, dtype=float)
+    if whole:
+        values = np.floor(values)
+    thresholds, ranks = _distinct_sorted(values)
+    expected, inverse = np.unique(values, return_inverse=True)
+    assert np.array_equal(thresholds, expected) and np.array_equal(ranks, inverse.ravel())
