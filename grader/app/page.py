@@ -16,10 +16,11 @@ import streamlit as st
 from grader.app import views_export, views_marks, views_review, views_rubric, views_spot, views_start
 from grader.app.review import progress_counts, with_decisions
 from grader.app.review_store import MAX_MARKER_CHARS, StoreError
-from grader.app.session import evaluate, prepare_sample, threshold_for_target
+from grader.app.cross_validation import FAILED, threshold_for_target
+from grader.app.session import prepare_sample
 from grader.app.settings import AppSettings
-from grader.app.ui import (get_session, get_store, md_escape, remember_marker, remembered_marker,
-                           shown_id, write_marker_cookie)
+from grader.app.ui import (cross_validations, get_session, get_store, md_escape, remember_marker,
+                           remembered_marker, shown_id, write_marker_cookie)
 from grader.app.views_open import open_exam_sidebar
 
 VIEWS = ("Review", "Groups", "Start", "Marks", "Spot checks", "Rubric", "Learn from reviews", "Export")
@@ -33,12 +34,14 @@ def _target_threshold(session, settings: AppSettings, target: float) -> float:
     qid = st.session_state.get("question")
     ids = [qid] if qid in session.questions else list(session.questions)
     reports = []
+    cv = cross_validations(settings)
     for q in ids:
-        try:
-            with st.spinner(f"Cross-validating {q} (once; the result is kept)…"):
-                reports.append(evaluate(session.questions[q], settings.workdir / "models"))
-        except Exception as exc:  # no evaluation: its answers count for nothing in the choice
-            st.sidebar.warning(f"No cross-validation for {md_escape(q)}: {md_escape(exc)}")
+        with st.spinner(f"Cross-validating {q} (once; the result is kept)…"):
+            status, report = cv.wait(session.questions[q])  # the threshold needs it: waited for
+        if status == FAILED:  # no evaluation: its answers count for nothing in the choice
+            st.sidebar.warning(f"No cross-validation for {md_escape(q)}: {md_escape(report)}")
+        else:
+            reports.append(report)
     choice = threshold_for_target(reports, target)
     (st.sidebar.caption if choice.met else st.sidebar.warning)(md_escape(choice.message()[:1].upper()
                                                                          + choice.message()[1:]))

@@ -13,12 +13,15 @@ question's training set from then on, so a retrained model survives a restart to
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import logging
-import math
 import re
 import shutil
+import threading
+from collections import OrderedDict
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping, Sequence
@@ -55,6 +58,7 @@ class QuestionSession:
     training_size: int
     training_extended: bool        # trained on marked answers plus markers' reviews
     starter: bool = False          # no marked answers in the exam file: the markers' marks train it
+    inputs: str = ""               # `question_inputs` it was opened from: unchanged, it is reused
 
     @property
     def marks(self) -> tuple[str, ...]:
@@ -209,12 +213,39 @@ def load_question(path: Path):
     return _load(path)
 
 
+#: Models read from their files, by file, time written and size: learning from reviews starts
+#: from the model of the exam's own marked answers (`keep_rules_of`) each time, and reading
+#: its JSON again was a tenth of a second of the marker's wait.
+_LOADED: OrderedDict[tuple, object] = OrderedDict()
+_LOADED_LOCK = threading.Lock()
+LOADED_MODELS_KEPT = 16
+
+
+def _load_model(path: Path):
+    """`GradingModel.load(path)`, read once while the file stays as it is (models are only read)."""
+    from grader.grading.model import GradingModel
+
+    stat = path.stat()
+    stamp = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+    with _LOADED_LOCK:
+        if stamp in _LOADED:
+            _LOADED.move_to_end(stamp)
+            return _LOADED[stamp]
+    model = GradingModel.load(path)
+    with _LOADED_LOCK:
+        _LOADED[stamp] = model
+        while len(_LOADED) > LOADED_MODELS_KEPT:
+            _LOADED.popitem(last=False)
+    return model
+
+
 def train_or_load(question_path: Path, training_path: Path, cache_dir: Path, *,
                   progress: Progress | None = None, params: Mapping | None = None,
-                  keep_rules_of: tuple | None = None):
+                  keep_rules_of: tuple | None = None, executor: Executor | None = None):
     """(model, key): the cached model for these inputs, or a freshly trained (and cached) one.
     `keep_rules_of`: (model, its key), an earlier model whose rules the new answers do not
-    contradict are kept (`GradingModel.train(keep_rules_of=...)`)."""
+    contradict are kept (`GradingModel.train(keep_rules_of=...)`); `executor`: worker
+    processes for the resamples (`GradingModel.train(executor=...)`, the same model)."""
     from grader.grading.model import GradingModel
 
     params = dict(TRAIN_PARAMS if params is None else params)
@@ -223,14 +254,15 @@ def train_or_load(question_path: Path, training_path: Path, cache_dir: Path, *,
     cached = Path(cache_dir) / f"{Path(question_path).parent.name}-{key}.json"
     if cached.exists():
         try:
-            return GradingModel.load(cached), key
+            return _load_model(cached), key
         except Exception as exc:  # a damaged or outdated cache entry: train again
             log.warning("cannot reuse cached model %s (%s); training again", cached, exc)
     question = load_question(question_path)
     marked = read_marked_answers(training_path, marks=tuple(getattr(question, "marks", ()) or ()))
     if keep_rules_of is not None:
         params["keep_rules_of"] = keep_rules_of[0]
-    model = GradingModel.train(question, marked.answers, marked.marks, progress=progress, **params)
+    model = GradingModel.train(question, marked.answers, marked.marks, progress=progress, executor=executor,
+                               **params)
     try:
         cached.parent.mkdir(parents=True, exist_ok=True)
         model.save(cached)
@@ -249,20 +281,22 @@ def grade_question(question_id: str, model, answer_ids: Sequence[str],
 
 
 def open_question(settings: AppSettings, exam: Exam, exam_id: str, qid: str,
-                  answers: pd.DataFrame, progress: Progress | None = None) -> QuestionSession:
+                  answers: pd.DataFrame, progress: Progress | None = None,
+                  executor: Executor | None = None) -> QuestionSession:
     spec = next(q for q in exam.questions if q.id == qid)
     if spec.question is None:
         raise ValueError(f"question {qid!r}: the app needs the question file (a 'question' entry in "
                          "the exam file), with marked answers ('training') or none yet")
     extended = extended_training_path(settings, exam_id, qid)
     if spec.training is None:
-        return open_starter_question(settings, qid, spec.question, extended, answers, progress)
+        return open_starter_question(settings, qid, spec.question, extended, answers, progress, executor)
     training = extended if extended.exists() else spec.training
     keep = None
     if extended.exists():  # learning from reviews changes what they say and keeps the rest
-        keep = train_or_load(spec.question, spec.training, settings.workdir / "models", progress=progress)
+        keep = train_or_load(spec.question, spec.training, settings.workdir / "models", progress=progress,
+                             executor=executor)
     model, key = train_or_load(spec.question, training, settings.workdir / "models",
-                               progress=progress, keep_rules_of=keep)
+                               progress=progress, keep_rules_of=keep, executor=executor)
     mine = answers[answers["question_id"] == qid]
     table, features = grade_question(qid, model, mine["answer_id"].tolist(),
                                      mine["answer"].tolist())
@@ -273,7 +307,8 @@ def open_question(settings: AppSettings, exam: Exam, exam_id: str, qid: str,
 
 
 def open_starter_question(settings: AppSettings, qid: str, question_path: Path, training: Path,
-                          answers: pd.DataFrame, progress: Progress | None = None) -> QuestionSession:
+                          answers: pd.DataFrame, progress: Progress | None = None,
+                          executor: Executor | None = None) -> QuestionSession:
     """A question with no marked answers in the exam file (`grader.app.starter`): its markers'
     marks so far train its own model once there are enough, seeded with the general model
     when one is configured; before that the general model marks it, or nothing does."""
@@ -285,7 +320,8 @@ def open_starter_question(settings: AppSettings, qid: str, question_path: Path, 
         marked = read_marked_answers(training, marks=tuple(getattr(question, "marks", ()) or ()))
         size = len(marked)
         if trainable(marked.marks):
-            own, key = train_or_load(question_path, training, settings.workdir / "models", progress=progress)
+            own, key = train_or_load(question_path, training, settings.workdir / "models", progress=progress,
+                                     executor=executor)
     model = starter_model(question, own, general_grader(settings, question))
     mine = answers[answers["question_id"] == qid]
     table, features = grade_question(qid, model, mine["answer_id"].tolist(), mine["answer"].tolist())
@@ -304,21 +340,56 @@ def _training_size(trained_on) -> int:
     return 0
 
 
-def open_exam(path: Path, settings: AppSettings,
-              progress: Progress | None = None) -> ExamSession:
-    """Read an exam file, train (or load) each question's model and grade every answer."""
+def question_inputs(settings: AppSettings, exam: Exam, exam_id: str, qid: str,
+                    answers: pd.DataFrame) -> str:
+    """A hash of everything a question's session is made from: its entry in the exam file, the
+    bytes of its question file, marked answers and reviewed ones, the general model of a
+    starter question, the training parameters and model format, and its answers in the
+    export. Two opens with the same inputs give the same session."""
+    from grader.grading.model import MODEL_FORMAT_VERSION
+
+    spec = next(q for q in exam.questions if q.id == qid)
+    h = hashlib.sha256()
+    files = [spec.question, spec.training, extended_training_path(settings, exam_id, qid)]
+    if spec.training is None:
+        files.append(settings.general_model)
+    for f in files:
+        h.update(repr(f).encode())
+        h.update(_file_digest(f).encode() if f is not None and Path(f).is_file() else b"-")
+    h.update(json.dumps([spec.column, TRAIN_PARAMS, MODEL_FORMAT_VERSION], sort_keys=True,
+                        default=str).encode())
+    mine = answers[answers["question_id"] == qid]
+    h.update(json.dumps([mine["answer_id"].tolist(), ["" if a is None else str(a) for a in mine["answer"]],
+                         [int(r) for r in mine["row"]]], default=str).encode())
+    return h.hexdigest()[:20]
+
+
+def open_exam(path: Path, settings: AppSettings, progress: Progress | None = None,
+              previous: ExamSession | None = None, executor: Executor | None = None) -> ExamSession:
+    """Read an exam file, train (or load) each question's model and grade every answer.
+
+    `previous`: the session of this exam opened before (a rubric saved, reviews learned):
+    its questions whose inputs did not change (`question_inputs`) are kept as they are, so
+    that the marker waits only for the question that changed. `executor`: worker processes
+    that learn the resampled models (`GradingModel.train`; the same models without it)."""
     path = Path(path)
     exam = served_exam(path, settings)  # only files below the served folders
     exam_id = exam_id_for(path, exam.name)
     rows, answers, warnings = read_exam_answers(exam)
     questions: dict[str, QuestionSession] = {}
     n = len(exam.questions)
+    before = previous.questions if previous is not None and previous.exam_id == exam_id else {}
     for i, spec in enumerate(exam.questions):
         def step(fraction: float, message: str, i=i, spec=spec) -> None:
             if progress:
                 progress((i + max(0.0, min(1.0, fraction))) / n, f"{spec.id}: {message}")
+        inputs = question_inputs(settings, exam, exam_id, spec.id, answers)
+        if spec.id in before and before[spec.id].inputs == inputs:
+            questions[spec.id] = before[spec.id]
+            continue
         step(0.0, "training")
-        questions[spec.id] = open_question(settings, exam, exam_id, spec.id, answers, step)
+        questions[spec.id] = dataclasses.replace(
+            open_question(settings, exam, exam_id, spec.id, answers, step, executor), inputs=inputs)
     if progress:
         progress(1.0, "graded")
     return ExamSession(exam, exam_id, path, rows, answers, questions, warnings)
@@ -368,63 +439,3 @@ def extended_training_text(session: ExamSession, question_id: str,
 def forget_extended_training(settings: AppSettings, session: ExamSession, question_id: str) -> None:
     """Go back to the exam's own marked answers for this question."""
     extended_training_path(settings, session.exam_id, question_id).unlink(missing_ok=True)
-
-
-# -- evaluation (cross-validation), cached like the models --------------------------------------
-
-def threshold_for_target(reports: Sequence[dict], target: float):
-    """The `ThresholdChoice` for a target accuracy from the cross-validated marked answers of
-    the questions shown (`evaluate`'s reports, pooled): one threshold for the answers in view."""
-    from grader.grading.flag_threshold import choose_threshold
-
-    confidence: list[float] = []
-    correct: list[bool] = []
-    for report in reports:
-        calibration = report.get("calibration") or {"confidence": [], "correct": []}
-        confidence += [math.nan if c is None else float(c) for c in calibration["confidence"]]
-        correct += [bool(c) for c in calibration["correct"]]
-    return choose_threshold(confidence, correct, target)
-
-
-def evaluate(qs: QuestionSession, cache_dir: Path, *, folds: int = 5) -> dict:
-    """Cross-validated figures of the question's model (accuracy, macro-F1, QWK, IBS, the
-    curve of automatic-marking accuracy against the share flagged, and each marked answer's
-    confidence and correctness), cached on disk."""
-    cached = Path(cache_dir) / f"{qs.question_path.parent.name}-{qs.model_key}.cv{folds}.v3.json"
-    if cached.exists():
-        try:
-            return json.loads(cached.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            pass
-    from grader.grading.evaluation import cross_validate
-
-    marked = read_marked_answers(qs.training_path, marks=qs.marks)
-    report = cross_validate(qs.question, marked.answers, marked.marks, folds=folds, seed=0,
-                            **TRAIN_PARAMS)
-    curve = pd.DataFrame(report.curve)
-    from grader import metrics
-
-    p = report.predictions
-    figures = {
-        "accuracy": _float(report, "accuracy"), "macro_f1": _float(report, "macro_f1"),
-        "qwk": _float(report, "qwk"), "ibs": _float(report, "ibs"), "ece": _float(report, "ece"),
-        "reliability": metrics.reliability_bins(p["mark"], p["predicted"], p["confidence"]),
-        "answers": len(marked.answers), "folds": folds,
-        # each marked answer's cross-validated confidence and whether its mark was right, for
-        # flagging to a target accuracy (grader.grading.flag_threshold)
-        "calibration": {"confidence": [None if pd.isna(c) else float(c) for c in p["confidence"]],
-                        "correct": [bool(t == q) for t, q in zip(p["mark"], p["predicted"])]},
-        "curve": {c: [None if pd.isna(v) else float(v) for v in curve[c]]
-                  for c in ("threshold", "share_flagged", "auto_accuracy") if c in curve},
-    }
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(cached, json.dumps(figures, indent=1))
-    return figures
-
-
-def _float(report, name: str) -> float | None:
-    value = getattr(report, name, None)
-    try:
-        return None if value is None else float(value)
-    except (TypeError, ValueError):
-        return None

@@ -10,15 +10,18 @@ from __future__ import annotations
 import json
 import re
 import threading
+from concurrent.futures import Executor
 from datetime import datetime, timezone
 from pathlib import Path
 
 import streamlit as st
 
+from grader.app.background import BackgroundJobs, process_executor
+from grader.app.cross_validation import CrossValidations
 from grader.app.review import local_time, pseudonym
 from grader.app.review_store import ReviewStore
 from grader.app.served_files import served_exam
-from grader.app.session import ExamSession, open_exam
+from grader.app.session import ExamSession, QuestionSession, open_exam
 from grader.app.settings import AppSettings
 from grader.atomic_file import atomic_write_text
 from grader.exams.exam_io import read_exam
@@ -36,6 +39,50 @@ def get_store(db_path: str) -> ReviewStore:
 def _sessions() -> tuple[dict, threading.Lock]:
     """Open exams shared by every browser session, keyed by exam file and input stamp."""
     return {}, threading.Lock()
+
+
+@st.cache_resource(show_spinner=False)
+def _background_jobs() -> BackgroundJobs:
+    """The server's background jobs (cross-validations), in one worker process."""
+    return BackgroundJobs(process_executor)
+
+
+@st.cache_resource(show_spinner=False)
+def train_workers() -> Executor:
+    """Worker processes that learn the resampled models of a retrain while the page's process
+    fits the rest (`GradingModel.train(executor=...)`). The views a retrain starts from call
+    this when they are shown, so the workers are ready (warm) by the time the marker saves."""
+    from grader.grading.agreement import CHUNKS
+
+    workers = process_executor(CHUNKS, warm=("grader.grading.agreement",))
+    for _ in range(CHUNKS):  # start them now, not at the first retrain
+        workers.submit(int)
+    return workers
+
+
+def cross_validations(settings: AppSettings) -> CrossValidations:
+    """The cross-validated figures of the models, computed in the background when asked for."""
+    return CrossValidations(settings.workdir / "models", _background_jobs())
+
+
+#: How often a part of the page waiting for a background job looks again (seconds).
+POLL_SECONDS = 1.0
+
+
+def refresh_while_running(settings: AppSettings, questions: list[QuestionSession]) -> None:
+    """While the cross-validation of one of `questions` runs in the background, look again
+    every POLL_SECONDS and show the page again once none is left (the marker goes on
+    meanwhile: only this empty fragment reruns)."""
+    cv = cross_validations(settings)
+    if any(cv.running(qs) for qs in questions):
+        _poll(settings, tuple(questions))
+
+
+@st.fragment(run_every=POLL_SECONDS)
+def _poll(settings: AppSettings, questions: tuple[QuestionSession, ...]) -> None:
+    cv = cross_validations(settings)
+    if not any(cv.running(qs) for qs in questions):
+        st.rerun()
 
 
 def input_stamp(path: Path, settings: AppSettings) -> tuple:
@@ -60,7 +107,8 @@ def input_stamp(path: Path, settings: AppSettings) -> tuple:
 
 
 def get_session(path: Path, settings: AppSettings) -> ExamSession:
-    """The open exam for `path`, opening it (with a progress bar) if its inputs changed."""
+    """The open exam for `path`, opening it (with a progress bar) if its inputs changed; the
+    questions whose inputs did not change are taken from the session open before."""
     served_exam(path, settings)  # refuse files outside the served folders before reading them
     cache, lock = _sessions()
     key = (str(Path(path).resolve()), input_stamp(path, settings))
@@ -72,8 +120,11 @@ def get_session(path: Path, settings: AppSettings) -> ExamSession:
         def progress(fraction: float, message: str) -> None:
             bar.progress(min(1.0, max(0.0, fraction)), text=message)
 
+        previous = next((s for k, s in cache.items() if k[0] == key[0]), None)
         try:
-            session = open_exam(path, settings, progress)
+            # a retrain (the exam was open): the marker waits for it, the workers help
+            session = open_exam(path, settings, progress, previous=previous,
+                                executor=train_workers() if previous is not None else None)
         finally:  # a file that cannot be opened leaves a message, not a bar that never ends
             bar.empty()
         for old in [k for k in cache if k[0] == key[0]]:

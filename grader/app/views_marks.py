@@ -7,10 +7,11 @@ import pandas as pd
 import streamlit as st
 
 from grader.app.review import NO_MARK, filter_table, flagged
-from grader.app.session import ExamSession, evaluate
+from grader.app.cross_validation import FAILED, RUNNING
+from grader.app.session import ExamSession
 from grader.app.settings import AppSettings
 from grader.app.review_store import ReviewStore
-from grader.app.ui import md_escape, show_notice, shown_id
+from grader.app.ui import cross_validations, md_escape, refresh_while_running, show_notice, shown_id
 from grader.app.views_review import answer_card, conflict_panel
 
 _SHOWN = ["question_id", "answer_id", "answer", "mark", "proposed", "confidence", "flagged",
@@ -100,14 +101,16 @@ def accuracy_curve_panel(session: ExamSession, threshold: float, settings: AppSe
     its reliability plot; returns each question's figures (for a table of their own)."""
     qid = st.session_state.get("question")
     ids = [qid] if qid in session.questions else list(session.questions)
-    frames, figures, bins = [], [], []
+    frames, figures, bins, waiting = [], [], [], []
+    cv = cross_validations(settings)
     for q in ids:
         qs = session.questions[q]
-        try:
-            with st.spinner(f"Cross-validating {q} (once; the result is kept)…"):
-                report = evaluate(qs, settings.workdir / "models")
-        except Exception as exc:
-            st.warning(f"No evaluation for {md_escape(q)}: {md_escape(exc)}")
+        status, report = cv.state(qs)  # the figures, or a job started in the background
+        if status == FAILED:
+            st.warning(f"No evaluation for {md_escape(q)}: {md_escape(report)}")
+            continue
+        if status == RUNNING:
+            waiting.append(q)
             continue
         curve = pd.DataFrame(report.get("curve", {}))
         if not curve.empty:
@@ -137,6 +140,10 @@ def accuracy_curve_panel(session: ExamSession, threshold: float, settings: AppSe
                    "set in the sidebar.")
     if bins:
         reliability_chart(pd.DataFrame(bins))
+    if waiting:
+        st.info(md_escape(f"Cross-validating {', '.join(waiting)} in the background (once; the result is "
+                          "kept): the figures appear here when it is done, and you can go on marking."))
+        refresh_while_running(settings, [session.questions[q] for q in waiting])
     return figures
 
 

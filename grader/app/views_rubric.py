@@ -15,11 +15,12 @@ import pandas as pd
 import streamlit as st
 
 from grader.app.review import NO_MARK, changed_marks
-from grader.app.session import (ExamSession, QuestionSession, evaluate,
-                                forget_extended_training, reviewed_examples,
-                                write_extended_training)
+from grader.app.cross_validation import READY, RUNNING
+from grader.app.session import (ExamSession, QuestionSession, forget_extended_training,
+                                reviewed_examples, write_extended_training)
 from grader.app.settings import AppSettings
-from grader.app.ui import get_session, md_escape, show_notice, shown_id
+from grader.app.ui import (cross_validations, get_session, md_escape, refresh_while_running,
+                           show_notice, shown_id, train_workers)
 from grader.app.review_store import Decision, ReviewStore
 
 _FIGURES = (("accuracy", "accuracy"), ("macro_f1", "macro-F1"), ("qwk", "quadratic weighted kappa"),
@@ -56,19 +57,22 @@ def excerpt(text: str, line: int, column: int, context: int = 2) -> str:
     return "\n".join(out)
 
 
-def _evaluate_quietly(qs: QuestionSession, settings: AppSettings) -> dict:
-    try:
-        return evaluate(qs, settings.workdir / "models")
-    except Exception as exc:
-        return {"error": str(exc)}
-
-
-def _retrain_report(qid: str, before: QuestionSession, before_eval: dict,
-                    after: QuestionSession, after_eval: dict, what: str) -> dict:
-    return {"qid": qid, "what": what, "before": before_eval, "after": after_eval,
+def _retrain_report(qid: str, before: QuestionSession, after: QuestionSession, what: str) -> dict:
+    """What the page shows after a retrain; the figures of both models are looked up when
+    shown (`figures_now`): the new model's cross-validation runs in the background."""
+    return {"qid": qid, "what": what, "before_qs": before, "after_qs": after,
             "changed": changed_marks(before.table, after.table),
             "marks_before": _mark_counts(before), "marks_after": _mark_counts(after),
             "rules_before": _rules(before), "rules_after": _rules(after)}
+
+
+def figures_now(qs: QuestionSession, settings: AppSettings, group: str | None = None) -> tuple[str, dict]:
+    """(state, figures) of a model's cross-validation: READY with the figures, RUNNING or
+    FAILED with only the number of marked answers (known without it)."""
+    status, value = cross_validations(settings).state(qs, group)
+    if status == READY:
+        return status, value
+    return status, {"answers": qs.training_size or None}
 
 
 def _mark_counts(qs: QuestionSession) -> dict[str, int]:
@@ -84,16 +88,22 @@ def _rules(qs: QuestionSession) -> str:
         return ""
 
 
-def show_retrain_report(qid: str, exam_id: str) -> None:
+def show_retrain_report(qid: str, exam_id: str, settings: AppSettings) -> None:
     report = st.session_state.get("retrain_report")
     if not report or report["qid"] != qid:
         return
     with st.container(border=True):
         st.markdown(f"**After {report['what']}**")
-        rows = [{"figure": label, "before": figure_text(k, report["before"].get(k)),
-                 "after": figure_text(k, report["after"].get(k))} for k, label in _FIGURES]
+        (b_state, before), (a_state, after) = (figures_now(report["before_qs"], settings, f"{qid} (before)"),
+                                               figures_now(report["after_qs"], settings))
+        rows = [{"figure": label, "before": figure_text(k, before.get(k)),
+                 "after": figure_text(k, after.get(k))} for k, label in _FIGURES]
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
         st.caption("Cross-validated on the training set of each model (5 folds).")
+        if RUNNING in (b_state, a_state):
+            st.caption("Cross-validating in the background: the figures appear here when it is done. "
+                       "The proposed marks below are already the new model's.")
+            refresh_while_running(settings, [report["before_qs"], report["after_qs"]])
         counts = pd.DataFrame({"before": report["marks_before"], "after": report["marks_after"]})
         st.markdown("**Proposed marks of this exam's answers**")
         st.dataframe(counts.fillna(0).astype(int).T, width="stretch")
@@ -174,6 +184,7 @@ def _reopen(session: ExamSession, settings: AppSettings) -> ExamSession:
 def rubric_view(session: ExamSession, store: ReviewStore, settings: AppSettings) -> None:
     import knowledge
 
+    train_workers()  # started now, ready when the teacher saves
     show_notice()
     qs = _pick_question(session, "rubric_question")
     path = qs.question_path
@@ -218,7 +229,7 @@ def rubric_view(session: ExamSession, store: ReviewStore, settings: AppSettings)
         if history:
             st.caption(f"{len(history)} earlier version(s) kept in {md_escape(path.parent / '.history')}")
     if save:
-        before, before_eval = qs, _evaluate_quietly(qs, settings)
+        before = qs
         try:
             knowledge.save_question_text(path, text)
         except knowledge.KnowledgeError as exc:
@@ -230,16 +241,15 @@ def rubric_view(session: ExamSession, store: ReviewStore, settings: AppSettings)
             except Exception as exc:
                 st.error(md_escape(f"The rubric was saved, but retraining failed: {exc}"))
                 return
-            after_eval = _evaluate_quietly(after, settings)
-        st.session_state["retrain_report"] = _retrain_report(qs.id, before, before_eval, after,
-                                                             after_eval, "saving the rubric")
+        st.session_state["retrain_report"] = _retrain_report(qs.id, before, after, "saving the rubric")
         st.session_state.pop(src_key, None)
         st.rerun()
-    show_retrain_report(qs.id, session.exam_id)
+    show_retrain_report(qs.id, session.exam_id, settings)
 
 
 def learn_view(session: ExamSession, store: ReviewStore, settings: AppSettings,
                decisions: dict[tuple[str, str], Decision]) -> None:
+    train_workers()  # started now, ready when the marker retrains
     show_notice()
     qs = _pick_question(session, "learn_question")
     reviewed = reviewed_examples(qs.table, decisions, qs.id)
@@ -257,7 +267,7 @@ def learn_view(session: ExamSession, store: ReviewStore, settings: AppSettings,
         st.dataframe(reviewed[["answer", "mark"]], hide_index=True, width="stretch", height=240)
         if st.button(f"Add the {len(reviewed)} reviewed answers to the training set and retrain",
                      type="primary", key="learn_retrain"):
-            before, before_eval = qs, _evaluate_quietly(qs, settings)
+            before = qs
             write_extended_training(settings, session, qs.id, decisions)
             with st.spinner("Retraining…"):
                 try:
@@ -266,13 +276,12 @@ def learn_view(session: ExamSession, store: ReviewStore, settings: AppSettings,
                     forget_extended_training(settings, session, qs.id)
                     st.error(md_escape(f"Retraining failed, the model is unchanged: {exc}"))
                     return
-                after_eval = _evaluate_quietly(after, settings)
-            st.session_state["retrain_report"] = _retrain_report(
-                qs.id, before, before_eval, after, after_eval, "learning from the reviews")
+            st.session_state["retrain_report"] = _retrain_report(qs.id, before, after,
+                                                                 "learning from the reviews")
             st.rerun()
     if qs.training_extended and st.button("Go back to the original marked answers only",
                                           key="learn_forget"):
         forget_extended_training(settings, session, qs.id)
         st.session_state.pop("retrain_report", None)
         st.rerun()
-    show_retrain_report(qs.id, session.exam_id)
+    show_retrain_report(qs.id, session.exam_id, settings)

@@ -16,6 +16,7 @@ SUBCOMMANDS = {
     "grade": ("grader.bench.grade", "the grading pipeline on marked answers"),
     "beetle": ("grader.bench.beetle", "the grading pipeline on the Beetle student answers"),
     "robustness": ("grader.bench.robustness", "mutated question files and exam CSVs: crashes, hangs, rows lost"),
+    "retrain": ("grader.bench.retrain", "what a marker waits for in the app: rubric edit, reviews, Marks view"),
     "retrain-stability": ("grader.bench.retrain_stability",
                           "unreviewed marks that change when a few reviewed answers are added"),
     "model_files": ("grader.bench.model_files", "crafted model files: crashes and slow loads"),

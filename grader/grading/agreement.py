@@ -22,6 +22,8 @@ predicates of the model trained on all the answers (a resample sees a subset of 
 
 from __future__ import annotations
 
+import logging
+from concurrent.futures import Executor, Future
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -32,6 +34,48 @@ from grader.confold.rules import Rule
 from grader.confold.subset_encoding import SubsetEncoder
 
 DEFAULT_RESAMPLES = 20
+#: Parts the resamples are split in when worker processes learn them (`ResampledAgreement.start`).
+CHUNKS = 2
+
+log = logging.getLogger(__name__)
+
+
+def fit_resamples(learner_class: type, params: dict, target_name: Any, X: pd.DataFrame,
+                  labels: np.ndarray, draws: Sequence[np.ndarray]) -> list[list[Rule]]:
+    """The rule lists of a learner with `params` fitted on each resample (rows of X); plain
+    arguments, so that it can run in a worker process. X's columns are read once for all
+    resamples (the result is that of fitting X.iloc[rows]) when the learner can do that."""
+    encoder = SubsetEncoder(X) if draws and hasattr(learner_class, "fit_subset") else None
+    out = []
+    for rows in draws:
+        copy = learner_class(**params)
+        y_rows = pd.Series(labels[rows], name=target_name)
+        if encoder is not None:
+            copy.fit_subset(encoder, rows, y_rows)
+        else:
+            copy.fit(X.iloc[rows].reset_index(drop=True), y_rows)
+        out.append(copy.rules_)
+    return out
+
+
+class PendingAgreement:
+    """Resamples being learned (`ResampledAgreement.start`); `result()` the fitted agreement."""
+
+    def __init__(self, agreement: ResampledAgreement, job: tuple, parts: list, futures: list[Future]):
+        self._agreement, self._job, self._parts, self._futures = agreement, job, parts, futures
+
+    def result(self) -> ResampledAgreement:
+        lists: list[list[Rule]] = []
+        for i, part in enumerate(self._parts):
+            try:
+                lists += self._futures[i].result() if self._futures else fit_resamples(*self._job, part)
+            except Exception as exc:  # a worker lost: this part learned here (a learner error raises again)
+                if not self._futures:
+                    raise
+                log.warning("resamples learned in this process: %s", exc)
+                lists += fit_resamples(*self._job, part)
+        self._agreement.rule_lists_ = lists
+        return self._agreement
 
 
 class ResampledAgreement:
@@ -47,31 +91,41 @@ class ResampledAgreement:
         self.n_resamples = n_resamples
         self.random_state = random_state
 
-    def fit(self, learner: Any, X: pd.DataFrame, y: Sequence) -> ResampledAgreement:
+    def fit(self, learner: Any, X: pd.DataFrame, y: Sequence,
+            executor: Executor | None = None) -> ResampledAgreement:
         """Fit a copy of the (fitted) `learner`, same parameters and teacher's rules, on each
-        resample of (X, y)."""
+        resample of (X, y); with an `executor`, in its workers (`start`)."""
+        return self.start(learner, X, y, executor).result()
+
+    def start(self, learner: Any, X: pd.DataFrame, y: Sequence,
+              executor: Executor | None = None) -> PendingAgreement:
+        """`fit`, begun: with an `executor` (worker processes) the resamples are learned there,
+        in CHUNKS parts, while the caller goes on (the grading model fits its wording model
+        meanwhile); `.result()` waits for them. The resamples are drawn here, in order, so the
+        rule lists are those `fit` learns without an executor."""
         if not (isinstance(self.n_resamples, int) and self.n_resamples >= 0):
             raise ValueError(f"n_resamples must be an integer >= 0, got {self.n_resamples!r}")
         labels = np.asarray(list(y), dtype=object)
         if len(labels) != len(X):
             raise ValueError(f"X has {len(X)} rows but y has {len(labels)} labels")
         rng = np.random.default_rng(self.random_state)
-        self.rule_lists_: list[list[Rule]] = []
-        # X's columns are read once for all resamples (the learner's result is the same as
-        # fitting X.iloc[rows]), when the learner can do that.
-        encoder = SubsetEncoder(X) if self.n_resamples and hasattr(learner, "fit_subset") else None
+        draws = []
         for _ in range(self.n_resamples):
             rows = rng.integers(0, len(X), len(X))
-            if len(set(labels[rows])) < 2:  # the learner needs two marks; rare, skipped
-                continue
-            copy = type(learner)(**learner.get_params())
-            y_rows = pd.Series(labels[rows], name=learner.target_name_)
-            if encoder is not None:
-                copy.fit_subset(encoder, rows, y_rows)
-            else:
-                copy.fit(X.iloc[rows].reset_index(drop=True), y_rows)
-            self.rule_lists_.append(copy.rules_)
-        return self
+            if len(set(labels[rows])) >= 2:  # the learner needs two marks; rare, skipped
+                draws.append(rows)
+        if not draws:  # nothing to learn (n_resamples=0): the learner is not asked for anything
+            return PendingAgreement(self, (), [], [])
+        job = (type(learner), learner.get_params(), learner.target_name_, X, labels)
+        parts = [list(p) for p in np.array_split(np.arange(len(draws)), CHUNKS) if len(p)]
+        futures = []
+        if executor is not None and len(parts) > 1:
+            try:
+                futures = [executor.submit(fit_resamples, *job, [draws[i] for i in part]) for part in parts]
+            except Exception as exc:  # no worker to be had: learned here (same rule lists)
+                log.warning("resamples learned in this process: %s", exc)
+                futures = []
+        return PendingAgreement(self, job, [[draws[i] for i in part] for part in parts], futures)
 
     def verdicts(self, learner: Any, X: pd.DataFrame) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
         """(labels, confidences, rule index) of each resampled rule list on the rows of X

@@ -20,6 +20,7 @@ import json
 import math
 import warnings
 from collections import Counter
+from concurrent.futures import Executor
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, NamedTuple, Sequence
@@ -120,6 +121,7 @@ class GradingModel:
               n_terms: int = 30, default_rule: bool = False,
               n_resamples: int = DEFAULT_RESAMPLES, wording_support: bool = True,
               evidence_rules: bool = True, lowest_marks: Sequence[str] | None = None,
+              executor: Executor | None = None,
               keep_rules_of: GradingModel | None = None, vote: bool = True,
               list_confidence: bool = True, learner: str = "confold",
               progress: Progress | None = None) -> GradingModel:
@@ -143,6 +145,8 @@ class GradingModel:
         reviews): its learned rules come first, as rules the learner refines (exceptions for
         the answers that contradict them) or drops (`ConFold` initial rules), so that adding a
         few reviewed answers changes what they say and little else.
+        `executor`: worker processes that learn the resamples while this process fits the
+        wording model (the app, where a marker waits); the model is the same without it.
         `vote`: an answer gets the mark most of the rule lists (the
         model's and the resamples') give it, justified by the rule of the first list giving it
         (`grader.grading.agreement.majority_vote`), also when none of the model's own rules
@@ -211,8 +215,9 @@ class GradingModel:
                 rule.origin, rule.name = "learned", None
         if n_resamples:
             report(0.7, f"learning rules again on {n_resamples} resamples of the answers")
-        agreement = ResampledAgreement(n_resamples).fit(rule_learner, X, marks)
+        pending = ResampledAgreement(n_resamples).start(rule_learner, X, marks, executor)
         wording = WordingSupport.fit(answers, marks) if wording_support else None
+        agreement = pending.result()
         counts = Counter(marks)
         trained_on = {"answers": len(answers),
                       "marks": {m: counts.get(m, 0) for m in question.marks},

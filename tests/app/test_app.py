@@ -30,7 +30,7 @@ def warm_workdir(tmp_path_factory) -> Path:
     """A working folder with the sample copied and every model trained and evaluated."""
     workdir = tmp_path_factory.mktemp("warm")
     settings = AppSettings.from_env({"GRADER_WORKDIR": str(workdir)})
-    from grader.app.session import evaluate
+    from grader.app.cross_validation import evaluate
 
     session = open_exam(prepare_sample(settings), settings)
     for qs in session.questions.values():

@@ -296,3 +296,20 @@ def test_keys_choose_a_mark_save_move_through_the_queue_and_undo(server, browser
     mine = [d for d in store.history(exam_id) if d.marker == "Kay"]
     assert [d.scope for d in mine] == ["answer", "undo"] and mine[1].base_version == mine[0].version
     assert store.latest(exam_id, mine[0].question_id, mine[0].answer_id).scope == "undo"
+
+
+def test_the_marks_view_opens_at_once_and_fills_in_its_figures_by_itself(server, browser):
+    """The server's working folder has no cross-validation yet: the Marks view shows the
+    marks and a note at once, and the figures appear when the background job is done, with
+    no click or reload (the page looks again every second while the job runs)."""
+    url, store, exam_id = server
+    page = _open(browser, url, "Flo")
+    page.locator('[data-testid="stSidebar"]').get_by_text("Marks", exact=True).click()
+    _settle(page)
+    page.get_by_text(re.compile("in the background")).first.wait_for()
+    assert page.get_by_text("Cross-validated figures of each question's model").count() == 0
+    _shot(page, "marks-waiting")
+    page.get_by_text("Cross-validated figures of each question's model").wait_for(timeout=900_000)
+    _settle(page)
+    assert page.get_by_text(re.compile("in the background")).count() == 0
+    _shot(page, "marks-figures")

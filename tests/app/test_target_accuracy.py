@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from grader.app.session import threshold_for_target
+from grader.app.cross_validation import threshold_for_target
 from grader.grading.flag_threshold import choose_threshold
 from tests.app.test_app import _metric, _start
 
