@@ -136,7 +136,7 @@ def main() -> None:
 
     st.header(md_escape(session.name))
     if session.warnings:
-        with st.expander(f"Notes on reading the export ({len(session.warnings)})"):
+        with st.expander(f"Notes on the exam and its marks ({len(session.warnings)})"):
             for w in session.warnings:
                 st.text(hide_ids(w, session) if state["anonymous"] else w)
     counts = progress_counts(table, threshold)

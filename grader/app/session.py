@@ -392,6 +392,10 @@ def open_exam(path: Path, settings: AppSettings, progress: Progress | None = Non
             open_question(settings, exam, exam_id, spec.id, answers, step, executor), inputs=inputs)
     if progress:
         progress(1.0, "graded")
+    from grader.grading.model import marks_order_note
+
+    warnings = warnings + [f"{qid}: {note}" for qid, q in questions.items()
+                           if (note := marks_order_note(q.model)) is not None]
     return ExamSession(exam, exam_id, path, rows, answers, questions, warnings)
 
 

@@ -55,6 +55,16 @@ _UNORDERED_MARKS = ("the marks ({marks}) are words and the question file does no
                     "every mark are learned alike; list them under marks: in the question file, lowest first, so "
                     "that a rule for a higher mark rests on what an answer says rather than on what it lacks")
 
+def marks_order_note(model: object) -> str | None:
+    """What training said of a model whose marks are words in no known order (None otherwise):
+    the app repeats it, since its models are trained out of the teacher's sight."""
+    params = getattr(model, "params", None) or {}
+    if not params.get("marks_unordered"):
+        return None
+    marks = getattr(getattr(model, "question", None), "marks", ()) or ()
+    return _UNORDERED_MARKS.format(marks=", ".join(map(repr, marks)))
+
+
 #: The options of `GradingModel.train` that a model's `params` record.
 TRAIN_OPTIONS = ("ratio", "z", "improvement_threshold", "confidence_threshold", "n_terms", "default_rule",
                  "n_resamples", "wording_support", "evidence_rules", "lowest_marks", "vote", "list_confidence",
@@ -172,7 +182,8 @@ class GradingModel:
         if not answers:
             raise ValueError("no marked answers to train on")
         marks_ordered = bool(question.marks) or all(mark_number(m) is not None for m in set(marks))
-        if evidence_rules and not marks_ordered and not lowest_marks:
+        marks_unordered = evidence_rules and not marks_ordered and not lowest_marks
+        if marks_unordered:  # no order to say which mark is higher: every mark learned alike
             evidence_rules = False
             warnings.warn(_UNORDERED_MARKS.format(marks=", ".join(map(repr, marks_from_answers(marks)))),
                           stacklevel=2)
@@ -230,6 +241,8 @@ class GradingModel:
             params["vote_unmarked"] = True
         if learner != "confold":  # only when set, so that older readers of the model file see no change
             params["learner"] = learner
+        if marks_unordered:  # said again where the model is used (`marks_order_note`)
+            params["marks_unordered"] = True
         if lowest_marks:
             params["lowest_marks"] = [str(m) for m in lowest_marks]
         if default_rule:  # only when set, so that older readers of the model file see no change

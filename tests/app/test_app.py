@@ -362,3 +362,23 @@ def test_the_marks_view_shows_calibration(app_env):
     tables = [df.value for df in at.dataframe if "calibration error" in df.value.columns]
     assert len(tables) == 1 and 0 <= tables[0]["calibration error"].iloc[0] <= 1
     assert any("Does the confidence mean what it says?" in m.value for m in at.markdown)
+
+
+def test_an_exam_whose_marks_are_words_in_no_order_says_so_to_the_marker(app_env, tmp_path):
+    """`grader train` warns on the command line; the app trains out of the teacher's sight, so
+    the note is among the exam's notes (it was nowhere before)."""
+    from grader.app.uploads import save_upload
+
+    question = (b"id: bulb\nquestion: Why does the bulb not light?\n"
+                b"reference_answers:\n  - There is a gap in the circuit.\n")
+    rows = ["id,answer,mark"] + [f"g{i},there is a gap in the circuit {i},right" for i in range(8)] \
+        + [f"b{i},the battery is dead {i},wrong" for i in range(8)]
+    exam = save_upload(tmp_path, question=("q.yaml", question), marked=("m.csv", "\n".join(rows).encode()),
+                       export=("e.csv", b"id,answer\n1,a gap\n2,dead battery\n"), id_column="id",
+                       answer_column="answer", max_bytes=10**7)
+    settings = AppSettings.from_env({"GRADER_WORKDIR": str(app_env[0]), "GRADER_SERVE_DIR": str(tmp_path)})
+    with pytest.warns(UserWarning, match="are words"):  # training says it too
+        session = open_exam(exam, settings)
+    notes = [w for w in session.warnings if "are words" in w]
+    assert len(notes) == 1 and "'right', 'wrong'" in notes[0] and "marks:" in notes[0]
+    assert session.questions[next(iter(session.questions))].model.params["evidence_rules"] is False
