@@ -85,7 +85,7 @@ def instrument(before: bool) -> Steps:
     from features import FeatureExtractor
     from grader.app import session
     from grader.confold import ConFold
-    from grader.grading import agreement, model, wording
+    from grader.grading import agreement, model, training, wording
 
     steps = Steps()
     import knowledge
@@ -94,7 +94,7 @@ def instrument(before: bool) -> Steps:
     steps.wrap(session, "load_question", "read and check the question file")
     steps.wrap(session, "read_exam_answers", "read the export")
     steps.wrap(session, "proposed_table", "marks table")
-    steps.wrap(model, "_validate_rules", "rules checked against the features")
+    steps.wrap(training, "validate_rules", "rules checked against the features")
     if hasattr(session, "question_inputs"):
         steps.wrap(session, "question_inputs", "what changed (hashes)")
     try:

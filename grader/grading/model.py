@@ -2,7 +2,7 @@
 
 `GradingModel.train` fits the extractor on the marked answers (so that it learns the terms
 that separate the marks), then CON-FOLD on the extracted features with the question's
-background and initial rules. `grade` marks new answers, each with the rule that fired, its
+background and initial rules (the steps are in `grader.grading.training`). `grade` marks new answers, each with the rule that fired, its
 confidence, a one-line explanation and a flag for the answers a human should look at:
 no rule applied, the confidence is below the threshold, the answer is blank, or it got more
 than the lowest mark while stating one of the rubric's wrong ideas (`contradiction`).
@@ -14,14 +14,10 @@ fitted extractor and the learned rules: no pickle, atomic write, clear errors on
 from __future__ import annotations
 
 import copy
-import dataclasses
 import hashlib
 import json
 import math
-import warnings
-from collections import Counter
 from concurrent.futures import Executor
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, NamedTuple, Sequence
 
@@ -30,15 +26,14 @@ import pandas as pd
 
 from grader.atomic_file import atomic_write_text
 from grader.confold.model_file import ModelFileError, read_json_file  # one error for every unreadable model file
-from grader.confold.rule_eval import rule_features
-from grader.confold.rules import PredicateDefinition, Rule
+from grader.confold.rules import Rule
 from grader.grading.agreement import DEFAULT_RESAMPLES, ResampledAgreement, list_share, majority_vote
 from grader.grading.contradiction import contradiction_notes
-from grader.grading.evidence import feature_evidence
 from grader.grading.marker_text import MarkerWords, mark_words
 from grader.grading.model_schema import check_features_match, check_model_data
 from grader.grading.wording import WordingSupport, support_phrase, support_phrases, weigh
-from knowledge.schema import Question, mark_number, marks_from_answers
+from grader.grading.training import LEARNERS, as_text as _as_text, is_blank, learn, marks_order_note  # noqa: F401 (re-exported)
+from knowledge.schema import Question
 
 MODEL_FORMAT = "physics-grader-model"
 MODEL_FORMAT_VERSION = 3  # 2: resampled rule lists ("agreement"); 3: wording support; older files still load
@@ -49,31 +44,10 @@ DEFAULT_CONFIDENCE_THRESHOLD = 0.5
 DEFAULT_FLAG_BELOW = 0.7
 
 Progress = Callable[[float, str], None]
-#: Said when marks are words in no known order: which is "higher" cannot be guessed (read off
-#: the answers, "correct" would sort before "incorrect"), so rules for every mark are learned alike.
-_UNORDERED_MARKS = ("the marks ({marks}) are words and the question file does not list them in order, so rules for "
-                    "every mark are learned alike; list them under marks: in the question file, lowest first, so "
-                    "that a rule for a higher mark rests on what an answer says rather than on what it lacks")
-
-def marks_order_note(model: object) -> str | None:
-    """What training said of a model whose marks are words in no known order (None otherwise):
-    the app repeats it, since its models are trained out of the teacher's sight."""
-    params = getattr(model, "params", None) or {}
-    if not params.get("marks_unordered"):
-        return None
-    marks = getattr(getattr(model, "question", None), "marks", ()) or ()
-    return _UNORDERED_MARKS.format(marks=", ".join(map(repr, marks)))
-
-
 #: The options of `GradingModel.train` that a model's `params` record.
 TRAIN_OPTIONS = ("ratio", "z", "improvement_threshold", "confidence_threshold", "n_terms", "default_rule",
                  "n_resamples", "wording_support", "evidence_rules", "lowest_marks", "vote", "list_confidence",
                  "learner")
-#: The rule learners `GradingModel.train(learner=...)` offers: CON-FOLD's ordered rules with
-#: exceptions (the default), or boosted rule ensembles (`grader.boosting`, seed 001).
-LEARNERS = ("confold", "boosted")
-
-
 class Decisions(NamedTuple):
     """The model's decisions on a set of answers, aligned with them."""
 
@@ -86,18 +60,6 @@ class Decisions(NamedTuple):
     preferred: np.ndarray   # object: the mark the wording prefers, None where no support figure
     borrowed: np.ndarray    # object: (resample, rule index) where the vote of the resampled rule
                             # lists changed the mark (`agreement.majority_vote`), else None
-
-
-def is_blank(answer: object) -> bool:
-    """No answer at all: missing, empty, or only punctuation and spaces (learning platforms
-    write "-" for a question left unanswered). The one rule of the CLI and the app."""
-    if answer is None or (isinstance(answer, float) and math.isnan(answer)):
-        return True
-    return not any(ch.isalnum() for ch in str(answer))
-
-
-def _as_text(answers: Sequence[object]) -> list[str]:
-    return ["" if is_blank(a) else str(a) for a in answers]
 
 
 class GradingModel:
@@ -168,87 +130,11 @@ class GradingModel:
         each mark's rules vote, the mark with the largest sum wins; its confidence is the
         ensemble's probability, so it takes no resamples, no teacher's label rules, no kept rules).
         """
-        from features import FeatureExtractor
-        from grader.confold import ConFold
-
-        if learner not in LEARNERS:
-            raise ValueError(f"unknown learner {learner!r}; expected one of {', '.join(LEARNERS)}")
-        if learner == "boosted":
-            _check_boosted_options(question, n_resamples, keep_rules_of, default_rule)
-        answers = _as_text(answers)
-        marks = [str(m).strip() for m in marks]
-        if len(answers) != len(marks):
-            raise ValueError(f"{len(answers)} answers but {len(marks)} marks")
-        if not answers:
-            raise ValueError("no marked answers to train on")
-        marks_ordered = bool(question.marks) or all(mark_number(m) is not None for m in set(marks))
-        marks_unordered = evidence_rules and not marks_ordered and not lowest_marks
-        if marks_unordered:  # no order to say which mark is higher: every mark learned alike
-            evidence_rules = False
-            warnings.warn(_UNORDERED_MARKS.format(marks=", ".join(map(repr, marks_from_answers(marks)))),
-                          stacklevel=2)
-        if question.marks:
-            unknown = sorted(set(marks) - set(question.marks))
-            if unknown:
-                raise ValueError(f"marks {', '.join(map(repr, unknown))} are not among the question's "
-                                 f"marks ({', '.join(map(repr, question.marks))})")
-        else:
-            question = dataclasses.replace(question, marks=marks_from_answers(marks))
-        if len(set(marks)) < 2:
-            raise ValueError(f"all marked answers have the mark {marks[0]!r}: the learner needs "
-                             f"answers with at least two different marks")
-        report = progress or (lambda fraction, message: None)
-        report(0.0, f"extracting features from {len(answers)} answers")
-        extractor = FeatureExtractor(question, n_terms=n_terms)
-        X = extractor.fit_transform(answers, marks)
-        _validate_rules(question, extractor)
-        report(0.5, "learning rules")
-        evidence = None
-        if evidence_rules:
-            predicates = [d.name for d in question.background if isinstance(d, PredicateDefinition)]
-            evidence = feature_evidence(extractor.feature_specs_, question.marks, predicates, lowest_marks)
-        label_order = _label_order(question.marks, lowest_marks) if evidence_rules else None
-        if learner == "boosted":
-            from grader.boosting import BoostedRules
-
-            rule_learner = BoostedRules(background=list(question.background) or None, evidence=evidence,
-                                        label_order=label_order)
-        else:
-            rule_learner = ConFold(ratio=ratio, z=z, improvement_threshold=improvement_threshold,
-                                   confidence_threshold=confidence_threshold, default_rule=default_rule,
-                                   background=list(question.background) or None,
-                                   initial_rules=(list(question.initial_rules)
-                                                  + _kept_rules(keep_rules_of, list(X.columns))) or None,
-                                   evidence=evidence, label_order=label_order)
-        rule_learner.fit(X, pd.Series(marks, name="mark"))
-        for rule in rule_learner.rules_:  # kept rules stay learned ones (not the teacher's)
-            if rule.name == KEPT_RULE:
-                rule.origin, rule.name = "learned", None
-        if n_resamples:
-            report(0.7, f"learning rules again on {n_resamples} resamples of the answers")
-        pending = ResampledAgreement(n_resamples).start(rule_learner, X, marks, executor)
-        wording = WordingSupport.fit(answers, marks) if wording_support else None
-        agreement = pending.result()
-        counts = Counter(marks)
-        trained_on = {"answers": len(answers),
-                      "marks": {m: counts.get(m, 0) for m in question.marks},
-                      "time": datetime.now(timezone.utc).isoformat(timespec="seconds")}
-        params = {"ratio": ratio, "z": z, "improvement_threshold": improvement_threshold,
-                  "confidence_threshold": confidence_threshold, "n_terms": n_terms,
-                  "n_resamples": n_resamples, "wording_support": wording_support,
-                  "evidence_rules": evidence_rules, "vote": vote, "list_confidence": list_confidence}
-        if vote:  # the vote also marks what the model's own rules leave (files before 2026-11-23: not)
-            params["vote_unmarked"] = True
-        if learner != "confold":  # only when set, so that older readers of the model file see no change
-            params["learner"] = learner
-        if marks_unordered:  # said again where the model is used (`marks_order_note`)
-            params["marks_unordered"] = True
-        if lowest_marks:
-            params["lowest_marks"] = [str(m) for m in lowest_marks]
-        if default_rule:  # only when set, so that older readers of the model file see no change
-            params["default_rule"] = True
-        report(1.0, f"learned {len(rule_learner.rules_)} rules")
-        return cls(question, extractor, rule_learner, trained_on, params, agreement, wording)
+        return cls(*learn(question, answers, marks, ratio=ratio, z=z, improvement_threshold=improvement_threshold,
+                          confidence_threshold=confidence_threshold, n_terms=n_terms, default_rule=default_rule,
+                          n_resamples=n_resamples, wording_support=wording_support, evidence_rules=evidence_rules,
+                          lowest_marks=lowest_marks, keep_rules_of=keep_rules_of, vote=vote,
+                          list_confidence=list_confidence, learner=learner, executor=executor, progress=progress))
 
     def flag_threshold_for(self, target: float):
         """The `ThresholdChoice` for a target accuracy, from the calibration (ValueError if none)."""
@@ -582,18 +468,6 @@ class GradingModel:
         return self._fingerprint
 
 
-#: The name a learned rule of an earlier model carries while it is refined (`keep_rules_of`).
-KEPT_RULE = "kept from the earlier model"
-
-
-def _label_order(marks: Sequence[str], lowest: Sequence[str] | None) -> list:
-    """`ConFold(label_order=...)`: the marks from the lowest, the lowest ones as one group."""
-    if not lowest:
-        return list(marks)
-    low = tuple(str(m) for m in lowest)
-    return [low] + [m for m in marks if m not in low]
-
-
 def _learner_from_dict(data: Any) -> Any:
     """The rule learner of a model file: boosted rules or (the default, older files) CON-FOLD."""
     from grader.confold import ConFold
@@ -603,38 +477,6 @@ def _learner_from_dict(data: Any) -> Any:
 
         return BoostedRules.from_dict(data)
     return ConFold.from_dict(data)
-
-
-def _check_boosted_options(question: Question, n_resamples: int, keep_rules_of: GradingModel | None,
-                           default_rule: bool) -> None:
-    """ValueError naming the option the boosted learner cannot take."""
-    problems = []
-    if n_resamples:
-        problems.append(f"{n_resamples} resamples (its confidence is its own rules' vote: use 0)")
-    if keep_rules_of is not None:
-        problems.append("the rules of an earlier model")
-    if default_rule:
-        problems.append("a default rule")
-    if question.initial_rules or any(isinstance(r, Rule) for r in question.background):
-        problems.append("the question's marking rules (they need the CON-FOLD learner)")
-    if problems:
-        raise ValueError("the boosted learner cannot take " + "; ".join(problems))
-
-
-def _kept_rules(previous: GradingModel | None, columns: list[str]) -> list[Rule]:
-    """The learned rules of `previous` whose features the new extractor still makes (a
-    learned term may be gone), as initial rules without their confidence."""
-    if previous is None:
-        return []
-    known = set(columns) | {d.name for d in getattr(previous.learner, "predicates_", [])}
-    kept = []
-    for rule in previous.learner.rules_:
-        if rule.origin != "learned" or rule.name == "default" or not rule.body:
-            continue
-        if set(rule_features([rule])) <= known:
-            kept.append(dataclasses.replace(copy.deepcopy(rule), confidence=None, fixed_confidence=False,
-                                            name=KEPT_RULE))
-    return kept
 
 
 def write_model_json(path: str | Path, data: dict) -> None:
@@ -654,15 +496,6 @@ def content_hash(value: object) -> str:
 def _content_hash(data: dict) -> str:
     return content_hash(dict(data, trained_on={k: v for k, v in data.get("trained_on", {}).items()
                                                if k != "time"}))
-
-
-def _validate_rules(question: Question, extractor: Any) -> None:
-    """Check the question's rules against the features the fitted extractor produces."""
-    from knowledge import KnowledgeError, validate_question
-
-    problems = validate_question(question, specs=list(extractor.feature_specs_))
-    if problems:
-        raise KnowledgeError(problems)
 
 
 # -- rule text -----------------------------------------------------------------------------

@@ -1,0 +1,220 @@
+"""Learning a grading model from marked answers: the steps behind `GradingModel.train`.
+
+The extractor is fitted on the marked answers (it learns the terms that separate the marks),
+the rule learner on the features it extracts, with the question's rules; the resampled rule
+lists and the wording model come after. `GradingModel.train` documents every option; this
+module holds the steps and the checks they need, so that the model module is about using a
+trained model.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import math
+import warnings
+from collections import Counter
+from datetime import datetime, timezone
+from typing import Any, Callable, NamedTuple, Sequence
+
+import pandas as pd
+
+from grader.confold.rule_eval import rule_features
+from grader.confold.rules import PredicateDefinition, Rule
+from grader.grading.agreement import ResampledAgreement
+from grader.grading.evidence import feature_evidence
+from grader.grading.wording import WordingSupport
+from knowledge.schema import Question, mark_number, marks_from_answers
+
+Progress = Callable[[float, str], None]
+
+#: Said when marks are words in no known order: which is "higher" cannot be guessed (read off
+#: the answers, "correct" would sort before "incorrect"), so rules for every mark are learned alike.
+_UNORDERED_MARKS = ("the marks ({marks}) are words and the question file does not list them in order, so rules for "
+                    "every mark are learned alike; list them under marks: in the question file, lowest first, so "
+                    "that a rule for a higher mark rests on what an answer says rather than on what it lacks")
+
+def marks_order_note(model: object) -> str | None:
+    """What training said of a model whose marks are words in no known order (None otherwise):
+    the app repeats it, since its models are trained out of the teacher's sight."""
+    params = getattr(model, "params", None) or {}
+    if not params.get("marks_unordered"):
+        return None
+    marks = getattr(getattr(model, "question", None), "marks", ()) or ()
+    return _UNORDERED_MARKS.format(marks=", ".join(map(repr, marks)))
+
+
+#: The rule learners `GradingModel.train(learner=...)` offers: CON-FOLD's ordered rules with
+#: exceptions (the default), or boosted rule ensembles (`grader.boosting`, seed 001).
+LEARNERS = ("confold", "boosted")
+
+
+def is_blank(answer: object) -> bool:
+    """No answer at all: missing, empty, or only punctuation and spaces (learning platforms
+    write "-" for a question left unanswered). The one rule of the CLI and the app."""
+    if answer is None or (isinstance(answer, float) and math.isnan(answer)):
+        return True
+    return not any(ch.isalnum() for ch in str(answer))
+
+
+
+
+
+def as_text(answers: Sequence[object]) -> list[str]:
+    """The answers as text, a blank one as "" (`is_blank`)."""
+    return ["" if is_blank(a) else str(a) for a in answers]
+
+
+class Trained(NamedTuple):
+    """What `learn` gives `GradingModel` to be built from."""
+
+    question: Question
+    extractor: Any
+    learner: Any
+    trained_on: dict
+    params: dict
+    agreement: Any
+    wording: Any
+
+
+def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, ratio: float, z: float,
+          improvement_threshold: float | None, confidence_threshold: float | None, n_terms: int,
+          default_rule: bool, n_resamples: int, wording_support: bool, evidence_rules: bool,
+          lowest_marks: Sequence[str] | None, keep_rules_of: Any, vote: bool, list_confidence: bool,
+          learner: str, executor: Any, progress: Progress | None) -> Trained:
+    """Fit the extractor, the rule learner and the resampled rule lists (the options are
+    those of `GradingModel.train`, which documents them)."""
+    from features import FeatureExtractor
+    from grader.confold import ConFold
+
+    if learner not in LEARNERS:
+        raise ValueError(f"unknown learner {learner!r}; expected one of {', '.join(LEARNERS)}")
+    if learner == "boosted":
+        _check_boosted_options(question, n_resamples, keep_rules_of, default_rule)
+    answers = as_text(answers)
+    marks = [str(m).strip() for m in marks]
+    if len(answers) != len(marks):
+        raise ValueError(f"{len(answers)} answers but {len(marks)} marks")
+    if not answers:
+        raise ValueError("no marked answers to train on")
+    marks_ordered = bool(question.marks) or all(mark_number(m) is not None for m in set(marks))
+    marks_unordered = evidence_rules and not marks_ordered and not lowest_marks
+    if marks_unordered:  # no order to say which mark is higher: every mark learned alike
+        evidence_rules = False
+        warnings.warn(_UNORDERED_MARKS.format(marks=", ".join(map(repr, marks_from_answers(marks)))),
+                      stacklevel=3)
+    if question.marks:
+        unknown = sorted(set(marks) - set(question.marks))
+        if unknown:
+            raise ValueError(f"marks {', '.join(map(repr, unknown))} are not among the question's "
+                             f"marks ({', '.join(map(repr, question.marks))})")
+    else:
+        question = dataclasses.replace(question, marks=marks_from_answers(marks))
+    if len(set(marks)) < 2:
+        raise ValueError(f"all marked answers have the mark {marks[0]!r}: the learner needs "
+                         f"answers with at least two different marks")
+    report = progress or (lambda fraction, message: None)
+    report(0.0, f"extracting features from {len(answers)} answers")
+    extractor = FeatureExtractor(question, n_terms=n_terms)
+    X = extractor.fit_transform(answers, marks)
+    validate_rules(question, extractor)
+    report(0.5, "learning rules")
+    evidence = None
+    if evidence_rules:
+        predicates = [d.name for d in question.background if isinstance(d, PredicateDefinition)]
+        evidence = feature_evidence(extractor.feature_specs_, question.marks, predicates, lowest_marks)
+    label_order = _label_order(question.marks, lowest_marks) if evidence_rules else None
+    if learner == "boosted":
+        from grader.boosting import BoostedRules
+
+        rule_learner = BoostedRules(background=list(question.background) or None, evidence=evidence,
+                                    label_order=label_order)
+    else:
+        rule_learner = ConFold(ratio=ratio, z=z, improvement_threshold=improvement_threshold,
+                               confidence_threshold=confidence_threshold, default_rule=default_rule,
+                               background=list(question.background) or None,
+                               initial_rules=(list(question.initial_rules)
+                                              + _kept_rules(keep_rules_of, list(X.columns))) or None,
+                               evidence=evidence, label_order=label_order)
+    rule_learner.fit(X, pd.Series(marks, name="mark"))
+    for rule in rule_learner.rules_:  # kept rules stay learned ones (not the teacher's)
+        if rule.name == KEPT_RULE:
+            rule.origin, rule.name = "learned", None
+    if n_resamples:
+        report(0.7, f"learning rules again on {n_resamples} resamples of the answers")
+    pending = ResampledAgreement(n_resamples).start(rule_learner, X, marks, executor)
+    wording = WordingSupport.fit(answers, marks) if wording_support else None
+    agreement = pending.result()
+    counts = Counter(marks)
+    trained_on = {"answers": len(answers),
+                  "marks": {m: counts.get(m, 0) for m in question.marks},
+                  "time": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+    params = {"ratio": ratio, "z": z, "improvement_threshold": improvement_threshold,
+              "confidence_threshold": confidence_threshold, "n_terms": n_terms,
+              "n_resamples": n_resamples, "wording_support": wording_support,
+              "evidence_rules": evidence_rules, "vote": vote, "list_confidence": list_confidence}
+    if vote:  # the vote also marks what the model's own rules leave (files before 2026-11-23: not)
+        params["vote_unmarked"] = True
+    if learner != "confold":  # only when set, so that older readers of the model file see no change
+        params["learner"] = learner
+    if marks_unordered:  # said again where the model is used (`marks_order_note`)
+        params["marks_unordered"] = True
+    if lowest_marks:
+        params["lowest_marks"] = [str(m) for m in lowest_marks]
+    if default_rule:  # only when set, so that older readers of the model file see no change
+        params["default_rule"] = True
+    report(1.0, f"learned {len(rule_learner.rules_)} rules")
+    return Trained(question, extractor, rule_learner, trained_on, params, agreement, wording)
+
+
+#: The name a learned rule of an earlier model carries while it is refined (`keep_rules_of`).
+KEPT_RULE = "kept from the earlier model"
+
+
+def _label_order(marks: Sequence[str], lowest: Sequence[str] | None) -> list:
+    """`ConFold(label_order=...)`: the marks from the lowest, the lowest ones as one group."""
+    if not lowest:
+        return list(marks)
+    low = tuple(str(m) for m in lowest)
+    return [low] + [m for m in marks if m not in low]
+
+
+def _check_boosted_options(question: Question, n_resamples: int, keep_rules_of: Any,
+                           default_rule: bool) -> None:
+    """ValueError naming the option the boosted learner cannot take."""
+    problems = []
+    if n_resamples:
+        problems.append(f"{n_resamples} resamples (its confidence is its own rules' vote: use 0)")
+    if keep_rules_of is not None:
+        problems.append("the rules of an earlier model")
+    if default_rule:
+        problems.append("a default rule")
+    if question.initial_rules or any(isinstance(r, Rule) for r in question.background):
+        problems.append("the question's marking rules (they need the CON-FOLD learner)")
+    if problems:
+        raise ValueError("the boosted learner cannot take " + "; ".join(problems))
+
+
+def _kept_rules(previous: Any, columns: list[str]) -> list[Rule]:
+    """The learned rules of `previous` whose features the new extractor still makes (a
+    learned term may be gone), as initial rules without their confidence."""
+    if previous is None:
+        return []
+    known = set(columns) | {d.name for d in getattr(previous.learner, "predicates_", [])}
+    kept = []
+    for rule in previous.learner.rules_:
+        if rule.origin != "learned" or rule.name == "default" or not rule.body:
+            continue
+        if set(rule_features([rule])) <= known:
+            kept.append(dataclasses.replace(copy.deepcopy(rule), confidence=None, fixed_confidence=False,
+                                            name=KEPT_RULE))
+    return kept
+
+
+def validate_rules(question: Question, extractor: Any) -> None:
+    """Check the question's rules against the features the fitted extractor produces."""
+    from knowledge import KnowledgeError, validate_question
+
+    problems = validate_question(question, specs=list(extractor.feature_specs_))
+    if problems:
+        raise KnowledgeError(problems)
