@@ -31,9 +31,11 @@ KEYS_HELP = ("Keys: 1–9 choose a mark, Enter saves, J or → next answer, K or
 _SCRIPT = """
 <script>
 (() => {
-  if (window.__graderKeys) return;
-  window.__graderKeys = true;
+  // once per tab: the page's own element says the keys are on (a script of st.html may not
+  // share the page's window object, and a second listener would press every key twice)
   const doc = document;
+  if (doc.documentElement.dataset.graderKeys === 'on') return;
+  doc.documentElement.dataset.graderKeys = 'on';
   const typing = (el) => {
     if (!el) return false;
     if (el.isContentEditable || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT') return true;

@@ -256,6 +256,11 @@ def test_the_rubric_editor_checks_the_text_when_the_teacher_pauses(server, brows
     assert box.evaluate("e => e === e.ownerDocument.activeElement")
 
 
+def _keys_ready(page) -> None:
+    """Wait until the review card's key script listens (a key pressed before does nothing)."""
+    page.wait_for_function("() => document.documentElement.dataset.graderKeys === 'on'")
+
+
 def _card_student(page) -> str:
     """The (pseudonymous) id under the student's answer on the card."""
     return page.get_by_text(re.compile(r"^from answer [0-9a-f]{6}$")).first.inner_text()
@@ -265,6 +270,7 @@ def test_keys_choose_a_mark_save_move_through_the_queue_and_undo(server, browser
     url, store, exam_id = server
     page = _open(browser, url, "Kay")
     page.evaluate("document.activeElement && document.activeElement.blur()")  # out of the name box
+    _keys_ready(page)
     first = _card_student(page)
     page.keyboard.press("j")
     _settle(page)
