@@ -100,6 +100,14 @@ class Question:
     initial_rules: list[Rule] = field(default_factory=list)
     source: Path | None = None
 
+    def __post_init__(self) -> None:
+        # Marks that are numbers are ordered as numbers, whatever order they are listed in: a
+        # teacher who writes ["1", "0.5", "0"] means 0 as the lowest (which rules for a higher
+        # mark must rest on what an answer says), not 1. Words keep the order they are listed in.
+        numbers = [mark_number(m) for m in self.marks]
+        if self.marks and all(n is not None for n in numbers) and numbers != sorted(numbers):
+            self.marks = tuple(m for _, m in sorted(zip(numbers, self.marks)))
+
 
 @dataclass(frozen=True)
 class FeatureSpec:

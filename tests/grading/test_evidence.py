@@ -66,3 +66,21 @@ def test_word_marks_in_order_keep_the_evidence_rules(recwarn):
     numbers = GradingModel.train(small_question(marks=()), answers, marks, n_resamples=0, wording_support=False)
     assert numbers.params["evidence_rules"] is True
     assert not recwarn.list
+
+
+def test_numeric_marks_listed_highest_first_are_ordered_as_numbers():
+    """A teacher who lists marks: ["1", "0"] means 0 as the lowest: the rules for 1 rest on what
+    an answer says whatever order the numbers are listed in (1 was taken as the lowest)."""
+    from grader.grading.model import GradingModel
+    from tests.data import marked_answers, small_question
+
+    assert small_question(("1", "0.5", "0")).marks == ("0", "0.5", "1")
+    assert small_question(("10", "2", "0,5")).marks == ("0,5", "2", "10")
+    assert small_question(("correct", "incorrect")).marks == ("correct", "incorrect")  # words: as listed
+    answers, marks = marked_answers()
+    listed = {}
+    for order in (("0", "1"), ("1", "0")):
+        model = GradingModel.train(small_question(order), answers, marks, n_resamples=0, wording_support=False)
+        listed[order] = model.rules()
+        assert model.question.marks == ("0", "1")
+    assert listed[("1", "0")] == listed[("0", "1")]
