@@ -271,6 +271,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="rules for a mark above the lowest rest on what the answer says (pipeline default if omitted)")
     parser.add_argument("--vote", choices=("on", "off"), default=None,
                         help="the mark most of the resampled rule lists give (pipeline default if omitted)")
+    parser.add_argument("--vote-wording", choices=("on", "off"), default=None,
+                        help="the vote also weighs how much each answer reads like the marked answers of each "
+                             "mark (pipeline default if omitted)")
     parser.add_argument("--marks", choices=("listed", "read"), default="listed",
                         help="listed: each question lists its marks, lowest first (the no-credit labels as "
                              "the lowest); read: marks read off the answers, as for a question file without "
@@ -298,6 +301,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         params["evidence_rules"] = args.evidence_rules == "on"
     if args.vote is not None:
         params["vote"] = args.vote == "on"
+    if args.vote_wording is not None:
+        params["vote_wording"] = args.vote_wording == "on"
     if args.marks == "read":
         params["marks_listed"] = False
     if args.list_confidence is not None:

@@ -62,13 +62,27 @@ def _share(x: Any) -> str:
     return f"{float(x):.0%}"
 
 
+def vote_phrase(own_mark: bool, by_wording: bool) -> str:
+    """How a mark the vote of the rule lists chose is said (`agreement.majority_vote`);
+    `own_mark`: one of the model's own rules marks the answer too; `by_wording`: the vote
+    weighed how much the answer reads like the marked answers of each mark."""
+    if by_wording:
+        said = ("the mark that most of the models give and the wording of the answer supports best"
+                if own_mark else "the mark that most of the models that mark this answer give and the wording "
+                                 "of the answer supports best")
+    else:
+        said = "the mark most of the models give" if own_mark else "the mark most of the models that mark this answer give"
+    return said if own_mark else said + " (none of the model's own rules does)"
+
+
 class MarkerWords:
     """Phrases for one question's rules: `phrase(literal)`, `rule_text(rule)`,
     `justification(explanation)`."""
 
     def __init__(self, question: Question, descriptions: Mapping[str, str],
-                 categories: Mapping[str, Sequence] | None = None):
+                 categories: Mapping[str, Sequence] | None = None, vote_by_wording: bool = False):
         self.question = question
+        self.vote_by_wording = vote_by_wording  # how the vote between the rule lists is said
         self.descriptions = dict(descriptions)
         self.categories = {k: [c for c in v if c != MISSING] for k, v in (categories or {}).items()}
         self.quantities = {q.name: q for q in question.quantities}
@@ -272,7 +286,7 @@ class MarkerWords:
             who = {"background": "a rule the teacher wrote", "initial": "a rule the teacher wrote, checked on the marked answers",
                    "learned": "a rule learned from the marked answers"}.get(e.origin or "", "a rule")
             if (e.origin or "").startswith("resample "):  # the vote took the mark from a resampled model
-                who = f"a rule learned from {e.origin} of the marked answers, the mark most of the models give"
+                who = f"a rule learned from {e.origin} of the marked answers, {vote_phrase(True, self.vote_by_wording)}"
             conf = "" if e.confidence is None else f", confidence {e.confidence:.2f}"
             lines.append(f"rule {e.rule_index + 1}: {who}{conf}")
             lines += e._agreement_lines()

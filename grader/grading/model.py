@@ -29,7 +29,7 @@ from grader.confold.model_file import ModelFileError, read_json_file  # one erro
 from grader.confold.rules import Rule
 from grader.grading.agreement import DEFAULT_RESAMPLES, ResampledAgreement, list_share, majority_vote
 from grader.grading.contradiction import contradiction_notes
-from grader.grading.marker_text import MarkerWords, mark_words
+from grader.grading.marker_text import MarkerWords, mark_words, vote_phrase
 from grader.grading.model_schema import check_features_match, check_model_data
 from grader.grading.wording import WordingSupport, support_phrase, support_phrases, weigh
 from grader.grading.training import LEARNERS, as_text as _as_text, is_blank, learn, marks_order_note  # noqa: F401 (re-exported)
@@ -94,7 +94,7 @@ class GradingModel:
               n_resamples: int = DEFAULT_RESAMPLES, wording_support: bool = True,
               evidence_rules: bool = True, lowest_marks: Sequence[str] | None = None,
               executor: Executor | None = None,
-              keep_rules_of: GradingModel | None = None, vote: bool = True,
+              keep_rules_of: GradingModel | None = None, vote: bool = True, vote_wording: bool = True,
               list_confidence: bool = True, learner: str = "confold",
               progress: Progress | None = None) -> GradingModel:
         """Fit the extractor and CON-FOLD on marked answers.
@@ -122,7 +122,9 @@ class GradingModel:
         `vote`: an answer gets the mark most of the rule lists (the
         model's and the resamples') give it, justified by the rule of the first list giving it
         (`grader.grading.agreement.majority_vote`), also when none of the model's own rules
-        marks it; needs `n_resamples`. `list_confidence`: a mark's confidence is the share of
+        marks it; needs `n_resamples`. `vote_wording`: in that vote, a mark's share of the
+        lists is weighed with how much the answer reads like the marked answers of that mark
+        (needs `wording_support`). `list_confidence`: a mark's confidence is the share of
         the rule lists (the model's and the resamples') giving it (`agreement.list_share`),
         at most the rule's own for a teacher's rule or the default rule; else, as before
         2026-11-23, the rule's confidence times the share of the resamples giving it.
@@ -134,6 +136,7 @@ class GradingModel:
                           confidence_threshold=confidence_threshold, n_terms=n_terms, default_rule=default_rule,
                           n_resamples=n_resamples, wording_support=wording_support, evidence_rules=evidence_rules,
                           lowest_marks=lowest_marks, keep_rules_of=keep_rules_of, vote=vote,
+                          vote_wording=vote_wording,
                           list_confidence=list_confidence, learner=learner, executor=executor, progress=progress))
 
     def flag_threshold_for(self, target: float):
@@ -159,6 +162,9 @@ class GradingModel:
         labels = np.asarray(labels, dtype=object)
         confidence = np.asarray(rule_confidence, dtype=float)
         borrowed = np.full(len(labels), None, dtype=object)
+        scores = None  # the wording scores, worked out once for the vote and the support
+        if self.wording is not None and answers is not None:
+            scores = self.wording.scores(_as_text(answers))
         if self.agreement is None:
             agreement = np.full(len(labels), np.nan)
         else:
@@ -166,16 +172,18 @@ class GradingModel:
             main_labels = labels
             if self.params.get("vote") and verdicts:  # files saved before the vote: off
                 labels, confidence, borrowed = majority_vote(
-                    labels, confidence, verdicts, unmarked=bool(self.params.get("vote_unmarked")))
+                    labels, confidence, verdicts, unmarked=bool(self.params.get("vote_unmarked")),
+                    wording=self.wording.by_mark(scores) if self.voted_by_wording and scores is not None
+                    else None)
             agreement = self.agreement.agreement(self.learner, X, labels, verdicts)
             if self.params.get("list_confidence"):  # files saved before 2026-11-23: rule x agreement
                 confidence = self._list_confidence(main_labels, labels, confidence, index, borrowed, verdicts)
             else:
                 confidence = np.where(np.isnan(agreement), confidence, confidence * agreement)
         support, preferred = np.full(len(labels), np.nan), [None] * len(labels)
-        if self.wording is not None and answers is not None:
+        if scores is not None:
             support, preferred = self.wording.judge(_as_text(answers), [
-                None if i < 0 and b is None else m for m, i, b in zip(labels, index, borrowed)])
+                None if i < 0 and b is None else m for m, i, b in zip(labels, index, borrowed)], scores)
             confidence = weigh(confidence, support)
         return Decisions(labels, confidence, np.asarray(index, dtype=np.int64), agreement, support,
                          np.asarray(preferred, dtype=object), borrowed)
@@ -266,8 +274,7 @@ class GradingModel:
         where = f"resample {borrowed[0] + 1}"
         words = self.words()
         summary = words.rule_summary(0, rule, f"rule {_confidence_text(rule.confidence)}")
-        which = ("the mark most of the models give" if own_mark else
-                 "the mark most of the models that mark this answer give (none of the model's own rules does)")
+        which = vote_phrase(own_mark, self.voted_by_wording)
         return (f"{where}: {words.rule_text(rule)}",
                 summary.replace(" by rule 1 ", f" by a rule learned from {where} of the marked answers, "
                                             f"{which} ", 1))
@@ -325,6 +332,12 @@ class GradingModel:
         return found
 
     @property
+    def voted_by_wording(self) -> bool:
+        """Whether the vote of the rule lists also weighs each mark's wording score
+        (`agreement.majority_vote`); model files written before 2026-11-24 do not."""
+        return self.wording is not None and self.params.get("vote_wording") is True
+
+    @property
     def is_ensemble(self) -> bool:
         """Boosted rules (`grader.boosting`): a mark is the one whose applying rules weigh most,
         not the first rule's in an ordered list."""
@@ -339,7 +352,7 @@ class GradingModel:
     def words(self) -> MarkerWords:
         """The rules' conditions in the marker's words (`grader.grading.marker_text`)."""
         categories = {e.name: list(e.categories) for e in getattr(self.learner, "encodings_", [])}
-        return MarkerWords(self.question, self.descriptions, categories)
+        return MarkerWords(self.question, self.descriptions, categories, self.voted_by_wording)
 
     def rule_texts(self) -> list[str]:
         """A short text for each top-level rule, e.g. `R2: 1 mark if gives ... and says ...`."""

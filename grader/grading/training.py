@@ -80,7 +80,8 @@ class Trained(NamedTuple):
 def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, ratio: float, z: float,
           improvement_threshold: float | None, confidence_threshold: float | None, n_terms: int,
           default_rule: bool, n_resamples: int, wording_support: bool, evidence_rules: bool,
-          lowest_marks: Sequence[str] | None, keep_rules_of: Any, vote: bool, list_confidence: bool,
+          lowest_marks: Sequence[str] | None, keep_rules_of: Any, vote: bool, vote_wording: bool,
+          list_confidence: bool,
           learner: str, executor: Any, progress: Progress | None) -> Trained:
     """Fit the extractor, the rule learner and the resampled rule lists (the options are
     those of `GradingModel.train`, which documents them)."""
@@ -155,6 +156,8 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
               "evidence_rules": evidence_rules, "vote": vote, "list_confidence": list_confidence}
     if vote:  # the vote also marks what the model's own rules leave (files before 2026-11-23: not)
         params["vote_unmarked"] = True
+        if vote_wording and wording_support:  # files before 2026-11-24: the lists' vote alone
+            params["vote_wording"] = True
     if learner != "confold":  # only when set, so that older readers of the model file see no change
         params["learner"] = learner
     if marks_unordered:  # said again where the model is used (`marks_order_note`)

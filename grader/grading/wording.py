@@ -33,15 +33,31 @@ class WordingSupport:
     def fit(cls, answers: Sequence[str], marks: Sequence[str]) -> WordingSupport:
         return cls(NgramScorer.fit([normalize(a) for a in answers], marks))
 
-    def judge(self, answers: Sequence[str], marks: Sequence[object]) -> tuple[np.ndarray, list]:
+    def scores(self, answers: Sequence[str]) -> np.ndarray:
+        """(answers x marks, in the order of `marks`) how much each answer reads like the
+        marked answers of each mark, 0-1."""
+        return self.scorer.score([normalize(a) for a in answers])
+
+    @property
+    def marks(self) -> list[str]:
+        return self.scorer.marks
+
+    def by_mark(self, scores: np.ndarray) -> dict[str, np.ndarray]:
+        """`scores` as mark -> each answer's score (what `agreement.majority_vote` takes)."""
+        return {m: scores[:, j] for j, m in enumerate(self.scorer.marks)}
+
+    def judge(self, answers: Sequence[str], marks: Sequence[object],
+              scores: np.ndarray | None = None) -> tuple[np.ndarray, list]:
         """(support, preferred): for each answer, the score of the given mark relative to the
         best-scored mark (0-1; NaN where the mark is None, unknown to the model, or no mark
-        scores above 0), and the mark the wording prefers (None where support is NaN)."""
+        scores above 0), and the mark the wording prefers (None where support is NaN).
+        `scores`: `self.scores(answers)`, if already computed."""
         support = np.full(len(answers), np.nan)
         preferred: list = [None] * len(answers)
         if not len(answers):
             return support, preferred
-        scores = self.scorer.score([normalize(a) for a in answers])
+        if scores is None:
+            scores = self.scores(answers)
         column = {m: j for j, m in enumerate(self.scorer.marks)}
         best = scores.max(axis=1)
         for i, mark in enumerate(marks):

@@ -257,3 +257,80 @@ def test_the_vote_marks_what_the_models_own_rules_leave_with_a_low_confidence(mo
     voting.params["vote_unmarked"] = False  # a model file written before: they stay for a human
     graded = voting.grade(answers)
     assert graded.loc[left, "mark"].isna().all() and graded.loc[left, "needs_human"].all()
+
+
+def _lists(columns: list[list]) -> list:
+    """Resampled verdicts from per-list mark columns (confidence 0.7, rule index = list number)."""
+    return [(np.array(c, dtype=object), np.full(len(c), 0.7), np.full(len(c), k)) for k, c in enumerate(columns)]
+
+
+def test_the_wording_decides_a_split_vote_but_never_brings_a_mark_no_list_gives():
+    from grader.grading.agreement import WORDING_WEIGHT, majority_vote
+
+    main = np.array(["0", "0", "0"], dtype=object)
+    # row 0: 11 of the 21 lists give 0 (the main one among them), 10 give 1: split;
+    # row 1: 19 give 0, 2 give 1: a large majority; row 2: all 21 give 0
+    columns = [["0", "0", "0"]] * 10 + [["1", "0", "0"]] * 8 + [["1", "1", "0"]] * 2
+    verdicts = _lists(columns)
+    reads_like_1 = {"0": np.array([0.1, 0.0, 0.0]), "1": np.array([0.9, 1.0, 1.0]), "2": np.ones(3)}
+    plain, _, _ = majority_vote(main, np.full(3, 0.8), verdicts)
+    assert plain.tolist() == ["0", "0", "0"]
+    marks, confidence, borrowed = majority_vote(main, np.full(3, 0.8), verdicts, wording=reads_like_1)
+    # row 0: 1 wins (10/21 + 0.5 x 0.9 against 11.5/21 + 0.5 x 0.1), justified by the first
+    # list giving it; row 1: the majority stands although the wording prefers 1; row 2: 1 and 2
+    # read best but no list gives them
+    assert WORDING_WEIGHT == 0.5
+    assert marks.tolist() == ["1", "0", "0"]
+    assert borrowed.tolist() == [(10, 10), None, None]
+    assert confidence.tolist() == [0.7, 0.8, 0.8]
+    # the wording of a mark the model's own rules leave unmarked picks among the lists that mark it
+    none = np.array([None], dtype=object)
+    marks, _, borrowed = majority_vote(none, np.array([float("nan")]), _lists([["0"], ["1"], [None]]),
+                                       wording={"0": np.array([0.2]), "1": np.array([0.6])})
+    assert marks.tolist() == ["1"] and borrowed.tolist() == [(1, 1)]
+
+
+def test_the_grading_model_votes_with_the_wording_and_says_so(tmp_path):
+    from grader.grading.agreement import majority_vote
+
+    answers, marks = marked_answers()
+    weighed = GradingModel.train(small_question(), answers, marks, n_resamples=12)
+    assert weighed.params["vote_wording"] is True and weighed.voted_by_wording
+    X = weighed.features(NEW)
+    labels, rule_conf, _ = weighed.learner.predict_rules(X)
+    lists = weighed.agreement.rule_lists_
+    verdicts = weighed.agreement.verdicts(weighed.learner, X)
+    by_mark = weighed.wording.by_mark(weighed.wording.scores(NEW))
+    expected, _, _ = majority_vote(np.asarray(labels, dtype=object), rule_conf, verdicts, wording=by_mark)
+    assert weighed.grade(NEW)["mark"].tolist() == expected.tolist()
+    # a mark it chose from a resampled list says how it was chosen, in the row and in `explain`
+    import dataclasses
+    flipped = [dataclasses.replace(r, head="0" if r.head == "1" else "1") for r in weighed.learner.rules_]
+    weighed.agreement.rule_lists_ = [flipped] * 3
+    graded = weighed.grade(NEW)
+    chosen = [i for i in range(len(NEW)) if graded.loc[i, "rule"].startswith("resample 1: ")]
+    assert chosen
+    for i in chosen:
+        assert "the wording of the answer supports best" in graded.loc[i, "explanation"]
+        assert "the wording of the answer supports best" in weighed.explain(NEW[i]).text()
+    # a model file written before 2026-11-24 (no vote_wording) keeps the plain vote
+    data = json.loads(json.dumps(weighed.to_dict()))
+    del data["params"]["vote_wording"]
+    (tmp_path / "old.json").write_text(json.dumps(data), encoding="utf-8")
+    old = GradingModel.load(tmp_path / "old.json")
+    old.agreement.rule_lists_ = lists
+    assert not old.voted_by_wording
+    plain, _, _ = majority_vote(np.asarray(labels, dtype=object), rule_conf, verdicts)
+    assert old.grade(NEW)["mark"].tolist() == plain.tolist()
+    # without the wording support there is nothing to weigh
+    assert "vote_wording" not in GradingModel.train(small_question(), answers, marks, n_resamples=2,
+                                                    wording_support=False).params
+
+
+def test_a_mark_the_wording_weighed_vote_chose_says_so():
+    from grader.grading.marker_text import vote_phrase
+
+    assert vote_phrase(True, False) == "the mark most of the models give"
+    assert "wording of the answer supports best" in vote_phrase(True, True)
+    assert vote_phrase(False, True).endswith("(none of the model's own rules does)")
+    assert "wording" not in vote_phrase(False, False)
