@@ -52,6 +52,8 @@ class NgramScorer:
     idf: np.ndarray = field(default_factory=lambda: np.zeros(0))
     weights: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))  # vocabulary x marks
     bias: np.ndarray = field(default_factory=lambda: np.zeros(0))  # per mark
+    #: weights of extra columns given beside the text (`fit(extra=...)`): extra columns x marks
+    extra_weights: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
 
     @classmethod
     def fit(cls, texts: Sequence[str], marks: Sequence[Hashable]) -> NgramScorer:
@@ -67,9 +69,22 @@ class NgramScorer:
         Y = _one_hot(marks, names)
         dual = _solve(X @ X.T + 1.0, Y)
         scorer.weights = X.T @ dual
+        scorer.extra_weights = np.zeros((0, len(names)))
         scorer.bias = dual.sum(axis=0)
         scorer._X, scorer._Y = X, Y  # for out_of_fold, not saved
         return scorer
+
+    def with_extra(self, extra: np.ndarray) -> NgramScorer:
+        """A scorer over the same n-grams that also reads `extra` columns (answers x columns,
+        on a scale comparable to the unit-length n-gram rows), fitted on the same answers
+        (only right after `fit`, which keeps their rows)."""
+        X = np.hstack([self._X, np.asarray(extra, dtype=float).reshape(len(self._X), -1)])
+        dual = _solve(X @ X.T + 1.0, self._Y)
+        weights = X.T @ dual
+        n = len(self.vocabulary)
+        made = NgramScorer(self.marks, self.vocabulary, self.idf, weights[:n], dual.sum(axis=0), weights[n:])
+        made._X, made._Y = X, self._Y
+        return made
 
     def out_of_fold(self) -> np.ndarray:
         """(training answers x marks) each answer scored by a model fitted without its fold."""
@@ -86,12 +101,18 @@ class NgramScorer:
             out[held] = kernel[np.ix_(held, rest)] @ dual
         return _readable(out)
 
-    def score(self, texts: Sequence[str]) -> np.ndarray:
-        """(answers x marks) how much each answer reads like the answers of each mark."""
+    def score(self, texts: Sequence[str], extra: np.ndarray | None = None) -> np.ndarray:
+        """(answers x marks) how much each answer reads like the answers of each mark;
+        `extra`: the answers' extra columns, when the scorer was fitted with them."""
         if not len(texts):
             return np.zeros((0, len(self.marks)))
         X = self._rows_of_columns([self._columns(t) for t in texts])
-        return _readable(X @ self.weights + self.bias)
+        raw = X @ self.weights + self.bias
+        if len(self.extra_weights):
+            if extra is None:
+                raise ValueError("this text model also reads extra columns: give them")
+            raw = raw + np.asarray(extra, dtype=float).reshape(len(texts), -1) @ self.extra_weights
+        return _readable(raw)
 
     def _columns(self, text: str) -> set[int]:
         """The vocabulary columns of `answer_ngrams(text)`, from the columns of each word's
@@ -141,7 +162,9 @@ class NgramScorer:
         return {"marks": self.marks, "vocabulary": self.vocabulary,
                 "idf": [round(float(v), 6) for v in self.idf],
                 "weights": [[round(float(v), 6) for v in row] for row in self.weights],
-                "bias": [round(float(v), 6) for v in self.bias]}
+                "bias": [round(float(v), 6) for v in self.bias],
+                **({"extra_weights": [[round(float(v), 6) for v in row] for row in self.extra_weights]}
+                   if len(self.extra_weights) else {})}
 
     @classmethod
     def from_dict(cls, d: dict) -> NgramScorer:
@@ -149,10 +172,12 @@ class NgramScorer:
         idf = np.asarray(d["idf"], dtype=float)
         weights = np.asarray(d["weights"], dtype=float).reshape(len(vocabulary), len(marks))
         bias = np.asarray(d["bias"], dtype=float)
+        extra = np.asarray(d.get("extra_weights", []), dtype=float).reshape(-1, len(marks))
         if idf.shape != (len(vocabulary),) or bias.shape != (len(marks),) \
-                or not (np.isfinite(idf).all() and np.isfinite(weights).all() and np.isfinite(bias).all()):
+                or not (np.isfinite(idf).all() and np.isfinite(weights).all() and np.isfinite(bias).all()
+                        and np.isfinite(extra).all()):
             raise ValueError("the saved text model is inconsistent: sizes or values are wrong")
-        return cls(marks, vocabulary, idf, weights, bias)
+        return cls(marks, vocabulary, idf, weights, bias, extra)
 
 
 def _one_hot(marks: Sequence[Hashable], names: list[str]) -> np.ndarray:

@@ -274,6 +274,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--vote-wording", choices=("on", "off"), default=None,
                         help="the vote also weighs how much each answer reads like the marked answers of each "
                              "mark (pipeline default if omitted)")
+    parser.add_argument("--reader-features", choices=("on", "off"), default=None,
+                        help="the wording model also reads the extractor's features (pipeline default if omitted)")
     parser.add_argument("--marks", choices=("listed", "read"), default="listed",
                         help="listed: each question lists its marks, lowest first (the no-credit labels as "
                              "the lowest); read: marks read off the answers, as for a question file without "
@@ -303,6 +305,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         params["vote"] = args.vote == "on"
     if args.vote_wording is not None:
         params["vote_wording"] = args.vote_wording == "on"
+    if args.reader_features is not None:
+        params["reader_features"] = args.reader_features == "on"
     if args.marks == "read":
         params["marks_listed"] = False
     if args.list_confidence is not None:

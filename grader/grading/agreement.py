@@ -35,8 +35,10 @@ from grader.confold.subset_encoding import SubsetEncoder
 
 DEFAULT_RESAMPLES = 20
 #: How much a mark's wording score (0-1) counts in the vote against its share of the rule lists
-#: (`majority_vote`): chosen on cross-validation among 0.25, 0.5, 1 and 2 (docs/beetle.md).
+#: (`majority_vote`), chosen on cross-validation (docs/beetle.md): the words' reader alone 0.5
+#: (of 0.25, 0.5, 1, 2), the reader of words and features 1 (of 0.25, 0.5, 1).
 WORDING_WEIGHT = 0.5
+READER_WEIGHT = 1.0
 #: Parts the resamples are split in when worker processes learn them (`ResampledAgreement.start`).
 CHUNKS = 2
 
@@ -181,7 +183,7 @@ class ResampledAgreement:
 
 
 def majority_vote(labels: np.ndarray, confidence: np.ndarray, verdicts: list, unmarked: bool = True,
-                  wording: Mapping[str, np.ndarray] | None = None
+                  wording: Mapping[str, np.ndarray] | None = None, wording_weight: float = WORDING_WEIGHT
                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The mark most of the rule lists give each row: the main model's (`labels`, one vote)
     and the resampled ones (`verdicts`, one vote each); a tie keeps the main model's mark.
@@ -197,11 +199,12 @@ def majority_vote(labels: np.ndarray, confidence: np.ndarray, verdicts: list, un
     one, so a mark above the lowest still rests on what the answer says; marking the answers
     the main rules leave raised the 5-way macro-F1 from 0.540 to 0.629 (CV, docs/beetle.md)
     and their confidence (`list_share`) is low enough that they are flagged.
-    `wording` (mark -> each row's wording score, 0-1, `WordingSupport.scores`): a mark's share
-    of the lists gets WORDING_WEIGHT times its wording score added, so that where the lists
-    are split, the mark the answer reads like wins; only a mark some list gives can win, so
-    every mark is still a rule's (docs/beetle.md: 5-fold CV, two fold seeds, 5-way accuracy
-    +0.015, 3-way +0.004-0.008, 2-way +0.006, most questions better or the same).
+    `wording` (mark -> each row's wording score, 0-1, `WordingSupport.vote_scores`): a mark's
+    share of the lists gets `wording_weight` times its wording score added, so that where the
+    lists are split, the mark the answer reads like wins; only a mark some list gives can win,
+    so every mark is still a rule's (docs/beetle.md: 5-fold CV, two fold seeds, with the
+    reader of words and features: 5-way accuracy +0.023-0.027, 3-way +0.014-0.017, 2-way
+    +0.006-0.008 over the plain vote, most questions better or the same).
     Returns (marks, rule confidences, borrowed): borrowed[i] is (resample, rule index) where
     the vote changed the main model's mark, else None."""
     marks = np.asarray(labels, dtype=object).copy()
@@ -219,7 +222,7 @@ def majority_vote(labels: np.ndarray, confidence: np.ndarray, verdicts: list, un
     score = counts / (len(verdicts) + 1)
     if wording is not None:
         zero = np.zeros(len(marks))
-        score = score + WORDING_WEIGHT * np.vstack([np.asarray(wording.get(str(m), zero), dtype=float)
+        score = score + wording_weight * np.vstack([np.asarray(wording.get(str(m), zero), dtype=float)
                                                     for m in candidates])
     score = np.where(counts > 0, score, -np.inf)  # only a mark some list gives
     winner = np.asarray(candidates, dtype=object)[score.argmax(axis=0)]

@@ -95,6 +95,7 @@ class GradingModel:
               evidence_rules: bool = True, lowest_marks: Sequence[str] | None = None,
               executor: Executor | None = None,
               keep_rules_of: GradingModel | None = None, vote: bool = True, vote_wording: bool = True,
+              reader_features: bool = True,
               list_confidence: bool = True, learner: str = "confold",
               progress: Progress | None = None) -> GradingModel:
         """Fit the extractor and CON-FOLD on marked answers.
@@ -124,7 +125,10 @@ class GradingModel:
         (`grader.grading.agreement.majority_vote`), also when none of the model's own rules
         marks it; needs `n_resamples`. `vote_wording`: in that vote, a mark's share of the
         lists is weighed with how much the answer reads like the marked answers of that mark
-        (needs `wording_support`). `list_confidence`: a mark's confidence is the share of
+        (needs `wording_support`). `reader_features`: that wording model also reads the
+        extractor's features of each answer (the reference words it says or denies, its
+        similarity to the answers of each mark, ...) beside its words and letter sequences.
+        `list_confidence`: a mark's confidence is the share of
         the rule lists (the model's and the resamples') giving it (`agreement.list_share`),
         at most the rule's own for a teacher's rule or the default rule; else, as before
         2026-11-23, the rule's confidence times the share of the resamples giving it.
@@ -136,7 +140,7 @@ class GradingModel:
                           confidence_threshold=confidence_threshold, n_terms=n_terms, default_rule=default_rule,
                           n_resamples=n_resamples, wording_support=wording_support, evidence_rules=evidence_rules,
                           lowest_marks=lowest_marks, keep_rules_of=keep_rules_of, vote=vote,
-                          vote_wording=vote_wording,
+                          vote_wording=vote_wording, reader_features=reader_features,
                           list_confidence=list_confidence, learner=learner, executor=executor, progress=progress))
 
     def flag_threshold_for(self, target: float):
@@ -164,7 +168,7 @@ class GradingModel:
         borrowed = np.full(len(labels), None, dtype=object)
         scores = None  # the wording scores, worked out once for the vote and the support
         if self.wording is not None and answers is not None:
-            scores = self.wording.scores(_as_text(answers))
+            scores = self.wording.scores(_as_text(answers), X)
         if self.agreement is None:
             agreement = np.full(len(labels), np.nan)
         else:
@@ -173,8 +177,8 @@ class GradingModel:
             if self.params.get("vote") and verdicts:  # files saved before the vote: off
                 labels, confidence, borrowed = majority_vote(
                     labels, confidence, verdicts, unmarked=bool(self.params.get("vote_unmarked")),
-                    wording=self.wording.by_mark(scores) if self.voted_by_wording and scores is not None
-                    else None)
+                    wording=self.wording.vote_scores(scores) if self.voted_by_wording and scores is not None
+                    else None, wording_weight=self.vote_wording_weight)
             agreement = self.agreement.agreement(self.learner, X, labels, verdicts)
             if self.params.get("list_confidence"):  # files saved before 2026-11-23: rule x agreement
                 confidence = self._list_confidence(main_labels, labels, confidence, index, borrowed, verdicts)
@@ -289,7 +293,7 @@ class GradingModel:
             explanation = self.learner.explain(X, descriptions=self.descriptions)[0]
             explanation.wording = self.words().ensemble_justification
             if self.wording is not None and explanation.label is not None:
-                support, preferred = self.wording.judge([answer], [explanation.label])
+                support, preferred = self.wording.judge([answer], [explanation.label], X=X)
                 if not np.isnan(support[0]):
                     explanation.support = float(support[0])
                     explanation.support_note = support_phrase(support[0], explanation.label, preferred[0])
@@ -309,7 +313,7 @@ class GradingModel:
             explanation.resamples = len(self.agreement.rule_lists_)
             explanation.agreeing = round(share * explanation.resamples)
         if self.wording is not None and explanation.rule_index is not None:
-            support, preferred = self.wording.judge([answer], [explanation.label])
+            support, preferred = self.wording.judge([answer], [explanation.label], X=X)
             if not np.isnan(support[0]):
                 explanation.support = float(support[0])
                 explanation.support_note = support_phrase(support[0], explanation.label, preferred[0])
@@ -332,10 +336,17 @@ class GradingModel:
         return found
 
     @property
+    def vote_wording_weight(self) -> float:
+        """How much each mark's wording score weighs in the vote of the rule lists
+        (`agreement.majority_vote`); 0 in model files written before 2026-11-24."""
+        weight = self.params.get("vote_wording")
+        if self.wording is None or isinstance(weight, bool) or not isinstance(weight, (int, float)):
+            return 0.0
+        return float(weight) if 0 < weight <= 10 else 0.0
+
+    @property
     def voted_by_wording(self) -> bool:
-        """Whether the vote of the rule lists also weighs each mark's wording score
-        (`agreement.majority_vote`); model files written before 2026-11-24 do not."""
-        return self.wording is not None and self.params.get("vote_wording") is True
+        return self.vote_wording_weight > 0
 
     @property
     def is_ensemble(self) -> bool:
@@ -451,6 +462,12 @@ class GradingModel:
                 agreement.check_features(learner)
             check_features_match(extractor, learner, agreement)
             wording = WordingSupport.from_dict(data["wording"]) if "wording" in data else None
+            if wording is not None and wording.columns is not None:
+                known = {s.name for s in extractor.feature_specs_}
+                unknown = sorted({c[0] for c in wording.columns.columns} - known)
+                if unknown:
+                    raise ModelFileError(f"wording.feature_columns: features {', '.join(unknown)}, which the "
+                                         f"extractor does not make")
         except ModelFileError as e:
             raise ModelFileError(f"{source}: damaged model file ({e})") from None
         except (KeyError, TypeError, ValueError, AttributeError) as e:

@@ -101,8 +101,12 @@ EXTRACTOR = Fields({
     optional=("exemplars",))
 
 SCORES = Number(-1e12, 1e12)
-WORDING = Fields({"marks": Items(Text(300), 1000), "vocabulary": Items(Text(1000)), "idf": Items(SCORES),
-                  "weights": Items(Items(SCORES, 1000)), "bias": Items(SCORES, 1000)})
+_SCORER = {"marks": Items(Text(300), 1000), "vocabulary": Items(Text(1000)), "idf": Items(SCORES),
+           "weights": Items(Items(SCORES, 1000)), "bias": Items(SCORES, 1000)}
+WORDING = Fields({**_SCORER, "reader": Fields({
+    **_SCORER, "extra_weights": Items(Items(SCORES, 1000)),
+    "feature_columns": Fields({"weight": Number(0, 1e6), "columns": Items(Items(Maybe(Label()), 4))})})},
+    optional=("reader",))
 
 MODEL = Fields({
     "question": QUESTION, "extractor": EXTRACTOR, "learner": LEARNER,

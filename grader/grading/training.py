@@ -21,7 +21,7 @@ import pandas as pd
 
 from grader.confold.rule_eval import rule_features
 from grader.confold.rules import PredicateDefinition, Rule
-from grader.grading.agreement import ResampledAgreement
+from grader.grading.agreement import READER_WEIGHT, WORDING_WEIGHT, ResampledAgreement
 from grader.grading.evidence import feature_evidence
 from grader.grading.wording import WordingSupport
 from knowledge.schema import Question, mark_number, marks_from_answers
@@ -81,6 +81,7 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
           improvement_threshold: float | None, confidence_threshold: float | None, n_terms: int,
           default_rule: bool, n_resamples: int, wording_support: bool, evidence_rules: bool,
           lowest_marks: Sequence[str] | None, keep_rules_of: Any, vote: bool, vote_wording: bool,
+          reader_features: bool,
           list_confidence: bool,
           learner: str, executor: Any, progress: Progress | None) -> Trained:
     """Fit the extractor, the rule learner and the resampled rule lists (the options are
@@ -144,7 +145,8 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
     if n_resamples:
         report(0.7, f"learning rules again on {n_resamples} resamples of the answers")
     pending = ResampledAgreement(n_resamples).start(rule_learner, X, marks, executor)
-    wording = WordingSupport.fit(answers, marks) if wording_support else None
+    wording = WordingSupport.fit(answers, marks, X if reader_features else None,
+                                 extractor.feature_specs_) if wording_support else None
     agreement = pending.result()
     counts = Counter(marks)
     trained_on = {"answers": len(answers),
@@ -157,7 +159,7 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
     if vote:  # the vote also marks what the model's own rules leave (files before 2026-11-23: not)
         params["vote_unmarked"] = True
         if vote_wording and wording_support:  # files before 2026-11-24: the lists' vote alone
-            params["vote_wording"] = True
+            params["vote_wording"] = READER_WEIGHT if wording.reader is not None else WORDING_WEIGHT
     if learner != "confold":  # only when set, so that older readers of the model file see no change
         params["learner"] = learner
     if marks_unordered:  # said again where the model is used (`marks_order_note`)

@@ -16,66 +16,177 @@ and from 0.929 to 0.936 (2-way), on every seed; see docs/beetle.md.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
+import pandas as pd
 
 from features.text import normalize
 from features.text_model import NgramScorer
+from knowledge.schema import FeatureSpec
+
+
+#: How much the extractor's features weigh in the second reader against the n-grams (the
+#: features are standardised and scaled to unit length together, like an n-gram row, then
+#: multiplied by this). 5-fold CV inside Beetle's split=train: the reader's own held-out
+#: accuracy rose with it up to about 2.5 (3-way 0.733 -> 0.753 at 1, 2-way 0.826 -> 0.858 at
+#: 2.5, better on 16-19 of 23 questions); docs/beetle.md.
+FEATURE_WEIGHT = 2.5
+
+
+class FeatureColumns:
+    """The extractor's features as numbers for the second reader: each numeric feature
+    standardised on the marked answers, each value of a categorical one as 0/1 (columns that
+    are the same for every marked answer are left out), all scaled together."""
+
+    def __init__(self, columns: list[tuple[str, str | None, float, float]], weight: float = FEATURE_WEIGHT):
+        self.columns = columns  # (feature, value or None for a number, centre, scale)
+        self.weight = weight
+
+    @classmethod
+    def fit(cls, X: pd.DataFrame, specs: Sequence[FeatureSpec]) -> FeatureColumns:
+        columns: list[tuple[str, str | None, float, float]] = []
+        for spec in specs:
+            if spec.name not in X.columns:
+                continue
+            if spec.kind == "numeric":
+                values = _numbers(X[spec.name])
+                if values.std() > 0:
+                    columns.append((spec.name, None, float(values.mean()), float(values.std())))
+            else:
+                text = X[spec.name].astype(str).to_numpy()
+                for value in spec.values or ():
+                    share = float((text == value).mean())
+                    if 0 < share < 1:
+                        columns.append((spec.name, str(value), 0.0, 1.0))
+        return cls(columns)
+
+    def matrix(self, X: pd.DataFrame) -> np.ndarray:
+        """(answers x columns) the scaled numbers of each answer."""
+        out = np.zeros((len(X), len(self.columns)))
+        for j, (name, value, centre, scale) in enumerate(self.columns):
+            if value is None:
+                out[:, j] = (_numbers(X[name]) - centre) / scale
+            else:
+                out[:, j] = X[name].astype(str).to_numpy() == value
+        return out * (self.weight / np.sqrt(max(len(self.columns), 1)))
+
+    def to_dict(self) -> dict:
+        return {"weight": self.weight, "columns": [[n, v, round(c, 9), round(s, 9)] for n, v, c, s in self.columns]}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> FeatureColumns:
+        columns = [(str(n), None if v is None else str(v), float(c), float(s)) for n, v, c, s in data["columns"]]
+        if not all(np.isfinite([c, s]).all() and s > 0 for _, _, c, s in columns):
+            raise ValueError("the saved feature columns are inconsistent: a centre or scale is wrong")
+        return cls(columns, float(data["weight"]))
+
+
+def _numbers(column: pd.Series) -> np.ndarray:
+    values = pd.to_numeric(column, errors="coerce").to_numpy(dtype=float)
+    return np.where(np.isfinite(values), values, 0.0)
+
+
+class Scores(NamedTuple):
+    """Each answer's score per mark (answers x marks, in the order of `WordingSupport.marks`)
+    from the words alone, and from the words and the extractor's features (None without)."""
+
+    words: np.ndarray
+    read: np.ndarray | None
 
 
 class WordingSupport:
-    """Fitted on the marked answers; `judge(answers, marks)` gives each mark's support."""
+    """Two readers fitted on the marked answers: one of the words alone (`scorer`) and one of
+    the words and the extractor's features (`reader`; None in model files written before
+    2026-11-24). `judge(answers, marks)` gives each mark's support: the product of the two
+    readers' supports (each the mark's score over the best mark's). The reader's scores also
+    weigh the vote of the rule lists (`vote_scores`).
 
-    def __init__(self, scorer: NgramScorer):
+    Why two: the reader of words and features marks nearly as well as the rules (Beetle, CV:
+    3-way 0.733 -> 0.753 alone against the words' reader), so it is the better judge where the
+    rule lists are split; but it reads the rules' own evidence, so as a second opinion on a
+    rule's mark the words' reader stays, and the product of both ranked the wrong marks best
+    (docs/beetle.md)."""
+
+    def __init__(self, scorer: NgramScorer, reader: NgramScorer | None = None,
+                 columns: FeatureColumns | None = None):
         self.scorer = scorer
+        self.reader = reader
+        self.columns = columns  # how the reader reads the features; None without a reader
 
     @classmethod
-    def fit(cls, answers: Sequence[str], marks: Sequence[str]) -> WordingSupport:
-        return cls(NgramScorer.fit([normalize(a) for a in answers], marks))
-
-    def scores(self, answers: Sequence[str]) -> np.ndarray:
-        """(answers x marks, in the order of `marks`) how much each answer reads like the
-        marked answers of each mark, 0-1."""
-        return self.scorer.score([normalize(a) for a in answers])
+    def fit(cls, answers: Sequence[str], marks: Sequence[str], X: pd.DataFrame | None = None,
+            specs: Sequence[FeatureSpec] = ()) -> WordingSupport:
+        """With the extractor's features of the answers (`X`, described by `specs`), also the
+        reader of words and features."""
+        scorer = NgramScorer.fit([normalize(a) for a in answers], marks)
+        if X is None:
+            return cls(scorer)
+        columns = FeatureColumns.fit(X, specs)
+        return cls(scorer, scorer.with_extra(columns.matrix(X)), columns)
 
     @property
     def marks(self) -> list[str]:
         return self.scorer.marks
 
-    def by_mark(self, scores: np.ndarray) -> dict[str, np.ndarray]:
-        """`scores` as mark -> each answer's score (what `agreement.majority_vote` takes)."""
-        return {m: scores[:, j] for j, m in enumerate(self.scorer.marks)}
+    def scores(self, answers: Sequence[str], X: pd.DataFrame | None = None) -> Scores:
+        """Both readers' scores of the answers, 0-1; `X`: the answers' features, which the
+        reader of features needs."""
+        texts = [normalize(a) for a in answers]
+        if self.reader is None:
+            return Scores(self.scorer.score(texts), None)
+        if X is None:
+            raise ValueError("this wording model also reads the answers' features: give them")
+        return Scores(self.scorer.score(texts), self.reader.score(texts, self.columns.matrix(X)))
+
+    def vote_scores(self, scores: Scores) -> dict[str, np.ndarray]:
+        """Mark -> each answer's score, for the vote (`agreement.majority_vote`): the reader's,
+        else the words'."""
+        chosen = scores.words if scores.read is None else scores.read
+        return {m: chosen[:, j] for j, m in enumerate(self.marks)}
 
     def judge(self, answers: Sequence[str], marks: Sequence[object],
-              scores: np.ndarray | None = None) -> tuple[np.ndarray, list]:
-        """(support, preferred): for each answer, the score of the given mark relative to the
-        best-scored mark (0-1; NaN where the mark is None, unknown to the model, or no mark
-        scores above 0), and the mark the wording prefers (None where support is NaN).
-        `scores`: `self.scores(answers)`, if already computed."""
+              scores: Scores | None = None, X: pd.DataFrame | None = None) -> tuple[np.ndarray, list]:
+        """(support, preferred): for each answer, how much the readers support the given mark
+        (0-1: the product over the readers of its score relative to the best-scored mark; NaN
+        where the mark is None, unknown to the model, or no mark scores above 0), and the mark
+        they prefer (the reader's where there is one; None where support is NaN).
+        `scores`: `self.scores(answers, X)`, if already computed."""
         support = np.full(len(answers), np.nan)
         preferred: list = [None] * len(answers)
         if not len(answers):
             return support, preferred
         if scores is None:
-            scores = self.scores(answers)
-        column = {m: j for j, m in enumerate(self.scorer.marks)}
-        best = scores.max(axis=1)
+            scores = self.scores(answers, X)
+        column = {m: j for j, m in enumerate(self.marks)}
+        readers = [s for s in (scores.words, scores.read) if s is not None]
+        best = [s.max(axis=1) for s in readers]
         for i, mark in enumerate(marks):
             j = None if mark is None else column.get(str(mark))
-            if j is not None and best[i] > 0:
-                support[i] = round(min(scores[i, j] / best[i], 1.0), 2)
-                preferred[i] = self.scorer.marks[int(np.argmax(scores[i]))]
+            if j is None or not all(b[i] > 0 for b in best):
+                continue
+            support[i] = round(float(np.prod([min(s[i, j] / b[i], 1.0) for s, b in zip(readers, best)])), 2)
+            preferred[i] = self.marks[int(np.argmax(readers[-1][i]))]
         return support, preferred
 
-    def support(self, answers: Sequence[str], marks: Sequence[object]) -> np.ndarray:
-        return self.judge(answers, marks)[0]
+    def support(self, answers: Sequence[str], marks: Sequence[object], X: pd.DataFrame | None = None) -> np.ndarray:
+        return self.judge(answers, marks, X=X)[0]
 
     def to_dict(self) -> dict:
-        return self.scorer.to_dict()
+        data = self.scorer.to_dict()
+        if self.reader is not None:
+            data["reader"] = {**self.reader.to_dict(), "feature_columns": self.columns.to_dict()}
+        return data
 
     @classmethod
     def from_dict(cls, data: dict) -> WordingSupport:
-        return cls(NgramScorer.from_dict(data))
+        scorer = NgramScorer.from_dict(data)
+        if "reader" not in data:
+            return cls(scorer)
+        reader, columns = NgramScorer.from_dict(data["reader"]), FeatureColumns.from_dict(data["reader"]["feature_columns"])
+        if len(reader.extra_weights) != len(columns.columns) or reader.marks != scorer.marks:
+            raise ValueError("the saved reader of features is inconsistent: its columns, weights or marks differ")
+        return cls(scorer, reader, columns)
 
 
 def weigh(confidence: np.ndarray, support: np.ndarray) -> np.ndarray:

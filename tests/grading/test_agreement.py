@@ -295,13 +295,14 @@ def test_the_grading_model_votes_with_the_wording_and_says_so(tmp_path):
 
     answers, marks = marked_answers()
     weighed = GradingModel.train(small_question(), answers, marks, n_resamples=12)
-    assert weighed.params["vote_wording"] is True and weighed.voted_by_wording
+    assert weighed.params["vote_wording"] == 1.0 and weighed.voted_by_wording  # the reader of features
     X = weighed.features(NEW)
     labels, rule_conf, _ = weighed.learner.predict_rules(X)
     lists = weighed.agreement.rule_lists_
     verdicts = weighed.agreement.verdicts(weighed.learner, X)
-    by_mark = weighed.wording.by_mark(weighed.wording.scores(NEW))
-    expected, _, _ = majority_vote(np.asarray(labels, dtype=object), rule_conf, verdicts, wording=by_mark)
+    by_mark = weighed.wording.vote_scores(weighed.wording.scores(NEW, X))
+    expected, _, _ = majority_vote(np.asarray(labels, dtype=object), rule_conf, verdicts, wording=by_mark,
+                                   wording_weight=1.0)
     assert weighed.grade(NEW)["mark"].tolist() == expected.tolist()
     # a mark it chose from a resampled list says how it was chosen, in the row and in `explain`
     import dataclasses

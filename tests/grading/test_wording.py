@@ -68,7 +68,7 @@ def test_grade_confidence_is_the_rule_lists_share_times_support(model):
     verdicts = model.agreement.verdicts(model.learner, X)
     assert graded["mark"].tolist() == [None if i < 0 else m for m, i in zip(labels, index)]  # no vote changes
     share = list_share(labels, np.where(index < 0, None, labels), verdicts)
-    support, preferred = model.wording.judge(NEW, [None if i < 0 else m for m, i in zip(labels, index)])
+    support, preferred = model.wording.judge(NEW, [None if i < 0 else m for m, i in zip(labels, index)], X=X)
     np.testing.assert_allclose(graded["confidence"].to_numpy(float), share * support, equal_nan=True)
     for i, row in graded.iterrows():
         if index[i] < 0:
@@ -144,3 +144,78 @@ def test_wording_support_can_be_turned_off():
     plain = GradingModel.train(small_question(), answers, marks, n_resamples=0, wording_support=False)
     assert plain.wording is None and "wording" not in plain.to_dict()
     assert not plain.grade(NEW)["explanation"].str.contains("worded").any()
+
+
+def test_feature_columns_standardise_numbers_and_spell_out_categories():
+    import pandas as pd
+
+    from grader.grading.wording import FeatureColumns
+    from knowledge.schema import FeatureSpec
+
+    X = pd.DataFrame({"coverage": [0.0, 0.5, 1.0, 0.5], "concept:gap": ["present", "absent", "negated", "absent"],
+                      "same": ["absent"] * 4, "length": [3, 3, 3, 3]})
+    specs = [FeatureSpec("coverage", "numeric"), FeatureSpec("concept:gap", "categorical", ("present", "negated", "absent")),
+             FeatureSpec("same", "categorical", ("present", "absent")), FeatureSpec("length", "numeric")]
+    columns = FeatureColumns.fit(X, specs)
+    # the same value for every marked answer tells nothing: left out
+    assert [(name, value) for name, value, _, _ in columns.columns] == [
+        ("coverage", None), ("concept:gap", "present"), ("concept:gap", "negated"), ("concept:gap", "absent")]
+    scale = columns.weight / 2.0  # four columns scaled together to unit length
+    m = columns.matrix(X)
+    np.testing.assert_allclose(m[:, 0], (X.coverage - 0.5) / X.coverage.std(ddof=0) * scale)
+    np.testing.assert_allclose(m[:, 1:] / scale, [[1, 0, 0], [0, 0, 1], [0, 1, 0], [0, 0, 1]])
+    again = FeatureColumns.from_dict(json.loads(json.dumps(columns.to_dict())))
+    np.testing.assert_allclose(again.matrix(X), m)
+
+
+def test_the_second_reader_reads_the_features_where_the_words_say_nothing():
+    import pandas as pd
+
+    from knowledge.schema import FeatureSpec
+
+    texts = ["the same words"] * 20  # the words cannot tell the marks apart; a feature can
+    marks = ["1"] * 10 + ["0"] * 10
+    X = pd.DataFrame({"coverage": [0.9] * 10 + [0.1] * 10})
+    specs = [FeatureSpec("coverage", "numeric")]
+    plain = WordingSupport.fit(texts, marks)
+    reading = WordingSupport.fit(texts, marks, X, specs)
+    new = pd.DataFrame({"coverage": [0.9, 0.1]})
+    assert plain.reader is None and plain.scores(texts[:2]).read is None
+    words, read = reading.scores(texts[:2], new)
+    np.testing.assert_allclose(words, plain.scores(texts[:2]).words)  # the same words' reader
+    assert words[0].tolist() == words[1].tolist()
+    column = {m: j for j, m in enumerate(reading.marks)}
+    assert read[0, column["1"]] > read[0, column["0"]] and read[1, column["0"]] > read[1, column["1"]]
+    assert reading.vote_scores(reading.scores(texts[:2], new))["1"].tolist() == read[:, column["1"]].tolist()
+    # support: the product of both readers' (the words' reader is split evenly here)
+    support, preferred = reading.judge(texts[:2], ["1", "1"], X=new)
+    w = words[:, column["1"]] / words.max(axis=1)
+    r = np.minimum(read[:, column["1"]] / read.max(axis=1), 1)
+    np.testing.assert_allclose(support, np.round(np.minimum(w, 1) * r, 2))
+    assert preferred == ["1", "0"]
+    with pytest.raises(ValueError, match="features"):
+        reading.scores(texts[:2])
+    saved = WordingSupport.from_dict(json.loads(json.dumps(reading.to_dict())))
+    np.testing.assert_allclose(saved.scores(texts[:2], new).read, read)
+
+
+def test_a_grading_model_reads_the_features_and_a_crafted_column_is_refused(model, tmp_path):
+    assert model.wording.reader is not None and model.wording.columns.columns
+    assert model.params["vote_wording"] == 1.0
+    data = json.loads(json.dumps(model.to_dict()))
+    (tmp_path / "m.json").write_text(json.dumps(data), encoding="utf-8")
+    assert GradingModel.load(tmp_path / "m.json").grade(NEW).equals(model.grade(NEW))
+    reader = data["wording"]["reader"]
+    reader["feature_columns"]["columns"][0][0] = "concept:not_there"
+    (tmp_path / "bad.json").write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ModelFileError, match="not_there"):
+        GradingModel.load(tmp_path / "bad.json")
+    reader["feature_columns"]["columns"] = reader["feature_columns"]["columns"][1:]
+    (tmp_path / "short.json").write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ModelFileError, match="columns, weights or marks differ"):
+        GradingModel.load(tmp_path / "short.json")
+    # a model file written before 2026-11-24 reads the words alone and votes without them
+    del data["wording"]["reader"], data["params"]["vote_wording"]
+    (tmp_path / "old.json").write_text(json.dumps(data), encoding="utf-8")
+    old = GradingModel.load(tmp_path / "old.json")
+    assert old.wording.reader is None and not old.voted_by_wording
