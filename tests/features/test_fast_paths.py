@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from features import quantities as qty
@@ -107,8 +108,12 @@ def test_the_wording_scores_from_cached_word_columns_are_those_of_all_the_ngrams
     texts = [normalize(a) for a in _answers()] * 2  # the second round from the word cache
     plain = _readable(scorer._rows([answer_ngrams(t) for t in texts]) @ scorer.weights + scorer.bias)
     assert (scorer.score(texts) == plain).all()
-    assert scorer._rows_of_columns([scorer._columns(t) for t in texts]).tobytes() \
-        == scorer._rows([answer_ngrams(t) for t in texts]).tobytes()
+    assert [scorer._columns(t) for t in texts] == [
+        {scorer.vocabulary.index(g) for g in answer_ngrams(t) if g in scorer.vocabulary} for t in texts]
+    # the sparse sums are the dense ones but for the order of the additions
+    dense = scorer._rows([answer_ngrams(t) for t in texts]) @ scorer.weights + scorer.bias
+    assert np.allclose(scorer._sparse_scores([scorer._columns(t) for t in texts]), dense,
+                       rtol=0, atol=1e-12)
 
 
 def test_unit_readings_skipping_words_pint_cannot_read_are_the_readings_of_every_spelling():
@@ -122,3 +127,27 @@ def test_unit_readings_skipping_words_pint_cannot_read_are_the_readings_of_every
     assert len(sequences) > 500
     for seq in sequences:
         assert qty.parse_unit(seq) == qty.parse_unit(seq, skip_unknown_atoms=False), seq
+
+
+def test_the_wording_support_of_whole_arrays_is_that_of_each_answer_in_turn():
+    from grader.grading.wording import WordingSupport
+
+    train = generate_answers(REFERENCE_QUESTION, 200, seed=7) + generate_answers(RUBRIC_QUESTION, 200, seed=8)
+    wording = WordingSupport.fit(train, [str(len(a) % 3) for a in train])
+    answers = _answers()
+    marks = [[None, "0", "1", "2", "7", 1][i % 6] for i in range(len(answers))]
+    scores = wording.scorer.score([normalize(a) for a in answers])
+    column = {m: j for j, m in enumerate(wording.scorer.marks)}
+    plain_support, plain_preferred = [], []
+    for i, mark in enumerate(marks):
+        j = None if mark is None else column.get(str(mark))
+        best = scores[i].max()
+        if j is not None and best > 0:
+            plain_support.append(round(min(scores[i, j] / best, 1.0), 2))
+            plain_preferred.append(wording.scorer.marks[int(np.argmax(scores[i]))])
+        else:
+            plain_support.append(math.nan)
+            plain_preferred.append(None)
+    support, preferred = wording.judge(answers, marks)
+    assert [_bits(float(s)) for s in support] == [_bits(float(s)) for s in plain_support]
+    assert preferred == plain_preferred
