@@ -7,6 +7,7 @@ answers and on edge cases (labels, empty answers, unicode, numbers with and with
 from __future__ import annotations
 
 import math
+import random
 
 import numpy as np
 import pytest
@@ -151,3 +152,40 @@ def test_the_wording_support_of_whole_arrays_is_that_of_each_answer_in_turn():
     support, preferred = wording.judge(answers, marks)
     assert [_bits(float(s)) for s in support] == [_bits(float(s)) for s in plain_support]
     assert preferred == plain_preferred
+
+
+def _number_texts() -> list[str]:
+    extra = ["-9.8", "+3e8 m", ".5 A", "1,500 mV", "10^-3", "3 x 10^8", "a-1.5", "^2", "x.5",
+             "v1.2.3", "١٢ m", "twenty-five", "TWENTY five", "Nine point eight", "half",
+             "nineteen", "ninety9", "9half", "ſeven", "K"]
+    return [normalize(a) for a in _answers()] + extra
+
+
+def test_numbers_found_from_candidate_positions_are_those_of_scanning_every_position():
+    for text in _number_texts():
+        assert [m.span() for m in qty._numbers(text)] == [m.span() for m in qty._NUMBER.finditer(text)], text
+        if not qty._may_have_number_words(text):
+            assert qty._WORD_RUN.search(text) is None, text
+
+
+def test_a_quantity_verdict_without_the_words_after_the_unit_is_the_verdict_with_them():
+    quantities = RUBRIC_QUESTION.quantities + (qty.Quantity("force", 10.0, "N", 0.05),)
+    words = ["because", "of", "gravity", "m", "s", "/", "*", "squared", "per", "degrees", "C",
+             "N", "kg", "think", "ms-2", "s^2", "lol", "metres", "second", "Celsius", "deg"]
+    rng = random.Random(0)
+    tails = [tuple(rng.choice(words) for _ in range(rng.randrange(0, 6))) for _ in range(400)]
+    tails += [m.unit_words for t in _number_texts() for m in qty.find_numbers(t)]
+    for tail in tails:
+        for q in quantities:
+            for value in (9.8, 10.0, -0.0):
+                full = qty._check.__wrapped__(q, ((value, math.copysign(1.0, value), tail),), quantities)
+                short = qty._check(q, ((value, math.copysign(1.0, value), qty._readable_words(tail)),),
+                                   quantities)
+                assert _bits(full.value) == _bits(short.value) and full.status == short.status, (tail, q.name)
+
+
+def test_the_cached_content_test_is_the_plain_one():
+    from features.lexicon import is_content
+
+    for key in ["gap", "the", "not", "A", "a", "9", ".", "--", "9.8", "'s", "same", "x", "ça"]:
+        assert is_content(key) == is_content.__wrapped__(key)
