@@ -189,3 +189,18 @@ def test_the_cached_content_test_is_the_plain_one():
 
     for key in ["gap", "the", "not", "A", "a", "9", ".", "--", "9.8", "'s", "same", "x", "ça"]:
         assert is_content(key) == is_content.__wrapped__(key)
+
+
+def test_similarity_from_gathered_rows_is_the_matrix_product():
+    from features.similarity import Exemplars, polarity_keys
+
+    rng = random.Random(1)
+    words = [f"w{i}" for i in range(60)] + [f"w{i}~not" for i in range(20)]
+    train = [frozenset(rng.sample(words, rng.randrange(0, 9))) for _ in range(300)]
+    ex = Exemplars.fit(train, [str(rng.randrange(3)) for _ in train])
+    answers = [frozenset(rng.sample(words + ["unseen"], rng.randrange(0, 12))) for _ in range(500)]
+    rows = np.zeros((len(answers), len(ex._vocab)), dtype=np.float32)
+    for i, keys in enumerate(answers):
+        rows[i, [ex._vocab[k] for k in keys if k in ex._vocab]] = 1.0
+    assert ex._shared_counts(answers).tobytes() == (rows @ ex._matrix).tobytes()
+    assert polarity_keys({"gap": False, "close": True}) == {"gap", "close~not"}
