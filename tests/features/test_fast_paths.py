@@ -166,6 +166,8 @@ def test_numbers_found_from_candidate_positions_are_those_of_scanning_every_posi
         assert [m.span() for m in qty._numbers(text)] == [m.span() for m in qty._NUMBER.finditer(text)], text
         if not qty._may_have_number_words(text):
             assert qty._WORD_RUN.search(text) is None, text
+            if qty._DIGIT.search(text) is None:  # find_numbers' quicker has_number
+                assert not qty.has_number(text), text
 
 
 def test_a_quantity_verdict_without_the_words_after_the_unit_is_the_verdict_with_them():
