@@ -14,6 +14,7 @@ decide the polarity of the content words instead (`negation`).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from spacy.attrs import IS_PUNCT, IS_SPACE, LEMMA, LOWER, NORM
 from spacy.lang.en.stop_words import STOP_WORDS
@@ -89,6 +90,7 @@ def read_tokens(doc: Doc, speller: Speller) -> tuple[list[str], list[str], int]:
     return keys, norms, words
 
 
+@lru_cache(maxsize=200_000)  # called for every token of every answer; keys repeat
 def is_content(key: str) -> bool:
     """Does the key carry meaning for marking (not a stop word, cue or punctuation)?"""
     if key in STOP or key in CUES:

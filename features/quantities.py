@@ -125,10 +125,11 @@ class Mention:
 
 def find_numbers(text: str) -> list[Mention]:
     """Every number of the text, in order, with the words after it that may be its unit."""
-    if not has_number(text):
+    has_digit = _DIGIT.search(text) is not None
+    if not has_digit and not _may_have_number_words(text):  # has_number(text), quicker
         return []
     found: list[Mention] = []
-    for m in _NUMBER.finditer(text):
+    for m in (_numbers(text) if has_digit else ()):
         if m.group("num"):
             den = float(m.group("den"))
             if den == 0:
@@ -144,7 +145,7 @@ def find_numbers(text: str) -> list[Mention]:
         if m.group("sign") == "-":
             value = -value
         found.append(_with_unit(text, value, m.start(), m.end()))
-    for m in _WORD_RUN.finditer(text):
+    for m in (_WORD_RUN.finditer(text) if _may_have_number_words(text) else ()):
         value = words_value(m.group())
         if value is None:
             continue
@@ -154,6 +155,30 @@ def find_numbers(text: str) -> list[Mention]:
         found.append(mention)
     found.sort(key=lambda x: x.start)
     return found
+
+
+_CANDIDATE = re.compile(r"[-+.\d]")  # where a match of _NUMBER can start
+_DIGIT = re.compile(r"\d")  # every match of _NUMBER has one
+_ASCII_WORD = re.compile(r"[a-z]+")
+
+
+def _numbers(text: str):
+    """`_NUMBER.finditer(text)`, trying the pattern only where a number can start (a sign,
+    a dot or a digit): the same matches, without the regex engine trying every position."""
+    pos = 0
+    while (c := _CANDIDATE.search(text, pos)) is not None:
+        m = _NUMBER.match(text, c.start())
+        if m is None:
+            pos = c.start() + 1
+            continue
+        yield m
+        pos = m.end()
+
+
+def _may_have_number_words(text: str) -> bool:
+    """False only when `_WORD_RUN` cannot match: an ASCII text none of whose words is a
+    number word (a non-ASCII one is always scanned: case folding is then not lower())."""
+    return not text.isascii() or not NUMBER_WORDS.isdisjoint(_ASCII_WORD.findall(text.lower()))
 
 
 def _has_unit(m: Mention) -> bool:
@@ -306,8 +331,30 @@ def check(q: Quantity, mentions: list[Mention], others: Sequence[Quantity] = ())
     and students write the same few ("9.8 m/s^2", "10 N"): it is worked out once per
     distinct set (pint's unit conversions are the expensive part), see `_check`.
     """
-    said = tuple((m.value, math.copysign(1.0, m.value), m.unit_words) for m in mentions)
+    said = tuple((m.value, math.copysign(1.0, m.value), _readable_words(m.unit_words))
+                 for m in mentions)
     return _check(q, said, tuple(others))
+
+
+def _readable_words(words: tuple[str, ...]) -> tuple[str, ...]:
+    """The unit words up to the first one no unit expression can hold ("m/s^2 because of
+    gravity": m / s^2): every longer sequence has no pint reading (`parse_unit` gives up at
+    that word), so the verdict is the same without them, and the cache of `_check` is hit
+    by every answer that gives the same number and unit, whatever follows."""
+    for n, w in enumerate(words):
+        if _ends_units(w):
+            return words[:n]
+    return words
+
+
+@lru_cache(maxsize=65536)
+def _ends_units(word: str) -> bool:
+    """Does `parse_unit` return no reading for any sequence holding this word? Operators,
+    squared/cubed and the words of "degrees C" are never the end (they join other words)."""
+    low = word.lower()
+    if word in ("/", "*") or low in ("squared", "cubed") or low in _DEGREE_WORDS or low in _SCALES_OF:
+        return False
+    return not any(_reads_alone(o) for o in _atom_expr(word))
 
 
 @lru_cache(maxsize=65536)

@@ -25,6 +25,8 @@ import numpy as np
 NEGATED_SUFFIX = "~not"
 MAX_EXEMPLARS_PER_MARK = 400  # the commonest distinct answers: bounded model size and time
 CHUNK = 1024  # answers compared at a time: memory stays flat in the number of answers
+_GATHER_BUDGET = 4_000_000  # float32 values of exemplar rows gathered at a time (16 MB)
+_KEYS_PER_ANSWER = 16  # about, for the budget: answers have a few content words
 
 
 def polarity_keys(polarity: dict[str, bool]) -> frozenset[str]:
@@ -95,11 +97,7 @@ class Exemplars:
         out = np.zeros((n, m))
         if n == 0 or not self.keys:
             return out
-        rows = np.zeros((n, len(self._vocab)), dtype=np.float32)
-        for i, keys in enumerate(key_sets):
-            cols = [self._vocab[k] for k in keys if k in self._vocab]
-            rows[i, cols] = 1.0
-        inter = rows @ self._matrix
+        inter = self._shared_counts(key_sets)
         with np.errstate(invalid="ignore", divide="ignore"):
             contained = np.where(self._sizes[None, :] > 0, inter / self._sizes[None, :], 0.0)
         if own is not None:  # leave one out: an exemplar made of this answer alone is not used
@@ -114,6 +112,26 @@ class Exemplars:
             cols = np.flatnonzero(mark_of == c)
             if cols.size:
                 out[:, c] = np.maximum(contained[:, cols].max(axis=1), 0.0)
+        return out
+
+    def _shared_counts(self, key_sets: Sequence[frozenset[str]]) -> np.ndarray:
+        """(answers x exemplars) how many of each exemplar's keys each answer says: the rows
+        of the exemplar matrix for the answer's keys, summed. Not a matrix product: a float32
+        product goes through a multithreaded BLAS, whose threads cost more CPU than the sums
+        (counts of ones, exact in any order: the product's values)."""
+        vocab = self._vocab
+        cols = [[vocab[k] for k in keys if k in vocab] for keys in key_sets]
+        out = np.zeros((len(cols), len(self.keys)), dtype=np.float32)
+        step = max(1, _GATHER_BUDGET // (_KEYS_PER_ANSWER * max(1, len(self.keys))))
+        for first in range(0, len(cols), step):  # bounded memory for the gathered rows
+            part = cols[first:first + step]
+            lengths = np.fromiter(map(len, part), dtype=np.int64, count=len(part))
+            has = np.flatnonzero(lengths)
+            if not has.size:
+                continue
+            flat = np.fromiter((j for c in part for j in c), dtype=np.int64, count=int(lengths.sum()))
+            starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))[has]
+            out[first + has] = np.add.reduceat(self._matrix[flat], starts, axis=0)
         return out
 
     def to_dict(self) -> dict:

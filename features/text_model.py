@@ -101,18 +101,44 @@ class NgramScorer:
             out[held] = kernel[np.ix_(held, rest)] @ dual
         return _readable(out)
 
-    def score(self, texts: Sequence[str], extra: np.ndarray | None = None) -> np.ndarray:
+    def score(self, texts: Sequence[str], extra: np.ndarray | None = None,
+              columns: Sequence[set[int]] | None = None) -> np.ndarray:
         """(answers x marks) how much each answer reads like the answers of each mark;
-        `extra`: the answers' extra columns, when the scorer was fitted with them."""
+        `extra`: the answers' extra columns, when the scorer was fitted with them; `columns`:
+        `columns_of(texts)`, if already worked out."""
         if not len(texts):
             return np.zeros((0, len(self.marks)))
-        X = self._rows_of_columns([self._columns(t) for t in texts])
-        raw = X @ self.weights + self.bias
+        raw = self._sparse_scores(self.columns_of(texts) if columns is None else columns)
         if len(self.extra_weights):
             if extra is None:
                 raise ValueError("this text model also reads extra columns: give them")
             raw = raw + np.asarray(extra, dtype=float).reshape(len(texts), -1) @ self.extra_weights
         return _readable(raw)
+
+    def columns_of(self, texts: Sequence[str]) -> list[set[int]]:
+        """Each text's vocabulary columns (what `score` reads; scorers that share the
+        vocabulary, as `with_extra` makes them, share them)."""
+        return [self._columns(t) for t in texts]
+
+    def _sparse_scores(self, columns: Sequence[set[int]]) -> np.ndarray:
+        """`_rows(...) @ weights + bias` from each answer's vocabulary columns, without the
+        dense answers x vocabulary matrix: an answer has a hundred of the 4,000 n-grams, so
+        only their weight rows are summed (the same sums up to the order of the additions,
+        which `_readable`'s rounding to 2 decimals does not see; see test_fast_paths)."""
+        lengths = np.fromiter((len(c) for c in columns), dtype=np.int64, count=len(columns))
+        indices = np.fromiter((j for c in columns for j in sorted(c)), dtype=np.int64,
+                              count=int(lengths.sum()))
+        values = self.idf[indices]
+        starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+        has = lengths > 0
+        out = np.zeros((len(columns), len(self.marks)))
+        if not has.any():
+            return out + self.bias
+        at = starts[has]  # reduceat over non-empty rows only (an empty segment is not 0)
+        norms = np.sqrt(np.add.reduceat(values * values, at))
+        values = values / np.repeat(norms, lengths[has])  # the rows of unit length
+        out[has] = np.add.reduceat(values[:, None] * self.weights[indices], at, axis=0)
+        return out + self.bias
 
     def _columns(self, text: str) -> set[int]:
         """The vocabulary columns of `answer_ngrams(text)`, from the columns of each word's
@@ -139,15 +165,6 @@ class NgramScorer:
             if j is not None:
                 columns.add(j)
         return columns
-
-    def _rows_of_columns(self, columns: Sequence[set[int]]) -> np.ndarray:
-        """`_rows` from each answer's vocabulary columns."""
-        X = np.zeros((len(columns), len(self.vocabulary)))
-        for i, cols in enumerate(columns):
-            cols = list(cols)
-            X[i, cols] = self.idf[cols]
-        norms = np.linalg.norm(X, axis=1, keepdims=True)
-        return np.divide(X, norms, out=np.zeros_like(X), where=norms > 0)
 
     def _rows(self, grams: Sequence[set[str]]) -> np.ndarray:
         index = {g: j for j, g in enumerate(self.vocabulary)}

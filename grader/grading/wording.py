@@ -137,7 +137,9 @@ class WordingSupport:
             return Scores(self.scorer.score(texts), None)
         if X is None:
             raise ValueError("this wording model also reads the answers' features: give them")
-        return Scores(self.scorer.score(texts), self.reader.score(texts, self.columns.matrix(X)))
+        columns = self.scorer.columns_of(texts)  # the reader shares the scorer's n-grams
+        return Scores(self.scorer.score(texts, columns=columns),
+                      self.reader.score(texts, self.columns.matrix(X), columns))
 
     def vote_scores(self, scores: Scores) -> dict[str, np.ndarray]:
         """Mark -> each answer's score, for the vote (`agreement.majority_vote`): the reader's,
@@ -159,14 +161,19 @@ class WordingSupport:
         if scores is None:
             scores = self.scores(answers, X)
         column = {m: j for j, m in enumerate(self.marks)}
+        given = np.fromiter((-1 if mark is None else column.get(str(mark), -1) for mark in marks),
+                            dtype=np.int64, count=len(answers))
         readers = [s for s in (scores.words, scores.read) if s is not None]
-        best = [s.max(axis=1) for s in readers]
-        for i, mark in enumerate(marks):
-            j = None if mark is None else column.get(str(mark))
-            if j is None or not all(b[i] > 0 for b in best):
-                continue
-            support[i] = round(float(np.prod([min(s[i, j] / b[i], 1.0) for s, b in zip(readers, best)])), 2)
-            preferred[i] = self.marks[int(np.argmax(readers[-1][i]))]
+        bests = [s.max(axis=1) for s in readers]
+        rows = np.flatnonzero((given >= 0) & np.logical_and.reduce([b > 0 for b in bests]))
+        product = np.ones(len(rows))
+        for s, best in zip(readers, bests):
+            product = product * np.minimum(s[rows, given[rows]] / best[rows], 1.0)
+        # np.round is what round() of a numpy float does: the figures of a per-answer loop
+        support[rows] = np.round(product, 2)
+        names = np.asarray(self.marks, dtype=object)
+        for i, name in zip(rows.tolist(), names[np.argmax(readers[-1][rows], axis=1)].tolist()):
+            preferred[i] = name
         return support, preferred
 
     def support(self, answers: Sequence[str], marks: Sequence[object], X: pd.DataFrame | None = None) -> np.ndarray:

@@ -7,7 +7,9 @@ answers and on edge cases (labels, empty answers, unicode, numbers with and with
 from __future__ import annotations
 
 import math
+import random
 
+import numpy as np
 import pytest
 
 from features import quantities as qty
@@ -107,8 +109,12 @@ def test_the_wording_scores_from_cached_word_columns_are_those_of_all_the_ngrams
     texts = [normalize(a) for a in _answers()] * 2  # the second round from the word cache
     plain = _readable(scorer._rows([answer_ngrams(t) for t in texts]) @ scorer.weights + scorer.bias)
     assert (scorer.score(texts) == plain).all()
-    assert scorer._rows_of_columns([scorer._columns(t) for t in texts]).tobytes() \
-        == scorer._rows([answer_ngrams(t) for t in texts]).tobytes()
+    assert [scorer._columns(t) for t in texts] == [
+        {scorer.vocabulary.index(g) for g in answer_ngrams(t) if g in scorer.vocabulary} for t in texts]
+    # the sparse sums are the dense ones but for the order of the additions
+    dense = scorer._rows([answer_ngrams(t) for t in texts]) @ scorer.weights + scorer.bias
+    assert np.allclose(scorer._sparse_scores([scorer._columns(t) for t in texts]), dense,
+                       rtol=0, atol=1e-12)
 
 
 def test_unit_readings_skipping_words_pint_cannot_read_are_the_readings_of_every_spelling():
@@ -122,3 +128,81 @@ def test_unit_readings_skipping_words_pint_cannot_read_are_the_readings_of_every
     assert len(sequences) > 500
     for seq in sequences:
         assert qty.parse_unit(seq) == qty.parse_unit(seq, skip_unknown_atoms=False), seq
+
+
+def test_the_wording_support_of_whole_arrays_is_that_of_each_answer_in_turn():
+    from grader.grading.wording import WordingSupport
+
+    train = generate_answers(REFERENCE_QUESTION, 200, seed=7) + generate_answers(RUBRIC_QUESTION, 200, seed=8)
+    wording = WordingSupport.fit(train, [str(len(a) % 3) for a in train])
+    answers = _answers()
+    marks = [[None, "0", "1", "2", "7", 1][i % 6] for i in range(len(answers))]
+    scores = wording.scorer.score([normalize(a) for a in answers])
+    column = {m: j for j, m in enumerate(wording.scorer.marks)}
+    plain_support, plain_preferred = [], []
+    for i, mark in enumerate(marks):
+        j = None if mark is None else column.get(str(mark))
+        best = scores[i].max()
+        if j is not None and best > 0:
+            plain_support.append(round(min(scores[i, j] / best, 1.0), 2))
+            plain_preferred.append(wording.scorer.marks[int(np.argmax(scores[i]))])
+        else:
+            plain_support.append(math.nan)
+            plain_preferred.append(None)
+    support, preferred = wording.judge(answers, marks)
+    assert [_bits(float(s)) for s in support] == [_bits(float(s)) for s in plain_support]
+    assert preferred == plain_preferred
+
+
+def _number_texts() -> list[str]:
+    extra = ["-9.8", "+3e8 m", ".5 A", "1,500 mV", "10^-3", "3 x 10^8", "a-1.5", "^2", "x.5",
+             "v1.2.3", "١٢ m", "twenty-five", "TWENTY five", "Nine point eight", "half",
+             "nineteen", "ninety9", "9half", "ſeven", "K"]
+    return [normalize(a) for a in _answers()] + extra
+
+
+def test_numbers_found_from_candidate_positions_are_those_of_scanning_every_position():
+    for text in _number_texts():
+        assert [m.span() for m in qty._numbers(text)] == [m.span() for m in qty._NUMBER.finditer(text)], text
+        if not qty._may_have_number_words(text):
+            assert qty._WORD_RUN.search(text) is None, text
+            if qty._DIGIT.search(text) is None:  # find_numbers' quicker has_number
+                assert not qty.has_number(text), text
+
+
+def test_a_quantity_verdict_without_the_words_after_the_unit_is_the_verdict_with_them():
+    quantities = RUBRIC_QUESTION.quantities + (qty.Quantity("force", 10.0, "N", 0.05),)
+    words = ["because", "of", "gravity", "m", "s", "/", "*", "squared", "per", "degrees", "C",
+             "N", "kg", "think", "ms-2", "s^2", "lol", "metres", "second", "Celsius", "deg"]
+    rng = random.Random(0)
+    tails = [tuple(rng.choice(words) for _ in range(rng.randrange(0, 6))) for _ in range(400)]
+    tails += [m.unit_words for t in _number_texts() for m in qty.find_numbers(t)]
+    for tail in tails:
+        for q in quantities:
+            for value in (9.8, 10.0, -0.0):
+                full = qty._check.__wrapped__(q, ((value, math.copysign(1.0, value), tail),), quantities)
+                short = qty._check(q, ((value, math.copysign(1.0, value), qty._readable_words(tail)),),
+                                   quantities)
+                assert _bits(full.value) == _bits(short.value) and full.status == short.status, (tail, q.name)
+
+
+def test_the_cached_content_test_is_the_plain_one():
+    from features.lexicon import is_content
+
+    for key in ["gap", "the", "not", "A", "a", "9", ".", "--", "9.8", "'s", "same", "x", "ça"]:
+        assert is_content(key) == is_content.__wrapped__(key)
+
+
+def test_similarity_from_gathered_rows_is_the_matrix_product():
+    from features.similarity import Exemplars, polarity_keys
+
+    rng = random.Random(1)
+    words = [f"w{i}" for i in range(60)] + [f"w{i}~not" for i in range(20)]
+    train = [frozenset(rng.sample(words, rng.randrange(0, 9))) for _ in range(300)]
+    ex = Exemplars.fit(train, [str(rng.randrange(3)) for _ in train])
+    answers = [frozenset(rng.sample(words + ["unseen"], rng.randrange(0, 12))) for _ in range(500)]
+    rows = np.zeros((len(answers), len(ex._vocab)), dtype=np.float32)
+    for i, keys in enumerate(answers):
+        rows[i, [ex._vocab[k] for k in keys if k in ex._vocab]] = 1.0
+    assert ex._shared_counts(answers).tobytes() == (rows @ ex._matrix).tobytes()
+    assert polarity_keys({"gap": False, "close": True}) == {"gap", "close~not"}
