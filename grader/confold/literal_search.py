@@ -132,8 +132,8 @@ class LiteralSearch(SlotTable):
             g /= total
             margin = part[0] - part[1]
             margin *= 2
-            g[0, margin < balance] = -np.inf  # fp + fn > tp + tn
-            g[1, margin > balance] = -np.inf  # the same test for the mirror image
+            np.putmask(g[0], margin < balance, -np.inf)  # fp + fn > tp + tn
+            np.putmask(g[1], margin > balance, -np.inf)  # the same test for the mirror image
         if numbers is not None and ((numbers[0] != P) | (numbers[1] != N)).any():
             self._mixed_second_gains(gains, slots, covered, numbers, P, N, table)
         return gains
