@@ -95,3 +95,27 @@ def test_distinct_sorted_is_np_unique(values, whole):
     thresholds, ranks = _distinct_sorted(values)
     expected, inverse = np.unique(values, return_inverse=True)
     assert np.array_equal(thresholds, expected) and np.array_equal(ranks, inverse.ravel())
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2 ** 31), st.integers(4, 80), st.sampled_from([0.25, 0.0, 1e9]),
+       st.sampled_from([0.5, 0.2, 1.0]))
+def test_learned_coverage_is_the_rules_coverage(seed, n, sparse_factor, ratio):
+    """The rows a learned rule covers with its exceptions, known from learning them, are
+    those `rule_mask` evaluates (exceptions to exceptions included)."""
+    rng = np.random.default_rng(seed)
+    table = encode_frame(random_table(rng, n))
+    search = LiteralSearch(table, list(table.columns))
+    search.SPARSE_FACTOR = sparse_factor
+    is_pos = rng.random(n) < 0.6
+    pos, neg = np.flatnonzero(is_pos), np.flatnonzero(~is_pos)
+    found = FoldLearner(table, search, ratio=ratio).learn_covering(pos, neg)
+    assert np.array_equal(found.cov_pos, np.flatnonzero(rule_mask(found.rule, table, pos)))
+    assert np.array_equal(found.cov_neg, np.flatnonzero(rule_mask(found.rule, table, neg)))
+    rules = FoldLearner(table, search, ratio=ratio)._fold(pos, neg, (), None, None)
+    hit_pos = np.zeros(len(pos), dtype=bool)
+    hit_neg = np.zeros(len(neg), dtype=bool)
+    for rule in rules[0]:
+        hit_pos |= rule_mask(rule, table, pos)
+        hit_neg |= rule_mask(rule, table, neg)
+    assert np.array_equal(rules[1], hit_pos) and np.array_equal(rules[2], hit_neg)
