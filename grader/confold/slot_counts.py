@@ -48,8 +48,17 @@ class _Feature:
     integral: bool  # all numeric values are whole numbers: print thresholds as ints
 
 
-#: The tags of `_counts_by_sorting`'s keys that count: positive (row 0), negative (row 1).
-_TAGS = np.array([[0], [1]])
+#: What a cell of `_counts_by_sorting` adds to the packed counts, by its tag: a positive 1,
+#: a negative 2**32, an always-offered slot nothing.
+_PACKED = np.array([1, 1 << 32, 0, 0], dtype=np.int64)
+
+
+def _unpack(packed: np.ndarray) -> np.ndarray:
+    """(2, n) positives and negatives from counts packed as `positives + negatives << 32`."""
+    out = np.empty((2, len(packed)), dtype=np.int64)
+    np.bitwise_and(packed, 0xFFFFFFFF, out=out[0])
+    np.right_shift(packed, 32, out=out[1])
+    return out
 
 #: Positives and negatives per slot among the rows in play: two int arrays of n_slots.
 #: `counts[::-1]` swaps them (a rule's exceptions learn the other way round).
@@ -150,8 +159,10 @@ class SlotTable:
 
     # -- counting ---------------------------------------------------------------------------
     def _by_sorting(self, n_rows: int) -> bool:
-        """Count these many rows by sorting their cells (few rows on many slots)?"""
-        return n_rows * self.slots.shape[1] < self.SPARSE_FACTOR * self.n_slots
+        """Count these many rows by sorting their cells (few rows on many slots)? Not past
+        2**31 cells, which the packed counts of `_counts_by_sorting` could not hold."""
+        cells = n_rows * self.slots.shape[1]
+        return cells < self.SPARSE_FACTOR * self.n_slots and cells < 2 ** 31
 
     def count(self, pos: np.ndarray, neg: np.ndarray) -> SlotCounts | None:
         """Per-slot counts of the rows in play, to hand to `best` and `narrow`; None where
@@ -236,38 +247,45 @@ class SlotTable:
         np.cumsum(counts[1], out=cum[1, 1:])
         numbers = None
         if len(self._mixed):
-            numbers = cum[:, self._mixed_cat_start] - cum[:, self._mixed_num_start]
+            numbers = np.take(cum, self._mixed_cat_start, axis=1) - np.take(cum, self._mixed_num_start, axis=1)
         if n <= self.ALL_SLOTS:
-            return self._all_slots, cum[:, 1:] - cum[:, self._count_from], numbers, absent
+            return self._all_slots, cum[:, 1:] - np.take(cum, self._count_from, axis=1), numbers, absent
         slots = np.flatnonzero(~absent)
-        return slots, cum[:, slots + 1] - cum[:, self._count_from[slots]], numbers, None
+        # np.take along an axis: much faster than fancy indexing `cum[:, slots]`
+        covered = np.take(cum, slots + 1, axis=1) - np.take(cum, self._count_from[slots], axis=1)
+        return slots, covered, numbers, None
 
     def _counts_by_sorting(self, pos: np.ndarray, neg: np.ndarray):
         """The same from the sorted cells of the rows in play (few rows, many slots). A cell
         is keyed `4 * slot + tag`, tag 0 for a positive, 1 for a negative, 2 for an
-        always-offered slot (counted as neither)."""
-        in_play = np.array([[len(pos)], [len(neg)]])
+        always-offered slot (counted as neither). Positives and negatives are counted in one
+        int64, negatives in the high 32 bits (`_PACKED`): one cumulative sum and one gather
+        instead of two; every difference taken is of counts that only grow, so no borrow
+        crosses from one half to the other."""
         keys = np.concatenate((self.slots[pos].ravel() * 4, self.slots[neg].ravel() * 4 + 1,
                                self._always_keys))
         keys.sort()
+        cum = np.cumsum(_PACKED[keys & 3])
         slot_of_key = keys >> 2
-        cum = np.cumsum((keys & 3) == _TAGS, axis=1)
         last = np.empty(len(keys), dtype=bool)
         last[-1] = True
         np.not_equal(slot_of_key[1:], slot_of_key[:-1], out=last[:-1])
-        ends = np.flatnonzero(last)
+        ends = last.nonzero()[0]
         slots = slot_of_key[ends]
-        at_end = cum[:, ends]
+        at_end = cum[ends]
         # a number counts from its feature's first cell (f cells per row lie below feature f),
         # a category from the end of the slot before it
-        before = np.zeros_like(at_end)
-        before[:, 1:] = at_end[:, :-1]
-        below_feature = self.feature_of_slot[slots] * in_play
-        covered = at_end - np.where(self.is_numeric_slot[slots], below_feature, before)
+        in_play = len(pos) + (len(neg) << 32)
+        start = np.empty_like(at_end)
+        start[0] = 0
+        start[1:] = at_end[:-1]
+        numeric = self.is_numeric_slot[slots]
+        np.copyto(start, self.feature_of_slot[slots] * in_play, where=numeric)
+        covered = _unpack(at_end - start)
         numbers = None
         if len(self._mixed):
-            below = np.searchsorted(keys, self._mixed_cat_keys)
-            numbers = np.where(below > 0, cum[:, below - 1], 0) - self._mixed * in_play
+            below = np.searchsorted(slot_of_key, self._mixed_cat_start)
+            numbers = _unpack(np.where(below > 0, cum[below - 1], 0) - self._mixed * in_play)
         return slots, covered, numbers, None
 
     def covers(self, slot: int, second: bool, rows: np.ndarray) -> np.ndarray:
