@@ -94,7 +94,7 @@ class FoldLearner:
             if done:
                 if n_neg:
                     exceptions, hit_neg, hit_pos = self._fold(neg, pos, banned, _flip(restrict),
-                                                              None if counts is None else counts[::-1])
+                                                              self.search.swapped(counts))
                     rule = Rule(head=None, body=tuple(body), exceptions=exceptions)
                     return Learned(rule, in_pos, in_neg, in_pos[~hit_pos], in_neg[~hit_neg])
                 break

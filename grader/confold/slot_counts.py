@@ -17,11 +17,12 @@ rows that leave, swapped for a rule's exceptions, and kept per class for the out
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable, Sequence, Union
 
 import numpy as np
 
 from grader.confold.encoding import NUMERIC_CODE, EncodedTable
+from grader.confold.sorted_cells import CellKeys, SortedCells
 
 
 def _distinct_sorted(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -60,9 +61,11 @@ def _unpack(packed: np.ndarray) -> np.ndarray:
     np.right_shift(packed, 32, out=out[1])
     return out
 
-#: Positives and negatives per slot among the rows in play: two int arrays of n_slots.
-#: `counts[::-1]` swaps them (a rule's exceptions learn the other way round).
-SlotCounts = tuple[np.ndarray, np.ndarray]
+#: The counts of the rows in play: positives and negatives per slot (two int arrays of
+#: n_slots), or for few rows on many slots their sorted cells (`SortedCells`).
+#: `SlotTable.swapped` exchanges positives and negatives (a rule's exceptions learn the
+#: other way round).
+SlotCounts = Union[tuple[np.ndarray, np.ndarray], SortedCells]
 
 
 class SlotTable:
@@ -151,7 +154,7 @@ class SlotTable:
         where_mixed[self._mixed] = np.arange(len(self._mixed))
         self._mixed_of_slot = np.where(self.is_numeric_slot, where_mixed[self.feature_of_slot],
                                        len(self._mixed)) if self.n_slots else np.empty(0, np.intp)
-        self._always_keys = self.always * 4 + 2
+        self._cell_keys = CellKeys(self.slots, self.n_slots, self.always)
         self._mixed_cat_keys = self._mixed_cat_start * 4
         self._all_slots = np.arange(self.n_slots)
         self._blocked_for: tuple = (None, None)
@@ -162,13 +165,15 @@ class SlotTable:
         """Count these many rows by sorting their cells (few rows on many slots)? Not past
         2**31 cells, which the packed counts of `_counts_by_sorting` could not hold."""
         cells = n_rows * self.slots.shape[1]
-        return cells < self.SPARSE_FACTOR * self.n_slots and cells < 2 ** 31
+        return cells < self.SPARSE_FACTOR * self.n_slots and cells < 2 ** 31 and self._cell_keys.fits
 
     def count(self, pos: np.ndarray, neg: np.ndarray) -> SlotCounts | None:
-        """Per-slot counts of the rows in play, to hand to `best` and `narrow`; None where
-        they are better counted by sorting their cells, in `best` itself."""
-        if self.n_slots == 0 or self._by_sorting(len(pos) + len(neg)):
+        """The counts of the rows in play, to hand to `best` and `narrow`: per slot, or the
+        sorted cells where those are cheaper (few rows, many slots); None without slots."""
+        if self.n_slots == 0:
             return None
+        if self._by_sorting(len(pos) + len(neg)):
+            return self._cell_keys.build(pos, neg)
         n = self.n_slots
         return (np.bincount(self.slots[pos].ravel(), minlength=n),
                 np.bincount(self.slots[neg].ravel(), minlength=n))
@@ -204,13 +209,14 @@ class SlotTable:
                neg: np.ndarray, keep_neg: np.ndarray | None) -> SlotCounts | None:
         """`count(pos[keep_pos], neg[keep_neg])` (keep_neg None: all of neg) from `counts` of
         (pos, neg): a rule's next literal, or the examples a rule covers, only take rows
-        away, so when fewer rows leave than stay their counts are subtracted instead."""
+        away, so when fewer rows leave than stay their counts are subtracted instead, and
+        sorted cells keep those of the rows that stay (still sorted)."""
+        if isinstance(counts, SortedCells):
+            return self._cell_keys.narrow(counts, pos[keep_pos], neg if keep_neg is None else neg[keep_neg])
         leave_pos = pos[~keep_pos]
         leave_neg = neg[:0] if keep_neg is None else neg[~keep_neg]
         n_left = len(pos) + len(neg) - len(leave_pos) - len(leave_neg)
-        if self.n_slots == 0 or self._by_sorting(n_left):
-            return None
-        if counts is None or len(leave_pos) + len(leave_neg) >= n_left:
+        if counts is None or self._by_sorting(n_left) or len(leave_pos) + len(leave_neg) >= n_left:
             return self.count(pos[keep_pos], neg if keep_neg is None else neg[keep_neg])
         n = self.n_slots
         per_pos, per_neg = counts
@@ -232,9 +238,17 @@ class SlotTable:
         `counts`: `count(pos, neg)` if known."""
         if counts is None:
             counts = self.count(pos, neg)
-        if counts is None:
-            return self._counts_by_sorting(pos, neg)
+        if isinstance(counts, SortedCells):
+            return self._counts_by_sorting(counts, len(pos), len(neg))
         return self._from_slot_counts(counts)
+
+    def swapped(self, counts: SlotCounts | None) -> SlotCounts | None:
+        """`counts` with positives and negatives exchanged."""
+        if counts is None:
+            return None
+        if isinstance(counts, SortedCells):
+            return self._cell_keys.swapped(counts)
+        return counts[::-1]
 
     def _from_slot_counts(self, counts: SlotCounts):
         """Candidates from per-slot counts, cumulated along the slots."""
@@ -255,18 +269,16 @@ class SlotTable:
         covered = np.take(cum, slots + 1, axis=1) - np.take(cum, self._count_from[slots], axis=1)
         return slots, covered, numbers, None
 
-    def _counts_by_sorting(self, pos: np.ndarray, neg: np.ndarray):
-        """The same from the sorted cells of the rows in play (few rows, many slots). A cell
-        is keyed `4 * slot + tag`, tag 0 for a positive, 1 for a negative, 2 for an
-        always-offered slot (counted as neither). Positives and negatives are counted in one
-        int64, negatives in the high 32 bits (`_PACKED`): one cumulative sum and one gather
-        instead of two; every difference taken is of counts that only grow, so no borrow
-        crosses from one half to the other."""
-        keys = np.concatenate((self.slots[pos].ravel() * 4, self.slots[neg].ravel() * 4 + 1,
-                               self._always_keys))
-        keys.sort()
+    def _counts_by_sorting(self, cells: SortedCells, n_pos: int, n_neg: int):
+        """The same from the sorted cells of the rows in play (`grader.confold.sorted_cells`:
+        few rows, many slots; a cell's tag is 0 for a positive, 1 for a negative, 2 or 3 for
+        an always-offered slot, counted as neither). Positives and negatives are counted in
+        one int64, negatives in the high 32 bits (`_PACKED`): one cumulative sum and one
+        gather instead of two; every difference taken is of counts that only grow, so no
+        borrow crosses from one half to the other."""
+        keys = cells.keys
         cum = np.cumsum(_PACKED[keys & 3])
-        slot_of_key = keys >> 2
+        slot_of_key = self._cell_keys.slot_of(keys)
         last = np.empty(len(keys), dtype=bool)
         last[-1] = True
         np.not_equal(slot_of_key[1:], slot_of_key[:-1], out=last[:-1])
@@ -275,7 +287,7 @@ class SlotTable:
         at_end = cum[ends]
         # a number counts from its feature's first cell (f cells per row lie below feature f),
         # a category from the end of the slot before it
-        in_play = len(pos) + (len(neg) << 32)
+        in_play = n_pos + (n_neg << 32)
         start = np.empty_like(at_end)
         start[0] = 0
         start[1:] = at_end[:-1]
