@@ -85,7 +85,7 @@ class FoldLearner:
             self._learned[_literal_key(lit)] = (slot, second)
             keep_pos = self.search.covers(slot, second, pos)
             keep_neg = self.search.covers(slot, second, neg)
-            n_pos, n_neg = int(keep_pos.sum()), int(keep_neg.sum())
+            n_pos, n_neg = np.count_nonzero(keep_pos), np.count_nonzero(keep_neg)
             done = n_neg <= n_pos * self.ratio
             if not done or n_neg:  # the counts are needed: for the next literal or the exceptions
                 counts = self.search.narrow(counts, pos, keep_pos, neg, keep_neg)
@@ -343,9 +343,9 @@ class ProgramLearner:
                                  self.learner.literal_rows)
                 covered = None  # exceptions may have gone: evaluate them again
             cov_pos, cov_neg, left = self._after(rule, pos, neg, in_body, covered)
-            if not cov_pos.any():
+            tp, fp = np.count_nonzero(cov_pos), np.count_nonzero(cov_neg)
+            if not tp:
                 break
-            tp, fp = int(cov_pos.sum()), int(cov_neg.sum())
             rule.confidence = wilson(tp, tp + fp, self.z)
             rules.append(rule)
             if by_class is not None:  # the next round's counts: these rows leave

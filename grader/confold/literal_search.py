@@ -134,17 +134,17 @@ class LiteralSearch(SlotTable):
             margin *= 2
             np.putmask(g[0], margin < balance, -np.inf)  # fp + fn > tp + tn
             np.putmask(g[1], margin > balance, -np.inf)  # the same test for the mirror image
-        if numbers is not None and ((numbers[0] != P) | (numbers[1] != N)).any():
+        if numbers is not None and np.count_nonzero((numbers[0] != P) | (numbers[1] != N)):
             self._mixed_second_gains(gains, slots, covered, numbers, P, N, table)
         return gains
 
     def _mixed_second_gains(self, gains, slots, covered, numbers, P, N, table) -> None:
         """`> x` of the features with categories among the rows in play: its own counts."""
-        which = np.flatnonzero((numbers[0] != P) | (numbers[1] != N))
+        which = ((numbers[0] != P) | (numbers[1] != N)).nonzero()[0]
         own = np.full(len(self._mixed) + 1, -1, dtype=np.intp)
         own[which] = which
         mixed = own[self._mixed_of_slot[slots]]
-        at = np.flatnonzero(mixed >= 0)
+        at = (mixed >= 0).nonzero()[0]
         if not at.size:
             return
         tp_b = numbers[0, mixed[at]] - covered[0, at]
@@ -194,12 +194,12 @@ class LiteralSearch(SlotTable):
         if absent is not None:  # every slot is a candidate
             np.copyto(gains, -np.inf, where=absent)
         if blocked is not None:
-            np.copyto(gains, -np.inf, where=blocked if absent is not None else np.take(blocked, slots, axis=1))
+            np.copyto(gains, -np.inf, where=blocked if absent is not None else blocked.take(slots, axis=1))
         banned_slots = np.asarray(list(banned_slots), dtype=np.intp)
         if banned_slots.size and absent is not None:  # every slot is a candidate
             gains[:, banned_slots] = -np.inf
         elif banned_slots.size:  # slots are sorted: find the banned ones by bisection
-            at = np.minimum(np.searchsorted(slots, banned_slots), len(slots) - 1)
+            at = np.minimum(slots.searchsorted(banned_slots), len(slots) - 1)
             gains[:, at[slots[at] == banned_slots]] = -np.inf
         flat = int(gains.argmax())
         n = gains.shape[1]
@@ -210,12 +210,13 @@ class LiteralSearch(SlotTable):
         # last bits; rounded to 12 decimals, such ties go to the earlier candidate (slots in
         # order, the first literal of a slot before the second), as exact ties do. Only the
         # gains within 1e-11 of the best can round to the best's value.
-        near = np.flatnonzero(gains.ravel() >= top - 1e-11)
+        near = (gains.ravel() >= top - 1e-11).nonzero()[0]
         if len(near) == 1:
             flat = 2 * (flat % n) + flat // n  # candidate-major: 2 * index + second
         else:
-            near = np.sort(2 * (near % n) + near // n)
-            flat = int(near[np.argmax(np.round(gains[near % 2, near // 2], 12))])
+            near = 2 * (near % n) + near // n
+            near.sort()
+            flat = int(near[gains[near % 2, near // 2].round(12).argmax()])
         second, index = flat % 2, flat // 2
         slot = int(slots[index])
         return float(gains[second, index]), self.literal(slot, bool(second)), slot
