@@ -66,6 +66,7 @@ class LiteralSearch(SlotTable):
     def __init__(self, table: EncodedTable, features: Sequence[str], excluded: Iterable[str] = ()):
         super().__init__(table, features, excluded)
         self._table = xlogx_table(table.n_rows)
+        self._literals: dict[tuple[int, bool], Literal] = {}  # made once: literals are frozen
 
     def _xlogx(self, n: int) -> np.ndarray:
         if len(self._table) <= n:
@@ -75,6 +76,12 @@ class LiteralSearch(SlotTable):
     # -- literals <-> slots ---------------------------------------------------------------
     def literal(self, slot: int, second: bool) -> Literal:
         """The literal of a slot: `<=`/`==` (first) or `>`/`!=` (second)."""
+        known = self._literals.get((slot, second))
+        if known is None:
+            known = self._literals[(slot, second)] = self._make_literal(slot, second)
+        return known
+
+    def _make_literal(self, slot: int, second: bool) -> Literal:
         feat = self.features[self.feature_of_slot[slot]]
         if self.is_numeric_slot[slot]:
             x = float(feat.thresholds[slot - feat.num_start])
@@ -111,7 +118,6 @@ class LiteralSearch(SlotTable):
         n = len(slots)
         gains = np.empty((2, n))
         total = float(P + N)
-        balance = P - N
         in_play = np.array([[P], [N]])
         step = self.GAIN_CHUNK
         for at in range(0, n, step):
@@ -130,10 +136,9 @@ class LiteralSearch(SlotTable):
             g += terms[2::-2]                           # + fn           | + tp
             g -= terms[5:3:-1]                          # - (tn+fn)      | - (tp+fp)
             g /= total
-            margin = part[0] - part[1]
-            margin *= 2
-            np.putmask(g[0], margin < balance, -np.inf)  # fp + fn > tp + tn
-            np.putmask(g[1], margin > balance, -np.inf)  # the same test for the mirror image
+            # -inf where fp + fn > tp + tn; the mirror image has the other inequality
+            right = counts[0:2] + counts[3:1:-1]  # rows: tp + tn, fp + fn
+            np.putmask(g, right < right[::-1], -np.inf)
         if numbers is not None and np.count_nonzero((numbers[0] != P) | (numbers[1] != N)):
             self._mixed_second_gains(gains, slots, covered, numbers, P, N, table)
         return gains
