@@ -159,6 +159,9 @@ class SlotTable:
         self._all_slots = np.arange(self.n_slots)
         self._blocked_for: tuple = (None, None)
         self._cat_start = cat_start
+        #: the cumulative counts of `_from_slot_counts` (column 0 stays 0), which returns none
+        #: of it, only arrays computed from it
+        self._cum = np.zeros((2, self.n_slots + 1), dtype=np.int64)
 
     # -- counting ---------------------------------------------------------------------------
     def _by_sorting(self, n_rows: int) -> bool:
@@ -202,7 +205,8 @@ class SlotTable:
 
     def _class_cells(self, rows: np.ndarray, labels: np.ndarray, n_classes: int) -> np.ndarray:
         n = self.n_slots
-        cells = self.slots[rows] + (labels[rows] * n)[:, None]
+        cells = self.slots[rows]
+        cells += (labels[rows] * n)[:, None]  # in place: a second array this size costs more
         return np.bincount(cells.ravel(), minlength=n_classes * n).reshape(n_classes, n)
 
     def narrow(self, counts: SlotCounts | None, pos: np.ndarray, keep_pos: np.ndarray,
@@ -256,7 +260,7 @@ class SlotTable:
         absent = (counts[0] | counts[1]) == 0
         if len(self.always):
             absent[self.always] = False
-        cum = np.zeros((2, n + 1), dtype=np.int64)
+        cum = self._cum  # reused: on many slots a fresh array is megabytes to map each time
         np.add.accumulate(counts[0], out=cum[0, 1:])  # np.cumsum, without its wrapper's cost
         np.add.accumulate(counts[1], out=cum[1, 1:])
         numbers = None

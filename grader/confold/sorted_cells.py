@@ -44,9 +44,16 @@ class CellKeys:
 
     def build(self, pos: np.ndarray, neg: np.ndarray) -> SortedCells:
         """The sorted cells of rows `pos` (positives) and `neg` (negatives)."""
-        keys = np.concatenate((((self._slots[pos] << self.shift) | (pos << 2)[:, None]).ravel(),
-                               ((self._slots[neg] << self.shift) | ((neg << 2) | 1)[:, None]).ravel(),
-                               self._always))
+        n_features = self._slots.shape[1]
+        keys = np.empty((len(pos) + len(neg)) * n_features + len(self._always), dtype=np.int64)
+        at = 0
+        for rows, tag in ((pos, 0), (neg, 1)):  # filled in place: no temporary arrays
+            block = keys[at:at + len(rows) * n_features].reshape(len(rows), n_features)
+            np.take(self._slots, rows, axis=0, out=block)
+            block <<= self.shift
+            block |= ((rows << 2) | tag)[:, None]
+            at += block.size
+        keys[at:] = self._always
         keys.sort()
         return SortedCells(keys)
 
