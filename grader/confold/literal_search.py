@@ -67,6 +67,9 @@ class LiteralSearch(SlotTable):
         super().__init__(table, features, excluded)
         self._table = xlogx_table(table.n_rows)
         self._literals: dict[tuple[int, bool], Literal] = {}  # made once: literals are frozen
+        #: the counts and k*ln(k) terms of a chunk of candidates (`_gain_pairs`)
+        self._count_buffer = np.empty(0, dtype=np.int64)
+        self._term_buffer = np.empty(0)
 
     def _xlogx(self, n: int) -> np.ndarray:
         if len(self._table) <= n:
@@ -122,13 +125,17 @@ class LiteralSearch(SlotTable):
         step = self.GAIN_CHUNK
         for at in range(0, n, step):
             part = covered if n <= step else covered[:, at:at + step]
+            width = part.shape[1]
             # the six counts whose k*ln(k) make the gains, looked up at once;
-            # rows: tp, fp, fn, tn, tp + fp, fn + tn
-            counts = np.empty((6, part.shape[1]), dtype=np.int64)
+            # rows: tp, fp, fn, tn, tp + fp, fn + tn (in buffers kept for the next chunk)
+            if len(self._count_buffer) < 6 * width:
+                self._count_buffer = np.empty(6 * width, dtype=np.int64)
+                self._term_buffer = np.empty(6 * width)
+            counts = self._count_buffer[:6 * width].reshape(6, width)
             counts[0:2] = part
             np.subtract(in_play, part, out=counts[2:4])
             np.add(counts[0:4:2], counts[1:4:2], out=counts[4:6])
-            terms = table[counts]
+            terms = table.take(counts, out=self._term_buffer[:6 * width].reshape(6, width), mode="clip")
             g = gains if n <= step else gains[:, at:at + step]
             np.add(terms[0:4:2], terms[1:4:2], out=g)  # tp + fp        | fn + tn
             g -= terms[4:6]                             # - (tp+fp)      | - (fn+tn)

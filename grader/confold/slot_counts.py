@@ -257,9 +257,9 @@ class SlotTable:
     def _from_slot_counts(self, counts: SlotCounts):
         """Candidates from per-slot counts, cumulated along the slots."""
         n = self.n_slots
-        absent = (counts[0] | counts[1]) == 0
+        present = np.logical_or(counts[0], counts[1])
         if len(self.always):
-            absent[self.always] = False
+            present[self.always] = True
         cum = self._cum  # reused: on many slots a fresh array is megabytes to map each time
         np.add.accumulate(counts[0], out=cum[0, 1:])  # np.cumsum, without its wrapper's cost
         np.add.accumulate(counts[1], out=cum[1, 1:])
@@ -267,8 +267,8 @@ class SlotTable:
         if len(self._mixed):
             numbers = cum.take(self._mixed_cat_start, axis=1) - cum.take(self._mixed_num_start, axis=1)
         if n <= self.ALL_SLOTS:
-            return self._all_slots, cum[:, 1:] - cum.take(self._count_from, axis=1), numbers, absent
-        slots = (~absent).nonzero()[0]
+            return self._all_slots, cum[:, 1:] - cum.take(self._count_from, axis=1), numbers, ~present
+        slots = present.nonzero()[0]
         # take along an axis: much faster than fancy indexing `cum[:, slots]`
         covered = cum.take(slots + 1, axis=1) - cum.take(self._count_from[slots], axis=1)
         return slots, covered, numbers, None
