@@ -209,10 +209,11 @@ class LiteralSearch(SlotTable):
             np.copyto(gains, -np.inf, where=blocked if absent is not None else blocked.take(slots, axis=1))
         banned_slots = np.asarray(list(banned_slots), dtype=np.intp)
         if banned_slots.size and absent is not None:  # every slot is a candidate
-            gains[:, banned_slots] = -np.inf
+            gains[0, banned_slots] = gains[1, banned_slots] = -np.inf  # (gains[:, i] is slower)
         elif banned_slots.size:  # slots are sorted: find the banned ones by bisection
             at = np.minimum(slots.searchsorted(banned_slots), len(slots) - 1)
-            gains[:, at[slots[at] == banned_slots]] = -np.inf
+            at = at[slots[at] == banned_slots]
+            gains[0, at] = gains[1, at] = -np.inf
         flat = int(gains.argmax())
         n = gains.shape[1]
         top = float(gains[flat // n, flat % n])
@@ -222,13 +223,14 @@ class LiteralSearch(SlotTable):
         # last bits; rounded to 12 decimals, such ties go to the earlier candidate (slots in
         # order, the first literal of a slot before the second), as exact ties do. Only the
         # gains within 1e-11 of the best can round to the best's value.
-        near = (gains.ravel() >= top - 1e-11).nonzero()[0]
+        flat_gains = gains.ravel()
+        near = (flat_gains >= top - 1e-11).nonzero()[0]
         if len(near) == 1:
             flat = 2 * (flat % n) + flat // n  # candidate-major: 2 * index + second
         else:
             near = 2 * (near % n) + near // n
             near.sort()
-            flat = int(near[gains[near % 2, near // 2].round(12).argmax()])
+            flat = int(near[flat_gains[(near % 2) * n + near // 2].round(12).argmax()])
         second, index = flat % 2, flat // 2
         slot = int(slots[index])
         return float(gains[second, index]), self.literal(slot, bool(second)), slot
