@@ -162,6 +162,7 @@ class SlotTable:
         #: the cumulative counts of `_from_slot_counts` (column 0 stays 0), which returns none
         #: of it, only arrays computed from it
         self._cum = np.zeros((2, self.n_slots + 1), dtype=np.int64)
+        self._categories_only = not self.is_numeric_slot.any()
 
     # -- counting ---------------------------------------------------------------------------
     def _by_sorting(self, n_rows: int) -> bool:
@@ -260,6 +261,12 @@ class SlotTable:
         present = np.logical_or(counts[0], counts[1])
         if len(self.always):
             present[self.always] = True
+        if self._categories_only:  # what `== c` covers is the slot's own count: no cumulating
+            covered = np.array(counts, dtype=np.int64)
+            if n <= self.ALL_SLOTS:
+                return self._all_slots, covered, None, ~present
+            slots = present.nonzero()[0]
+            return slots, covered.take(slots, axis=1), None, None
         cum = self._cum  # reused: on many slots a fresh array is megabytes to map each time
         np.add.accumulate(counts[0], out=cum[0, 1:])  # np.cumsum, without its wrapper's cost
         np.add.accumulate(counts[1], out=cum[1, 1:])
