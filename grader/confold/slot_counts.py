@@ -163,6 +163,7 @@ class SlotTable:
         #: of it, only arrays computed from it
         self._cum = np.zeros((2, self.n_slots + 1), dtype=np.int64)
         self._categories_only = not self.is_numeric_slot.any()
+        self._cell_buffer = np.empty(0, dtype=self.slots.dtype)
 
     # -- counting ---------------------------------------------------------------------------
     def _by_sorting(self, n_rows: int) -> bool:
@@ -179,8 +180,18 @@ class SlotTable:
         if self._by_sorting(len(pos) + len(neg)):
             return self._cell_keys.build(pos, neg)
         n = self.n_slots
-        return (np.bincount(self.slots[pos].ravel(), minlength=n),
-                np.bincount(self.slots[neg].ravel(), minlength=n))
+        return (np.bincount(self._cells(pos), minlength=n), np.bincount(self._cells(neg), minlength=n))
+
+    def _cells(self, rows: np.ndarray) -> np.ndarray:
+        """`slots[rows].ravel()`, in a buffer reused by the next call (on large row sets a
+        fresh array is megabytes to map each time): to be consumed at once."""
+        size = len(rows) * self.slots.shape[1]
+        if len(self._cell_buffer) < size:
+            self._cell_buffer = np.empty(max(size, 2 * len(self._cell_buffer)), dtype=self.slots.dtype)
+        out = self._cell_buffer[:size]
+        # mode="clip" (rows are always in range): with "raise" numpy buffers `out` again
+        np.take(self.slots, rows, axis=0, out=out.reshape(len(rows), self.slots.shape[1]), mode="clip")
+        return out
 
     def _by_class_pays(self, n_rows: int, n_classes: int) -> bool:
         return (self.n_slots > 0 and not self._by_sorting(n_rows)
@@ -206,9 +217,9 @@ class SlotTable:
 
     def _class_cells(self, rows: np.ndarray, labels: np.ndarray, n_classes: int) -> np.ndarray:
         n = self.n_slots
-        cells = self.slots[rows]
-        cells += (labels[rows] * n)[:, None]  # in place: a second array this size costs more
-        return np.bincount(cells.ravel(), minlength=n_classes * n).reshape(n_classes, n)
+        cells = self._cells(rows)
+        cells.reshape(len(rows), self.slots.shape[1])[...] += (labels[rows] * n)[:, None]  # class c: + c * n
+        return np.bincount(cells, minlength=n_classes * n).reshape(n_classes, n)
 
     def narrow(self, counts: SlotCounts | None, pos: np.ndarray, keep_pos: np.ndarray,
                neg: np.ndarray, keep_neg: np.ndarray | None) -> SlotCounts | None:
@@ -226,9 +237,9 @@ class SlotTable:
         n = self.n_slots
         per_pos, per_neg = counts
         if len(leave_pos):
-            per_pos = per_pos - np.bincount(self.slots[leave_pos].ravel(), minlength=n)
+            per_pos = per_pos - np.bincount(self._cells(leave_pos), minlength=n)
         if len(leave_neg):
-            per_neg = per_neg - np.bincount(self.slots[leave_neg].ravel(), minlength=n)
+            per_neg = per_neg - np.bincount(self._cells(leave_neg), minlength=n)
         return per_pos, per_neg
 
     def candidates(self, pos: np.ndarray, neg: np.ndarray, counts: SlotCounts | None = None

@@ -150,3 +150,19 @@ def test_narrowed_and_swapped_sorted_cells_are_fresh_sorted_cells(seed, n):
     present = ~per_slot[3] if per_slot[3] is not None else np.ones(search.n_slots, dtype=bool)
     assert np.array_equal(by_cells[0], per_slot[0][present])
     assert np.array_equal(by_cells[1], per_slot[1][:, present])
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(0, 2 ** 31), st.integers(1, 60))
+def test_cells_in_the_reused_buffer_are_the_rows_slots(seed, n):
+    rng = np.random.default_rng(seed)
+    table = encode_frame(random_table(rng, n))
+    search = LiteralSearch(table, list(table.columns))
+    for size in (n // 3, n, n // 2):  # the buffer grows, then serves a smaller set
+        rows = np.sort(rng.choice(n, size, replace=False))
+        assert np.array_equal(search._cells(rows), search.slots[rows].ravel())
+    labels = rng.integers(0, 3, n)
+    by_class = search._class_cells(rows, labels, 3)
+    for c in range(3):
+        assert np.array_equal(by_class[c], np.bincount(search.slots[rows[labels[rows] == c]].ravel(),
+                                                       minlength=search.n_slots))
