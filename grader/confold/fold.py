@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 import numpy as np
 
@@ -59,6 +59,14 @@ class FoldLearner:
         exceptions anything; False, the other way round (and so on down the exceptions).
         `counts`: `search.count(pos, neg)` if known.
         Returns (rule, positions in `pos`, positions in `neg` of the rows its body covers)."""
+        found = self.learn_covering(pos, neg, used, restrict, counts)
+        return found.rule, found.in_pos, found.in_neg
+
+    def learn_covering(self, pos: np.ndarray, neg: np.ndarray, used: Sequence[int] = (),
+                       restrict: bool | None = None, counts: SlotCounts | None = None) -> "Learned":
+        """`learn_rule`, also returning the rows the whole rule (body and exceptions) covers,
+        known from learning it: its exceptions are learned on the rows its body covers, so
+        what they cover there need not be evaluated again."""
         body = []
         banned = list(used)
         exceptions: list[Rule] = []
@@ -77,7 +85,7 @@ class FoldLearner:
             self._learned[_literal_key(lit)] = (slot, second)
             keep_pos = self.search.covers(slot, second, pos)
             keep_neg = self.search.covers(slot, second, neg)
-            n_pos, n_neg = int(keep_pos.sum()), int(keep_neg.sum())
+            n_pos, n_neg = np.count_nonzero(keep_pos), np.count_nonzero(keep_neg)
             done = n_neg <= n_pos * self.ratio
             if not done or n_neg:  # the counts are needed: for the next literal or the exceptions
                 counts = self.search.narrow(counts, pos, keep_pos, neg, keep_neg)
@@ -85,31 +93,55 @@ class FoldLearner:
             in_pos, in_neg = in_pos[keep_pos], in_neg[keep_neg]
             if done:
                 if n_neg:
-                    exceptions = self.fold(neg, pos, banned, _flip(restrict),
-                                           None if counts is None else counts[::-1])
+                    exceptions, hit_neg, hit_pos = self._fold(neg, pos, banned, _flip(restrict),
+                                                              self.search.swapped(counts))
+                    rule = Rule(head=None, body=tuple(body), exceptions=exceptions)
+                    return Learned(rule, in_pos, in_neg, in_pos[~hit_pos], in_neg[~hit_neg])
                 break
-        return Rule(head=None, body=tuple(body), exceptions=exceptions), in_pos, in_neg
+        return Learned(Rule(head=None, body=tuple(body), exceptions=exceptions), in_pos, in_neg, in_pos, in_neg)
 
     def fold(self, pos: np.ndarray, neg: np.ndarray, used: Sequence[int] = (),
              restrict: bool | None = None, counts: SlotCounts | None = None) -> list[Rule]:
         """Rules (a disjunction) covering `pos` but not `neg`: exceptions when called with
         a rule's covered negatives as `pos`. `restrict` and `counts` as in `learn_rule`."""
+        return self._fold(pos, neg, used, restrict, counts)[0]
+
+    def _fold(self, pos: np.ndarray, neg: np.ndarray, used: Sequence[int], restrict: bool | None,
+              counts: SlotCounts | None) -> tuple[list[Rule], np.ndarray, np.ndarray]:
+        """`fold`, with the masks of `pos` and of `neg` where any of the rules holds."""
         rules: list[Rule] = []
+        hit_pos = np.zeros(len(pos), dtype=bool)
+        hit_neg = np.zeros(len(neg), dtype=bool)
+        left = np.arange(len(pos))  # positions in the first `pos` of the rows still in play
         while len(pos):
-            rule, in_pos, _ = self.learn_rule(pos, neg, used, restrict, counts)
-            if not rule.body:
+            found = self.learn_covering(pos, neg, used, restrict, counts)
+            if not found.rule.body:
                 # An exception without literals would switch its parent off entirely; the
                 # reference code can produce one, we stop instead.
                 break
-            covered = covered_mask(rule, self.table, pos, in_pos, self.literal_rows)
-            if not covered.any():
+            if not found.cov_pos.size:
                 break
-            rules.append(rule)
-            if covered.all():
+            rules.append(found.rule)
+            hit_neg[found.cov_neg] = True
+            hit_pos[left[found.cov_pos]] = True
+            if found.cov_pos.size == len(pos):
                 break
+            covered = np.zeros(len(pos), dtype=bool)
+            covered[found.cov_pos] = True
             counts = self.search.narrow(counts, pos, ~covered, neg, None)
-            pos = pos[~covered]
-        return rules
+            pos, left = pos[~covered], left[~covered]
+        return rules, hit_pos, hit_neg
+
+
+class Learned(NamedTuple):
+    """A rule learned for (pos, neg), with the positions in `pos` and in `neg` of the rows
+    where its body holds (`in_*`) and where the whole rule does (`cov_*`), ascending."""
+
+    rule: Rule
+    in_pos: np.ndarray
+    in_neg: np.ndarray
+    cov_pos: np.ndarray
+    cov_neg: np.ndarray
 
 
 def covered_mask(rule: Rule, table: EncodedTable, rows: np.ndarray, in_body: np.ndarray,
@@ -208,11 +240,18 @@ class ProgramLearner:
         return remaining[is_pos], remaining[~is_pos]
 
     def _after(self, rule: Rule, pos: np.ndarray, neg: np.ndarray,
-               in_body: tuple[np.ndarray, np.ndarray] | None = None
+               in_body: tuple[np.ndarray, np.ndarray] | None = None,
+               covered: tuple[np.ndarray, np.ndarray] | None = None
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(covered positives mask, covered negatives mask, rows left for the next round).
-        `in_body`: the positions in `pos` and `neg` where the rule's body holds, if known."""
-        if in_body is None:
+        `in_body`: the positions in `pos` and `neg` where the rule's body holds, if known;
+        `covered`: those where the whole rule holds, if known."""
+        if covered is not None:
+            cov_pos = np.zeros(len(pos), dtype=bool)
+            cov_pos[covered[0]] = True
+            cov_neg = np.zeros(len(neg), dtype=bool)
+            cov_neg[covered[1]] = True
+        elif in_body is None:
             cov_pos = rule_mask(rule, self.table, pos)
             cov_neg = rule_mask(rule, self.table, neg)
         else:
@@ -265,11 +304,12 @@ class ProgramLearner:
         return rule, left
 
     def _next_rule(self, remaining: np.ndarray, by_class: np.ndarray | None = None
-                   ) -> tuple[Rule, np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]] | None:
+                   ) -> tuple[Rule, np.ndarray, np.ndarray, Learned] | None:
         """CON-FOLD's next rule: for the commonest label left. When rules must rest on
         evidence and none is found for it (an empty body), the next commonest label is tried;
-        None when no label gets one. Returns (rule, positives, negatives, the positions
-        in each where the rule's body holds). `by_class`: `search.count_by_class(remaining)`."""
+        None when no label gets one. Returns (rule, positives, negatives, what learning it
+        found: the positions in each where its body and the whole rule hold).
+        `by_class`: `search.count_by_class(remaining)`."""
         counts = np.bincount(self.labels[remaining], minlength=len(self.classes))
         if self.needs_evidence is None:
             order = [int(np.argmax(counts))]
@@ -280,11 +320,11 @@ class ProgramLearner:
             pos, neg = self._split(remaining, head)
             restrict = self._restrict(head)
             counts = None if by_class is None else (by_class[index], by_class.sum(axis=0) - by_class[index])
-            found, in_pos, in_neg = self.learner.learn_rule(pos, neg, (), restrict, counts)
-            if restrict and not found.body:
+            found = self.learner.learn_covering(pos, neg, (), restrict, counts)
+            if restrict and not found.rule.body:
                 continue
-            rule = Rule(head=head, body=found.body, exceptions=found.exceptions, origin="learned")
-            return rule, pos, neg, (in_pos, in_neg)
+            rule = Rule(head=head, body=found.rule.body, exceptions=found.rule.exceptions, origin="learned")
+            return rule, pos, neg, found
         return None
 
     def learn(self, remaining: np.ndarray) -> list[Rule]:
@@ -296,14 +336,16 @@ class ProgramLearner:
             found = self._next_rule(remaining, by_class)
             if found is None:
                 break
-            rule, pos, neg, in_body = found
+            rule, pos, neg, learned = found
+            in_body, covered = (learned.in_pos, learned.in_neg), (learned.cov_pos, learned.cov_neg)
             if self.improvement_threshold is not None and rule.exceptions:
                 prune_exceptions(rule, self.table, pos, neg, self.improvement_threshold, self.z, in_body,
                                  self.learner.literal_rows)
-            cov_pos, cov_neg, left = self._after(rule, pos, neg, in_body)
-            if not cov_pos.any():
+                covered = None  # exceptions may have gone: evaluate them again
+            cov_pos, cov_neg, left = self._after(rule, pos, neg, in_body, covered)
+            tp, fp = np.count_nonzero(cov_pos), np.count_nonzero(cov_neg)
+            if not tp:
                 break
-            tp, fp = int(cov_pos.sum()), int(cov_neg.sum())
             rule.confidence = wilson(tp, tp + fp, self.z)
             rules.append(rule)
             if by_class is not None:  # the next round's counts: these rows leave

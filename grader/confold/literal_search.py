@@ -66,6 +66,10 @@ class LiteralSearch(SlotTable):
     def __init__(self, table: EncodedTable, features: Sequence[str], excluded: Iterable[str] = ()):
         super().__init__(table, features, excluded)
         self._table = xlogx_table(table.n_rows)
+        self._literals: dict[tuple[int, bool], Literal] = {}  # made once: literals are frozen
+        #: the counts and k*ln(k) terms of a chunk of candidates (`_gain_pairs`)
+        self._count_buffer = np.empty(0, dtype=np.int64)
+        self._term_buffer = np.empty(0)
 
     def _xlogx(self, n: int) -> np.ndarray:
         if len(self._table) <= n:
@@ -75,6 +79,12 @@ class LiteralSearch(SlotTable):
     # -- literals <-> slots ---------------------------------------------------------------
     def literal(self, slot: int, second: bool) -> Literal:
         """The literal of a slot: `<=`/`==` (first) or `>`/`!=` (second)."""
+        known = self._literals.get((slot, second))
+        if known is None:
+            known = self._literals[(slot, second)] = self._make_literal(slot, second)
+        return known
+
+    def _make_literal(self, slot: int, second: bool) -> Literal:
         feat = self.features[self.feature_of_slot[slot]]
         if self.is_numeric_slot[slot]:
             x = float(feat.thresholds[slot - feat.num_start])
@@ -100,7 +110,6 @@ class LiteralSearch(SlotTable):
         return None
 
     # -- the search -----------------------------------------------------------------------
-    # -- the search -----------------------------------------------------------------------
     def _gain_pairs(self, slots, covered, numbers, P: int, N: int) -> np.ndarray:
         """Gains (2, n) per candidate slot, row 0 of `<=`/`==` and row 1 of `>`/`!=`, -inf
         where the literal is wrong more often than right. Where the second literal covers
@@ -112,39 +121,42 @@ class LiteralSearch(SlotTable):
         n = len(slots)
         gains = np.empty((2, n))
         total = float(P + N)
-        balance = P - N
         in_play = np.array([[P], [N]])
         step = self.GAIN_CHUNK
         for at in range(0, n, step):
-            part = covered[:, at:at + step]
-            # rows: tp, fn, fp, tn
-            counts = np.empty((4, part.shape[1]), dtype=np.int64)
-            counts[0::2] = part
-            np.subtract(in_play, part, out=counts[1::2])
-            terms = table[counts]
-            sums = table[counts[0:2] + counts[2:4]]  # rows: tp + fp, fn + tn
-            g = gains[:, at:at + step]
-            np.add(terms[0:2], terms[2:4], out=g)   # tp + fp        | fn + tn
-            g -= sums                                # - (tp+fp)      | - (fn+tn)
-            g += terms[3:1:-1]                       # + tn           | + fp
-            g += terms[1::-1]                        # + fn           | + tp
-            g -= sums[::-1]                          # - (tn+fn)      | - (tp+fp)
+            part = covered if n <= step else covered[:, at:at + step]
+            width = part.shape[1]
+            # the six counts whose k*ln(k) make the gains, looked up at once;
+            # rows: tp, fp, fn, tn, tp + fp, fn + tn (in buffers kept for the next chunk)
+            if len(self._count_buffer) < 6 * width:
+                self._count_buffer = np.empty(6 * width, dtype=np.int64)
+                self._term_buffer = np.empty(6 * width)
+            counts = self._count_buffer[:6 * width].reshape(6, width)
+            counts[0:2] = part
+            np.subtract(in_play, part, out=counts[2:4])
+            np.add(counts[0:4:2], counts[1:4:2], out=counts[4:6])
+            terms = table.take(counts, out=self._term_buffer[:6 * width].reshape(6, width), mode="clip")
+            g = gains if n <= step else gains[:, at:at + step]
+            np.add(terms[0:4:2], terms[1:4:2], out=g)  # tp + fp        | fn + tn
+            g -= terms[4:6]                             # - (tp+fp)      | - (fn+tn)
+            g += terms[3:0:-2]                          # + tn           | + fp
+            g += terms[2::-2]                           # + fn           | + tp
+            g -= terms[5:3:-1]                          # - (tn+fn)      | - (tp+fp)
             g /= total
-            margin = part[0] - part[1]
-            margin *= 2
-            g[0, margin < balance] = -np.inf  # fp + fn > tp + tn
-            g[1, margin > balance] = -np.inf  # the same test for the mirror image
-        if numbers is not None and ((numbers[0] != P) | (numbers[1] != N)).any():
+            # -inf where fp + fn > tp + tn; the mirror image has the other inequality
+            right = counts[0:2] + counts[3:1:-1]  # rows: tp + tn, fp + fn
+            np.putmask(g, right < right[::-1], -np.inf)
+        if numbers is not None and np.count_nonzero((numbers[0] != P) | (numbers[1] != N)):
             self._mixed_second_gains(gains, slots, covered, numbers, P, N, table)
         return gains
 
     def _mixed_second_gains(self, gains, slots, covered, numbers, P, N, table) -> None:
         """`> x` of the features with categories among the rows in play: its own counts."""
-        which = np.flatnonzero((numbers[0] != P) | (numbers[1] != N))
+        which = ((numbers[0] != P) | (numbers[1] != N)).nonzero()[0]
         own = np.full(len(self._mixed) + 1, -1, dtype=np.intp)
         own[which] = which
         mixed = own[self._mixed_of_slot[slots]]
-        at = np.flatnonzero(mixed >= 0)
+        at = (mixed >= 0).nonzero()[0]
         if not at.size:
             return
         tp_b = numbers[0, mixed[at]] - covered[0, at]
@@ -192,15 +204,16 @@ class LiteralSearch(SlotTable):
         gains = self._gain_pairs(slots, covered, numbers, len(pos), len(neg))
         blocked = self._blocked(allowed)
         if absent is not None:  # every slot is a candidate
-            gains[:, absent] = -np.inf
+            np.copyto(gains, -np.inf, where=absent)
         if blocked is not None:
-            gains[blocked if absent is not None else blocked[:, slots]] = -np.inf
+            np.copyto(gains, -np.inf, where=blocked if absent is not None else blocked.take(slots, axis=1))
         banned_slots = np.asarray(list(banned_slots), dtype=np.intp)
         if banned_slots.size and absent is not None:  # every slot is a candidate
-            gains[:, banned_slots] = -np.inf
+            gains[0, banned_slots] = gains[1, banned_slots] = -np.inf  # (gains[:, i] is slower)
         elif banned_slots.size:  # slots are sorted: find the banned ones by bisection
-            at = np.minimum(np.searchsorted(slots, banned_slots), len(slots) - 1)
-            gains[:, at[slots[at] == banned_slots]] = -np.inf
+            at = np.minimum(slots.searchsorted(banned_slots), len(slots) - 1)
+            at = at[slots[at] == banned_slots]
+            gains[0, at] = gains[1, at] = -np.inf
         flat = int(gains.argmax())
         n = gains.shape[1]
         top = float(gains[flat // n, flat % n])
@@ -210,12 +223,14 @@ class LiteralSearch(SlotTable):
         # last bits; rounded to 12 decimals, such ties go to the earlier candidate (slots in
         # order, the first literal of a slot before the second), as exact ties do. Only the
         # gains within 1e-11 of the best can round to the best's value.
-        near = np.flatnonzero(gains.ravel() >= top - 1e-11)
+        flat_gains = gains.ravel()
+        near = (flat_gains >= top - 1e-11).nonzero()[0]
         if len(near) == 1:
             flat = 2 * (flat % n) + flat // n  # candidate-major: 2 * index + second
         else:
-            near = np.sort(2 * (near % n) + near // n)
-            flat = int(near[np.argmax(np.round(gains[near % 2, near // 2], 12))])
+            near = 2 * (near % n) + near // n
+            near.sort()
+            flat = int(near[flat_gains[(near % 2) * n + near // 2].round(12).argmax()])
         second, index = flat % 2, flat // 2
         slot = int(slots[index])
         return float(gains[second, index]), self.literal(slot, bool(second)), slot

@@ -17,11 +17,12 @@ rows that leave, swapped for a rule's exceptions, and kept per class for the out
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable, Sequence, Union
 
 import numpy as np
 
 from grader.confold.encoding import NUMERIC_CODE, EncodedTable
+from grader.confold.sorted_cells import CellKeys, SortedCells
 
 
 def _distinct_sorted(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -48,12 +49,23 @@ class _Feature:
     integral: bool  # all numeric values are whole numbers: print thresholds as ints
 
 
-#: The tags of `_counts_by_sorting`'s keys that count: positive (row 0), negative (row 1).
-_TAGS = np.array([[0], [1]])
+#: What a cell of `_counts_by_sorting` adds to the packed counts, by its tag: a positive 1,
+#: a negative 2**32, an always-offered slot nothing.
+_PACKED = np.array([1, 1 << 32, 0, 0], dtype=np.int64)
 
-#: Positives and negatives per slot among the rows in play: two int arrays of n_slots.
-#: `counts[::-1]` swaps them (a rule's exceptions learn the other way round).
-SlotCounts = tuple[np.ndarray, np.ndarray]
+
+def _unpack(packed: np.ndarray) -> np.ndarray:
+    """(2, n) positives and negatives from counts packed as `positives + negatives << 32`."""
+    out = np.empty((2, len(packed)), dtype=np.int64)
+    np.bitwise_and(packed, 0xFFFFFFFF, out=out[0])
+    np.right_shift(packed, 32, out=out[1])
+    return out
+
+#: The counts of the rows in play: positives and negatives per slot (two int arrays of
+#: n_slots), or for few rows on many slots their sorted cells (`SortedCells`).
+#: `SlotTable.swapped` exchanges positives and negatives (a rule's exceptions learn the
+#: other way round).
+SlotCounts = Union[tuple[np.ndarray, np.ndarray], SortedCells]
 
 
 class SlotTable:
@@ -142,25 +154,44 @@ class SlotTable:
         where_mixed[self._mixed] = np.arange(len(self._mixed))
         self._mixed_of_slot = np.where(self.is_numeric_slot, where_mixed[self.feature_of_slot],
                                        len(self._mixed)) if self.n_slots else np.empty(0, np.intp)
-        self._always_keys = self.always * 4 + 2
+        self._cell_keys = CellKeys(self.slots, self.n_slots, self.always)
         self._mixed_cat_keys = self._mixed_cat_start * 4
         self._all_slots = np.arange(self.n_slots)
         self._blocked_for: tuple = (None, None)
         self._cat_start = cat_start
+        #: the cumulative counts of `_from_slot_counts` (column 0 stays 0), which returns none
+        #: of it, only arrays computed from it
+        self._cum = np.zeros((2, self.n_slots + 1), dtype=np.int64)
+        self._categories_only = not self.is_numeric_slot.any()
+        self._cell_buffer = np.empty(0, dtype=self.slots.dtype)
 
     # -- counting ---------------------------------------------------------------------------
     def _by_sorting(self, n_rows: int) -> bool:
-        """Count these many rows by sorting their cells (few rows on many slots)?"""
-        return n_rows * self.slots.shape[1] < self.SPARSE_FACTOR * self.n_slots
+        """Count these many rows by sorting their cells (few rows on many slots)? Not past
+        2**31 cells, which the packed counts of `_counts_by_sorting` could not hold."""
+        cells = n_rows * self.slots.shape[1]
+        return cells < self.SPARSE_FACTOR * self.n_slots and cells < 2 ** 31 and self._cell_keys.fits
 
     def count(self, pos: np.ndarray, neg: np.ndarray) -> SlotCounts | None:
-        """Per-slot counts of the rows in play, to hand to `best` and `narrow`; None where
-        they are better counted by sorting their cells, in `best` itself."""
-        if self.n_slots == 0 or self._by_sorting(len(pos) + len(neg)):
+        """The counts of the rows in play, to hand to `best` and `narrow`: per slot, or the
+        sorted cells where those are cheaper (few rows, many slots); None without slots."""
+        if self.n_slots == 0:
             return None
+        if self._by_sorting(len(pos) + len(neg)):
+            return self._cell_keys.build(pos, neg)
         n = self.n_slots
-        return (np.bincount(self.slots[pos].ravel(), minlength=n),
-                np.bincount(self.slots[neg].ravel(), minlength=n))
+        return (np.bincount(self._cells(pos), minlength=n), np.bincount(self._cells(neg), minlength=n))
+
+    def _cells(self, rows: np.ndarray) -> np.ndarray:
+        """`slots[rows].ravel()`, in a buffer reused by the next call (on large row sets a
+        fresh array is megabytes to map each time): to be consumed at once."""
+        size = len(rows) * self.slots.shape[1]
+        if len(self._cell_buffer) < size:
+            self._cell_buffer = np.empty(max(size, 2 * len(self._cell_buffer)), dtype=self.slots.dtype)
+        out = self._cell_buffer[:size]
+        # mode="clip" (rows are always in range): with "raise" numpy buffers `out` again
+        np.take(self.slots, rows, axis=0, out=out.reshape(len(rows), self.slots.shape[1]), mode="clip")
+        return out
 
     def _by_class_pays(self, n_rows: int, n_classes: int) -> bool:
         return (self.n_slots > 0 and not self._by_sorting(n_rows)
@@ -186,27 +217,29 @@ class SlotTable:
 
     def _class_cells(self, rows: np.ndarray, labels: np.ndarray, n_classes: int) -> np.ndarray:
         n = self.n_slots
-        cells = self.slots[rows] + (labels[rows] * n)[:, None]
-        return np.bincount(cells.ravel(), minlength=n_classes * n).reshape(n_classes, n)
+        cells = self._cells(rows)
+        cells.reshape(len(rows), self.slots.shape[1])[...] += (labels[rows] * n)[:, None]  # class c: + c * n
+        return np.bincount(cells, minlength=n_classes * n).reshape(n_classes, n)
 
     def narrow(self, counts: SlotCounts | None, pos: np.ndarray, keep_pos: np.ndarray,
                neg: np.ndarray, keep_neg: np.ndarray | None) -> SlotCounts | None:
         """`count(pos[keep_pos], neg[keep_neg])` (keep_neg None: all of neg) from `counts` of
         (pos, neg): a rule's next literal, or the examples a rule covers, only take rows
-        away, so when fewer rows leave than stay their counts are subtracted instead."""
+        away, so when fewer rows leave than stay their counts are subtracted instead, and
+        sorted cells keep those of the rows that stay (still sorted)."""
+        if isinstance(counts, SortedCells):
+            return self._cell_keys.narrow(counts, pos[keep_pos], neg if keep_neg is None else neg[keep_neg])
         leave_pos = pos[~keep_pos]
         leave_neg = neg[:0] if keep_neg is None else neg[~keep_neg]
         n_left = len(pos) + len(neg) - len(leave_pos) - len(leave_neg)
-        if self.n_slots == 0 or self._by_sorting(n_left):
-            return None
-        if counts is None or len(leave_pos) + len(leave_neg) >= n_left:
+        if counts is None or self._by_sorting(n_left) or len(leave_pos) + len(leave_neg) >= n_left:
             return self.count(pos[keep_pos], neg if keep_neg is None else neg[keep_neg])
         n = self.n_slots
         per_pos, per_neg = counts
         if len(leave_pos):
-            per_pos = per_pos - np.bincount(self.slots[leave_pos].ravel(), minlength=n)
+            per_pos = per_pos - np.bincount(self._cells(leave_pos), minlength=n)
         if len(leave_neg):
-            per_neg = per_neg - np.bincount(self.slots[leave_neg].ravel(), minlength=n)
+            per_neg = per_neg - np.bincount(self._cells(leave_neg), minlength=n)
         return per_pos, per_neg
 
     def candidates(self, pos: np.ndarray, neg: np.ndarray, counts: SlotCounts | None = None
@@ -221,53 +254,72 @@ class SlotTable:
         `counts`: `count(pos, neg)` if known."""
         if counts is None:
             counts = self.count(pos, neg)
-        if counts is None:
-            return self._counts_by_sorting(pos, neg)
+        if isinstance(counts, SortedCells):
+            return self._counts_by_sorting(counts, len(pos), len(neg))
         return self._from_slot_counts(counts)
+
+    def swapped(self, counts: SlotCounts | None) -> SlotCounts | None:
+        """`counts` with positives and negatives exchanged."""
+        if counts is None:
+            return None
+        if isinstance(counts, SortedCells):
+            return self._cell_keys.swapped(counts)
+        return counts[::-1]
 
     def _from_slot_counts(self, counts: SlotCounts):
         """Candidates from per-slot counts, cumulated along the slots."""
         n = self.n_slots
-        absent = (counts[0] | counts[1]) == 0
+        present = np.logical_or(counts[0], counts[1])
         if len(self.always):
-            absent[self.always] = False
-        cum = np.zeros((2, n + 1), dtype=np.int64)
-        np.cumsum(counts[0], out=cum[0, 1:])
-        np.cumsum(counts[1], out=cum[1, 1:])
+            present[self.always] = True
+        if self._categories_only:  # what `== c` covers is the slot's own count: no cumulating
+            covered = np.array(counts, dtype=np.int64)
+            if n <= self.ALL_SLOTS:
+                return self._all_slots, covered, None, ~present
+            slots = present.nonzero()[0]
+            return slots, covered.take(slots, axis=1), None, None
+        cum = self._cum  # reused: on many slots a fresh array is megabytes to map each time
+        np.add.accumulate(counts[0], out=cum[0, 1:])  # np.cumsum, without its wrapper's cost
+        np.add.accumulate(counts[1], out=cum[1, 1:])
         numbers = None
         if len(self._mixed):
-            numbers = cum[:, self._mixed_cat_start] - cum[:, self._mixed_num_start]
+            numbers = cum.take(self._mixed_cat_start, axis=1) - cum.take(self._mixed_num_start, axis=1)
         if n <= self.ALL_SLOTS:
-            return self._all_slots, cum[:, 1:] - cum[:, self._count_from], numbers, absent
-        slots = np.flatnonzero(~absent)
-        return slots, cum[:, slots + 1] - cum[:, self._count_from[slots]], numbers, None
+            return self._all_slots, cum[:, 1:] - cum.take(self._count_from, axis=1), numbers, ~present
+        slots = present.nonzero()[0]
+        # take along an axis: much faster than fancy indexing `cum[:, slots]`
+        covered = cum.take(slots + 1, axis=1) - cum.take(self._count_from[slots], axis=1)
+        return slots, covered, numbers, None
 
-    def _counts_by_sorting(self, pos: np.ndarray, neg: np.ndarray):
-        """The same from the sorted cells of the rows in play (few rows, many slots). A cell
-        is keyed `4 * slot + tag`, tag 0 for a positive, 1 for a negative, 2 for an
-        always-offered slot (counted as neither)."""
-        in_play = np.array([[len(pos)], [len(neg)]])
-        keys = np.concatenate((self.slots[pos].ravel() * 4, self.slots[neg].ravel() * 4 + 1,
-                               self._always_keys))
-        keys.sort()
-        slot_of_key = keys >> 2
-        cum = np.cumsum((keys & 3) == _TAGS, axis=1)
+    def _counts_by_sorting(self, cells: SortedCells, n_pos: int, n_neg: int):
+        """The same from the sorted cells of the rows in play (`grader.confold.sorted_cells`:
+        few rows, many slots; a cell's tag is 0 for a positive, 1 for a negative, 2 or 3 for
+        an always-offered slot, counted as neither). Positives and negatives are counted in
+        one int64, negatives in the high 32 bits (`_PACKED`): one cumulative sum and one
+        gather instead of two; every difference taken is of counts that only grow, so no
+        borrow crosses from one half to the other."""
+        keys = cells.keys
+        cum = np.add.accumulate(_PACKED[keys & 3])
+        slot_of_key = self._cell_keys.slot_of(keys)
         last = np.empty(len(keys), dtype=bool)
         last[-1] = True
         np.not_equal(slot_of_key[1:], slot_of_key[:-1], out=last[:-1])
-        ends = np.flatnonzero(last)
+        ends = last.nonzero()[0]
         slots = slot_of_key[ends]
-        at_end = cum[:, ends]
+        at_end = cum[ends]
         # a number counts from its feature's first cell (f cells per row lie below feature f),
         # a category from the end of the slot before it
-        before = np.zeros_like(at_end)
-        before[:, 1:] = at_end[:, :-1]
-        below_feature = self.feature_of_slot[slots] * in_play
-        covered = at_end - np.where(self.is_numeric_slot[slots], below_feature, before)
+        in_play = n_pos + (n_neg << 32)
+        start = np.empty_like(at_end)
+        start[0] = 0
+        start[1:] = at_end[:-1]
+        numeric = self.is_numeric_slot[slots]
+        np.copyto(start, self.feature_of_slot[slots] * in_play, where=numeric)
+        covered = _unpack(at_end - start)
         numbers = None
         if len(self._mixed):
-            below = np.searchsorted(keys, self._mixed_cat_keys)
-            numbers = np.where(below > 0, cum[:, below - 1], 0) - self._mixed * in_play
+            below = slot_of_key.searchsorted(self._mixed_cat_start)
+            numbers = _unpack(np.where(below > 0, cum[below - 1], 0) - self._mixed * in_play)
         return slots, covered, numbers, None
 
     def covers(self, slot: int, second: bool, rows: np.ndarray) -> np.ndarray:

@@ -185,3 +185,25 @@ def test_gains_in_chunks_equal_gains_at_once(seed, chunk):
     whole = search.all_gains(pos, neg), search.best(pos, neg, [0])
     search.GAIN_CHUNK = chunk
     assert (search.all_gains(pos, neg), search.best(pos, neg, [0])) == whole
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2 ** 31), st.integers(2, 40), st.sampled_from(COUNTING_PATHS))
+def test_categories_only_search_equals_brute_force(seed, n, path):
+    """A table without numbers takes a shortcut (a slot's counts are what `== c` covers):
+    the same best literal and the same gains as the brute force and as cumulated counts."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({"cat": rng.choice(["a", "b", "c"], n), "other": rng.choice(["u", "v", "?"], n),
+                      "flag": rng.random(n) < 0.5})
+    table = encode_frame(X)
+    search = LiteralSearch(table, list(X.columns))
+    assert search._categories_only
+    search.SPARSE_FACTOR, search.ALL_SLOTS = path
+    is_pos = rng.random(n) < 0.5
+    pos, neg = np.flatnonzero(is_pos), np.flatnonzero(~is_pos)
+    expected_gain, expected_lit = brute_force_best(table, list(X.columns), pos, neg)
+    found = search.best(pos, neg)
+    assert (found is None) if expected_lit is None else found[1] == expected_lit
+    fast = search.all_gains(pos, neg)
+    search._categories_only = False  # the general computation
+    assert search.all_gains(pos, neg) == fast

@@ -11,7 +11,7 @@ from grader.confold.fold import FoldLearner, covered_mask
 from grader.confold.literal_search import LiteralSearch
 from grader.confold.rule_eval import literal_mask, rule_mask
 from grader.confold.rules import Rule
-from grader.confold.slot_counts import _distinct_sorted
+from grader.confold.slot_counts import _PACKED, _distinct_sorted
 from tests.confold.test_information_gain import random_table
 
 
@@ -95,3 +95,74 @@ def test_distinct_sorted_is_np_unique(values, whole):
     thresholds, ranks = _distinct_sorted(values)
     expected, inverse = np.unique(values, return_inverse=True)
     assert np.array_equal(thresholds, expected) and np.array_equal(ranks, inverse.ravel())
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2 ** 31), st.integers(4, 80), st.sampled_from([0.25, 0.0, 1e9]),
+       st.sampled_from([0.5, 0.2, 1.0]))
+def test_learned_coverage_is_the_rules_coverage(seed, n, sparse_factor, ratio):
+    """The rows a learned rule covers with its exceptions, known from learning them, are
+    those `rule_mask` evaluates (exceptions to exceptions included)."""
+    rng = np.random.default_rng(seed)
+    table = encode_frame(random_table(rng, n))
+    search = LiteralSearch(table, list(table.columns))
+    search.SPARSE_FACTOR = sparse_factor
+    is_pos = rng.random(n) < 0.6
+    pos, neg = np.flatnonzero(is_pos), np.flatnonzero(~is_pos)
+    found = FoldLearner(table, search, ratio=ratio).learn_covering(pos, neg)
+    assert np.array_equal(found.cov_pos, np.flatnonzero(rule_mask(found.rule, table, pos)))
+    assert np.array_equal(found.cov_neg, np.flatnonzero(rule_mask(found.rule, table, neg)))
+    rules = FoldLearner(table, search, ratio=ratio)._fold(pos, neg, (), None, None)
+    hit_pos = np.zeros(len(pos), dtype=bool)
+    hit_neg = np.zeros(len(neg), dtype=bool)
+    for rule in rules[0]:
+        hit_pos |= rule_mask(rule, table, pos)
+        hit_neg |= rule_mask(rule, table, neg)
+    assert np.array_equal(rules[1], hit_pos) and np.array_equal(rules[2], hit_neg)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 2 ** 31), st.integers(2, 60))
+def test_narrowed_and_swapped_sorted_cells_are_fresh_sorted_cells(seed, n):
+    """Sorted cells kept for the rows that stay, and with positives and negatives swapped,
+    are the cells sorted afresh (bit for bit), and give the same best literal."""
+    rng = np.random.default_rng(seed)
+    table = encode_frame(random_table(rng, n))
+    search = LiteralSearch(table, list(table.columns))
+    search.SPARSE_FACTOR = 1e9  # always sorted cells
+    is_pos = rng.random(n) < 0.5
+    pos, neg = np.flatnonzero(is_pos), np.flatnonzero(~is_pos)
+    cells = search.count(pos, neg)
+    keep_pos, keep_neg = rng.random(len(pos)) < 0.7, rng.random(len(neg)) < 0.7
+    narrowed = search.narrow(cells, pos, keep_pos, neg, keep_neg)
+    assert np.array_equal(narrowed.keys, search.count(pos[keep_pos], neg[keep_neg]).keys)
+    assert search.best(pos[keep_pos], neg[keep_neg], counts=narrowed) == search.best(pos[keep_pos], neg[keep_neg])
+    only_pos = search.narrow(cells, pos, keep_pos, neg, None)
+    assert np.array_equal(only_pos.keys, search.count(pos[keep_pos], neg).keys)
+    swapped = search.swapped(narrowed)
+    fresh = search.count(neg[keep_neg], pos[keep_pos])
+    assert np.array_equal(swapped.keys >> 2, fresh.keys >> 2)  # same cells, in the same order
+    assert np.array_equal(_PACKED[swapped.keys & 3], _PACKED[fresh.keys & 3])  # what each cell counts
+    assert search.best(neg[keep_neg], pos[keep_pos], counts=swapped) == search.best(neg[keep_neg], pos[keep_pos])
+    per_slot = search._from_slot_counts((np.bincount(search.slots[neg[keep_neg]].ravel(), minlength=search.n_slots),
+                                         np.bincount(search.slots[pos[keep_pos]].ravel(), minlength=search.n_slots)))
+    by_cells = search.candidates(neg[keep_neg], pos[keep_pos], swapped)
+    present = ~per_slot[3] if per_slot[3] is not None else np.ones(search.n_slots, dtype=bool)
+    assert np.array_equal(by_cells[0], per_slot[0][present])
+    assert np.array_equal(by_cells[1], per_slot[1][:, present])
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(0, 2 ** 31), st.integers(1, 60))
+def test_cells_in_the_reused_buffer_are_the_rows_slots(seed, n):
+    rng = np.random.default_rng(seed)
+    table = encode_frame(random_table(rng, n))
+    search = LiteralSearch(table, list(table.columns))
+    for size in (n // 3, n, n // 2):  # the buffer grows, then serves a smaller set
+        rows = np.sort(rng.choice(n, size, replace=False))
+        assert np.array_equal(search._cells(rows), search.slots[rows].ravel())
+    labels = rng.integers(0, 3, n)
+    by_class = search._class_cells(rows, labels, 3)
+    for c in range(3):
+        assert np.array_equal(by_class[c], np.bincount(search.slots[rows[labels[rows] == c]].ravel(),
+                                                       minlength=search.n_slots))
