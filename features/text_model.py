@@ -67,23 +67,24 @@ class NgramScorer:
         scorer = cls(names, vocabulary, idf)
         X = scorer._rows(grams)
         Y = _one_hot(marks, names)
-        dual = _solve(X @ X.T + 1.0, Y)
+        kernel = X @ X.T + 1.0
+        dual = _solve(kernel, Y)
         scorer.weights = X.T @ dual
         scorer.extra_weights = np.zeros((0, len(names)))
         scorer.bias = dual.sum(axis=0)
-        scorer._X, scorer._Y = X, Y  # for out_of_fold, not saved
+        scorer._X, scorer._Y, scorer._kernel = X, Y, kernel  # for out_of_fold and with_extra, not saved
         return scorer
 
     def with_extra(self, extra: np.ndarray) -> NgramScorer:
         """A scorer over the same n-grams that also reads `extra` columns (answers x columns,
         on a scale comparable to the unit-length n-gram rows), fitted on the same answers
         (only right after `fit`, which keeps their rows)."""
-        X = np.hstack([self._X, np.asarray(extra, dtype=float).reshape(len(self._X), -1)])
-        dual = _solve(X @ X.T + 1.0, self._Y)
-        weights = X.T @ dual
-        n = len(self.vocabulary)
-        made = NgramScorer(self.marks, self.vocabulary, self.idf, weights[:n], dual.sum(axis=0), weights[n:])
-        made._X, made._Y = X, self._Y
+        extra = np.asarray(extra, dtype=float).reshape(len(self._X), -1)
+        kernel = self._kernel + extra @ extra.T  # the n-grams' kernel, worked out once in fit
+        dual = _solve(kernel, self._Y)
+        made = NgramScorer(self.marks, self.vocabulary, self.idf, self._X.T @ dual, dual.sum(axis=0),
+                           extra.T @ dual)
+        made._X, made._Y, made._kernel = np.hstack([self._X, extra]), self._Y, kernel
         return made
 
     def out_of_fold(self) -> np.ndarray:
@@ -92,7 +93,7 @@ class NgramScorer:
         n = len(X)
         out = np.zeros_like(Y)
         folds = np.arange(n) % FOLDS
-        kernel = X @ X.T + 1.0
+        kernel = self._kernel
         for k in range(min(FOLDS, n)):
             held, rest = folds == k, folds != k
             if not rest.any():

@@ -54,7 +54,7 @@ class FeatureColumns:
                 if values.std() > 0:
                     columns.append((spec.name, None, float(values.mean()), float(values.std())))
             else:
-                text = X[spec.name].astype(str).to_numpy()
+                text = _texts(X[spec.name])
                 for value in spec.values or ():
                     share = float((text == value).mean())
                     if 0 < share < 1:
@@ -63,12 +63,15 @@ class FeatureColumns:
 
     def matrix(self, X: pd.DataFrame) -> np.ndarray:
         """(answers x columns) the scaled numbers of each answer."""
-        out = np.zeros((len(X), len(self.columns)))
+        out = np.empty((len(X), len(self.columns)))
+        read: dict[str, np.ndarray] = {}  # each feature's cells, read once for all its values
         for j, (name, value, centre, scale) in enumerate(self.columns):
             if value is None:
                 out[:, j] = (_numbers(X[name]) - centre) / scale
             else:
-                out[:, j] = X[name].astype(str).to_numpy() == value
+                if name not in read:
+                    read[name] = _texts(X[name])
+                out[:, j] = read[name] == value
         return out * (self.weight / np.sqrt(max(len(self.columns), 1)))
 
     def to_dict(self) -> dict:
@@ -80,6 +83,10 @@ class FeatureColumns:
         if not all(np.isfinite([c, s]).all() and s > 0 for _, _, c, s in columns):
             raise ValueError("the saved feature columns are inconsistent: a centre or scale is wrong")
         return cls(columns, float(data["weight"]))
+
+
+def _texts(column: pd.Series) -> np.ndarray:
+    return column.to_numpy(dtype=object).astype(str)
 
 
 def _numbers(column: pd.Series) -> np.ndarray:

@@ -15,6 +15,16 @@ from grader.confold.slot_counts import _PACKED, _distinct_sorted
 from tests.confold.test_information_gain import random_table
 
 
+def _random_search(seed: int, n: int, sparse_factor: float):
+    """(table, search, positives, negatives) of a random table of n rows, about 60% positive."""
+    rng = np.random.default_rng(seed)
+    table = encode_frame(random_table(rng, n))
+    search = LiteralSearch(table, list(table.columns))
+    search.SPARSE_FACTOR = sparse_factor
+    is_pos = rng.random(n) < 0.6
+    return table, search, np.flatnonzero(is_pos), np.flatnonzero(~is_pos)
+
+
 @settings(max_examples=100, deadline=None)
 @given(st.integers(0, 2 ** 31), st.integers(1, 40))
 def test_covers_is_literal_mask(seed, n):
@@ -50,12 +60,7 @@ def test_narrowed_counts_are_fresh_counts(seed, n):
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 2 ** 31), st.integers(4, 60), st.sampled_from([0.25, 0.0, 1e9]))
 def test_learn_rule_reports_the_rows_its_body_covers(seed, n, sparse_factor):
-    rng = np.random.default_rng(seed)
-    table = encode_frame(random_table(rng, n))
-    search = LiteralSearch(table, list(table.columns))
-    search.SPARSE_FACTOR = sparse_factor
-    is_pos = rng.random(n) < 0.6
-    pos, neg = np.flatnonzero(is_pos), np.flatnonzero(~is_pos)
+    table, search, pos, neg = _random_search(seed, n, sparse_factor)
     rule, in_pos, in_neg = FoldLearner(table, search).learn_rule(pos, neg)
     body = Rule(head=None, body=rule.body)
     assert np.array_equal(in_pos, np.flatnonzero(rule_mask(body, table, pos)))
@@ -103,12 +108,7 @@ def test_distinct_sorted_is_np_unique(values, whole):
 def test_learned_coverage_is_the_rules_coverage(seed, n, sparse_factor, ratio):
     """The rows a learned rule covers with its exceptions, known from learning them, are
     those `rule_mask` evaluates (exceptions to exceptions included)."""
-    rng = np.random.default_rng(seed)
-    table = encode_frame(random_table(rng, n))
-    search = LiteralSearch(table, list(table.columns))
-    search.SPARSE_FACTOR = sparse_factor
-    is_pos = rng.random(n) < 0.6
-    pos, neg = np.flatnonzero(is_pos), np.flatnonzero(~is_pos)
+    table, search, pos, neg = _random_search(seed, n, sparse_factor)
     found = FoldLearner(table, search, ratio=ratio).learn_covering(pos, neg)
     assert np.array_equal(found.cov_pos, np.flatnonzero(rule_mask(found.rule, table, pos)))
     assert np.array_equal(found.cov_neg, np.flatnonzero(rule_mask(found.rule, table, neg)))
