@@ -210,6 +210,14 @@ def test_a_grading_model_reads_the_features_and_a_crafted_column_is_refused(mode
     (tmp_path / "bad.json").write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(ModelFileError, match="not_there"):
         GradingModel.load(tmp_path / "bad.json")
+    reader["feature_columns"]["columns"][0][0] = model.wording.columns.columns[0][0]
+    for bad in ([0.0, 0.0], [0.0, float("inf")], ["x"]):  # a zero or infinite scale, a short entry
+        crafted = json.loads(json.dumps(data))
+        entry = crafted["wording"]["reader"]["feature_columns"]["columns"][0]
+        entry[2:] = bad
+        (tmp_path / "crafted.json").write_text(json.dumps(crafted), encoding="utf-8")
+        with pytest.raises(ModelFileError):
+            GradingModel.load(tmp_path / "crafted.json")
     reader["feature_columns"]["columns"] = reader["feature_columns"]["columns"][1:]
     (tmp_path / "short.json").write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(ModelFileError, match="columns, weights or marks differ"):
