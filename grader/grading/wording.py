@@ -11,6 +11,11 @@ with keeps its confidence (the default flag threshold keeps its meaning).
 In 5-fold cross-validation on Beetle's train split (three fold seeds) this raised the
 accuracy of the answers left to the machine with 30% flagged from 0.828 to 0.839 (3-way)
 and from 0.929 to 0.936 (2-way), on every seed; see docs/beetle.md.
+
+Since 2026-11-24 a second model of the same kind also reads the extractor's features of
+each answer (`FeatureColumns`); it weighs the vote of the rule lists where they disagree
+(`agreement.majority_vote`), and a mark's support is the product of both models' supports
+(`WordingSupport`).
 """
 
 from __future__ import annotations
