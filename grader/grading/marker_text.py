@@ -66,12 +66,9 @@ def vote_phrase(own_mark: bool, by_wording: bool) -> str:
     """How a mark the vote of the rule lists chose is said (`agreement.majority_vote`);
     `own_mark`: one of the model's own rules marks the answer too; `by_wording`: the vote
     weighed how much the answer reads like the marked answers of each mark."""
-    if by_wording:
-        said = ("the mark that most of the models give and the wording of the answer supports best"
-                if own_mark else "the mark that most of the models that mark this answer give and the wording "
-                                 "of the answer supports best")
-    else:
-        said = "the mark most of the models give" if own_mark else "the mark most of the models that mark this answer give"
+    models = "the models" if own_mark else "the models that mark this answer"
+    said = (f"the mark that most of {models} give and the wording of the answer supports best" if by_wording
+            else f"the mark most of {models} give")
     return said if own_mark else said + " (none of the model's own rules does)"
 
 

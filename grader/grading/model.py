@@ -460,14 +460,8 @@ class GradingModel:
                          if "agreement" in data else None)
             if agreement is not None:
                 agreement.check_features(learner)
-            check_features_match(extractor, learner, agreement)
             wording = WordingSupport.from_dict(data["wording"]) if "wording" in data else None
-            if wording is not None and wording.columns is not None:
-                known = {s.name for s in extractor.feature_specs_}
-                unknown = sorted({c[0] for c in wording.columns.columns} - known)
-                if unknown:
-                    raise ModelFileError(f"wording.feature_columns: features {', '.join(unknown)}, which the "
-                                         f"extractor does not make")
+            check_features_match(extractor, learner, agreement, wording)
         except ModelFileError as e:
             raise ModelFileError(f"{source}: damaged model file ({e})") from None
         except (KeyError, TypeError, ValueError, AttributeError) as e:

@@ -161,9 +161,11 @@ def check_model_data(data: dict) -> None:
     _check_work(data, "model")
 
 
-def check_features_match(extractor: Any, learner: Any, agreement: Any) -> None:
+def check_features_match(extractor: Any, learner: Any, agreement: Any, wording: Any = None) -> None:
     """The rules (the resampled ones included) read only columns the extractor makes, each
-    made once, and encoded by the learner; derived predicates can be computed (checked on the objects built from a checked file)."""
+    made once, and encoded by the learner; derived predicates can be computed; the wording
+    model's reader of features reads only columns the extractor makes (checked on the objects
+    built from a checked file)."""
     columns = [spec.name for spec in extractor.feature_specs_]
     doubled = sorted(c for c, n in Counter(columns).items() if n > 1)
     if doubled:
@@ -183,6 +185,11 @@ def check_features_match(extractor: Any, learner: Any, agreement: Any) -> None:
         raise ModelFileError(f"the rules use feature(s) {', '.join(unencoded[:5])} that the learner "
                              f"has no encoding for")
     _check_predicates(learner.predicates_, set(columns))
+    if wording is not None and wording.columns is not None:
+        unknown = sorted({c[0] for c in wording.columns.columns} - set(columns))
+        if unknown:
+            raise ModelFileError(f"wording.feature_columns: features {', '.join(unknown)}, which the "
+                                 f"extractor does not make")
 
 
 def _check_predicates(predicates: list, columns: set[str]) -> None:
