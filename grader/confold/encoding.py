@@ -20,6 +20,7 @@ FOLD-R++. Column kinds:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -126,10 +127,19 @@ def _unique_missing(uniques: np.ndarray) -> np.ndarray:
     return np.array([isinstance(u, str) and u.strip() in ("", MISSING) for u in uniques], dtype=bool)
 
 
+#: Text `pd.to_numeric` may read as a number: it needs a digit, or is an infinity ("inf",
+#: "-Infinity"); `\d` also matches non-ASCII digits, which it does not read (a superset).
+_MAY_BE_NUMBER = re.compile(r"\d|inf", re.IGNORECASE)
+#: Up to this many distinct values, words are told from numbers in Python (one regex each).
+_FEW_WORDS = 256
+
+
 def _unique_numbers(uniques: np.ndarray) -> np.ndarray:
     """Numeric reading of each distinct value (NaN for text that is not a number, and for bools)."""
     if len(uniques) == 0:
         return np.empty(0)
+    if len(uniques) <= _FEW_WORDS and all(type(u) is str and not _MAY_BE_NUMBER.search(u) for u in uniques):
+        return np.full(len(uniques), np.nan)  # words: pd.to_numeric's ~0.3 ms per call saved
     parsed = pd.to_numeric(pd.Series(uniques, dtype=object), errors="coerce")
     out = np.array(parsed.to_numpy(dtype=float, na_value=np.nan), dtype=float, copy=True)
     out[[_is_bool(u) for u in uniques]] = np.nan
