@@ -190,7 +190,7 @@ class SlotTable:
             self._cell_buffer = np.empty(max(size, 2 * len(self._cell_buffer)), dtype=self.slots.dtype)
         out = self._cell_buffer[:size]
         # mode="clip" (rows are always in range): with "raise" numpy buffers `out` again
-        np.take(self.slots, rows, axis=0, out=out.reshape(len(rows), self.slots.shape[1]), mode="clip")
+        self.slots.take(rows, axis=0, out=out.reshape(len(rows), self.slots.shape[1]), mode="clip")
         return out
 
     def _by_class_pays(self, n_rows: int, n_classes: int) -> bool:
@@ -222,24 +222,26 @@ class SlotTable:
         return np.bincount(cells, minlength=n_classes * n).reshape(n_classes, n)
 
     def narrow(self, counts: SlotCounts | None, pos: np.ndarray, keep_pos: np.ndarray,
-               neg: np.ndarray, keep_neg: np.ndarray | None) -> SlotCounts | None:
+               neg: np.ndarray, keep_neg: np.ndarray | None,
+               kept: tuple[np.ndarray, np.ndarray] | None = None) -> SlotCounts | None:
         """`count(pos[keep_pos], neg[keep_neg])` (keep_neg None: all of neg) from `counts` of
         (pos, neg): a rule's next literal, or the examples a rule covers, only take rows
         away, so when fewer rows leave than stay their counts are subtracted instead, and
-        sorted cells keep those of the rows that stay (still sorted)."""
+        sorted cells keep those of the rows that stay (still sorted). `kept`: the rows that
+        stay, (pos[keep_pos], neg[keep_neg]), when the caller has them."""
+        if kept is None:
+            kept = (pos[keep_pos], neg if keep_neg is None else neg[keep_neg])
         if isinstance(counts, SortedCells):
-            return self._cell_keys.narrow(counts, pos[keep_pos], neg if keep_neg is None else neg[keep_neg])
-        leave_pos = pos[~keep_pos]
-        leave_neg = neg[:0] if keep_neg is None else neg[~keep_neg]
-        n_left = len(pos) + len(neg) - len(leave_pos) - len(leave_neg)
-        if counts is None or self._by_sorting(n_left) or len(leave_pos) + len(leave_neg) >= n_left:
-            return self.count(pos[keep_pos], neg if keep_neg is None else neg[keep_neg])
+            return self._cell_keys.narrow(counts, *kept)
+        n_left = len(kept[0]) + len(kept[1])
+        if counts is None or self._by_sorting(n_left) or len(pos) + len(neg) - n_left >= n_left:
+            return self.count(*kept)
         n = self.n_slots
         per_pos, per_neg = counts
-        if len(leave_pos):
-            per_pos = per_pos - np.bincount(self._cells(leave_pos), minlength=n)
-        if len(leave_neg):
-            per_neg = per_neg - np.bincount(self._cells(leave_neg), minlength=n)
+        if len(kept[0]) < len(pos):
+            per_pos = per_pos - np.bincount(self._cells(pos[~keep_pos]), minlength=n)
+        if len(kept[1]) < len(neg):
+            per_neg = per_neg - np.bincount(self._cells(neg[~keep_neg]), minlength=n)
         return per_pos, per_neg
 
     def candidates(self, pos: np.ndarray, neg: np.ndarray, counts: SlotCounts | None = None

@@ -55,6 +55,11 @@ def test_narrowed_counts_are_fresh_counts(seed, n):
     assert search.best(pos[keep_pos], neg[keep_neg], counts=narrowed) == search.best(pos[keep_pos], neg[keep_neg])
     only_pos = search.narrow(counts, pos, keep_pos, neg, None)
     assert all(np.array_equal(a, b) for a, b in zip(only_pos, search.count(pos[keep_pos], neg)))
+    # the rows that stay given by the caller
+    given = search.narrow(counts, pos, keep_pos, neg, keep_neg, (pos[keep_pos], neg[keep_neg]))
+    assert all(np.array_equal(a, b) for a, b in zip(given, fresh))
+    given = search.narrow(counts, pos, keep_pos, neg, None, (pos[keep_pos], neg))
+    assert all(np.array_equal(a, b) for a, b in zip(given, search.count(pos[keep_pos], neg)))
 
 
 @settings(max_examples=60, deadline=None)
@@ -139,6 +144,8 @@ def test_narrowed_and_swapped_sorted_cells_are_fresh_sorted_cells(seed, n):
     assert search.best(pos[keep_pos], neg[keep_neg], counts=narrowed) == search.best(pos[keep_pos], neg[keep_neg])
     only_pos = search.narrow(cells, pos, keep_pos, neg, None)
     assert np.array_equal(only_pos.keys, search.count(pos[keep_pos], neg).keys)
+    given = search.narrow(cells, pos, keep_pos, neg, keep_neg, (pos[keep_pos], neg[keep_neg]))
+    assert np.array_equal(given.keys, narrowed.keys)
     swapped = search.swapped(narrowed)
     fresh = search.count(neg[keep_neg], pos[keep_pos])
     assert np.array_equal(swapped.keys >> 2, fresh.keys >> 2)  # same cells, in the same order
