@@ -161,7 +161,7 @@ def infer_encoding(name: str, values: pd.Series) -> ColumnEncoding:
     if pd.api.types.is_bool_dtype(dtype):  # includes pandas' nullable "boolean"
         return ColumnEncoding(name, "boolean", [False, True] + ([MISSING] if values.isna().any() else []))
     if pd.api.types.is_numeric_dtype(dtype):
-        return ColumnEncoding(name, "numeric", [MISSING] if values.isna().any() else [])
+        return ColumnEncoding(name, "numeric", [MISSING] if np.isnan(_float_values(values)).any() else [])
     codes, uniques = _factorize(values)
     counts = np.bincount(codes[codes >= 0], minlength=len(uniques))
     return encoding_from_counts(name, dtype, uniques, counts, bool((codes < 0).any()))
@@ -199,12 +199,35 @@ def encode_column(values: pd.Series, encoding: ColumnEncoding) -> EncodedColumn:
     dtype = values.dtype
     if (pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
             and encoding.kind in ("numeric", "mixed")):
-        num = np.array(values.to_numpy(dtype=float, na_value=np.nan), dtype=float, copy=True)
+        num = np.array(_float_values(values), dtype=float, copy=True)
         codes = np.where(np.isnan(num), missing_code, NUMERIC_CODE).astype(np.int32)
         return EncodedColumn(num=num, codes=codes, encoding=encoding)
     cell_codes, uniques = _factorize(values)
     code_u, num_u = unique_codes(uniques, encoding)
     return EncodedColumn(num=num_u[cell_codes], codes=code_u[cell_codes].astype(np.int32), encoding=encoding)
+
+
+def _float_values(values: pd.Series) -> np.ndarray:
+    """The cells of a numeric column as floats, NaN where missing (possibly a view)."""
+    dtype = values.dtype
+    if isinstance(dtype, np.dtype) and dtype.kind in "iuf":  # numpy's own: no NA to replace
+        return values.to_numpy(dtype=float)
+    return values.to_numpy(dtype=float, na_value=np.nan)
+
+
+def fit_column(name: str, values: pd.Series) -> tuple[ColumnEncoding, EncodedColumn]:
+    """`infer_encoding` then `encode_column` with that encoding, reading a text or
+    categorical column's distinct values once for both."""
+    dtype = values.dtype
+    if pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_numeric_dtype(dtype):
+        encoding = infer_encoding(name, values)
+        return encoding, encode_column(values, encoding)
+    codes, uniques = _factorize(values)
+    counts = np.bincount(codes[codes >= 0], minlength=len(uniques))
+    missing_u, numbers_u = _unique_missing(uniques), _unique_numbers(uniques)
+    encoding = encoding_from_counts(name, dtype, uniques, counts, bool((codes < 0).any()), missing_u, numbers_u)
+    code_u, num_u = unique_codes(uniques, encoding, missing_u, numbers_u)
+    return encoding, EncodedColumn(num=num_u[codes], codes=code_u[codes].astype(np.int32), encoding=encoding)
 
 
 def unique_codes(uniques: np.ndarray, encoding: ColumnEncoding, missing_u: np.ndarray | None = None,
