@@ -164,6 +164,7 @@ class SlotTable:
         self._cum = np.zeros((2, self.n_slots + 1), dtype=np.int64)
         self._categories_only = not self.is_numeric_slot.any()
         self._cell_buffer = np.empty(0, dtype=self.slots.dtype)
+        self._covers_of: dict[int, tuple[np.ndarray, bool, int]] = {}
 
     # -- counting ---------------------------------------------------------------------------
     def _by_sorting(self, n_rows: int) -> bool:
@@ -328,10 +329,14 @@ class SlotTable:
         """Mask of `rows` where the literal `literal(slot, second)` holds (what
         `rule_eval.literal_mask` gives for it): a feature's numbers are its lowest slots in
         ascending order, its categories the slots above them."""
-        feature = self.feature_of_slot[slot]
-        cells = self._slot_columns[feature][rows]
-        if not self.is_numeric_slot[slot]:
+        known = self._covers_of.get(slot)
+        if known is None:  # a slot's column and kind, looked up once per slot learned
+            feature = int(self.feature_of_slot[slot])
+            known = self._covers_of[slot] = (self._slot_columns[feature], bool(self.is_numeric_slot[slot]),
+                                             int(self._cat_start[feature]))
+        cells = known[0][rows]
+        if not known[1]:
             return cells != slot if second else cells == slot
         if not second:
             return cells <= slot
-        return (cells > slot) & (cells < self._cat_start[feature])
+        return (cells > slot) & (cells < known[2])

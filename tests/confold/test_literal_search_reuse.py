@@ -31,11 +31,12 @@ def test_covers_is_literal_mask(seed, n):
     rng = np.random.default_rng(seed)
     table = encode_frame(random_table(rng, n))
     search = LiteralSearch(table, list(table.columns))
-    rows = np.flatnonzero(rng.random(n) < 0.7)
-    for slot in range(search.n_slots):
-        for second in (False, True):
-            lit = search.literal(slot, second)
-            assert np.array_equal(search.covers(slot, second, rows), literal_mask(lit, table, rows)), lit
+    for _ in range(2):  # other rows, and a slot's column and kind as looked up the first time
+        rows = np.flatnonzero(rng.random(n) < 0.7)
+        for slot in rng.permutation(search.n_slots):
+            for second in (False, True):
+                lit = search.literal(int(slot), second)
+                assert np.array_equal(search.covers(int(slot), second, rows), literal_mask(lit, table, rows)), lit
 
 
 @settings(max_examples=100, deadline=None)
