@@ -33,9 +33,11 @@ def _distinct_sorted(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         if (high - low <= 4 * len(values) and max(-low, high) < 2 ** 52
                 and np.array_equal(values, np.floor(values))):
             offsets = (values - low).astype(np.intp)
-            present = np.bincount(offsets) > 0
-            rank_of = np.cumsum(present) - 1
-            return np.flatnonzero(present) + low, rank_of[offsets]
+            distinct = (np.bincount(offsets) > 0).nonzero()[0]
+            # the rank of each value present, scattered (not a cumulative sum over the range)
+            rank_of = np.zeros(int(high - low) + 1, dtype=np.intp)
+            rank_of[distinct] = np.arange(len(distinct))
+            return distinct + low, rank_of[offsets]
     return np.unique(values, return_inverse=True)
 
 

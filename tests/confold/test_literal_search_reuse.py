@@ -106,6 +106,11 @@ def test_distinct_sorted_is_np_unique(values, whole):
     thresholds, ranks = _distinct_sorted(values)
     expected, inverse = np.unique(values, return_inverse=True)
     assert np.array_equal(thresholds, expected) and np.array_equal(ranks, inverse.ravel())
+    assert thresholds.dtype == expected.dtype and ranks.dtype == inverse.dtype
+    spread = np.concatenate([values, [4.0 * len(values)]]) if whole else values  # a wide range, few values
+    thresholds, ranks = _distinct_sorted(spread)
+    expected, inverse = np.unique(spread, return_inverse=True)
+    assert np.array_equal(thresholds, expected) and np.array_equal(ranks, inverse.ravel())
 
 
 @settings(max_examples=60, deadline=None)
