@@ -72,3 +72,21 @@ def test_float_values_as_pandas(values):
     assert got.dtype == expected.dtype
     np.testing.assert_array_equal(got, expected)
     np.testing.assert_array_equal(np.signbit(got), np.signbit(expected))
+
+
+@pytest.mark.parametrize("values", [
+    pd.Series([1, 2, 3]), pd.Series([1.5, np.nan, -0.0]), pd.Series(np.array([7, 8], dtype=np.uint8)),
+    pd.Series([1, None, 3], dtype="Int64"), pd.Series([0.5, None], dtype="Float64"), pd.Series([], dtype=float)])
+def test_numeric_column_as_plain(values):
+    """A numeric column's encoding and cells: as pandas' isna and a copied float reading give them."""
+    encoding = infer_encoding("x", values)
+    assert encoding.categories == (["?"] if values.isna().any() else [])
+    column = encode_column(values, encoding)
+    num = float_values_by_pandas(values)
+    np.testing.assert_array_equal(column.num, num)
+    assert column.num.dtype == np.float64 and not np.shares_memory(column.num, values.to_numpy())
+    expected = np.where(np.isnan(num), encoding.code_of("?"), 0).astype(np.int32)
+    np.testing.assert_array_equal(column.codes, expected)
+    assert column.codes.dtype == np.int32
+    copied = _float_values(values, copy=True)
+    assert not np.shares_memory(copied, values.to_numpy())
