@@ -215,7 +215,8 @@ def _float_values(values: pd.Series, copy: bool = False) -> np.ndarray:
     dtype = values.dtype
     if isinstance(dtype, np.dtype) and dtype.kind in "iuf":  # numpy's own: no NA to replace
         return values.to_numpy(dtype=float, copy=copy)
-    return np.array(values.to_numpy(dtype=float, na_value=np.nan), dtype=float, copy=copy)
+    floats = values.to_numpy(dtype=float, na_value=np.nan)
+    return np.array(floats, dtype=float) if copy else floats
 
 
 def fit_column(name: str, values: pd.Series) -> tuple[ColumnEncoding, EncodedColumn]:
