@@ -16,7 +16,7 @@ import numpy as np
 
 from grader.confold.encoding import EncodedTable
 from grader.confold.rules import Literal
-from grader.confold.slot_counts import SlotCounts, SlotTable
+from grader.confold.slot_counts import SlotCounts, SlotTable, SortedCells
 
 
 def information_gain(tp, fn, tn, fp):
@@ -98,6 +98,9 @@ class LiteralSearch(SlotTable):
     GAIN_CHUNK = 8192
     #: Up to this many gains near the best, the tie among them is broken in Python.
     FEW_TIES = 16
+    #: Up to this many slots, a table without numbers is searched in Python (`_best_in_python`):
+    #: numpy's calls on arrays this short cost more than the arithmetic.
+    PYTHON_SLOTS = 64
 
     def __init__(self, table: EncodedTable, features: Sequence[str], excluded: Iterable[str] = ()):
         super().__init__(table, features, excluded)
@@ -106,6 +109,8 @@ class LiteralSearch(SlotTable):
         #: the buffers of `_gain_pairs`, and their views per chunk width
         self._gain_buffers = _GainBuffers(0)
         self._chunk_views: dict[int, _ChunkViews] = {}
+        self._table_list: list[float] = []  # `_table` as Python floats, for `_best_in_python`
+        self._always_set = frozenset(int(s) for s in self.always)
 
     def _xlogx(self, n: int) -> np.ndarray:
         if len(self._table) <= n:
@@ -248,6 +253,11 @@ class LiteralSearch(SlotTable):
         `counts`: `count(pos, neg)` (or `narrow`) if known."""
         if self.n_slots == 0 or (len(pos) == 0 and len(neg) == 0):
             return None
+        if self._categories_only and self.n_slots <= self.PYTHON_SLOTS:
+            if counts is None:
+                counts = self.count(pos, neg)
+            if not isinstance(counts, SortedCells):
+                return self._best_in_python(counts, len(pos), len(neg), banned_slots, self._blocked(allowed))
         slots, covered, numbers, absent = self.candidates(pos, neg, counts)
         gains = self._gain_pairs(slots, covered, numbers, len(pos), len(neg))
         blocked = self._blocked(allowed)
@@ -290,3 +300,44 @@ class LiteralSearch(SlotTable):
         second, index = flat % 2, flat // 2
         slot = int(slots[index])
         return float(gains[second, index]), self.literal(slot, bool(second)), slot
+
+    def _best_in_python(self, counts: tuple[np.ndarray, np.ndarray], P: int, N: int,
+                        banned_slots: Iterable[int], blocked: np.ndarray | None
+                        ) -> tuple[float, Literal, int] | None:
+        """`best` on a few slots of a table without numbers (a slot's counts are what `== c`
+        covers), in Python floats: each gain is the same k*ln(k) terms added in the order
+        `_gain_pairs` adds them, so the same bits, and the same choice among near ties."""
+        table = self._xlogx(P + N)
+        if len(self._table_list) != len(table):
+            self._table_list = table.tolist()
+        T = self._table_list
+        total = float(P + N)
+        banned = set(banned_slots)
+        always = self._always_set
+        no_first = no_second = None
+        if blocked is not None:
+            no_first, no_second = blocked[0].tolist(), blocked[1].tolist()
+        found: list[tuple[float, int]] = []  # (gain, 2 * slot + second), in candidate order
+        for slot, (tp, fp) in enumerate(zip(counts[0].tolist(), counts[1].tolist())):
+            if not (tp or fp or slot in always) or slot in banned:
+                continue
+            fn, tn = P - tp, N - fp
+            t_tp, t_fp, t_fn, t_tn = T[tp], T[fp], T[fn], T[tn]
+            if tp + tn >= fp + fn and not (no_first and no_first[slot]):
+                gain = ((((t_tp + t_fp) - T[tp + fp]) + t_tn) + t_fn) - T[tn + fn]
+                found.append((gain / total, 2 * slot))
+            if fp + fn >= tp + tn and not (no_second and no_second[slot]):
+                gain = ((((t_fn + t_tn) - T[fn + tn]) + t_fp) + t_tp) - T[tp + fp]
+                found.append((gain / total, 2 * slot + 1))
+        if not found:
+            return None
+        top = max(gain for gain, _ in found)
+        near = [(gain, key) for gain, key in found if gain >= top - 1e-11]
+        if len(near) == 1:
+            gain, key = near[0]
+        else:  # rounded as `best` rounds (numpy's rounding, not Python's round)
+            rounded = np.array([gain for gain, _ in near]).round(12).tolist()
+            high = max(rounded)
+            gain, key = next(pair for pair, r in zip(near, rounded) if r == high)
+        slot, second = key // 2, key % 2
+        return gain, self.literal(slot, bool(second)), slot

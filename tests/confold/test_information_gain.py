@@ -240,3 +240,31 @@ def test_banned_slots_and_ties_as_brute_force(seed, n, path, few_ties):
     for given_as in (banned, tuple(banned), np.array(banned, dtype=np.intp)):
         found = search.best(pos, neg, given_as)
         assert (found is None) if expected_lit is None else found[1] == expected_lit
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2 ** 31), st.integers(1, 40), st.sampled_from(COUNTING_PATHS), st.booleans())
+def test_search_in_python_equals_numpy_search(seed, n, path, restricted):
+    """A table without numbers on few slots is searched in Python floats: the same literal and
+    the same gain, bit for bit, as the numpy search, with banned slots, an excluded feature, a
+    boolean's always-offered slot and an evidence mask; and FOLD-RM's best_ig written out."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({"cat": rng.choice(["a", "b", "c"], n), "other": rng.choice(["u", "v", "?"], n),
+                      "flag": rng.random(n) < 0.3, "twin": None, "gone": rng.choice(["p", "q"], n)})
+    X["twin"] = X["cat"]  # ties between features
+    table = encode_frame(X)
+    search = LiteralSearch(table, list(X.columns), excluded=["gone"])
+    search.SPARSE_FACTOR, search.ALL_SLOTS = path
+    assert search._categories_only and search.n_slots <= search.PYTHON_SLOTS
+    is_pos = rng.random(n) < rng.random()
+    pos, neg = np.flatnonzero(is_pos), np.flatnonzero(~is_pos)
+    banned = [int(s) for s in np.flatnonzero(rng.random(search.n_slots) < 0.15)]
+    allowed = rng.random((search.n_slots, 2)) < 0.7 if restricted else None
+    in_python = search.best(pos, neg, banned, allowed)
+    by_counts = search.best(pos, neg, banned, allowed, search.count(pos, neg))
+    search.PYTHON_SLOTS = 0
+    assert in_python == search.best(pos, neg, banned, allowed) == by_counts
+    if not restricted:
+        exclude = [search.literal(s, False) for s in banned]
+        expected_gain, expected_lit = brute_force_best(table, ["cat", "other", "flag", "twin"], pos, neg, exclude)
+        assert (in_python is None) if expected_lit is None else in_python[1] == expected_lit
