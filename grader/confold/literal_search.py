@@ -5,7 +5,8 @@ value) of the training table is a slot; per slot, the positives and negatives `<
 `== c` covers among the rows in play). Gains come from a k*ln(k) lookup table, for all
 candidates at once. Candidates are ranked in FOLD-RM's reference order (features in column
 order; per feature numbers ascending, `<=` before `>`, then categories, `==` before `!=`),
-and the first best one wins, so ties are broken the way the reference does.
+and the first best one wins, so ties are broken the way the reference does. A table without
+numbers on few slots is searched in Python floats instead, with the same arithmetic.
 """
 
 from __future__ import annotations
