@@ -50,7 +50,8 @@ from typing import Any, Iterator, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from grader.confold.encoding import MISSING, category_sort_key, check_frame, encode_frame, infer_encoding
+from grader.confold.encoding import (MISSING, EncodedTable, category_sort_key, check_frame, encode_frame,
+                                      fit_column)
 from grader.confold.evidence import check_evidence, evidence_mask
 from grader.confold.fold import FoldLearner, ProgramLearner, wilson
 from grader.confold.literal_search import LiteralSearch
@@ -114,8 +115,9 @@ class ConFold:
         X = _string_columns(check_frame(X, "X"))
 
         def encode():
-            encodings = [infer_encoding(name, X[name]) for name in X.columns]
-            return encodings, encode_frame(X, encodings)
+            fitted = [fit_column(name, X[name]) for name in X.columns]
+            columns = {encoding.name: column for encoding, column in fitted}
+            return [encoding for encoding, _ in fitted], EncodedTable(columns=columns, n_rows=len(X), frame=X)
 
         return self._fit(list(X.columns), len(X), y, encode)
 

@@ -85,11 +85,12 @@ class FoldLearner:
             self._learned[_literal_key(lit)] = (slot, second)
             keep_pos = self.search.covers(slot, second, pos)
             keep_neg = self.search.covers(slot, second, neg)
-            n_pos, n_neg = np.count_nonzero(keep_pos), np.count_nonzero(keep_neg)
+            kept = pos[keep_pos], neg[keep_neg]
+            n_pos, n_neg = len(kept[0]), len(kept[1])
             done = n_neg <= n_pos * self.ratio
             if not done or n_neg:  # the counts are needed: for the next literal or the exceptions
-                counts = self.search.narrow(counts, pos, keep_pos, neg, keep_neg)
-            pos, neg = pos[keep_pos], neg[keep_neg]
+                counts = self.search.narrow(counts, pos, keep_pos, neg, keep_neg, kept)
+            pos, neg = kept
             in_pos, in_neg = in_pos[keep_pos], in_neg[keep_neg]
             if done:
                 if n_neg:
@@ -126,10 +127,11 @@ class FoldLearner:
             hit_pos[left[found.cov_pos]] = True
             if found.cov_pos.size == len(pos):
                 break
-            covered = np.zeros(len(pos), dtype=bool)
-            covered[found.cov_pos] = True
-            counts = self.search.narrow(counts, pos, ~covered, neg, None)
-            pos, left = pos[~covered], left[~covered]
+            keep = np.ones(len(pos), dtype=bool)
+            keep[found.cov_pos] = False
+            kept = pos[keep]
+            counts = self.search.narrow(counts, pos, keep, neg, None, (kept, neg))
+            pos, left = kept, left[keep]
         return rules, hit_pos, hit_neg
 
 

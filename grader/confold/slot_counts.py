@@ -33,9 +33,11 @@ def _distinct_sorted(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         if (high - low <= 4 * len(values) and max(-low, high) < 2 ** 52
                 and np.array_equal(values, np.floor(values))):
             offsets = (values - low).astype(np.intp)
-            present = np.bincount(offsets) > 0
-            rank_of = np.cumsum(present) - 1
-            return np.flatnonzero(present) + low, rank_of[offsets]
+            distinct = (np.bincount(offsets) > 0).nonzero()[0]
+            # the rank of each value present, scattered (not a cumulative sum over the range)
+            rank_of = np.zeros(int(high - low) + 1, dtype=np.intp)
+            rank_of[distinct] = np.arange(len(distinct))
+            return distinct + low, rank_of[offsets]
     return np.unique(values, return_inverse=True)
 
 
@@ -164,6 +166,7 @@ class SlotTable:
         self._cum = np.zeros((2, self.n_slots + 1), dtype=np.int64)
         self._categories_only = not self.is_numeric_slot.any()
         self._cell_buffer = np.empty(0, dtype=self.slots.dtype)
+        self._covers_of: dict[int, tuple[np.ndarray, bool, int]] = {}
 
     # -- counting ---------------------------------------------------------------------------
     def _by_sorting(self, n_rows: int) -> bool:
@@ -190,7 +193,7 @@ class SlotTable:
             self._cell_buffer = np.empty(max(size, 2 * len(self._cell_buffer)), dtype=self.slots.dtype)
         out = self._cell_buffer[:size]
         # mode="clip" (rows are always in range): with "raise" numpy buffers `out` again
-        np.take(self.slots, rows, axis=0, out=out.reshape(len(rows), self.slots.shape[1]), mode="clip")
+        self.slots.take(rows, axis=0, out=out.reshape(len(rows), self.slots.shape[1]), mode="clip")
         return out
 
     def _by_class_pays(self, n_rows: int, n_classes: int) -> bool:
@@ -222,24 +225,26 @@ class SlotTable:
         return np.bincount(cells, minlength=n_classes * n).reshape(n_classes, n)
 
     def narrow(self, counts: SlotCounts | None, pos: np.ndarray, keep_pos: np.ndarray,
-               neg: np.ndarray, keep_neg: np.ndarray | None) -> SlotCounts | None:
+               neg: np.ndarray, keep_neg: np.ndarray | None,
+               kept: tuple[np.ndarray, np.ndarray] | None = None) -> SlotCounts | None:
         """`count(pos[keep_pos], neg[keep_neg])` (keep_neg None: all of neg) from `counts` of
         (pos, neg): a rule's next literal, or the examples a rule covers, only take rows
         away, so when fewer rows leave than stay their counts are subtracted instead, and
-        sorted cells keep those of the rows that stay (still sorted)."""
+        sorted cells keep those of the rows that stay (still sorted). `kept`: the rows that
+        stay, (pos[keep_pos], neg[keep_neg]), when the caller has them."""
+        if kept is None:
+            kept = (pos[keep_pos], neg if keep_neg is None else neg[keep_neg])
         if isinstance(counts, SortedCells):
-            return self._cell_keys.narrow(counts, pos[keep_pos], neg if keep_neg is None else neg[keep_neg])
-        leave_pos = pos[~keep_pos]
-        leave_neg = neg[:0] if keep_neg is None else neg[~keep_neg]
-        n_left = len(pos) + len(neg) - len(leave_pos) - len(leave_neg)
-        if counts is None or self._by_sorting(n_left) or len(leave_pos) + len(leave_neg) >= n_left:
-            return self.count(pos[keep_pos], neg if keep_neg is None else neg[keep_neg])
+            return self._cell_keys.narrow(counts, *kept)
+        n_left = len(kept[0]) + len(kept[1])
+        if counts is None or self._by_sorting(n_left) or len(pos) + len(neg) - n_left >= n_left:
+            return self.count(*kept)
         n = self.n_slots
         per_pos, per_neg = counts
-        if len(leave_pos):
-            per_pos = per_pos - np.bincount(self._cells(leave_pos), minlength=n)
-        if len(leave_neg):
-            per_neg = per_neg - np.bincount(self._cells(leave_neg), minlength=n)
+        if len(kept[0]) < len(pos):
+            per_pos = per_pos - np.bincount(self._cells(pos[~keep_pos]), minlength=n)
+        if len(kept[1]) < len(neg):
+            per_neg = per_neg - np.bincount(self._cells(neg[~keep_neg]), minlength=n)
         return per_pos, per_neg
 
     def candidates(self, pos: np.ndarray, neg: np.ndarray, counts: SlotCounts | None = None
@@ -326,10 +331,14 @@ class SlotTable:
         """Mask of `rows` where the literal `literal(slot, second)` holds (what
         `rule_eval.literal_mask` gives for it): a feature's numbers are its lowest slots in
         ascending order, its categories the slots above them."""
-        feature = self.feature_of_slot[slot]
-        cells = self._slot_columns[feature][rows]
-        if not self.is_numeric_slot[slot]:
+        known = self._covers_of.get(slot)
+        if known is None:  # a slot's column and kind, looked up once per slot learned
+            feature = int(self.feature_of_slot[slot])
+            known = self._covers_of[slot] = (self._slot_columns[feature], bool(self.is_numeric_slot[slot]),
+                                             int(self._cat_start[feature]))
+        cells = known[0][rows]
+        if not known[1]:
             return cells != slot if second else cells == slot
         if not second:
             return cells <= slot
-        return (cells > slot) & (cells < self._cat_start[feature])
+        return (cells > slot) & (cells < known[2])

@@ -49,7 +49,7 @@ class CellKeys:
         at = 0
         for rows, tag in ((pos, 0), (neg, 1)):  # filled in place: no temporary arrays
             block = keys[at:at + len(rows) * n_features].reshape(len(rows), n_features)
-            np.take(self._slots, rows, axis=0, out=block, mode="clip")  # "raise" would buffer
+            self._slots.take(rows, axis=0, out=block, mode="clip")  # "raise" would buffer
             block <<= self.shift
             block |= ((rows << 2) | tag)[:, None]
             at += block.size

@@ -185,6 +185,11 @@ def test_gains_in_chunks_equal_gains_at_once(seed, chunk):
     whole = search.all_gains(pos, neg), search.best(pos, neg, [0])
     search.GAIN_CHUNK = chunk
     assert (search.all_gains(pos, neg), search.best(pos, neg, [0])) == whole
+    fresh = LiteralSearch(encode_frame(X), ["a", "b"])  # buffers grown from narrow chunks
+    fresh.GAIN_CHUNK = chunk
+    assert (fresh.all_gains(pos, neg), fresh.best(pos, neg, [0])) == whole
+    fresh.GAIN_CHUNK = 8192
+    assert (fresh.all_gains(pos, neg), fresh.best(pos, neg, [0])) == whole
 
 
 @settings(max_examples=150, deadline=None)
@@ -207,3 +212,59 @@ def test_categories_only_search_equals_brute_force(seed, n, path):
     fast = search.all_gains(pos, neg)
     search._categories_only = False  # the general computation
     assert search.all_gains(pos, neg) == fast
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2 ** 31), st.integers(2, 40), st.sampled_from(COUNTING_PATHS), st.sampled_from([0, 16]))
+def test_banned_slots_and_ties_as_brute_force(seed, n, path, few_ties):
+    """Banned slots (marked among the absent ones when every slot is a candidate, found by
+    bisection otherwise) and ties broken in Python (up to FEW_TIES near the best) or with numpy."""
+    rng = np.random.default_rng(seed)
+    X = random_table(rng, n)
+    X["twin"] = X["whole"]  # ties between features
+    table = encode_frame(X)
+    search = LiteralSearch(table, list(X.columns))
+    search.SPARSE_FACTOR, search.ALL_SLOTS = path
+    search.FEW_TIES = few_ties
+    is_pos = rng.random(n) < 0.5
+    pos, neg = np.flatnonzero(is_pos), np.flatnonzero(~is_pos)
+    first = search.best(pos, neg)
+    exclude = [] if first is None else [first[1]]
+    banned = [] if first is None else [first[2]]
+    for lit in search.all_gains(pos, neg):  # and a few more, some of them absent among these rows
+        slot = search.slot_of(lit)
+        if slot is not None and rng.random() < 0.2 and lit.feature != "flag":
+            exclude.append(lit)
+            banned.append(slot)
+    expected_gain, expected_lit = brute_force_best(table, list(X.columns), pos, neg, exclude)
+    for given_as in (banned, tuple(banned), np.array(banned, dtype=np.intp)):
+        found = search.best(pos, neg, given_as)
+        assert (found is None) if expected_lit is None else found[1] == expected_lit
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2 ** 31), st.integers(1, 40), st.sampled_from(COUNTING_PATHS), st.booleans())
+def test_search_in_python_equals_numpy_search(seed, n, path, restricted):
+    """A table without numbers on few slots is searched in Python floats: the same literal and
+    the same gain, bit for bit, as the numpy search, with banned slots, an excluded feature, a
+    boolean's always-offered slot and an evidence mask; and FOLD-RM's best_ig written out."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({"cat": rng.choice(["a", "b", "c"], n), "other": rng.choice(["u", "v", "?"], n),
+                      "flag": rng.random(n) < 0.3, "twin": None, "gone": rng.choice(["p", "q"], n)})
+    X["twin"] = X["cat"]  # ties between features
+    table = encode_frame(X)
+    search = LiteralSearch(table, list(X.columns), excluded=["gone"])
+    search.SPARSE_FACTOR, search.ALL_SLOTS = path
+    assert search._categories_only and search.n_slots <= search.PYTHON_SLOTS
+    is_pos = rng.random(n) < rng.random()
+    pos, neg = np.flatnonzero(is_pos), np.flatnonzero(~is_pos)
+    banned = [int(s) for s in np.flatnonzero(rng.random(search.n_slots) < 0.15)]
+    allowed = rng.random((search.n_slots, 2)) < 0.7 if restricted else None
+    in_python = search.best(pos, neg, banned, allowed)
+    by_counts = search.best(pos, neg, banned, allowed, search.count(pos, neg))
+    search.PYTHON_SLOTS = 0
+    assert in_python == search.best(pos, neg, banned, allowed) == by_counts
+    if not restricted:
+        exclude = [search.literal(s, False) for s in banned]
+        expected_gain, expected_lit = brute_force_best(table, ["cat", "other", "flag", "twin"], pos, neg, exclude)
+        assert (in_python is None) if expected_lit is None else in_python[1] == expected_lit

@@ -31,11 +31,12 @@ def test_covers_is_literal_mask(seed, n):
     rng = np.random.default_rng(seed)
     table = encode_frame(random_table(rng, n))
     search = LiteralSearch(table, list(table.columns))
-    rows = np.flatnonzero(rng.random(n) < 0.7)
-    for slot in range(search.n_slots):
-        for second in (False, True):
-            lit = search.literal(slot, second)
-            assert np.array_equal(search.covers(slot, second, rows), literal_mask(lit, table, rows)), lit
+    for _ in range(2):  # other rows, and a slot's column and kind as looked up the first time
+        rows = np.flatnonzero(rng.random(n) < 0.7)
+        for slot in rng.permutation(search.n_slots):
+            for second in (False, True):
+                lit = search.literal(int(slot), second)
+                assert np.array_equal(search.covers(int(slot), second, rows), literal_mask(lit, table, rows)), lit
 
 
 @settings(max_examples=100, deadline=None)
@@ -55,6 +56,11 @@ def test_narrowed_counts_are_fresh_counts(seed, n):
     assert search.best(pos[keep_pos], neg[keep_neg], counts=narrowed) == search.best(pos[keep_pos], neg[keep_neg])
     only_pos = search.narrow(counts, pos, keep_pos, neg, None)
     assert all(np.array_equal(a, b) for a, b in zip(only_pos, search.count(pos[keep_pos], neg)))
+    # the rows that stay given by the caller
+    given = search.narrow(counts, pos, keep_pos, neg, keep_neg, (pos[keep_pos], neg[keep_neg]))
+    assert all(np.array_equal(a, b) for a, b in zip(given, fresh))
+    given = search.narrow(counts, pos, keep_pos, neg, None, (pos[keep_pos], neg))
+    assert all(np.array_equal(a, b) for a, b in zip(given, search.count(pos[keep_pos], neg)))
 
 
 @settings(max_examples=60, deadline=None)
@@ -100,6 +106,11 @@ def test_distinct_sorted_is_np_unique(values, whole):
     thresholds, ranks = _distinct_sorted(values)
     expected, inverse = np.unique(values, return_inverse=True)
     assert np.array_equal(thresholds, expected) and np.array_equal(ranks, inverse.ravel())
+    assert thresholds.dtype == expected.dtype and ranks.dtype == inverse.dtype
+    spread = np.concatenate([values, [4.0 * len(values)]]) if whole else values  # a wide range, few values
+    thresholds, ranks = _distinct_sorted(spread)
+    expected, inverse = np.unique(spread, return_inverse=True)
+    assert np.array_equal(thresholds, expected) and np.array_equal(ranks, inverse.ravel())
 
 
 @settings(max_examples=60, deadline=None)
@@ -139,6 +150,8 @@ def test_narrowed_and_swapped_sorted_cells_are_fresh_sorted_cells(seed, n):
     assert search.best(pos[keep_pos], neg[keep_neg], counts=narrowed) == search.best(pos[keep_pos], neg[keep_neg])
     only_pos = search.narrow(cells, pos, keep_pos, neg, None)
     assert np.array_equal(only_pos.keys, search.count(pos[keep_pos], neg).keys)
+    given = search.narrow(cells, pos, keep_pos, neg, keep_neg, (pos[keep_pos], neg[keep_neg]))
+    assert np.array_equal(given.keys, narrowed.keys)
     swapped = search.swapped(narrowed)
     fresh = search.count(neg[keep_neg], pos[keep_pos])
     assert np.array_equal(swapped.keys >> 2, fresh.keys >> 2)  # same cells, in the same order
