@@ -106,8 +106,9 @@ def _add_learning(p: argparse.ArgumentParser) -> None:
                         "leaving those answers unmarked")
     g.add_argument("--resamples", type=_count, default=DEFAULT_RESAMPLES, metavar="N",
                    help="also learn rules on N resamples of the marked answers; an answer's confidence is "
-                        "its rule's confidence times the share of them giving the same mark "
-                        f"(default {DEFAULT_RESAMPLES}; 0: the rule's confidence alone)")
+                        "the share of all the rule lists (the model's and the resamples') giving its "
+                        f"mark, times the wording support (default {DEFAULT_RESAMPLES}; 0: the rule's "
+                        "confidence instead of the share)")
     g.add_argument("--no-wording", dest="wording_support", action="store_false",
                    help="do not weigh an answer's confidence by how much the marked answers' wording "
                         "supports its mark")

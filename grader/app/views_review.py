@@ -140,9 +140,9 @@ def answer_card(session: ExamSession, store: ReviewStore, row: pd.Series,
         a.metric("Proposed mark", md_escape(row["proposed"]) if not is_missing(row["proposed"]) else NO_MARK)
         conf = row["confidence"]
         b.metric("Confidence", "—" if pd.isna(conf) else f"{conf:.0%}",
-                 help="The rule's confidence times the share of models, learned from resamples of "
-                      "the marked answers, that give the same mark, times how far the wording of "
-                      "the marked answers supports the mark (see Why).")
+                 help="The share of the rule lists, the model's and those learned from resamples of "
+                      "the marked answers, that give this mark, times how well the answer reads "
+                      "like the marked answers given this mark (see Why).")
         _show_why(qs, row)
         features = qs.features.iloc[_position(qs, aid)].to_dict()
         found = features_found(features, qs.descriptions)

@@ -2,8 +2,9 @@
 object a teacher trains, saves and runs.
 
 - `model`: `GradingModel` (train, grade, explain, save/load as one JSON file).
-- `agreement`: `ResampledAgreement`, rule lists learned on bootstrap resamples; a mark's
-  confidence is its rule's confidence times the share of them that agree.
+- `agreement`: `ResampledAgreement`, rule lists learned on bootstrap resamples; they vote on
+  each answer's mark, and a mark's confidence is the share of all the lists giving it (times
+  the wording support of `wording`).
 - `general`: `GeneralModel`, one model for questions it has not seen (question-independent
   features in `general_features`); `seeded`: a question's own model backed by it;
   `suggest`: the answers worth marking next.

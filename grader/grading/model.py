@@ -104,9 +104,10 @@ class GradingModel:
         read off the answers (numeric-looking marks ordered as numbers). `default_rule`: a
         last rule gives the answers no learned rule covers the commonest mark left over, with
         its (usually low) confidence, instead of no mark (see `ConFold`). `n_resamples`: the
-        learner is also run on this many resamples of the answers, and an answer's confidence
-        is its rule's confidence times the share of them that agree (`grader.grading.agreement`; 0
-        turns this off and the confidence is the rule's). `wording_support`: the confidence is
+        learner is also run on this many resamples of the answers; they vote on the marks and an
+        answer's confidence is the share of all the rule lists giving its mark (see `vote` and
+        `list_confidence`; `grader.grading.agreement`; 0 turns this off and the confidence is
+        the rule's). `wording_support`: the confidence is
         also multiplied by how much the marked answers' wording supports the mark
         (`grader.grading.wording`). `evidence_rules`: a learned rule for a mark above the
         lowest rests on what the answer says, not on what it lacks (`grader.grading.evidence`);
