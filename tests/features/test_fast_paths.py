@@ -117,6 +117,34 @@ def test_the_wording_scores_from_cached_word_columns_are_those_of_all_the_ngrams
                        rtol=0, atol=1e-12)
 
 
+def test_the_flattened_columns_are_each_answers_sorted_columns_and_give_the_same_sums():
+    from features.text_model import NgramColumns, NgramScorer, flatten_columns
+
+    train = generate_answers(REFERENCE_QUESTION, 200, seed=9) + generate_answers(RUBRIC_QUESTION, 200, seed=10)
+    scorer = NgramScorer.fit([normalize(a) for a in train], [str(len(a) % 3) for a in train])
+    texts = [normalize(a) for a in _answers()]
+    sets = [scorer._columns(t) for t in texts]
+    assert any(not c for c in sets) and any(len(c) > 50 for c in sets)
+    flat = scorer.columns_of(texts)
+    assert isinstance(flat, NgramColumns)
+    assert flat.lengths.tolist() == [len(c) for c in sets]
+    assert flat.indices.tolist() == [j for c in sets for j in sorted(c)]
+    # a set's own order is not sorted: the sort is what makes the sums those of before
+    shuffled = [set(random.Random(i).sample(sorted(c), len(c))) for i, c in enumerate(sets)]
+    assert flatten_columns(shuffled, len(scorer.vocabulary)).indices.tolist() == flat.indices.tolist()
+    assert flatten_columns([], 10).indices.tolist() == []
+
+    def plain(columns):  # the sums as they were written before: a Python sort per answer
+        lengths = np.fromiter((len(c) for c in columns), dtype=np.int64, count=len(columns))
+        indices = np.fromiter((j for c in columns for j in sorted(c)), dtype=np.int64,
+                              count=int(lengths.sum()))
+        return scorer._sparse_scores(NgramColumns(lengths, indices))
+
+    assert [v.hex() for v in scorer._sparse_scores(flat).ravel().tolist()] == \
+        [v.hex() for v in plain(sets).ravel().tolist()]
+    assert (scorer.score(texts) == scorer.score(texts, columns=flat)).all()
+
+
 def test_unit_readings_skipping_words_pint_cannot_read_are_the_readings_of_every_spelling():
     from features.spelling import english_words
 
