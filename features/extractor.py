@@ -29,7 +29,7 @@ from .lexicon import feature_suffix, phrase_text, set_keys
 from .negation import ANTONYMS
 from .nlp import has_parser, load_nlp, pipeline_name_problem
 from .nonanswer import is_non_answer
-from .reading import Analysis, analyse
+from .reading import Analysis, analyse_batch
 from .reference import RefPhrase, ReferenceModel, build_reference, content_polarity, \
     coverage_precision
 from .similarity import Exemplars, polarity_keys
@@ -222,13 +222,17 @@ class FeatureExtractor:
                  ) -> Iterator[Analysis]:
         """Each answer's doc, keys and negation, streamed through nlp.pipe (or read from
         the `docs` spaCy already made of them)."""
+        size = max(1, self.batch_size)  # the tokens of a batch of docs are read at once
         if docs is not None:
-            for doc in docs:
-                yield analyse(doc, self.speller_, self.use_parse_)
+            docs = iter(docs)
+            while batch := list(islice(docs, size)):
+                yield from analyse_batch(batch, self.speller_, self.use_parse_)
             return
         texts = ((t, t) for t in map(normalize, answers))
-        for doc, text in self.nlp_.pipe(texts, batch_size=self.batch_size, as_tuples=True):
-            yield analyse(doc, self.speller_, self.use_parse_, text)
+        piped = self.nlp_.pipe(texts, batch_size=self.batch_size, as_tuples=True)
+        while batch := list(islice(piped, size)):
+            yield from analyse_batch([d for d, _ in batch], self.speller_, self.use_parse_,
+                                     [t for _, t in batch])
 
     def transform(self, answers: Iterable[Any]) -> pd.DataFrame:
         """One row per answer, in order, with the columns of `feature_specs_`."""

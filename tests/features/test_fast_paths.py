@@ -53,6 +53,19 @@ def test_the_array_lemmatizer_keeps_lemmas_set_before_unless_told_to_overwrite(n
     assert [t.lemma_ for t in doc] == ["the", "lamp", "be", "light"]
 
 
+def test_the_lemmatizer_of_batches_gives_the_lemmas_of_each_doc_in_turn(nlp):
+    lemmatizer = nlp.get_pipe("lemmatizer")
+    texts = [normalize(a) for a in _answers()] + ["", "the bulbs are lit"]
+    one_by_one = [[t.lemma_ for t in lemmatizer(nlp.make_doc(t))] for t in texts]
+    for size in (1, 7, 1000):
+        docs = [nlp.make_doc(t) for t in texts]
+        docs[-1][1].lemma_ = "lamp"  # set before: kept, as doc by doc
+        out = list(lemmatizer.pipe(iter(docs), batch_size=size))
+        assert all(a is b for a, b in zip(out, docs)) and len(out) == len(docs)
+        assert [[t.lemma_ for t in d] for d in out] == one_by_one[:-1] + [["the", "lamp", "be", "light"]]
+    assert [[t.lemma_ for t in d] for d in nlp.pipe(texts, batch_size=5)] == one_by_one
+
+
 def _plain_read_tokens(doc, speller: Speller) -> tuple[list[str], list[str], int]:
     keys, norms, words = [], [], 0
     for i, tok in enumerate(doc):
@@ -70,6 +83,30 @@ def test_reading_tokens_from_arrays_gives_the_keys_of_reading_each_token(nlp):
     speller = Speller({"terminal": "terminal", "acceleration": "acceleration", "gravity": "gravity"})
     for doc in nlp.pipe(normalize(a) for a in _answers()):
         assert read_tokens(doc, speller) == _plain_read_tokens(doc, speller)
+
+
+def test_reading_a_batch_of_docs_at_once_gives_the_keys_of_reading_each_token(nlp):
+    from features.lexicon import read_tokens_batch
+
+    speller = Speller({"terminal": "terminal", "acceleration": "acceleration", "gravity": "gravity"})
+    docs = list(nlp.pipe(normalize(a) for a in _answers()))
+    for doc in docs[:40]:  # norms that are not the lexemes' any more, as after set_keys
+        for tok in doc:
+            if tok.is_alpha and len(tok) > 3:
+                tok.norm_ = tok.lower_[::-1]
+    plain = [_plain_read_tokens(doc, speller) for doc in docs]
+    assert any(k.isupper() for keys, _, _ in plain for k in keys)  # labels are in the test
+    for size in (1, 3, 256, len(docs)):
+        batches = [docs[i:i + size] for i in range(0, len(docs), size)]
+        assert [r for b in batches for r in read_tokens_batch(b, speller)] == plain
+    assert read_tokens_batch([], speller) == []
+    assert read_tokens_batch(list(nlp.pipe(["", " "])), speller) == \
+        [_plain_read_tokens(d, speller) for d in nlp.pipe(["", " "])]
+    # a lemma set otherwise than from the lower-case form (another pipeline's lemmatizer)
+    odd = list(nlp.pipe(["the bulbs are lit", "Bulbs A and B"]))
+    odd[0][1].lemma_ = "lamp"
+    assert read_tokens_batch(odd, speller) == [_plain_read_tokens(d, speller) for d in odd]
+    assert read_tokens_batch(odd, speller)[0][0][1] == "lamp"
 
 
 def test_a_quantity_verdict_worked_out_once_is_the_verdict_worked_out_again():
