@@ -183,6 +183,9 @@ class FeatureExtractor:
         self.rubric_matcher_ = FeatureMatcher(self.nlp_, rubric)
         text = {k: v for k, v in phrases.items() if k not in rubric}
         self.text_matcher_ = FeatureMatcher(self.nlp_, text, opposite_phrases(text))
+        # Both in one: for the answers without a negated antonym (most), whose words as
+        # written are the words with negations resolved, one pass of a matcher instead of two.
+        self.matcher_ = FeatureMatcher(self.nlp_, {**rubric, **text}, opposite_phrases(text))
         self._union = self.reference_.union
         # The feature names _row looks up, in column order (worked out once, not per answer).
         self._concept_columns = [feature_name("concept", c.name) for c in q.concepts]
@@ -266,10 +269,12 @@ class FeatureExtractor:
         `content_polarity`, which the caller also needs."""
         doc = a.doc
         set_keys(doc, a.keys, a.norms)
-        found = self.rubric_matcher_.states(doc, a.negated, a.keys)
-        if a.text_keys is not a.keys:
+        if a.text_keys == a.keys and a.text_negated == a.negated:  # no antonym resolved
+            found = self.matcher_.states(doc, a.negated, a.keys)
+        else:
+            found = self.rubric_matcher_.states(doc, a.negated, a.keys)
             set_keys(doc, a.text_keys, a.norms)
-        found.update(self.text_matcher_.states(doc, a.text_negated, a.text_keys))
+            found.update(self.text_matcher_.states(doc, a.text_negated, a.text_keys))
         verdicts = self._quantities(a) if self.question.quantities else []
         for concept, verdict in zip(self._negative_means, verdicts):
             # "-9.8 m/s^2" with up positive says "downward"

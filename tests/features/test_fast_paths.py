@@ -109,6 +109,27 @@ def test_reading_a_batch_of_docs_at_once_gives_the_keys_of_reading_each_token(nl
     assert read_tokens_batch(odd, speller)[0][0][1] == "lamp"
 
 
+@pytest.mark.parametrize("question", [RUBRIC_QUESTION, REFERENCE_QUESTION], ids=lambda q: q.id)
+def test_one_matcher_of_all_phrases_finds_what_the_rubric_and_text_matchers_find(question):
+    from features.extractor import FeatureExtractor
+    from features.lexicon import set_keys
+
+    train = generate_answers(question, 300, seed=11)
+    fx = FeatureExtractor(question).fit(train, [str(len(a) % 3) for a in train])
+    seen = set()
+    for a in fx._analyse(_answers()):
+        set_keys(a.doc, a.keys, a.norms)
+        plain = fx.rubric_matcher_.states(a.doc, a.negated, a.keys)
+        if a.text_keys is not a.keys:
+            set_keys(a.doc, a.text_keys, a.norms)
+        plain.update(fx.text_matcher_.states(a.doc, a.text_negated, a.text_keys))
+        if a.text_keys == a.keys and a.text_negated == a.negated:  # what _row asks the one matcher
+            assert fx.matcher_.states(a.doc, a.negated, a.keys) == plain
+            seen.update((c.split(":")[0], state) for c, state in plain.items())
+    assert {("ref", "present"), ("ref", "negated")} <= seen
+    assert question is REFERENCE_QUESTION or ("concept", "present") in seen
+
+
 def test_a_quantity_verdict_worked_out_once_is_the_verdict_worked_out_again():
     quantities = RUBRIC_QUESTION.quantities + (qty.Quantity("force", 10.0, "N", 0.05),)
     texts = [normalize(a) for a in _answers()] * 2  # the second round answers from the cache
