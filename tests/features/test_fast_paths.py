@@ -130,6 +130,28 @@ def test_one_matcher_of_all_phrases_finds_what_the_rubric_and_text_matchers_find
     assert question is REFERENCE_QUESTION or ("concept", "present") in seen
 
 
+def test_negation_cues_found_from_the_token_arrays_are_those_of_each_token(nlp):
+    from features.negation import _is_cue, _rule_scope, negation_scopes
+
+    def plain(doc):  # the scopes as they were worked out before: a Token per token
+        return [sorted(i for i in set(_rule_scope(doc, tok)) if not _is_cue(doc[i]))
+                for tok in doc if _is_cue(tok)]
+
+    texts = [normalize(a) for a in _answers()] + [
+        "neither A nor B is lit", "no, not connected, nothing flows", "Nope it cannot", "NOT  never"]
+    docs = list(nlp.pipe(texts))
+    docs[-1][0].lemma_ = "knot"  # a cue by its lower-case form alone
+    docs[-2][0].lemma_ = "no"  # ... and one by its lemma alone ("Nope" -> "no")
+    docs[-2][0].norm_ = "nope"
+    found = 0
+    for doc in docs:
+        expected = plain(doc)
+        found += len(expected)
+        assert negation_scopes(doc, False) == expected
+        assert negation_scopes(doc, False, [t.lemma_ for t in doc]) == expected
+    assert found > 50
+
+
 def test_a_quantity_verdict_worked_out_once_is_the_verdict_worked_out_again():
     quantities = RUBRIC_QUESTION.quantities + (qty.Quantity("force", 10.0, "N", 0.05),)
     texts = [normalize(a) for a in _answers()] * 2  # the second round answers from the cache
