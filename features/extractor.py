@@ -192,6 +192,9 @@ class FeatureExtractor:
         self._misconception_columns = [feature_name("misconception", m.name) for m in q.misconceptions]
         self._phrase_columns = ([feature_name("ref", p.name) for p in self.reference_.phrases]
                                 + [feature_name("term", p.name) for p in self.terms_])
+        self._phrase_at = {c: j for j, c in enumerate(self._phrase_columns)}
+        assert len(self._phrase_at) == len(self._phrase_columns), "phrase columns are unique"
+        self._absent_phrases = [ABSENT] * len(self._phrase_columns)
         self._negative_means = [feature_name("concept", quantity.negative_means)
                                 if quantity.negative_means else None for quantity in q.quantities]
         self._symbols = question_symbols(self.nlp_, q)
@@ -285,7 +288,14 @@ class FeatureExtractor:
         for verdict in verdicts:
             row += [verdict.status, verdict.value]
         row += [PRESENT if get(c) == PRESENT else ABSENT for c in self._misconception_columns]
-        row += [get(c, ABSENT) for c in self._phrase_columns]
+        # The ~40 reference and term columns: absent but for the few the answer mentions.
+        phrases = self._absent_phrases.copy()
+        at = self._phrase_at
+        for column, state in found.items():
+            j = at.get(column)
+            if j is not None:
+                phrases[j] = state
+        row += phrases
         coverage, precision = coverage_precision(self.reference_, polarity, self._union)
         non_answer = is_non_answer(a.text, polarity,
                                    any(not c.startswith("term:") for c in found)
