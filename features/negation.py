@@ -19,7 +19,6 @@ Two strategies, the same contract (`negated_tokens(doc) -> list[bool]`):
 
 from __future__ import annotations
 
-import numpy as np
 from spacy.attrs import LEMMA, LOWER
 from spacy.strings import hash_string
 from spacy.tokens import Doc, Token
@@ -54,10 +53,11 @@ def negation_scopes(doc: Doc, use_parse: bool | None = None,
     if keys is not None and CUES.isdisjoint(keys):
         return []
     # The cues found from the token arrays (string ids), not a Python Token per token.
-    cue = np.isin(doc.to_array([LEMMA, LOWER]), _CUE_IDS).any(axis=1)
+    cue = [lemma in _CUE_IDS or lower in _CUE_IDS
+           for lemma, lower in doc.to_array([LEMMA, LOWER]).tolist()]
     scope = _dependency_scope if use_parse else _rule_scope
     return [sorted(i for i in set(scope(doc, doc[c])) if not cue[i])
-            for c in np.flatnonzero(cue).tolist()]
+            for c, is_cue in enumerate(cue) if is_cue]
 
 
 def negated_tokens(doc: Doc, use_parse: bool | None = None) -> list[bool]:
@@ -100,7 +100,7 @@ def resolve_negations(keys: list[str], scopes: list[list[int]]) -> list[bool]:
     return flags
 
 
-_CUE_IDS = np.asarray([hash_string(c) for c in sorted(CUES)], dtype=np.uint64)
+_CUE_IDS = frozenset(hash_string(c) for c in CUES)
 
 
 def _is_cue(tok: Token) -> bool:

@@ -130,6 +130,30 @@ def test_one_matcher_of_all_phrases_finds_what_the_rubric_and_text_matchers_find
     assert question is REFERENCE_QUESTION or ("concept", "present") in seen
 
 
+@pytest.mark.parametrize("question", [RUBRIC_QUESTION, REFERENCE_QUESTION], ids=lambda q: q.id)
+def test_the_phrase_cells_set_from_what_was_found_are_those_of_every_column(question):
+    from features.concepts import ABSENT
+    from features.extractor import FeatureExtractor
+    from features.lexicon import set_keys
+    from features.reference import content_polarity
+
+    train = generate_answers(question, 300, seed=12)
+    fx = FeatureExtractor(question).fit(train, [str(len(a) % 3) for a in train])
+    start = len(fx._concept_columns) + 2 * len(question.quantities) + len(fx._misconception_columns)
+    width = len(fx._phrase_columns)
+    assert width > 10
+    states = set()
+    for a in fx._analyse(_answers()):
+        set_keys(a.doc, a.keys, a.norms)
+        found = fx.rubric_matcher_.states(a.doc, a.negated, a.keys)
+        set_keys(a.doc, a.text_keys, a.norms)
+        found.update(fx.text_matcher_.states(a.doc, a.text_negated, a.text_keys))
+        plain = [found.get(c, ABSENT) for c in fx._phrase_columns]
+        states.update(plain)
+        assert fx._row(a, content_polarity(a.text_keys, a.text_negated))[start:start + width] == plain
+    assert states == {"present", "negated", "absent"}
+
+
 def test_negation_cues_found_from_the_token_arrays_are_those_of_each_token(nlp):
     from features.negation import _is_cue, _rule_scope, negation_scopes
 
