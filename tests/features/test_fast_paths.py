@@ -176,6 +176,17 @@ def test_negation_cues_found_from_the_token_arrays_are_those_of_each_token(nlp):
     assert found > 50
 
 
+def test_the_cached_cleaning_of_answers_is_the_cleaning_of_each_answer():
+    from features.text import _MAX_CACHED_LENGTH, _clean, _cached_clean, to_text
+
+    answers = _answers() + [None, float("nan"), b"caf\xc3\xa9  ok", 9.8, "x " * 3000,
+                            "\u00a0" * (_MAX_CACHED_LENGTH + 1), "a" * _MAX_CACHED_LENGTH]
+    first = [normalize(a) for a in answers]
+    assert [normalize(a) for a in answers] == first  # the second time from the cache
+    assert first == [_clean(to_text(a)) for a in answers]
+    assert _cached_clean.cache_info().currsize > 0 and first[-2] == "" and len(first[-3]) == 5000
+
+
 def test_a_quantity_verdict_worked_out_once_is_the_verdict_worked_out_again():
     quantities = RUBRIC_QUESTION.quantities + (qty.Quantity("force", 10.0, "N", 0.05),)
     texts = [normalize(a) for a in _answers()] * 2  # the second round answers from the cache
