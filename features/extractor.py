@@ -24,9 +24,9 @@ from knowledge.schema import (CONCEPT_VALUES, TERM_VALUES, FeatureSpec, Question
                               feature_name, rubric_feature_specs)
 
 from . import quantities as qty
-from .concepts import ABSENT, PRESENT, FeatureMatcher, phrase_keys
+from .concepts import ABSENT, PRESENT, FeatureMatcher, opposite_phrases, phrase_keys, \
+    question_symbols
 from .lexicon import feature_suffix, phrase_text, set_keys
-from .negation import ANTONYMS
 from .nlp import has_parser, load_nlp, pipeline_name_problem
 from .nonanswer import is_non_answer
 from .reading import Analysis, analyse_batch
@@ -367,38 +367,6 @@ class FeatureExtractor:
         fx.exemplars_ = None if saved is None else Exemplars.from_dict(saved)
         fx._build()
         return fx
-
-
-def question_symbols(nlp: Any, question: Question) -> frozenset[str]:
-    """Lower-case one-letter symbols the question or its reference answers use ("g", "v"):
-    an answer that is only "g" says something, unlike a stray "x". Upper-case letters are
-    content words already (labels: "bulb A"); stop words ("a", "i") are not symbols."""
-    texts = [question.text, *question.reference_answers]
-    symbols = set()
-    for doc in nlp.tokenizer.pipe(texts):
-        for t in doc:
-            before = doc[t.i - 1].text if t.i > 0 else ""
-            after = doc[t.i + 1].text if t.i + 1 < len(doc) else ""
-            in_unit = before in _UNIT_GLUE or after in _UNIT_GLUE  # the "m" and "s" of "m/s^2"
-            if len(t.text) == 1 and t.text.isalpha() and t.text.islower() and not t.is_stop and not in_unit:
-                symbols.add(t.lower_)
-    return frozenset(symbols)
-
-
-_UNIT_GLUE = frozenset("/^*·")
-
-
-def opposite_phrases(phrases: dict[str, list[tuple[str, ...]]]
-                     ) -> dict[str, list[tuple[str, ...]]]:
-    """For each phrase with a word that has an antonym, the phrase with the antonym:
-    saying "different path" is saying ref:same_path negated."""
-    out: dict[str, list[tuple[str, ...]]] = {}
-    for column, keyed in phrases.items():
-        for keys in keyed:
-            i = next((i for i, k in enumerate(keys) if k in ANTONYMS), None)
-            if i is not None:
-                out.setdefault(column, []).append(keys[:i] + (ANTONYMS[keys[i]],) + keys[i + 1:])
-    return out
 
 
 def transform_stream(fx: FeatureExtractor, answers: Iterable[Any], chunk_size: int = 1000
