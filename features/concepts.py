@@ -11,6 +11,9 @@ occurrence lies outside every negation scope, *negated* if it occurs only inside
 negation scopes, *absent* otherwise. ("Terminal 2 is connected to the negative terminal
 and not to the positive one": connected is present.) A phrase that contains a negation
 cue itself ("not connected" listed for a concept `disconnected`) is present when found.
+
+Also here: the phrases that say a feature's negation (`opposite_phrases`) and the one-letter
+symbols of a question that an answer may say alone (`question_symbols`).
 """
 
 from __future__ import annotations
@@ -21,8 +24,10 @@ from spacy.language import Language
 from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc
 
+from knowledge.schema import Question
+
 from .lexicon import token_keys
-from .negation import CUES
+from .negation import ANTONYMS, CUES
 from .spelling import Speller
 
 PRESENT, NEGATED, ABSENT = "present", "negated", "absent"
@@ -82,3 +87,35 @@ class FeatureMatcher:
             is_negated = any(negated[start:end]) and not says_negation
             found[column] = NEGATED if is_negated != flipped else PRESENT
         return found
+
+
+def question_symbols(nlp: Language, question: Question) -> frozenset[str]:
+    """Lower-case one-letter symbols the question or its reference answers use ("g", "v"):
+    an answer that is only "g" says something, unlike a stray "x". Upper-case letters are
+    content words already (labels: "bulb A"); stop words ("a", "i") are not symbols."""
+    texts = [question.text, *question.reference_answers]
+    symbols = set()
+    for doc in nlp.tokenizer.pipe(texts):
+        for t in doc:
+            before = doc[t.i - 1].text if t.i > 0 else ""
+            after = doc[t.i + 1].text if t.i + 1 < len(doc) else ""
+            in_unit = before in _UNIT_GLUE or after in _UNIT_GLUE  # the "m" and "s" of "m/s^2"
+            if len(t.text) == 1 and t.text.isalpha() and t.text.islower() and not t.is_stop and not in_unit:
+                symbols.add(t.lower_)
+    return frozenset(symbols)
+
+
+_UNIT_GLUE = frozenset("/^*·")
+
+
+def opposite_phrases(phrases: dict[str, list[tuple[str, ...]]]
+                     ) -> dict[str, list[tuple[str, ...]]]:
+    """For each phrase with a word that has an antonym, the phrase with the antonym:
+    saying "different path" is saying ref:same_path negated."""
+    out: dict[str, list[tuple[str, ...]]] = {}
+    for column, keyed in phrases.items():
+        for keys in keyed:
+            i = next((i for i, k in enumerate(keys) if k in ANTONYMS), None)
+            if i is not None:
+                out.setdefault(column, []).append(keys[:i] + (ANTONYMS[keys[i]],) + keys[i + 1:])
+    return out

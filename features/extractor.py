@@ -24,12 +24,12 @@ from knowledge.schema import (CONCEPT_VALUES, TERM_VALUES, FeatureSpec, Question
                               feature_name, rubric_feature_specs)
 
 from . import quantities as qty
-from .concepts import ABSENT, PRESENT, FeatureMatcher, phrase_keys
+from .concepts import ABSENT, PRESENT, FeatureMatcher, opposite_phrases, phrase_keys, \
+    question_symbols
 from .lexicon import feature_suffix, phrase_text, set_keys
-from .negation import ANTONYMS
 from .nlp import has_parser, load_nlp, pipeline_name_problem
 from .nonanswer import is_non_answer
-from .reading import Analysis, analyse
+from .reading import Analysis, analyse_batch
 from .reference import RefPhrase, ReferenceModel, build_reference, content_polarity, \
     coverage_precision
 from .similarity import Exemplars, polarity_keys
@@ -183,12 +183,18 @@ class FeatureExtractor:
         self.rubric_matcher_ = FeatureMatcher(self.nlp_, rubric)
         text = {k: v for k, v in phrases.items() if k not in rubric}
         self.text_matcher_ = FeatureMatcher(self.nlp_, text, opposite_phrases(text))
+        # Both in one: for the answers without a negated antonym (most), whose words as
+        # written are the words with negations resolved, one pass of a matcher instead of two.
+        self.matcher_ = FeatureMatcher(self.nlp_, {**rubric, **text}, opposite_phrases(text))
         self._union = self.reference_.union
         # The feature names _row looks up, in column order (worked out once, not per answer).
         self._concept_columns = [feature_name("concept", c.name) for c in q.concepts]
         self._misconception_columns = [feature_name("misconception", m.name) for m in q.misconceptions]
         self._phrase_columns = ([feature_name("ref", p.name) for p in self.reference_.phrases]
                                 + [feature_name("term", p.name) for p in self.terms_])
+        self._phrase_at = {c: j for j, c in enumerate(self._phrase_columns)}
+        assert len(self._phrase_at) == len(self._phrase_columns), "phrase columns are unique"
+        self._absent_phrases = [ABSENT] * len(self._phrase_columns)
         self._negative_means = [feature_name("concept", quantity.negative_means)
                                 if quantity.negative_means else None for quantity in q.quantities]
         self._symbols = question_symbols(self.nlp_, q)
@@ -222,13 +228,17 @@ class FeatureExtractor:
                  ) -> Iterator[Analysis]:
         """Each answer's doc, keys and negation, streamed through nlp.pipe (or read from
         the `docs` spaCy already made of them)."""
+        size = max(1, self.batch_size)  # the tokens of a batch of docs are read at once
         if docs is not None:
-            for doc in docs:
-                yield analyse(doc, self.speller_, self.use_parse_)
+            docs = iter(docs)
+            while batch := list(islice(docs, size)):
+                yield from analyse_batch(batch, self.speller_, self.use_parse_)
             return
         texts = ((t, t) for t in map(normalize, answers))
-        for doc, text in self.nlp_.pipe(texts, batch_size=self.batch_size, as_tuples=True):
-            yield analyse(doc, self.speller_, self.use_parse_, text)
+        piped = self.nlp_.pipe(texts, batch_size=self.batch_size, as_tuples=True)
+        while batch := list(islice(piped, size)):
+            yield from analyse_batch([d for d, _ in batch], self.speller_, self.use_parse_,
+                                     [t for _, t in batch])
 
     def transform(self, answers: Iterable[Any]) -> pd.DataFrame:
         """One row per answer, in order, with the columns of `feature_specs_`."""
@@ -262,10 +272,12 @@ class FeatureExtractor:
         `content_polarity`, which the caller also needs."""
         doc = a.doc
         set_keys(doc, a.keys, a.norms)
-        found = self.rubric_matcher_.states(doc, a.negated, a.keys)
-        if a.text_keys is not a.keys:
+        if a.text_keys == a.keys and a.text_negated == a.negated:  # no antonym resolved
+            found = self.matcher_.states(doc, a.negated, a.keys)
+        else:
+            found = self.rubric_matcher_.states(doc, a.negated, a.keys)
             set_keys(doc, a.text_keys, a.norms)
-        found.update(self.text_matcher_.states(doc, a.text_negated, a.text_keys))
+            found.update(self.text_matcher_.states(doc, a.text_negated, a.text_keys))
         verdicts = self._quantities(a) if self.question.quantities else []
         for concept, verdict in zip(self._negative_means, verdicts):
             # "-9.8 m/s^2" with up positive says "downward"
@@ -276,7 +288,14 @@ class FeatureExtractor:
         for verdict in verdicts:
             row += [verdict.status, verdict.value]
         row += [PRESENT if get(c) == PRESENT else ABSENT for c in self._misconception_columns]
-        row += [get(c, ABSENT) for c in self._phrase_columns]
+        # The ~40 reference and term columns: absent but for the few the answer mentions.
+        phrases = self._absent_phrases.copy()
+        at = self._phrase_at
+        for column, state in found.items():
+            j = at.get(column)
+            if j is not None:
+                phrases[j] = state
+        row += phrases
         coverage, precision = coverage_precision(self.reference_, polarity, self._union)
         non_answer = is_non_answer(a.text, polarity,
                                    any(not c.startswith("term:") for c in found)
@@ -348,38 +367,6 @@ class FeatureExtractor:
         fx.exemplars_ = None if saved is None else Exemplars.from_dict(saved)
         fx._build()
         return fx
-
-
-def question_symbols(nlp: Any, question: Question) -> frozenset[str]:
-    """Lower-case one-letter symbols the question or its reference answers use ("g", "v"):
-    an answer that is only "g" says something, unlike a stray "x". Upper-case letters are
-    content words already (labels: "bulb A"); stop words ("a", "i") are not symbols."""
-    texts = [question.text, *question.reference_answers]
-    symbols = set()
-    for doc in nlp.tokenizer.pipe(texts):
-        for t in doc:
-            before = doc[t.i - 1].text if t.i > 0 else ""
-            after = doc[t.i + 1].text if t.i + 1 < len(doc) else ""
-            in_unit = before in _UNIT_GLUE or after in _UNIT_GLUE  # the "m" and "s" of "m/s^2"
-            if len(t.text) == 1 and t.text.isalpha() and t.text.islower() and not t.is_stop and not in_unit:
-                symbols.add(t.lower_)
-    return frozenset(symbols)
-
-
-_UNIT_GLUE = frozenset("/^*·")
-
-
-def opposite_phrases(phrases: dict[str, list[tuple[str, ...]]]
-                     ) -> dict[str, list[tuple[str, ...]]]:
-    """For each phrase with a word that has an antonym, the phrase with the antonym:
-    saying "different path" is saying ref:same_path negated."""
-    out: dict[str, list[tuple[str, ...]]] = {}
-    for column, keyed in phrases.items():
-        for keys in keyed:
-            i = next((i for i, k in enumerate(keys) if k in ANTONYMS), None)
-            if i is not None:
-                out.setdefault(column, []).append(keys[:i] + (ANTONYMS[keys[i]],) + keys[i + 1:])
-    return out
 
 
 def transform_stream(fx: FeatureExtractor, answers: Iterable[Any], chunk_size: int = 1000

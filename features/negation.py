@@ -19,6 +19,8 @@ Two strategies, the same contract (`negated_tokens(doc) -> list[bool]`):
 
 from __future__ import annotations
 
+from spacy.attrs import LEMMA, LOWER
+from spacy.strings import hash_string
 from spacy.tokens import Doc, Token
 
 #: Lemmas that negate what follows. The lemmatizer maps "n't", "nt" (isnt, dont) to "not".
@@ -50,11 +52,12 @@ def negation_scopes(doc: Doc, use_parse: bool | None = None,
         use_parse = doc.has_annotation("DEP")
     if keys is not None and CUES.isdisjoint(keys):
         return []
-    if keys is None and not any(_is_cue(t) for t in doc):
-        return []
+    # The cues found from the token arrays (string ids), not a Python Token per token.
+    cue = [lemma in _CUE_IDS or lower in _CUE_IDS
+           for lemma, lower in doc.to_array([LEMMA, LOWER]).tolist()]
     scope = _dependency_scope if use_parse else _rule_scope
-    return [sorted(i for i in set(scope(doc, tok)) if not _is_cue(doc[i]))
-            for tok in doc if _is_cue(tok)]
+    return [sorted(i for i in set(scope(doc, doc[c])) if not cue[i])
+            for c, is_cue in enumerate(cue) if is_cue]
 
 
 def negated_tokens(doc: Doc, use_parse: bool | None = None) -> list[bool]:
@@ -95,6 +98,9 @@ def resolve_negations(keys: list[str], scopes: list[list[int]]) -> list[bool]:
         for i in scope:
             flags[i] = True
     return flags
+
+
+_CUE_IDS = frozenset(hash_string(c) for c in CUES)
 
 
 def _is_cue(tok: Token) -> bool:

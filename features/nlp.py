@@ -16,6 +16,7 @@ import importlib.util
 import logging
 import os
 import re
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 import numpy
@@ -55,29 +56,63 @@ class LowercaseLookupLemmatizer(Lemmatizer):
         lower = token.lower_
         return [LEMMA_OVERRIDES.get(lower) or table.get(lower, lower)]
 
+    def pipe(self, stream: Iterable[Doc], *, batch_size: int = 128) -> Iterator[Doc]:
+        """The docs of `stream` lemmatized a batch at a time (what `nlp.pipe` calls): one
+        look-up per distinct lower-case form of the batch, spread back with numpy, instead of
+        a dictionary look-up per token. The same lemmas as `__call__` doc by doc."""
+        error_handler = self.get_error_handler()
+        for docs in spacy.util.minibatch(stream, size=batch_size):
+            try:
+                self._lemmatize_batch(docs)
+            except Exception as e:
+                error_handler(self.name, self, docs, e)
+            yield from docs
+
+    def _lemmatize_batch(self, docs: list[Doc]) -> None:
+        if not self._validated:
+            self._validate_tables(Errors.E1004)
+        docs = [doc for doc in docs if len(doc)]
+        if not docs:
+            return
+        arrays = [doc.to_array([LOWER, LEMMA]) for doc in docs]
+        attrs = numpy.concatenate(arrays)
+        lowers, inverse = numpy.unique(attrs[:, 0], return_inverse=True)
+        lemma_of = self._lemma_ids(lowers.tolist())
+        lemmas = numpy.asarray(lemma_of, dtype=numpy.uint64)[inverse]
+        if not self.overwrite:  # keep lemmas set before, as spaCy's does
+            lemmas = numpy.where(attrs[:, 1] == 0, lemmas, attrs[:, 1])
+        start = 0
+        for doc, array in zip(docs, arrays):
+            doc.from_array([LEMMA], lemmas[start:start + len(array)])
+            start += len(array)
+
+    def _lemma_ids(self, lowers: list[int]) -> list[int]:
+        """The lemma's string id of each lower-case form's id (cached, see `_MAX_CACHED`)."""
+        cache: dict[int, int] = self.__dict__.setdefault("_lemma_of_lower", {})
+        strings = self.vocab.strings
+        table = None
+        lemmas = []
+        for lower in lowers:
+            lemma = cache.get(lower)
+            if lemma is None:
+                if table is None:
+                    table = self.lookups.get_table("lemma_lookup", {})
+                text = strings[lower]
+                lemma = strings.add(LEMMA_OVERRIDES.get(text) or table.get(text, text))
+                if len(cache) < self._MAX_CACHED:
+                    cache[lower] = lemma
+            lemmas.append(lemma)
+        return lemmas
+
     def __call__(self, doc: Doc) -> Doc:
         if not self._validated:
             self._validate_tables(Errors.E1004)
         if not len(doc):
             return doc
         try:
-            cache: dict[int, int] = self.__dict__.setdefault("_lemma_of_lower", {})
-            strings = self.vocab.strings
-            table = None
-            lemmas = []
             attrs = doc.to_array([LOWER, LEMMA])
             lowers, before = attrs.T.tolist()
-            for lower in lowers:
-                lemma = cache.get(lower)
-                if lemma is None:
-                    if table is None:
-                        table = self.lookups.get_table("lemma_lookup", {})
-                    text = strings[lower]
-                    lemma = strings.add(LEMMA_OVERRIDES.get(text) or table.get(text, text))
-                    if len(cache) < self._MAX_CACHED:
-                        cache[lower] = lemma
-                lemmas.append(lemma)
-            lemma_array = numpy.asarray(lemmas, dtype=numpy.uint64)
+            lemma_array = numpy.asarray(self._lemma_ids(lowers), dtype=numpy.uint64)
             if not self.overwrite and any(before):  # keep lemmas set before, as spaCy's does
                 lemma_array = numpy.where(attrs[:, 1] == 0, lemma_array, attrs[:, 1])
             doc.from_array([LEMMA], lemma_array)

@@ -126,7 +126,8 @@ class Mention:
 def find_numbers(text: str) -> list[Mention]:
     """Every number of the text, in order, with the words after it that may be its unit."""
     has_digit = _DIGIT.search(text) is not None
-    if not has_digit and not _may_have_number_words(text):  # has_number(text), quicker
+    number_words = _may_have_number_words(text)
+    if not has_digit and not number_words:  # has_number(text), quicker
         return []
     found: list[Mention] = []
     for m in (_numbers(text) if has_digit else ()):
@@ -145,7 +146,7 @@ def find_numbers(text: str) -> list[Mention]:
         if m.group("sign") == "-":
             value = -value
         found.append(_with_unit(text, value, m.start(), m.end()))
-    for m in (_WORD_RUN.finditer(text) if _may_have_number_words(text) else ()):
+    for m in (_WORD_RUN.finditer(text) if number_words else ()):
         value = words_value(m.group())
         if value is None:
             continue

@@ -8,11 +8,12 @@ antonyms resolved ("not the same path" says "different path"), see
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from spacy.tokens import Doc
 
-from .lexicon import read_tokens
+from .lexicon import read_tokens, read_tokens_batch
 from .negation import negation_scopes, resolve_negations
 from .spelling import Speller
 
@@ -34,9 +35,22 @@ class Analysis:
 
 def analyse(doc: Doc, speller: Speller, use_parse: bool, text: str | None = None) -> Analysis:
     """`text`: the text the doc was made from (doc.text), when the caller has it."""
-    if text is None:
-        text = doc.text
-    keys, norms, words = read_tokens(doc, speller)
+    return _analysed(doc, read_tokens(doc, speller), use_parse, doc.text if text is None else text)
+
+
+def analyse_batch(docs: Sequence[Doc], speller: Speller, use_parse: bool,
+                  texts: Sequence[str] | None = None) -> list[Analysis]:
+    """`analyse` of each doc, the tokens of the whole batch read at once
+    (`lexicon.read_tokens_batch`); `texts`: the docs' texts, when the caller has them."""
+    read = read_tokens_batch(docs, speller)
+    if texts is None:
+        texts = [doc.text for doc in docs]
+    return [_analysed(doc, tokens, use_parse, text) for doc, tokens, text in zip(docs, read, texts)]
+
+
+def _analysed(doc: Doc, tokens: tuple[list[str], list[str], int], use_parse: bool, text: str
+              ) -> Analysis:
+    keys, norms, words = tokens
     scopes = negation_scopes(doc, use_parse, keys)
     negated = [False] * len(keys)
     for scope in scopes:

@@ -12,6 +12,7 @@ import html
 import math
 import re
 import unicodedata
+from functools import lru_cache
 
 #: Longer answers are cut here: nobody writes a 10,000-character short answer, and a
 #: pasted essay must not slow a batch down.
@@ -51,6 +52,14 @@ def to_text(answer: object) -> str:
 def normalize(answer: object) -> str:
     """The answer as clean plain text, whitespace collapsed, at most MAX_CHARS long."""
     text = to_text(answer)
+    return _cached_clean(text) if len(text) <= _MAX_CACHED_LENGTH else _clean(text)
+
+
+_MAX_CACHED_LENGTH = 1000  # longer texts are cleaned again: the cache stays under ~20 MB
+
+
+def _clean(text: str) -> str:
+    """`normalize` of a text."""
     if not text:
         return ""
     text = text[: MAX_CHARS * 2]
@@ -69,3 +78,8 @@ def normalize(answer: object) -> str:
         text = _QUOTE_APOSTROPHE.sub("'", text)
     text = _SPACES.sub(" ", text).strip()
     return text[:MAX_CHARS]
+
+
+#: Grading cleans each answer twice, for the extractor and for the wording model, within
+#: the same chunk of a few thousand answers: the second time is a look-up.
+_cached_clean = lru_cache(maxsize=8192)(_clean)

@@ -20,6 +20,8 @@ import re
 from collections import Counter
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
+from typing import NamedTuple
 
 import numpy as np
 
@@ -29,6 +31,26 @@ RIDGE = 1.0  # regularisation, in units of the (unit-length) rows' self-similari
 FOLDS = 5
 _WORD = re.compile(r"[^\W_]+")
 _MAX_CACHED_WORDS = 200_000  # distinct words whose n-gram columns are remembered
+
+
+class NgramColumns(NamedTuple):
+    """The vocabulary columns of many answers, flattened once for every scorer that reads
+    them (the words' reader and the reader of words and features share them): `indices`
+    holds each answer's columns in increasing order, answer after answer, `lengths` how
+    many each answer has."""
+
+    lengths: np.ndarray  # int64, one per answer
+    indices: np.ndarray  # int64, sum(lengths)
+
+
+def flatten_columns(columns: Sequence[set[int]], width: int) -> NgramColumns:
+    """`columns` (a set of column numbers < width per answer) as `NgramColumns`: one sort
+    of row * width + column puts every answer's columns in order without a Python `sorted`
+    per answer (the order `_sparse_scores` adds them in)."""
+    lengths = np.fromiter(map(len, columns), dtype=np.int64, count=len(columns))
+    flat = np.fromiter(chain.from_iterable(columns), dtype=np.int64, count=int(lengths.sum()))
+    offsets = np.repeat(np.arange(len(columns), dtype=np.int64) * max(width, 1), lengths)
+    return NgramColumns(lengths, np.sort(flat + offsets) - offsets)
 
 
 def answer_ngrams(text: str) -> set[str]:
@@ -103,7 +125,7 @@ class NgramScorer:
         return _readable(out)
 
     def score(self, texts: Sequence[str], extra: np.ndarray | None = None,
-              columns: Sequence[set[int]] | None = None) -> np.ndarray:
+              columns: NgramColumns | Sequence[set[int]] | None = None) -> np.ndarray:
         """(answers x marks) how much each answer reads like the answers of each mark;
         `extra`: the answers' extra columns, when the scorer was fitted with them; `columns`:
         `columns_of(texts)`, if already worked out."""
@@ -116,23 +138,23 @@ class NgramScorer:
             raw = raw + np.asarray(extra, dtype=float).reshape(len(texts), -1) @ self.extra_weights
         return _readable(raw)
 
-    def columns_of(self, texts: Sequence[str]) -> list[set[int]]:
-        """Each text's vocabulary columns (what `score` reads; scorers that share the
+    def columns_of(self, texts: Sequence[str]) -> NgramColumns:
+        """The texts' vocabulary columns (what `score` reads; scorers that share the
         vocabulary, as `with_extra` makes them, share them)."""
-        return [self._columns(t) for t in texts]
+        return flatten_columns([self._columns(t) for t in texts], len(self.vocabulary))
 
-    def _sparse_scores(self, columns: Sequence[set[int]]) -> np.ndarray:
+    def _sparse_scores(self, columns: NgramColumns | Sequence[set[int]]) -> np.ndarray:
         """`_rows(...) @ weights + bias` from each answer's vocabulary columns, without the
         dense answers x vocabulary matrix: an answer has a hundred of the 4,000 n-grams, so
         only their weight rows are summed (the same sums up to the order of the additions,
         which `_readable`'s rounding to 2 decimals does not see; see test_fast_paths)."""
-        lengths = np.fromiter((len(c) for c in columns), dtype=np.int64, count=len(columns))
-        indices = np.fromiter((j for c in columns for j in sorted(c)), dtype=np.int64,
-                              count=int(lengths.sum()))
+        if not isinstance(columns, NgramColumns):
+            columns = flatten_columns(columns, len(self.vocabulary))
+        lengths, indices = columns
         values = self.idf[indices]
         starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
         has = lengths > 0
-        out = np.zeros((len(columns), len(self.marks)))
+        out = np.zeros((len(lengths), len(self.marks)))
         if not has.any():
             return out + self.bias
         at = starts[has]  # reduceat over non-empty rows only (an empty segment is not 0)

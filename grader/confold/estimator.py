@@ -237,10 +237,11 @@ class ConFold:
         """Labels (object array), None where no rule applies."""
         return self.predict_rules(X)[0]
 
-    def predict_rules(self, X: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(labels, confidences, index in `rules_` of the rule that applied or -1)."""
-        table = self.encode(X)
-        return evaluate_ordered(self.rules_, table)
+    def predict_rules(self, X: pd.DataFrame, table: Any = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(labels, confidences, index in `rules_` of the rule that applied or -1); `table`:
+        `encode(X, rules)` for rules that include `rules_`, when the caller has it (the
+        grading model encodes X once for its rules and the resampled rule lists)."""
+        return evaluate_ordered(self.rules_, self.encode(X) if table is None else table)
 
     # -- explanations ---------------------------------------------------------------------------
     def iter_explain(self, X: pd.DataFrame, descriptions: Mapping[str, str] | None = None,

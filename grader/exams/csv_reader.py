@@ -254,7 +254,8 @@ class CSVReader:
         self._reader = csv.reader(text, delimiter=self.format.delimiter)
         self._text = text
         self.row = 0  # spreadsheet row of the last record read
-        self._id_shape = ""  # shape of the first cell of the last record ("a9" for "r12")
+        self._id_cell = ""  # the first cell of the last record, whose shape ("a9" for "r12")
+        # the check of a quote opened in a first cell needs: kept as is, shaped only then
         if self.format.sep_line:
             text.readline()  # Excel does not show it as a row either
         header = self._next_record()
@@ -303,7 +304,7 @@ class CSVReader:
                         f"an answer that contains the separator?")
                 record = record[:width]
             if "\n" not in record[0] and len(record[0]) <= 40:
-                self._id_shape = _shape(record[0])
+                self._id_cell = record[0]
             yield row, record
             record = following
 
@@ -315,7 +316,7 @@ class CSVReader:
         as the header) are rows lost into this one, so the file is refused with their place."""
         width = len(self.columns)
         own = record[0] if "\n" not in record[0] and "\r" not in record[0] and len(record[0]) <= 40 else ""
-        shape = _shape(own) or self._id_shape  # a quote opened in the first cell: the rows before
+        shape = _shape(own) or _shape(self._id_cell)  # a quote opened in the first cell: the rows before
         if not shape:
             return
         swallowed = []

@@ -132,13 +132,16 @@ class ResampledAgreement:
                 futures = []
         return PendingAgreement(self, job, [[draws[i] for i in part] for part in parts], futures)
 
-    def verdicts(self, learner: Any, X: pd.DataFrame) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    def verdicts(self, learner: Any, X: pd.DataFrame, table: Any = None
+                 ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
         """(labels, confidences, rule index) of each resampled rule list on the rows of X
         (None / NaN / -1 where none of its rules applies). `learner` is the model trained on
-        all the answers."""
+        all the answers; `table`: `learner.encode(X, rules)` for rules that include all the
+        resampled ones, when the caller has it."""
         if not self.rule_lists_:
             return []
-        table = learner.encode(X, [r for rules in self.rule_lists_ for r in rules])
+        if table is None:
+            table = learner.encode(X, [r for rules in self.rule_lists_ for r in rules])
         return [evaluate_ordered(rules, table) for rules in self.rule_lists_]
 
     def agreement(self, learner: Any, X: pd.DataFrame, marks: Sequence,

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from grader.atomic_file import atomic_write_text
+from grader.confold.estimator import ConFold
 from grader.confold.model_file import ModelFileError, read_json_file  # one error for every unreadable model file
 from grader.confold.rules import Rule
 from grader.grading.agreement import DEFAULT_RESAMPLES, ResampledAgreement, list_share, majority_vote
@@ -163,17 +164,23 @@ class GradingModel:
     def decide(self, X: pd.DataFrame, answers: Sequence[str] | None = None) -> Decisions:
         """Marks, confidences, rules and agreement for extracted features (see `Decisions`);
         with the `answers` the features were extracted from, also their wording support."""
-        labels, rule_confidence, index = self.learner.predict_rules(X)
+        table = None  # X encoded once for the model's rules and the resampled rule lists
+        if self.agreement is not None and self.agreement.rule_lists_ and isinstance(self.learner, ConFold):
+            table = self.learner.encode(X, [*self.learner.rules_,
+                                            *(r for rules in self.agreement.rule_lists_ for r in rules)])
+        labels, rule_confidence, index = (self.learner.predict_rules(X) if table is None
+                                          else self.learner.predict_rules(X, table))
         labels = np.asarray(labels, dtype=object)
         confidence = np.asarray(rule_confidence, dtype=float)
         borrowed = np.full(len(labels), None, dtype=object)
         scores = None  # the wording scores, worked out once for the vote and the support
-        if self.wording is not None and answers is not None:
-            scores = self.wording.scores(_as_text(answers), X)
+        texts = None if answers is None else _as_text(answers)
+        if self.wording is not None and texts is not None:
+            scores = self.wording.scores(texts, X)
         if self.agreement is None:
             agreement = np.full(len(labels), np.nan)
         else:
-            verdicts = self.agreement.verdicts(self.learner, X)
+            verdicts = self.agreement.verdicts(self.learner, X, table)
             main_labels = labels
             if self.params.get("vote") and verdicts:  # files saved before the vote: off
                 labels, confidence, borrowed = majority_vote(
@@ -187,7 +194,7 @@ class GradingModel:
                 confidence = np.where(np.isnan(agreement), confidence, confidence * agreement)
         support, preferred = np.full(len(labels), np.nan), [None] * len(labels)
         if scores is not None:
-            support, preferred = self.wording.judge(_as_text(answers), [
+            support, preferred = self.wording.judge(texts, [
                 None if i < 0 and b is None else m for m, i, b in zip(labels, index, borrowed)], scores)
             confidence = weigh(confidence, support)
         return Decisions(labels, confidence, np.asarray(index, dtype=np.int64), agreement, support,
@@ -226,7 +233,7 @@ class GradingModel:
         codes, unique = pd.factorize(np.asarray(texts, dtype=object))
         unique = list(unique)
         if features is None:
-            X = self.features(unique)
+            X = self.extractor.transform(unique)  # `features`, of answers already as text
         else:
             if len(features) != len(texts):
                 raise ValueError(f"{len(texts)} answers but {len(features)} rows of features")

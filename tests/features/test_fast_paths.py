@@ -53,6 +53,19 @@ def test_the_array_lemmatizer_keeps_lemmas_set_before_unless_told_to_overwrite(n
     assert [t.lemma_ for t in doc] == ["the", "lamp", "be", "light"]
 
 
+def test_the_lemmatizer_of_batches_gives_the_lemmas_of_each_doc_in_turn(nlp):
+    lemmatizer = nlp.get_pipe("lemmatizer")
+    texts = [normalize(a) for a in _answers()] + ["", "the bulbs are lit"]
+    one_by_one = [[t.lemma_ for t in lemmatizer(nlp.make_doc(t))] for t in texts]
+    for size in (1, 7, 1000):
+        docs = [nlp.make_doc(t) for t in texts]
+        docs[-1][1].lemma_ = "lamp"  # set before: kept, as doc by doc
+        out = list(lemmatizer.pipe(iter(docs), batch_size=size))
+        assert all(a is b for a, b in zip(out, docs)) and len(out) == len(docs)
+        assert [[t.lemma_ for t in d] for d in out] == one_by_one[:-1] + [["the", "lamp", "be", "light"]]
+    assert [[t.lemma_ for t in d] for d in nlp.pipe(texts, batch_size=5)] == one_by_one
+
+
 def _plain_read_tokens(doc, speller: Speller) -> tuple[list[str], list[str], int]:
     keys, norms, words = [], [], 0
     for i, tok in enumerate(doc):
@@ -70,6 +83,108 @@ def test_reading_tokens_from_arrays_gives_the_keys_of_reading_each_token(nlp):
     speller = Speller({"terminal": "terminal", "acceleration": "acceleration", "gravity": "gravity"})
     for doc in nlp.pipe(normalize(a) for a in _answers()):
         assert read_tokens(doc, speller) == _plain_read_tokens(doc, speller)
+
+
+def test_reading_a_batch_of_docs_at_once_gives_the_keys_of_reading_each_token(nlp):
+    from features.lexicon import read_tokens_batch
+
+    speller = Speller({"terminal": "terminal", "acceleration": "acceleration", "gravity": "gravity"})
+    docs = list(nlp.pipe(normalize(a) for a in _answers()))
+    for doc in docs[:40]:  # norms that are not the lexemes' any more, as after set_keys
+        for tok in doc:
+            if tok.is_alpha and len(tok) > 3:
+                tok.norm_ = tok.lower_[::-1]
+    plain = [_plain_read_tokens(doc, speller) for doc in docs]
+    assert any(k.isupper() for keys, _, _ in plain for k in keys)  # labels are in the test
+    for size in (1, 3, 256, len(docs)):
+        batches = [docs[i:i + size] for i in range(0, len(docs), size)]
+        assert [r for b in batches for r in read_tokens_batch(b, speller)] == plain
+    assert read_tokens_batch([], speller) == []
+    assert read_tokens_batch(list(nlp.pipe(["", " "])), speller) == \
+        [_plain_read_tokens(d, speller) for d in nlp.pipe(["", " "])]
+    # a lemma set otherwise than from the lower-case form (another pipeline's lemmatizer)
+    odd = list(nlp.pipe(["the bulbs are lit", "Bulbs A and B"]))
+    odd[0][1].lemma_ = "lamp"
+    assert read_tokens_batch(odd, speller) == [_plain_read_tokens(d, speller) for d in odd]
+    assert read_tokens_batch(odd, speller)[0][0][1] == "lamp"
+
+
+@pytest.mark.parametrize("question", [RUBRIC_QUESTION, REFERENCE_QUESTION], ids=lambda q: q.id)
+def test_one_matcher_of_all_phrases_finds_what_the_rubric_and_text_matchers_find(question):
+    from features.extractor import FeatureExtractor
+    from features.lexicon import set_keys
+
+    train = generate_answers(question, 300, seed=11)
+    fx = FeatureExtractor(question).fit(train, [str(len(a) % 3) for a in train])
+    seen = set()
+    for a in fx._analyse(_answers()):
+        set_keys(a.doc, a.keys, a.norms)
+        plain = fx.rubric_matcher_.states(a.doc, a.negated, a.keys)
+        if a.text_keys is not a.keys:
+            set_keys(a.doc, a.text_keys, a.norms)
+        plain.update(fx.text_matcher_.states(a.doc, a.text_negated, a.text_keys))
+        if a.text_keys == a.keys and a.text_negated == a.negated:  # what _row asks the one matcher
+            assert fx.matcher_.states(a.doc, a.negated, a.keys) == plain
+            seen.update((c.split(":")[0], state) for c, state in plain.items())
+    assert {("ref", "present"), ("ref", "negated")} <= seen
+    assert question is REFERENCE_QUESTION or ("concept", "present") in seen
+
+
+@pytest.mark.parametrize("question", [RUBRIC_QUESTION, REFERENCE_QUESTION], ids=lambda q: q.id)
+def test_the_phrase_cells_set_from_what_was_found_are_those_of_every_column(question):
+    from features.concepts import ABSENT
+    from features.extractor import FeatureExtractor
+    from features.lexicon import set_keys
+    from features.reference import content_polarity
+
+    train = generate_answers(question, 300, seed=12)
+    fx = FeatureExtractor(question).fit(train, [str(len(a) % 3) for a in train])
+    start = len(fx._concept_columns) + 2 * len(question.quantities) + len(fx._misconception_columns)
+    width = len(fx._phrase_columns)
+    assert width > 10
+    states = set()
+    for a in fx._analyse(_answers()):
+        set_keys(a.doc, a.keys, a.norms)
+        found = fx.rubric_matcher_.states(a.doc, a.negated, a.keys)
+        set_keys(a.doc, a.text_keys, a.norms)
+        found.update(fx.text_matcher_.states(a.doc, a.text_negated, a.text_keys))
+        plain = [found.get(c, ABSENT) for c in fx._phrase_columns]
+        states.update(plain)
+        assert fx._row(a, content_polarity(a.text_keys, a.text_negated))[start:start + width] == plain
+    assert states == {"present", "negated", "absent"}
+
+
+def test_negation_cues_found_from_the_token_arrays_are_those_of_each_token(nlp):
+    from features.negation import _is_cue, _rule_scope, negation_scopes
+
+    def plain(doc):  # the scopes as they were worked out before: a Token per token
+        return [sorted(i for i in set(_rule_scope(doc, tok)) if not _is_cue(doc[i]))
+                for tok in doc if _is_cue(tok)]
+
+    texts = [normalize(a) for a in _answers()] + [
+        "neither A nor B is lit", "no, not connected, nothing flows", "Nope it cannot", "NOT  never"]
+    docs = list(nlp.pipe(texts))
+    docs[-1][0].lemma_ = "knot"  # a cue by its lower-case form alone
+    docs[-2][0].lemma_ = "no"  # ... and one by its lemma alone ("Nope" -> "no")
+    docs[-2][0].norm_ = "nope"
+    found = 0
+    for doc in docs:
+        expected = plain(doc)
+        found += len(expected)
+        assert negation_scopes(doc, False) == expected
+        assert negation_scopes(doc, False, [t.lemma_ for t in doc]) == expected
+    assert found > 50
+
+
+def test_the_cached_cleaning_of_answers_is_the_cleaning_of_each_answer():
+    from features.text import _MAX_CACHED_LENGTH, _clean, _cached_clean, to_text
+
+    answers = _answers() + [None, float("nan"), b"caf\xc3\xa9  ok", 9.8, "x " * 3000,
+                            "\u00a0" * (_MAX_CACHED_LENGTH + 1), "a" * _MAX_CACHED_LENGTH]
+    first = [normalize(a) for a in answers]
+    assert [normalize(a) for a in answers] == first  # the second time from the cache
+    assert first == [_clean(to_text(a)) for a in answers]
+    assert _cached_clean.cache_info().currsize > 0 and first[-2] == "" and len(first[-3]) == 5000
 
 
 def test_a_quantity_verdict_worked_out_once_is_the_verdict_worked_out_again():
@@ -115,6 +230,34 @@ def test_the_wording_scores_from_cached_word_columns_are_those_of_all_the_ngrams
     dense = scorer._rows([answer_ngrams(t) for t in texts]) @ scorer.weights + scorer.bias
     assert np.allclose(scorer._sparse_scores([scorer._columns(t) for t in texts]), dense,
                        rtol=0, atol=1e-12)
+
+
+def test_the_flattened_columns_are_each_answers_sorted_columns_and_give_the_same_sums():
+    from features.text_model import NgramColumns, NgramScorer, flatten_columns
+
+    train = generate_answers(REFERENCE_QUESTION, 200, seed=9) + generate_answers(RUBRIC_QUESTION, 200, seed=10)
+    scorer = NgramScorer.fit([normalize(a) for a in train], [str(len(a) % 3) for a in train])
+    texts = [normalize(a) for a in _answers()]
+    sets = [scorer._columns(t) for t in texts]
+    assert any(not c for c in sets) and any(len(c) > 50 for c in sets)
+    flat = scorer.columns_of(texts)
+    assert isinstance(flat, NgramColumns)
+    assert flat.lengths.tolist() == [len(c) for c in sets]
+    assert flat.indices.tolist() == [j for c in sets for j in sorted(c)]
+    # a set's own order is not sorted: the sort is what makes the sums those of before
+    shuffled = [set(random.Random(i).sample(sorted(c), len(c))) for i, c in enumerate(sets)]
+    assert flatten_columns(shuffled, len(scorer.vocabulary)).indices.tolist() == flat.indices.tolist()
+    assert flatten_columns([], 10).indices.tolist() == []
+
+    def plain(columns):  # the sums as they were written before: a Python sort per answer
+        lengths = np.fromiter((len(c) for c in columns), dtype=np.int64, count=len(columns))
+        indices = np.fromiter((j for c in columns for j in sorted(c)), dtype=np.int64,
+                              count=int(lengths.sum()))
+        return scorer._sparse_scores(NgramColumns(lengths, indices))
+
+    assert [v.hex() for v in scorer._sparse_scores(flat).ravel().tolist()] == \
+        [v.hex() for v in plain(sets).ravel().tolist()]
+    assert (scorer.score(texts) == scorer.score(texts, columns=flat)).all()
 
 
 def test_unit_readings_skipping_words_pint_cannot_read_are_the_readings_of_every_spelling():
