@@ -241,6 +241,7 @@ class ConFold:
         """(labels, confidences, index in `rules_` of the rule that applied or -1); `table`:
         `encode(X, rules)` for rules that include `rules_`, when the caller has it (the
         grading model encodes X once for its rules and the resampled rule lists)."""
+        self._check_fitted()
         return evaluate_ordered(self.rules_, self.encode(X) if table is None else table)
 
     # -- explanations ---------------------------------------------------------------------------
