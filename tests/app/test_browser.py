@@ -23,6 +23,7 @@ import pytest
 from grader.app.session import exam_id_for, open_exam, prepare_sample
 from grader.app.settings import REPO, AppSettings
 from grader.exams.exam_io import read_exam
+from grader.app.keys import NEXT_KEY, PREVIOUS_KEY, UNDO_KEY
 from grader.app.review_store import ReviewStore
 
 pytestmark = pytest.mark.browser
@@ -261,6 +262,17 @@ def _keys_ready(page) -> None:
     page.wait_for_function("() => document.documentElement.dataset.graderKeys === 'on'")
 
 
+def _press_when_ready(page, key: str, button_key: str) -> None:
+    """Press `key` once the button it presses is on the page, enabled and not a faded copy of
+    the run before (the script ignores a key while it has no such button, as a marker's
+    second press would then do it: on a loaded machine the page can still be drawing the
+    run that enables it, e.g. Undo right after a save)."""
+    page.wait_for_function(
+        "(k) => [...document.querySelectorAll('.st-key-' + k + ' button')].some("
+        "(b) => !b.disabled && !b.closest('[data-stale=\"true\"]'))", arg=button_key)
+    page.keyboard.press(key)
+
+
 def _card_student(page) -> str:
     """The (pseudonymous) id under the student's answer on the card."""
     return page.get_by_text(re.compile(r"^from answer [0-9a-f]{6}$")).first.inner_text()
@@ -272,12 +284,12 @@ def test_keys_choose_a_mark_save_move_through_the_queue_and_undo(server, browser
     page.evaluate("document.activeElement && document.activeElement.blur()")  # out of the name box
     _keys_ready(page)
     first = _card_student(page)
-    page.keyboard.press("j")
+    _press_when_ready(page, "j", NEXT_KEY)
     _settle(page)
     page.wait_for_function(f"() => !document.body.innerText.includes({first!r})")
     second = _card_student(page)
     assert second != first
-    page.keyboard.press("ArrowLeft")
+    _press_when_ready(page, "ArrowLeft", PREVIOUS_KEY)
     _settle(page)
     page.get_by_text(first, exact=True).first.wait_for()
     # a number key chooses a mark (here one the rule does not propose), Enter saves it
@@ -296,7 +308,7 @@ def test_keys_choose_a_mark_save_move_through_the_queue_and_undo(server, browser
     mine = [d for d in store.history(exam_id) if d.marker == "Kay"]
     assert [(d.new_mark, d.scope) for d in mine] == [(options[index], "answer")]
     # U takes it back: an undo row, the answer back in the queue
-    page.keyboard.press("u")
+    _press_when_ready(page, "u", UNDO_KEY)
     _settle(page)
     page.get_by_text("Undone:").first.wait_for()
     mine = [d for d in store.history(exam_id) if d.marker == "Kay"]
