@@ -26,6 +26,7 @@ from knowledge.schema import (CONCEPT_VALUES, TERM_VALUES, FeatureSpec, Question
 from . import quantities as qty
 from .concepts import ABSENT, PRESENT, FeatureMatcher, opposite_phrases, phrase_keys, \
     question_symbols
+from .frames import frame_of_arrays
 from .lexicon import feature_suffix, phrase_text, set_keys
 from .nlp import has_parser, load_nlp, pipeline_name_problem
 from .nonanswer import is_non_answer
@@ -323,12 +324,9 @@ class FeatureExtractor:
 
     def _frame(self, rows: list[list[Any]]) -> pd.DataFrame:
         columns = list(zip(*rows)) if rows else [()] * len(self._columns)
-        data = {}
-        for name, values in zip(self._columns, columns):
-            dtype = float if name in self._numeric else object
-            # dtype=object explicitly: pandas >= 3 would otherwise infer its `str` dtype.
-            data[name] = pd.Series(np.array(values, dtype=dtype), dtype=dtype)
-        return pd.DataFrame(data, columns=self._columns)
+        # dtype=object explicitly: pandas >= 3 would otherwise infer its `str` dtype.
+        return frame_of_arrays([np.array(values, dtype=float if name in self._numeric else object)
+                                for name, values in zip(self._columns, columns)], self._columns)
 
     # ------------------------------------------------------------------ saving
     def to_dict(self) -> dict[str, Any]:

@@ -349,3 +349,39 @@ def test_similarity_from_gathered_rows_is_the_matrix_product():
         rows[i, [ex._vocab[k] for k in keys if k in ex._vocab]] = 1.0
     assert ex._shared_counts(answers).tobytes() == (rows @ ex._matrix).tobytes()
     assert polarity_keys({"gap": False, "close": True}) == {"gap", "close~not"}
+
+
+def test_a_frame_made_of_the_column_arrays_is_the_frame_of_a_series_per_column():
+    import pandas as pd
+
+    from features.frames import frame_of_arrays, plain_frame
+
+    names = ["concept:gravity", "coverage", "term:x", "length"]
+    for n in (0, 1, 5):
+        arrays = [np.array(["present", "absent", "negated", None, "absent"][:n], dtype=object),
+                  np.array([0.5, math.nan, 1.0, -0.0, 2.0][:n], dtype=float),
+                  np.array(["yes", "no", "no", "yes", "no"][:n], dtype=object),
+                  np.arange(n, dtype=float)]
+        fast, plain = frame_of_arrays(arrays, names), plain_frame(arrays, names)
+        pd.testing.assert_frame_equal(fast, plain, check_exact=True)
+        assert list(fast.dtypes) == [object, float, object, float]  # no inferred `str` dtype
+        assert fast.columns.dtype == plain.columns.dtype and isinstance(fast.index, pd.RangeIndex)
+    assert frame_of_arrays([], []).shape == (0, 0) == plain_frame([], []).shape
+
+
+@pytest.mark.parametrize("question", [RUBRIC_QUESTION, REFERENCE_QUESTION], ids=lambda q: q.id)
+def test_the_feature_frame_of_column_arrays_is_the_frame_of_a_series_per_column(question, monkeypatch):
+    import pandas as pd
+
+    import features.extractor
+    from features.extractor import FeatureExtractor
+    from features.frames import plain_frame
+
+    train = generate_answers(question, 200, seed=13)
+    fx = FeatureExtractor(question).fit(train, [str(len(a) % 3) for a in train])
+    fast = fx.transform(_answers())
+    monkeypatch.setattr(features.extractor, "frame_of_arrays", plain_frame)
+    plain = fx.transform(_answers())
+    pd.testing.assert_frame_equal(fast, plain, check_exact=True)
+    assert list(fast.dtypes) == list(plain.dtypes) and fast.columns.equals(plain.columns)
+    assert set(fast.dtypes) == {np.dtype(object), np.dtype(float)}
