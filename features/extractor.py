@@ -31,8 +31,7 @@ from .lexicon import feature_suffix, phrase_text, set_keys
 from .nlp import has_parser, load_nlp, pipeline_name_problem
 from .nonanswer import is_non_answer
 from .reading import Analysis, analyse_batch
-from .reference import RefPhrase, ReferenceModel, build_reference, content_polarity, \
-    coverage_precision
+from .reference import CoverageSets, RefPhrase, ReferenceModel, build_reference, content_polarity
 from .similarity import Exemplars, polarity_keys
 from .spelling import Speller, english_words
 from .terms import answer_grams, select_terms
@@ -187,7 +186,7 @@ class FeatureExtractor:
         # Both in one: for the answers without a negated antonym (most), whose words as
         # written are the words with negations resolved, one pass of a matcher instead of two.
         self.matcher_ = FeatureMatcher(self.nlp_, {**rubric, **text}, opposite_phrases(text))
-        self._union = self.reference_.union
+        self._coverage = CoverageSets.of(self.reference_)  # coverage_precision as set sizes
         # The feature names _row looks up, in column order (worked out once, not per answer).
         self._concept_columns = [feature_name("concept", c.name) for c in q.concepts]
         self._misconception_columns = [feature_name("misconception", m.name) for m in q.misconceptions]
@@ -297,7 +296,7 @@ class FeatureExtractor:
             if j is not None:
                 phrases[j] = state
         row += phrases
-        coverage, precision = coverage_precision(self.reference_, polarity, self._union)
+        coverage, precision = self._coverage(polarity)
         non_answer = is_non_answer(a.text, polarity,
                                    any(not c.startswith("term:") for c in found)
                                    or not self._symbols.isdisjoint(k.lower() for k in a.keys))

@@ -385,3 +385,27 @@ def test_the_feature_frame_of_column_arrays_is_the_frame_of_a_series_per_column(
     pd.testing.assert_frame_equal(fast, plain, check_exact=True)
     assert list(fast.dtypes) == list(plain.dtypes) and fast.columns.equals(plain.columns)
     assert set(fast.dtypes) == {np.dtype(object), np.dtype(float)}
+
+
+@pytest.mark.parametrize("question", [RUBRIC_QUESTION, REFERENCE_QUESTION], ids=lambda q: q.id)
+def test_coverage_and_precision_from_set_sizes_are_those_counted_key_by_key(question):
+    from features.extractor import FeatureExtractor
+    from features.reference import CoverageSets, ReferenceModel, content_polarity, coverage_precision
+
+    fx = FeatureExtractor(question).fit(generate_answers(question, 100, seed=14))
+    model = fx.reference_
+    fast = CoverageSets.of(model)
+    seen = set()
+    for a in fx._analyse(_answers()):
+        polarity = content_polarity(a.text_keys, a.text_negated)
+        plain = coverage_precision(model, polarity, model.union)
+        assert fast(polarity) == plain and all(type(x) is float for x in fast(polarity))
+        seen.add(plain)
+    assert len(seen) > 20 and any(0 < c < 1 and 0 < p < 1 for c, p in seen)
+    # several reference answers, one of them empty, and polarities that differ
+    model = ReferenceModel([], [{"gap": False, "current": True}, {}, {"gap": True, "flow": False}])
+    fast = CoverageSets.of(model)
+    for polarity in ({}, {"gap": True}, {"gap": False, "flow": False}, {"current": True, "bulb": False},
+                     {"gap": True, "flow": False, "current": False}):
+        assert fast(polarity) == coverage_precision(model, polarity, model.union)
+    assert CoverageSets.of(ReferenceModel())({"gap": False}) == (0.0, 0.0)
