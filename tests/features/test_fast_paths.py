@@ -305,12 +305,85 @@ def _number_texts() -> list[str]:
 
 
 def test_numbers_found_from_candidate_positions_are_those_of_scanning_every_position():
-    for text in _number_texts():
-        assert [m.span() for m in qty._numbers(text)] == [m.span() for m in qty._NUMBER.finditer(text)], text
-        if not qty._may_have_number_words(text):
-            assert qty._WORD_RUN.search(text) is None, text
-            if qty._DIGIT.search(text) is None:  # find_numbers' quicker has_number
+    from features import numerals
+
+    for text in _number_texts() + _WORD_NUMBER_TEXTS:
+        assert [m.span() for m in numerals.number_matches(text)] == \
+            [m.span() for m in numerals.NUMBER.finditer(text)], text
+        assert [m.span() for m in numerals.word_runs(text)] == \
+            [m.span() for m in numerals.WORD_RUN.finditer(text)], text
+        if not numerals.may_have_number_words(text):
+            assert numerals.WORD_RUN.search(text) is None, text
+            if numerals.DIGIT.search(text) is None:  # find_numbers' quicker has_number
                 assert not qty.has_number(text), text
+
+
+_WORD_NUMBER_TEXTS = ["5five", "twentyfive m", "Twenty-Five and one hundred", "one", "ones", "a_one",
+                      "x-one two", "half a second", "oh nine", "Nine point eight m/s^2 NINE", "été one two",
+                      "twenty - five", "one-oh-one", "one,two", "1,5 and 1,500 and 1,5000", "2/0 m", "seven 7s",
+                      "nine point eight and nine point", "one of the bulbs", "one metre", "one m/s per second"]
+
+
+def _plain_find_numbers(text: str) -> list:
+    """find_numbers as it was: every group read by name, the word runs scanned at every
+    position, the unit words split per number, the mentions sorted."""
+    import re
+
+    def digits(s):
+        if re.fullmatch(r"\d+(?:,\d{3})+", s):
+            return float(s.replace(",", ""))
+        return float(s.replace(",", "."))
+
+    def with_unit(value, start, end):
+        tail = qty._UNIT_TAIL.match(text, end)
+        words = ()
+        if tail:
+            words = tuple(w for w in qty._ATOM_SPLIT.split(tail.group("unit")) if w and not w.isspace())
+        words = tuple("/" if w.lower() == "per" else w for w in words)
+        return qty.Mention(value, words, start, tail.end() if tail else end)
+
+    found = []
+    for m in numerals_module().NUMBER.finditer(text):
+        if m.group("num"):
+            den = float(m.group("den"))
+            if den == 0:
+                continue
+            value = float(m.group("num")) / den
+        elif m.group("mant"):
+            value = digits(m.group("mant"))
+            exp = m.group("e1") or m.group("e2")
+            if exp:
+                value *= 10.0 ** int(exp)
+        else:
+            value = 10.0 ** int(m.group("e3"))
+        if m.group("sign") == "-":
+            value = -value
+        found.append(with_unit(value, m.start(), m.end()))
+    for m in numerals_module().WORD_RUN.finditer(text):
+        value = qty.words_value(m.group())
+        if value is None:
+            continue
+        mention = with_unit(value, m.start(), m.end())
+        if value == 1 and not qty._has_unit(mention):
+            continue
+        found.append(mention)
+    found.sort(key=lambda x: x.start)
+    return found
+
+
+def numerals_module():
+    from features import numerals
+
+    return numerals
+
+
+def test_numbers_found_with_the_fast_paths_are_those_found_the_plain_way():
+    texts = _number_texts() + _WORD_NUMBER_TEXTS
+    for text in texts + [t.upper() for t in texts]:
+        fast, plain = qty.find_numbers(text), _plain_find_numbers(text)
+        assert [(m.unit_words, m.start, m.end) for m in fast] == [(m.unit_words, m.start, m.end) for m in plain], text
+        assert [_bits(m.value) for m in fast] == [_bits(m.value) for m in plain], text
+    assert sum(len(qty.find_numbers(t)) for t in texts) > 300
 
 
 def test_a_quantity_verdict_without_the_words_after_the_unit_is_the_verdict_with_them():
