@@ -482,3 +482,42 @@ def test_coverage_and_precision_from_set_sizes_are_those_counted_key_by_key(ques
                      {"gap": True, "flow": False, "current": False}):
         assert fast(polarity) == coverage_precision(model, polarity, model.union)
     assert CoverageSets.of(ReferenceModel())({"gap": False}) == (0.0, 0.0)
+
+
+def _plain_states(matcher, doc, negated, keys=None) -> dict:
+    """FeatureMatcher.states as it was: the phrase's own cues looked at for every match."""
+    from features.concepts import CUES, NEGATED, PRESENT
+
+    found = {}
+    for match_id, start, end in matcher.matcher(doc):
+        column, flipped = matcher._ids[match_id]
+        if found.get(column) == PRESENT:
+            continue
+        if keys is None:
+            says_negation = any(doc[i].norm_ in CUES for i in range(start, end))
+        else:
+            says_negation = not CUES.isdisjoint(keys[start:end])
+        is_negated = any(negated[start:end]) and not says_negation
+        found[column] = NEGATED if is_negated != flipped else PRESENT
+    return found
+
+
+@pytest.mark.parametrize("question", [RUBRIC_QUESTION, REFERENCE_QUESTION], ids=lambda q: q.id)
+def test_phrase_states_looking_at_cues_only_in_a_negation_scope_are_the_plain_ones(question):
+    from features.extractor import FeatureExtractor
+    from features.lexicon import set_keys
+
+    train = generate_answers(question, 200, seed=15)
+    fx = FeatureExtractor(question).fit(train, [str(len(a) % 3) for a in train])
+    extra = ["the circuit is not complete", "there is no current", "not no current", "it is not connected",
+             "the velocity is not zero", "there is no acceleration", "not downward", "gravity does not stop"]
+    states = set()
+    for a in fx._analyse(_answers() + extra):
+        for matcher, keys, negated in ((fx.matcher_, a.keys, a.negated), (fx.rubric_matcher_, a.keys, a.negated),
+                                       (fx.text_matcher_, a.text_keys, a.text_negated)):
+            set_keys(a.doc, keys, a.norms)
+            for given in (keys, None):
+                plain = _plain_states(matcher, a.doc, negated, given)
+                assert matcher.states(a.doc, negated, given) == plain, a.text
+                states.update(plain.values())
+    assert states == {"present", "negated"}
