@@ -15,11 +15,16 @@ from grader.confold.slot_counts import _PACKED, _distinct_sorted
 from tests.confold.test_information_gain import random_table
 
 
+def _table_and_search(rng: np.random.Generator, n: int):
+    """(table, search) of a random table of n rows drawn from `rng`."""
+    table = encode_frame(random_table(rng, n))
+    return table, LiteralSearch(table, list(table.columns))
+
+
 def _random_search(seed: int, n: int, sparse_factor: float):
     """(table, search, positives, negatives) of a random table of n rows, about 60% positive."""
     rng = np.random.default_rng(seed)
-    table = encode_frame(random_table(rng, n))
-    search = LiteralSearch(table, list(table.columns))
+    table, search = _table_and_search(rng, n)
     search.SPARSE_FACTOR = sparse_factor
     is_pos = rng.random(n) < 0.6
     return table, search, np.flatnonzero(is_pos), np.flatnonzero(~is_pos)
@@ -29,8 +34,7 @@ def _random_search(seed: int, n: int, sparse_factor: float):
 @given(st.integers(0, 2 ** 31), st.integers(1, 40))
 def test_covers_is_literal_mask(seed, n):
     rng = np.random.default_rng(seed)
-    table = encode_frame(random_table(rng, n))
-    search = LiteralSearch(table, list(table.columns))
+    table, search = _table_and_search(rng, n)
     for _ in range(2):  # other rows, and a slot's column and kind as looked up the first time
         rows = np.flatnonzero(rng.random(n) < 0.7)
         for slot in rng.permutation(search.n_slots):
@@ -43,8 +47,7 @@ def test_covers_is_literal_mask(seed, n):
 @given(st.integers(0, 2 ** 31), st.integers(2, 60))
 def test_narrowed_counts_are_fresh_counts(seed, n):
     rng = np.random.default_rng(seed)
-    table = encode_frame(random_table(rng, n))
-    search = LiteralSearch(table, list(table.columns))
+    table, search = _table_and_search(rng, n)
     search.SPARSE_FACTOR = 0.0  # always per-slot counts
     is_pos = rng.random(n) < 0.5
     pos, neg = np.flatnonzero(is_pos), np.flatnonzero(~is_pos)
@@ -78,8 +81,7 @@ def test_learn_rule_reports_the_rows_its_body_covers(seed, n, sparse_factor):
 @given(st.integers(0, 2 ** 31), st.integers(2, 60), st.integers(2, 4))
 def test_counts_by_class_less_the_leaving_rows_are_fresh_counts(seed, n, n_classes):
     rng = np.random.default_rng(seed)
-    table = encode_frame(random_table(rng, n))
-    search = LiteralSearch(table, list(table.columns))
+    table, search = _table_and_search(rng, n)
     search.SPARSE_FACTOR = 0.0
     labels = rng.integers(0, n_classes, n)
     rows = np.flatnonzero(rng.random(n) < 0.9)
@@ -138,8 +140,7 @@ def test_narrowed_and_swapped_sorted_cells_are_fresh_sorted_cells(seed, n):
     """Sorted cells kept for the rows that stay, and with positives and negatives swapped,
     are the cells sorted afresh (bit for bit), and give the same best literal."""
     rng = np.random.default_rng(seed)
-    table = encode_frame(random_table(rng, n))
-    search = LiteralSearch(table, list(table.columns))
+    table, search = _table_and_search(rng, n)
     search.SPARSE_FACTOR = 1e9  # always sorted cells
     is_pos = rng.random(n) < 0.5
     pos, neg = np.flatnonzero(is_pos), np.flatnonzero(~is_pos)
@@ -169,8 +170,7 @@ def test_narrowed_and_swapped_sorted_cells_are_fresh_sorted_cells(seed, n):
 @given(st.integers(0, 2 ** 31), st.integers(1, 60))
 def test_cells_in_the_reused_buffer_are_the_rows_slots(seed, n):
     rng = np.random.default_rng(seed)
-    table = encode_frame(random_table(rng, n))
-    search = LiteralSearch(table, list(table.columns))
+    table, search = _table_and_search(rng, n)
     for size in (n // 3, n, n // 2):  # the buffer grows, then serves a smaller set
         rows = np.sort(rng.choice(n, size, replace=False))
         assert np.array_equal(search._cells(rows), search.slots[rows].ravel())
