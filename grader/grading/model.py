@@ -302,9 +302,7 @@ class GradingModel:
             explanation.wording = self.words().ensemble_justification
             if self.wording is not None and explanation.label is not None:
                 support, preferred = self.wording.judge([answer], [explanation.label], X=X)
-                if not np.isnan(support[0]):
-                    explanation.support = float(support[0])
-                    explanation.support_note = support_phrase(support[0], explanation.label, preferred[0])
+                _note_support(explanation, support[0], preferred[0])
             return explanation
         decisions = self.decide(X, [answer])  # the mark, after the vote of the resampled rule lists
         borrowed = decisions.borrowed[0]
@@ -320,11 +318,8 @@ class GradingModel:
             share = decisions.agreement[0]
             explanation.resamples = len(self.agreement.rule_lists_)
             explanation.agreeing = round(share * explanation.resamples)
-        if self.wording is not None and explanation.rule_index is not None:
-            support, preferred = self.wording.judge([answer], [explanation.label], X=X)
-            if not np.isnan(support[0]):
-                explanation.support = float(support[0])
-                explanation.support_note = support_phrase(support[0], explanation.label, preferred[0])
+        if explanation.rule_index is not None:  # `decide` judged the same mark of the same answer
+            _note_support(explanation, decisions.support[0], decisions.preferred[0])
         if self.params.get("list_confidence") and explanation.rule_index is not None \
                 and not np.isnan(decisions.confidence[0]):
             explanation.overall = float(decisions.confidence[0])  # the share of the rule lists, not the rule's
@@ -509,6 +504,14 @@ def _learner_from_dict(data: Any) -> Any:
 
         return BoostedRules.from_dict(data)
     return ConFold.from_dict(data)
+
+
+def _note_support(explanation: Any, support: float, preferred: object) -> None:
+    """The wording support of an explanation's mark and its phrase (nothing where there is
+    no support figure)."""
+    if not np.isnan(support):
+        explanation.support = float(support)
+        explanation.support_note = support_phrase(support, explanation.label, preferred)
 
 
 def write_model_json(path: str | Path, data: dict) -> None:
