@@ -74,7 +74,7 @@ class NgramScorer:
     idf: np.ndarray = field(default_factory=lambda: np.zeros(0))
     weights: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))  # vocabulary x marks
     bias: np.ndarray = field(default_factory=lambda: np.zeros(0))  # per mark
-    #: weights of extra columns given beside the text (`fit(extra=...)`): extra columns x marks
+    #: weights of extra columns read beside the text (`with_extra`): extra columns x marks
     extra_weights: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
 
     @classmethod
