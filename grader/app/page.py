@@ -83,9 +83,10 @@ def main() -> None:
                            "tab keeps it. The name a new browser starts with is the setting "
                            "GRADER_MARKER.")
         write_marker_cookie()
+        name_error = st.empty()  # one element whether or not it speaks (see write_marker_cookie)
         if len(str(state.get("marker", "")).strip()) > MAX_MARKER_CHARS:
-            st.error(f"A name has at most {MAX_MARKER_CHARS} characters: decisions cannot be "
-                     f"saved with this one.")
+            name_error.error(f"A name has at most {MAX_MARKER_CHARS} characters: decisions "
+                             f"cannot be saved with this one.")
 
     if exam_path is None:
         try:

@@ -197,12 +197,17 @@ def write_marker_cookie() -> None:
     Streamlit can read cookies but not set them)."""
     import json
 
+    # Always one element here, the script or an empty placeholder: an element that comes and
+    # goes moves the sidebar's widgets below it, and a moved widget can be drawn again by the
+    # browser with its own default (the flag slider at 0, anonymous marking off), which the
+    # next click then sends back as the marker's choice.
+    slot = st.empty()
     name = st.session_state.pop("marker_cookie", None)
     if name is None:
         return
     # a JS string literal that cannot end the string or the <script> element, whatever the name
     value = json.dumps(name).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    st.html(f"<script>document.cookie = '{MARKER_COOKIE}=' + encodeURIComponent({value}) + "
+    slot.html(f"<script>document.cookie = '{MARKER_COOKIE}=' + encodeURIComponent({value}) + "
             "'; path=/; max-age=31536000; SameSite=Strict';</script>", unsafe_allow_javascript=True)
 
 

@@ -11,6 +11,7 @@ import pytest
 
 pytest.importorskip("streamlit")
 
+from grader.app.settings import AppSettings  # noqa: E402
 from tests.app.test_app import _button, _exam_id, _metric, _plain, _start, _view  # noqa: E402
 
 
@@ -197,3 +198,28 @@ def test_a_group_splits_into_answers_with_identical_features(app_env):
     # its answers are in groups of identical features (two or more), the others on their own
     assert sum(int(label.split()[0]) for label in after.options) <= covered
     assert _button(at, "Split by what the rubric finds").disabled == after.value[1].startswith(gid + "/")
+
+
+def _sidebar_places(at) -> dict[str, int]:
+    """Where each keyed widget of the sidebar stands among the sidebar's elements."""
+    return {node.key: i for i, node in at.sidebar.children.items() if getattr(node, "key", None)}
+
+
+def test_the_sidebars_widgets_keep_their_places_when_a_name_is_typed(app_env):
+    """Typing a name adds a one-run script (the cookie) and a too-long name a message. Either,
+    drawn as a new element, moved the widgets below it, and the browser then redrew the flag
+    slider and the anonymous toggle with their own defaults (0 and off), which the next click
+    sent back: the browser test of the keys failed that way under load."""
+    at = _start()
+    places = _sidebar_places(at)
+    assert {"marker", "flag_below", "anonymous", "view"} <= set(places)
+    at.sidebar.text_input(key="marker").set_value("Kay").run()  # the run that writes the cookie
+    assert _sidebar_places(at) == places
+    at.run()
+    assert _sidebar_places(at) == places
+    at.sidebar.text_input(key="marker").set_value("N" * 81).run()
+    assert any("A name has at most 80 characters" in e.value for e in at.sidebar.error)
+    assert _sidebar_places(at) == places
+    settings = AppSettings.from_env()
+    assert (at.sidebar.slider(key="flag_below").value, at.sidebar.toggle(key="anonymous").value) \
+        == (settings.flag_below, settings.anonymous)
