@@ -74,17 +74,20 @@ class FeatureMatcher:
         """Column -> present/negated for the features found (absent ones are left out).
         `keys`: the tokens' norms, when the caller has them as a list (`lexicon.set_keys`)."""
         found: dict[str, str] = {}
+        ids = self._ids
+        in_scope = any(negated)  # most answers negate nothing: no phrase of theirs is negated
         for match_id, start, end in self.matcher(doc):
-            column, flipped = self._ids[match_id]
+            column, flipped = ids[match_id]
             if found.get(column) == PRESENT:
                 continue
-            # A phrase that holds its own negation ("not connected", "no current") says
-            # what it says: the cue inside it does not negate it.
-            if keys is None:
-                says_negation = any(doc[i].norm_ in CUES for i in range(start, end))
-            else:
-                says_negation = not CUES.isdisjoint(keys[start:end])
-            is_negated = any(negated[start:end]) and not says_negation
+            is_negated = False
+            if in_scope and any(negated[start:end]):
+                # A phrase that holds its own negation ("not connected", "no current") says
+                # what it says: the cue inside it does not negate it.
+                if keys is None:
+                    is_negated = not any(doc[i].norm_ in CUES for i in range(start, end))
+                else:
+                    is_negated = CUES.isdisjoint(keys[start:end])
             found[column] = NEGATED if is_negated != flipped else PRESENT
         return found
 

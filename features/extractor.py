@@ -26,12 +26,12 @@ from knowledge.schema import (CONCEPT_VALUES, TERM_VALUES, FeatureSpec, Question
 from . import quantities as qty
 from .concepts import ABSENT, PRESENT, FeatureMatcher, opposite_phrases, phrase_keys, \
     question_symbols
+from .frames import frame_of_arrays
 from .lexicon import feature_suffix, phrase_text, set_keys
 from .nlp import has_parser, load_nlp, pipeline_name_problem
 from .nonanswer import is_non_answer
 from .reading import Analysis, analyse_batch
-from .reference import RefPhrase, ReferenceModel, build_reference, content_polarity, \
-    coverage_precision
+from .reference import CoverageSets, RefPhrase, ReferenceModel, build_reference, content_polarity
 from .similarity import Exemplars, polarity_keys
 from .spelling import Speller, english_words
 from .terms import answer_grams, select_terms
@@ -186,7 +186,7 @@ class FeatureExtractor:
         # Both in one: for the answers without a negated antonym (most), whose words as
         # written are the words with negations resolved, one pass of a matcher instead of two.
         self.matcher_ = FeatureMatcher(self.nlp_, {**rubric, **text}, opposite_phrases(text))
-        self._union = self.reference_.union
+        self._coverage = CoverageSets.of(self.reference_)  # coverage_precision as set sizes
         # The feature names _row looks up, in column order (worked out once, not per answer).
         self._concept_columns = [feature_name("concept", c.name) for c in q.concepts]
         self._misconception_columns = [feature_name("misconception", m.name) for m in q.misconceptions]
@@ -296,7 +296,7 @@ class FeatureExtractor:
             if j is not None:
                 phrases[j] = state
         row += phrases
-        coverage, precision = coverage_precision(self.reference_, polarity, self._union)
+        coverage, precision = self._coverage(polarity)
         non_answer = is_non_answer(a.text, polarity,
                                    any(not c.startswith("term:") for c in found)
                                    or not self._symbols.isdisjoint(k.lower() for k in a.keys))
@@ -323,12 +323,9 @@ class FeatureExtractor:
 
     def _frame(self, rows: list[list[Any]]) -> pd.DataFrame:
         columns = list(zip(*rows)) if rows else [()] * len(self._columns)
-        data = {}
-        for name, values in zip(self._columns, columns):
-            dtype = float if name in self._numeric else object
-            # dtype=object explicitly: pandas >= 3 would otherwise infer its `str` dtype.
-            data[name] = pd.Series(np.array(values, dtype=dtype), dtype=dtype)
-        return pd.DataFrame(data, columns=self._columns)
+        # dtype=object explicitly: pandas >= 3 would otherwise infer its `str` dtype.
+        return frame_of_arrays([np.array(values, dtype=float if name in self._numeric else object)
+                                for name, values in zip(self._columns, columns)], self._columns)
 
     # ------------------------------------------------------------------ saving
     def to_dict(self) -> dict[str, Any]:

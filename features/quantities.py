@@ -8,7 +8,8 @@ the words after a number are tried, longest first, as a unit expression; of the 
 (`ms-2` is also "per millisecond squared") the one with the expected dimension wins.
 
 The sign is not checked (`-9.8 m/s^2` for a magnitude of 9.8 is correct): the direction
-of a vector is a concept of the rubric ("downward"), not part of the number.
+of a vector is a concept of the rubric ("downward"), not part of the number. The numbers
+themselves are found by `numerals`; this module reads their units and checks them.
 """
 
 from __future__ import annotations
@@ -25,74 +26,14 @@ from knowledge.numbers import unit_problem
 from knowledge.question_file import unit_registry
 from knowledge.schema import Quantity
 
+from .numerals import (DIGIT, NUMBER_WORDS, digits_value, has_number, may_have_number_words,  # noqa: F401
+                       number_matches, word_runs, words_value)
+
 
 def ureg() -> pint.UnitRegistry:
     """The one unit registry, the question loader's: loading pint's definitions takes a
     fifth of a second, and a unit the loader accepted is read the same way here."""
     return unit_registry()
-
-
-# ----------------------------------------------------------------------------- numbers
-_DIGITS = r"(?:\d+(?:,\d{3})+(?![\d,])|\d+(?:[.,]\d+)?|\.\d+)"
-_NUMBER = re.compile(
-    rf"(?<![\w.^-])(?P<sign>[-+])?(?:(?P<num>\d+)\s*/\s*(?P<den>\d+)(?![\d/])"
-    rf"|(?P<mant>{_DIGITS})(?:\s*[eE](?P<e1>[-+]?\d+)"
-    rf"|\s*[x×*]\s*10\s*(?:\^|\*\*)\s*\(?(?P<e2>[-+]?\d+)\)?)?"
-    rf"|10\s*(?:\^|\*\*)\s*\(?(?P<e3>[-+]?\d+)\)?)")
-
-_ONES = {"zero": 0, "oh": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-         "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
-         "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
-         "eighteen": 18, "nineteen": 19}
-_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
-         "eighty": 80, "ninety": 90}
-_SCALES = {"hundred": 100, "thousand": 1000, "million": 1e6, "billion": 1e9}
-_FRACTIONS = {"half": 0.5, "third": 1 / 3, "quarter": 0.25}
-NUMBER_WORDS = frozenset({*_ONES, *_TENS, *_SCALES, *_FRACTIONS} - {"oh"})
-_WORD_RUN = re.compile(
-    r"\b(?:(?:%s)(?:[\s-]+(?:and[\s-]+)?(?:%s|point))*)\b"
-    % ("|".join(sorted(NUMBER_WORDS, key=len, reverse=True)),
-       "|".join(sorted({*NUMBER_WORDS, "oh"}, key=len, reverse=True))), re.IGNORECASE)
-_HAS_NUMBER = re.compile(r"\d|\b(?:%s)\b" % "|".join(NUMBER_WORDS), re.IGNORECASE)
-
-
-def has_number(text: str) -> bool:
-    """Cheap test run before the full scan: a digit or a number word."""
-    return _HAS_NUMBER.search(text) is not None
-
-
-def _digits_value(s: str) -> float:
-    if re.fullmatch(r"\d+(?:,\d{3})+", s):  # 1,500: thousands separator
-        return float(s.replace(",", ""))
-    return float(s.replace(",", "."))  # 9,8: decimal comma
-
-
-def words_value(words: str) -> float | None:
-    """`"twenty five"` -> 25, `"nine point eight"` -> 9.8, `"half"` -> 0.5."""
-    parts = [w for w in re.split(r"[\s-]+", words.lower()) if w and w != "and"]
-    if "point" in parts:
-        i = parts.index("point")
-        whole = words_value(" ".join(parts[:i])) if i else 0.0
-        decimals = [_ONES.get(w) for w in parts[i + 1:]]
-        if whole is None or not decimals or any(d is None or d > 9 for d in decimals):
-            return None
-        return whole + float("0." + "".join(str(d) for d in decimals))
-    total, current = 0.0, 0.0
-    for w in parts:
-        if w in _ONES:
-            current += _ONES[w]
-        elif w in _TENS:
-            current += _TENS[w]
-        elif w == "hundred":
-            current = (current or 1) * 100
-        elif w in _SCALES:
-            total += (current or 1) * _SCALES[w]
-            current = 0.0
-        elif w in _FRACTIONS:
-            current = (current or 1) * _FRACTIONS[w]
-        else:
-            return None
-    return total + current
 
 
 # ----------------------------------------------------------------------------- units
@@ -125,28 +66,31 @@ class Mention:
 
 def find_numbers(text: str) -> list[Mention]:
     """Every number of the text, in order, with the words after it that may be its unit."""
-    has_digit = _DIGIT.search(text) is not None
-    number_words = _may_have_number_words(text)
+    has_digit = DIGIT.search(text) is not None
+    number_words = may_have_number_words(text)
     if not has_digit and not number_words:  # has_number(text), quicker
         return []
     found: list[Mention] = []
-    for m in (_numbers(text) if has_digit else ()):
-        if m.group("num"):
-            den = float(m.group("den"))
-            if den == 0:
+    for m in (number_matches(text) if has_digit else ()):
+        sign, num, den, mant, e1, e2, e3 = m.groups()  # one call, not one per group
+        if num:
+            divisor = float(den)
+            if divisor == 0:
                 continue
-            value = float(m.group("num")) / den
-        elif m.group("mant"):
-            value = _digits_value(m.group("mant"))
-            exp = m.group("e1") or m.group("e2")
+            value = float(num) / divisor
+        elif mant:
+            value = digits_value(mant)
+            exp = e1 or e2
             if exp:
                 value *= 10.0 ** int(exp)
         else:
-            value = 10.0 ** int(m.group("e3"))
-        if m.group("sign") == "-":
+            value = 10.0 ** int(e3)
+        if sign == "-":
             value = -value
         found.append(_with_unit(text, value, m.start(), m.end()))
-    for m in (_WORD_RUN.finditer(text) if number_words else ()):
+    if not number_words:  # number_matches finds them in order
+        return found
+    for m in word_runs(text):
         value = words_value(m.group())
         if value is None:
             continue
@@ -158,42 +102,23 @@ def find_numbers(text: str) -> list[Mention]:
     return found
 
 
-_CANDIDATE = re.compile(r"[-+.\d]")  # where a match of _NUMBER can start
-_DIGIT = re.compile(r"\d")  # every match of _NUMBER has one
-_ASCII_WORD = re.compile(r"[a-z]+")
-
-
-def _numbers(text: str):
-    """`_NUMBER.finditer(text)`, trying the pattern only where a number can start (a sign,
-    a dot or a digit): the same matches, without the regex engine trying every position."""
-    pos = 0
-    while (c := _CANDIDATE.search(text, pos)) is not None:
-        m = _NUMBER.match(text, c.start())
-        if m is None:
-            pos = c.start() + 1
-            continue
-        yield m
-        pos = m.end()
-
-
-def _may_have_number_words(text: str) -> bool:
-    """False only when `_WORD_RUN` cannot match: an ASCII text none of whose words is a
-    number word (a non-ASCII one is always scanned: case folding is then not lower())."""
-    return not text.isascii() or not NUMBER_WORDS.isdisjoint(_ASCII_WORD.findall(text.lower()))
-
-
 def _has_unit(m: Mention) -> bool:
     return any(parse_unit(m.unit_words[:n]) for n in range(1, len(m.unit_words) + 1))
 
 
 def _with_unit(text: str, value: float, start: int, end: int) -> Mention:
     tail = _UNIT_TAIL.match(text, end)
-    words: tuple[str, ...] = ()
-    if tail:
-        words = tuple(w for w in _ATOM_SPLIT.split(tail.group("unit")) if w and not w.isspace())
+    if tail is None:
+        return Mention(value, (), start, end)
+    return Mention(value, _unit_words(tail.group("unit")), start, tail.end())
+
+
+@lru_cache(maxsize=65536)  # students write the same few units after their numbers
+def _unit_words(unit: str) -> tuple[str, ...]:
+    """The candidate unit atoms and operators of the text after a number (`_UNIT_TAIL`)."""
+    words = tuple(w for w in _ATOM_SPLIT.split(unit) if w and not w.isspace())
     # "meters per second": per is a division; trailing operators are dropped.
-    words = tuple("/" if w.lower() == "per" else w for w in words)
-    return Mention(value, words, start, tail.end() if tail else end)
+    return tuple("/" if w.lower() == "per" else w for w in words)
 
 
 def _atom_expr(atom: str) -> list[str]:

@@ -116,3 +116,29 @@ def coverage_precision(model: ReferenceModel, answer: dict[str, bool],
         return coverage, 0.0
     inside = sum(1 for k, neg in answer.items() if neg in union.get(k, ()))
     return coverage, inside / len(answer)
+
+
+@dataclass(frozen=True)
+class CoverageSets:
+    """`coverage_precision` from set intersections: each reference answer's (key, negated?)
+    pairs and the pairs some reference answer says, worked out once per extractor, so that an
+    answer's figures are counted in C (the sizes of two intersections) rather than key by key
+    in Python. The same counts, so the same floats (tests/features/test_fast_paths.py)."""
+
+    references: tuple[tuple[frozenset[tuple[str, bool]], int], ...]  # (pairs, how many), non-empty ones
+    said: frozenset[tuple[str, bool]]  # the pairs of `ReferenceModel.union`
+
+    @classmethod
+    def of(cls, model: ReferenceModel) -> CoverageSets:
+        return cls(tuple((frozenset(p.items()), len(p)) for p in model.polarities if p),
+                   frozenset((k, neg) for k, negs in model.union.items() for neg in negs))
+
+    def __call__(self, answer: dict[str, bool]) -> tuple[float, float]:
+        """(coverage, precision) of an answer's content keys with polarity."""
+        items = answer.items()
+        coverage = 0.0
+        for pairs, n in self.references:
+            coverage = max(coverage, len(items & pairs) / n)
+        if not answer:
+            return coverage, 0.0
+        return coverage, len(items & self.said) / len(answer)

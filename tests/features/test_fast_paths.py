@@ -305,12 +305,85 @@ def _number_texts() -> list[str]:
 
 
 def test_numbers_found_from_candidate_positions_are_those_of_scanning_every_position():
-    for text in _number_texts():
-        assert [m.span() for m in qty._numbers(text)] == [m.span() for m in qty._NUMBER.finditer(text)], text
-        if not qty._may_have_number_words(text):
-            assert qty._WORD_RUN.search(text) is None, text
-            if qty._DIGIT.search(text) is None:  # find_numbers' quicker has_number
+    from features import numerals
+
+    for text in _number_texts() + _WORD_NUMBER_TEXTS:
+        assert [m.span() for m in numerals.number_matches(text)] == \
+            [m.span() for m in numerals.NUMBER.finditer(text)], text
+        assert [m.span() for m in numerals.word_runs(text)] == \
+            [m.span() for m in numerals.WORD_RUN.finditer(text)], text
+        if not numerals.may_have_number_words(text):
+            assert numerals.WORD_RUN.search(text) is None, text
+            if numerals.DIGIT.search(text) is None:  # find_numbers' quicker has_number
                 assert not qty.has_number(text), text
+
+
+_WORD_NUMBER_TEXTS = ["5five", "twentyfive m", "Twenty-Five and one hundred", "one", "ones", "a_one",
+                      "x-one two", "half a second", "oh nine", "Nine point eight m/s^2 NINE", "été one two",
+                      "twenty - five", "one-oh-one", "one,two", "1,5 and 1,500 and 1,5000", "2/0 m", "seven 7s",
+                      "nine point eight and nine point", "one of the bulbs", "one metre", "one m/s per second"]
+
+
+def _plain_find_numbers(text: str) -> list:
+    """find_numbers as it was: every group read by name, the word runs scanned at every
+    position, the unit words split per number, the mentions sorted."""
+    import re
+
+    def digits(s):
+        if re.fullmatch(r"\d+(?:,\d{3})+", s):
+            return float(s.replace(",", ""))
+        return float(s.replace(",", "."))
+
+    def with_unit(value, start, end):
+        tail = qty._UNIT_TAIL.match(text, end)
+        words = ()
+        if tail:
+            words = tuple(w for w in qty._ATOM_SPLIT.split(tail.group("unit")) if w and not w.isspace())
+        words = tuple("/" if w.lower() == "per" else w for w in words)
+        return qty.Mention(value, words, start, tail.end() if tail else end)
+
+    found = []
+    for m in numerals_module().NUMBER.finditer(text):
+        if m.group("num"):
+            den = float(m.group("den"))
+            if den == 0:
+                continue
+            value = float(m.group("num")) / den
+        elif m.group("mant"):
+            value = digits(m.group("mant"))
+            exp = m.group("e1") or m.group("e2")
+            if exp:
+                value *= 10.0 ** int(exp)
+        else:
+            value = 10.0 ** int(m.group("e3"))
+        if m.group("sign") == "-":
+            value = -value
+        found.append(with_unit(value, m.start(), m.end()))
+    for m in numerals_module().WORD_RUN.finditer(text):
+        value = qty.words_value(m.group())
+        if value is None:
+            continue
+        mention = with_unit(value, m.start(), m.end())
+        if value == 1 and not qty._has_unit(mention):
+            continue
+        found.append(mention)
+    found.sort(key=lambda x: x.start)
+    return found
+
+
+def numerals_module():
+    from features import numerals
+
+    return numerals
+
+
+def test_numbers_found_with_the_fast_paths_are_those_found_the_plain_way():
+    texts = _number_texts() + _WORD_NUMBER_TEXTS
+    for text in texts + [t.upper() for t in texts]:
+        fast, plain = qty.find_numbers(text), _plain_find_numbers(text)
+        assert [(m.unit_words, m.start, m.end) for m in fast] == [(m.unit_words, m.start, m.end) for m in plain], text
+        assert [_bits(m.value) for m in fast] == [_bits(m.value) for m in plain], text
+    assert sum(len(qty.find_numbers(t)) for t in texts) > 300
 
 
 def test_a_quantity_verdict_without_the_words_after_the_unit_is_the_verdict_with_them():
@@ -349,3 +422,102 @@ def test_similarity_from_gathered_rows_is_the_matrix_product():
         rows[i, [ex._vocab[k] for k in keys if k in ex._vocab]] = 1.0
     assert ex._shared_counts(answers).tobytes() == (rows @ ex._matrix).tobytes()
     assert polarity_keys({"gap": False, "close": True}) == {"gap", "close~not"}
+
+
+def test_a_frame_made_of_the_column_arrays_is_the_frame_of_a_series_per_column():
+    import pandas as pd
+
+    from features.frames import frame_of_arrays, plain_frame
+
+    names = ["concept:gravity", "coverage", "term:x", "length"]
+    for n in (0, 1, 5):
+        arrays = [np.array(["present", "absent", "negated", None, "absent"][:n], dtype=object),
+                  np.array([0.5, math.nan, 1.0, -0.0, 2.0][:n], dtype=float),
+                  np.array(["yes", "no", "no", "yes", "no"][:n], dtype=object),
+                  np.arange(n, dtype=float)]
+        fast, plain = frame_of_arrays(arrays, names), plain_frame(arrays, names)
+        pd.testing.assert_frame_equal(fast, plain, check_exact=True)
+        assert list(fast.dtypes) == [object, float, object, float]  # no inferred `str` dtype
+        assert fast.columns.dtype == plain.columns.dtype and isinstance(fast.index, pd.RangeIndex)
+    assert frame_of_arrays([], []).shape == (0, 0) == plain_frame([], []).shape
+
+
+@pytest.mark.parametrize("question", [RUBRIC_QUESTION, REFERENCE_QUESTION], ids=lambda q: q.id)
+def test_the_feature_frame_of_column_arrays_is_the_frame_of_a_series_per_column(question, monkeypatch):
+    import pandas as pd
+
+    import features.extractor
+    from features.extractor import FeatureExtractor
+    from features.frames import plain_frame
+
+    train = generate_answers(question, 200, seed=13)
+    fx = FeatureExtractor(question).fit(train, [str(len(a) % 3) for a in train])
+    fast = fx.transform(_answers())
+    monkeypatch.setattr(features.extractor, "frame_of_arrays", plain_frame)
+    plain = fx.transform(_answers())
+    pd.testing.assert_frame_equal(fast, plain, check_exact=True)
+    assert list(fast.dtypes) == list(plain.dtypes) and fast.columns.equals(plain.columns)
+    assert set(fast.dtypes) == {np.dtype(object), np.dtype(float)}
+
+
+@pytest.mark.parametrize("question", [RUBRIC_QUESTION, REFERENCE_QUESTION], ids=lambda q: q.id)
+def test_coverage_and_precision_from_set_sizes_are_those_counted_key_by_key(question):
+    from features.extractor import FeatureExtractor
+    from features.reference import CoverageSets, ReferenceModel, content_polarity, coverage_precision
+
+    fx = FeatureExtractor(question).fit(generate_answers(question, 100, seed=14))
+    model = fx.reference_
+    fast = CoverageSets.of(model)
+    seen = set()
+    for a in fx._analyse(_answers()):
+        polarity = content_polarity(a.text_keys, a.text_negated)
+        plain = coverage_precision(model, polarity, model.union)
+        assert fast(polarity) == plain and all(type(x) is float for x in fast(polarity))
+        seen.add(plain)
+    assert len(seen) > 20 and any(0 < c < 1 and 0 < p < 1 for c, p in seen)
+    # several reference answers, one of them empty, and polarities that differ
+    model = ReferenceModel([], [{"gap": False, "current": True}, {}, {"gap": True, "flow": False}])
+    fast = CoverageSets.of(model)
+    for polarity in ({}, {"gap": True}, {"gap": False, "flow": False}, {"current": True, "bulb": False},
+                     {"gap": True, "flow": False, "current": False}):
+        assert fast(polarity) == coverage_precision(model, polarity, model.union)
+    assert CoverageSets.of(ReferenceModel())({"gap": False}) == (0.0, 0.0)
+
+
+def _plain_states(matcher, doc, negated, keys=None) -> dict:
+    """FeatureMatcher.states as it was: the phrase's own cues looked at for every match."""
+    from features.concepts import CUES, NEGATED, PRESENT
+
+    found = {}
+    for match_id, start, end in matcher.matcher(doc):
+        column, flipped = matcher._ids[match_id]
+        if found.get(column) == PRESENT:
+            continue
+        if keys is None:
+            says_negation = any(doc[i].norm_ in CUES for i in range(start, end))
+        else:
+            says_negation = not CUES.isdisjoint(keys[start:end])
+        is_negated = any(negated[start:end]) and not says_negation
+        found[column] = NEGATED if is_negated != flipped else PRESENT
+    return found
+
+
+@pytest.mark.parametrize("question", [RUBRIC_QUESTION, REFERENCE_QUESTION], ids=lambda q: q.id)
+def test_phrase_states_looking_at_cues_only_in_a_negation_scope_are_the_plain_ones(question):
+    from features.extractor import FeatureExtractor
+    from features.lexicon import set_keys
+
+    train = generate_answers(question, 200, seed=15)
+    fx = FeatureExtractor(question).fit(train, [str(len(a) % 3) for a in train])
+    extra = ["the circuit is not complete", "there is no current", "not no current", "it is not connected",
+             "the velocity is not zero", "there is no acceleration", "not downward", "gravity does not stop"]
+    states = set()
+    for a in fx._analyse(_answers() + extra):
+        for matcher, keys, negated in ((fx.matcher_, a.keys, a.negated), (fx.rubric_matcher_, a.keys, a.negated),
+                                       (fx.text_matcher_, a.text_keys, a.text_negated)):
+            set_keys(a.doc, keys, a.norms)
+            for given in (keys, None):
+                plain = _plain_states(matcher, a.doc, negated, given)
+                assert matcher.states(a.doc, negated, given) == plain, a.text
+                states.update(plain.values())
+    assert states == {"present", "negated"}
