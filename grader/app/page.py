@@ -26,6 +26,7 @@ from grader.app.views_open import open_exam_sidebar
 VIEWS = ("Review", "Groups", "Start", "Marks", "Spot checks", "Rubric", "Learn from reviews", "Export")
 ALL_QUESTIONS = "All questions"
 FLAG_BY = ("below a confidence", "to a target accuracy")
+TARGET_ACCURACY = 0.95  # where the target-accuracy slider starts
 
 
 def _target_threshold(session, settings: AppSettings, target: float) -> float:
@@ -68,10 +69,7 @@ def main() -> None:
     state = st.session_state
     if "marker" not in state:  # a new session: the name this browser used, else the setting
         state["marker"] = remembered_marker() or settings.marker
-    state.setdefault("flag_below", settings.flag_below)
     state.setdefault("flag_by", FLAG_BY[0])
-    state.setdefault("target_accuracy", 0.95)
-    state.setdefault("anonymous", settings.anonymous)
     state.setdefault("seen", {})
 
     with st.sidebar:
@@ -111,17 +109,21 @@ def main() -> None:
             state["question"] = ALL_QUESTIONS
         st.selectbox("Question", choices, key="question")
         st.radio("Flag answers", FLAG_BY, key="flag_by", horizontal=True)
+        # The sliders and the toggle get their starting values as their own defaults, not put
+        # in session_state first: a widget the browser draws again starts from its default,
+        # which the next click sends back (that was 0 for this slider and off for the toggle).
         if state["flag_by"] == FLAG_BY[0]:
-            st.slider("Flag answers below this confidence", 0.0, 1.0, step=0.01, key="flag_below",
+            st.slider("Flag answers below this confidence", 0.0, 1.0, value=settings.flag_below,
+                      step=0.01, key="flag_below",
                       help="Answers no rule marks, or marked with a lower confidence, go to the "
                            "review queue.")
         else:
             st.slider("Mark automatically only what is right at least this often", 0.80, 0.99,
-                      step=0.01, key="target_accuracy", format="%.2f",
+                      value=TARGET_ACCURACY, step=0.01, key="target_accuracy", format="%.2f",
                       help="The flag threshold is chosen from the cross-validated marks of the "
                            "marked answers, so that the lower confidence bound of the accuracy of "
                            "the automatic marks reaches this target.")
-        st.toggle("Anonymous marking", key="anonymous",
+        st.toggle("Anonymous marking", value=settings.anonymous, key="anonymous",
                   help="Hide students' ids and names in the marking views (the export still "
                        "carries them). The setting GRADER_ANONYMOUS says how a session starts.")
         view = st.radio("View", VIEWS, key="view")
@@ -131,8 +133,9 @@ def main() -> None:
     table = with_decisions(session.table(), decisions)
     if state["question"] != ALL_QUESTIONS:
         table = table[table["question_id"] == state["question"]]
-    threshold = float(state["flag_below"])
-    if state["flag_by"] != FLAG_BY[0]:
+    if state["flag_by"] == FLAG_BY[0]:
+        threshold = float(state["flag_below"])
+    else:
         threshold = _target_threshold(session, settings, float(state["target_accuracy"]))
 
     st.header(md_escape(session.name))

@@ -223,3 +223,19 @@ def test_the_sidebars_widgets_keep_their_places_when_a_name_is_typed(app_env):
     settings = AppSettings.from_env()
     assert (at.sidebar.slider(key="flag_below").value, at.sidebar.toggle(key="anonymous").value) \
         == (settings.flag_below, settings.anonymous)
+
+
+def test_the_flag_slider_and_the_anonymous_toggle_start_from_the_settings_in_the_browser_too(
+        app_env, monkeypatch):
+    """What the browser draws a widget with, should it draw it again, is the widget's own
+    default: it was 0 for the slider and off for the toggle (their values were put in
+    session_state instead), and the browser test of the keys saw both after a J in 2 runs of 5."""
+    monkeypatch.setenv("GRADER_FLAG_BELOW", "0.42")
+    monkeypatch.setenv("GRADER_ANONYMOUS", "yes")
+    at = _start()
+    slider, toggle = at.sidebar.slider(key="flag_below"), at.sidebar.toggle(key="anonymous")
+    assert (slider.value, toggle.value) == (0.42, True)
+    assert (list(slider.proto.default), toggle.proto.default) == ([0.42], True)
+    at.sidebar.radio(key="flag_by").set_value("to a target accuracy").run()
+    assert list(at.sidebar.slider(key="target_accuracy").proto.default) == [0.95]
+    assert not at.exception, at.exception
