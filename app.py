@@ -5,4 +5,5 @@ The page lives in `grader/app/` (see docs/app.md); this file only starts it.
 
 from grader.app.page import main
 
-main()
+if __name__ == "__main__":  # Streamlit runs the page as __main__; a background worker, spawned,
+    main()                  # imports this file as __mp_main__ and must not draw the page

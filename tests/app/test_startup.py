@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -33,3 +35,20 @@ def test_the_app_starts_without_a_prompt_and_without_usage_statistics(tmp_path):
         process.wait(10)
     assert "URL:" in output, output
     assert "Email" not in output and "usage statistics" not in output.lower(), output
+
+
+def test_a_spawned_background_worker_does_not_draw_the_page(monkeypatch):
+    """The cross-validation runs in processes started by `spawn`, which import the main
+    script (app.py) again as `__mp_main__`: the page must not run there (it graded the whole
+    exam in every worker, and failed outright once a widget's value came from its default)."""
+    import runpy
+
+    import grader.app.page
+
+    def drawn():
+        raise AssertionError("the page was drawn")
+
+    monkeypatch.setattr(grader.app.page, "main", drawn)
+    runpy.run_path(str(REPO / "app.py"), run_name="__mp_main__")
+    with pytest.raises(AssertionError, match="the page was drawn"):
+        runpy.run_path(str(REPO / "app.py"), run_name="__main__")
