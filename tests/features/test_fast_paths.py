@@ -521,3 +521,10 @@ def test_phrase_states_looking_at_cues_only_in_a_negation_scope_are_the_plain_on
                 assert matcher.states(a.doc, negated, given) == plain, a.text
                 states.update(plain.values())
     assert states == {"present", "negated"}
+
+
+def test_a_frame_of_arrays_refuses_a_name_twice_rather_than_keep_one_column():
+    from features.frames import frame_of_arrays
+
+    with pytest.raises(ValueError, match="2 arrays for 2 column names, 1 of them distinct"):
+        frame_of_arrays([np.zeros(2), np.ones(2)], ["x", "x"])
