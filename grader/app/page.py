@@ -67,16 +67,19 @@ def main() -> None:
         st.error(f"The app cannot start: {md_escape(exc)}")
         st.stop()
     state = st.session_state
-    if "marker" not in state:  # a new session: the name this browser used, else the setting
-        state["marker"] = remembered_marker() or settings.marker
-    state.setdefault("flag_by", FLAG_BY[0])
     state.setdefault("seen", {})
+    # The sidebar's widgets get their starting values as their own defaults (`value=`,
+    # `index=`), never put in session_state first: the browser draws a widget again from its
+    # default when it has to, and sends that back with the next click (after a J the flag
+    # slider stood at 0 and anonymous marking was off).
 
     with st.sidebar:
         st.title("Marking assistant")
         exam_path = open_exam_sidebar(settings)
-        # before the exam is opened: an exam that cannot be opened leaves the sidebar usable
+        # before the exam is opened: an exam that cannot be opened leaves the sidebar usable;
+        # a new session starts from the name this browser used, else the setting
         st.text_input("Your name (saved with each decision)", key="marker", on_change=remember_marker,
+                      value=remembered_marker() or settings.marker,
                       help="Kept in this browser (and in the page's address), so a reload or a new "
                            "tab keeps it. The name a new browser starts with is the setting "
                            "GRADER_MARKER.")
@@ -101,17 +104,14 @@ def main() -> None:
             st.info("Choose another exam in the sidebar, or the sample exam.")
         st.stop()
 
-    if any(getattr(q, "starter", False) for q in session.questions.values()):
-        state.setdefault("view", "Start")  # nothing marked yet: begin with the answers worth marking
+    # nothing marked yet: begin with the answers worth marking
+    starter = any(getattr(q, "starter", False) for q in session.questions.values())
     with st.sidebar:
         choices = [ALL_QUESTIONS] + list(session.questions)
         if state.get("question") not in choices:
             state["question"] = ALL_QUESTIONS
         st.selectbox("Question", choices, key="question")
         st.radio("Flag answers", FLAG_BY, key="flag_by", horizontal=True)
-        # The sliders and the toggle get their starting values as their own defaults, not put
-        # in session_state first: a widget the browser draws again starts from its default,
-        # which the next click sends back (that was 0 for this slider and off for the toggle).
         if state["flag_by"] == FLAG_BY[0]:
             st.slider("Flag answers below this confidence", 0.0, 1.0, value=settings.flag_below,
                       step=0.01, key="flag_below",
@@ -126,7 +126,8 @@ def main() -> None:
         st.toggle("Anonymous marking", value=settings.anonymous, key="anonymous",
                   help="Hide students' ids and names in the marking views (the export still "
                        "carries them). The setting GRADER_ANONYMOUS says how a session starts.")
-        view = st.radio("View", VIEWS, key="view")
+        view = st.radio("View", VIEWS, index=VIEWS.index("Start" if starter else "Review"),
+                        key="view")
         st.caption(f"Decisions are saved in {md_escape(settings.db_path)}")
 
     decisions = store.current(session.exam_id)

@@ -225,7 +225,7 @@ def test_the_sidebars_widgets_keep_their_places_when_a_name_is_typed(app_env):
         == (settings.flag_below, settings.anonymous)
 
 
-def test_the_flag_slider_and_the_anonymous_toggle_start_from_the_settings_in_the_browser_too(
+def test_the_sidebars_widgets_start_from_the_settings_in_the_browser_too(
         app_env, monkeypatch):
     """What the browser draws a widget with, should it draw it again, is the widget's own
     default: it was 0 for the slider and off for the toggle (their values were put in
@@ -236,6 +236,9 @@ def test_the_flag_slider_and_the_anonymous_toggle_start_from_the_settings_in_the
     slider, toggle = at.sidebar.slider(key="flag_below"), at.sidebar.toggle(key="anonymous")
     assert (slider.value, toggle.value) == (0.42, True)
     assert (list(slider.proto.default), toggle.proto.default) == ([0.42], True)
+    name, view = at.sidebar.text_input(key="marker"), at.sidebar.radio(key="view")
+    assert (name.value, name.proto.default) == ("Tess Marker", "Tess Marker")
+    assert (view.value, view.options[view.proto.default]) == ("Review", "Review")
     at.sidebar.radio(key="flag_by").set_value("to a target accuracy").run()
     assert list(at.sidebar.slider(key="target_accuracy").proto.default) == [0.95]
     assert not at.exception, at.exception

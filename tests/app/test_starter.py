@@ -135,7 +135,8 @@ def test_start_view_proposes_answers_and_saves_a_mark(bare_exam, tmp_path, monke
     at = AppTest.from_file(str(REPO / "app.py"), default_timeout=180)
     at.run()
     assert not at.exception, at.exception
-    assert at.sidebar.radio(key="view").value == "Start"
+    view = at.sidebar.radio(key="view")
+    assert view.value == "Start" == view.options[view.proto.default]  # also where a redraw starts
     assert any(s.value == "Mark these next" for s in at.subheader)
     radios = [r for r in at.radio if str(r.key).startswith("start_mark|")]
     assert len(radios) == 10
