@@ -100,7 +100,11 @@ class MarkerWords:
             op, value = "==", next(c for c in cats if c != value)
         if value is True and op in ("==", "!="):  # the teacher's derived predicate
             words = lit.feature.replace("_", " ")
-            return words if op == "==" else f"not {words}"
+            if op == "==":
+                return words
+            # a name in the rubric's style ("says_the_circuit_is_open") reads as a sentence
+            said = negative(words)
+            return f"not {words}" if said.startswith("lacks:") else said
         if family in _TEXT_FAMILIES:
             return self._text_phrase(self._described(lit.feature, name), op, value)
         if family == "quantity":

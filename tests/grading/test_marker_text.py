@@ -79,6 +79,9 @@ def words() -> MarkerWords:
     (L("similarity:mark_0_5", ">", 0.5), "says more than 50% of what some answer marked 0.5 said"),
     (L("coverage", ">", 0.0), "covers more than 0% of the reference answer's content words"),
     (L("non_answer", "==", "no"), "is an attempt at an answer"),
+    (L("says_the_circuit_is_open", "==", True), "says the circuit is open"),
+    (L("says_the_circuit_is_open", "!=", True), "does not say the circuit is open"),
+    (L("circuit_open", "!=", True), "not circuit open"),  # no verb to put "does not" before
 ])
 def test_phrases(literal, text):
     assert words().phrase(literal) == text
