@@ -186,7 +186,7 @@ class FeatureExtractor:
         # Both in one: for the answers without a negated antonym (most), whose words as
         # written are the words with negations resolved, one pass of a matcher instead of two.
         self.matcher_ = FeatureMatcher(self.nlp_, {**rubric, **text}, opposite_phrases(text))
-        self._coverage = CoverageSets.of(self.reference_)  # coverage_precision as set sizes
+        self._coverage = CoverageSets.of(self.reference_)  # coverage, precision as set sizes
         # The feature names _row looks up, in column order (worked out once, not per answer).
         self._concept_columns = [feature_name("concept", c.name) for c in q.concepts]
         self._misconception_columns = [feature_name("misconception", m.name) for m in q.misconceptions]

@@ -17,8 +17,8 @@ import pandas as pd
 
 def frame_of_arrays(arrays: Sequence[np.ndarray], columns: Sequence[str]) -> pd.DataFrame:
     """The DataFrame (RangeIndex) whose columns are these 1-D arrays of one length, with
-    their dtypes: an object array stays object. The same frame as the plain Series-per-column
-    construction (tests/features/test_fast_paths.py). The frame may share the arrays' memory
+    their dtypes: an object array stays object. The same frame as a Series per column
+    (tests/features/test_fast_paths.py). The frame may share the arrays' memory
     (no copy): pass arrays made for it, not ones changed afterwards."""
     index = pd.RangeIndex(len(arrays[0]) if len(arrays) else 0)
     data = {name: pd.Series(a, index=index, dtype=object, copy=False) if a.dtype == object else a
@@ -27,9 +27,3 @@ def frame_of_arrays(arrays: Sequence[np.ndarray], columns: Sequence[str]) -> pd.
         raise ValueError(f"{len(arrays)} arrays for {len(columns)} column names, "
                          f"{len(data)} of them distinct: one distinct name per array")
     return pd.DataFrame(data, index=index, copy=False)
-
-
-def plain_frame(arrays: Sequence[np.ndarray], columns: Sequence[str]) -> pd.DataFrame:
-    """`frame_of_arrays` the plain way: a Series of the array's dtype per column."""
-    return pd.DataFrame({name: pd.Series(a, dtype=a.dtype) for name, a in zip(columns, arrays)},
-                        columns=list(columns))

@@ -26,8 +26,7 @@ from knowledge.numbers import unit_problem
 from knowledge.question_file import unit_registry
 from knowledge.schema import Quantity
 
-from .numerals import (DIGIT, NUMBER_WORDS, digits_value, has_number, may_have_number_words,  # noqa: F401
-                       number_matches, word_runs, words_value)
+from .numerals import DIGIT, digits_value, may_have_number_words, number_matches, word_runs, words_value
 
 
 def ureg() -> pint.UnitRegistry:

@@ -104,26 +104,13 @@ def _concept_synonyms(nlp: Language, question: Question, speller: Speller
     return out
 
 
-def coverage_precision(model: ReferenceModel, answer: dict[str, bool],
-                       union: dict[str, set[bool]]) -> tuple[float, float]:
-    """(coverage, precision) of an answer's content keys with polarity (see module doc)."""
-    coverage = 0.0
-    for ref in model.polarities:
-        if ref:
-            hit = sum(1 for k, neg in ref.items() if k in answer and answer[k] == neg)
-            coverage = max(coverage, hit / len(ref))
-    if not answer:
-        return coverage, 0.0
-    inside = sum(1 for k, neg in answer.items() if neg in union.get(k, ()))
-    return coverage, inside / len(answer)
-
-
 @dataclass(frozen=True)
 class CoverageSets:
-    """`coverage_precision` from set intersections: each reference answer's (key, negated?)
-    pairs and the pairs some reference answer says, worked out once per extractor, so that an
-    answer's figures are counted in C (the sizes of two intersections) rather than key by key
-    in Python. The same counts, so the same floats (tests/features/test_fast_paths.py)."""
+    """An answer's coverage and precision (see module doc) from set intersections: each
+    reference answer's (key, negated?) pairs and the pairs some reference answer says, worked
+    out once per extractor, so that an answer's figures are counted in C (the sizes of two
+    intersections) rather than key by key in Python (tests/features/test_fast_paths.py counts
+    them key by key)."""
 
     references: tuple[tuple[frozenset[tuple[str, bool]], int], ...]  # (pairs, how many), non-empty ones
     said: frozenset[tuple[str, bool]]  # the pairs of `ReferenceModel.union`

@@ -8,7 +8,8 @@ import pytest
 
 from features import FeatureExtractor
 from features.nlp import FALLBACK
-from features.quantities import check, find_numbers, words_value
+from features.numerals import words_value
+from features.quantities import check, find_numbers
 from features.text import normalize
 from knowledge.schema import Quantity, Question
 
