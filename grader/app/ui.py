@@ -198,9 +198,8 @@ def write_marker_cookie() -> None:
     import json
 
     # Always one element here, the script or an empty placeholder: an element that comes and
-    # goes moves the sidebar's widgets below it, and a moved widget can be drawn again by the
-    # browser with its own default (the flag slider at 0, anonymous marking off), which the
-    # next click then sends back as the marker's choice.
+    # goes moves the sidebar's widgets below it, and a widget the browser draws again starts
+    # from its default (see page.main), which would undo a choice the marker made there.
     slot = st.empty()
     name = st.session_state.pop("marker_cookie", None)
     if name is None:
