@@ -197,7 +197,7 @@ def _file_digest(path: Path) -> str:
 
 def model_key(question_path: Path, training_path: Path, params: Mapping) -> str:
     """A hash of everything a model is trained from."""
-    from grader.grading.model import MODEL_FORMAT_VERSION
+    from grader.grading.model_file import MODEL_FORMAT_VERSION
 
     h = hashlib.sha256()
     h.update(_file_digest(question_path).encode())
@@ -346,7 +346,7 @@ def question_inputs(settings: AppSettings, exam: Exam, exam_id: str, qid: str,
     bytes of its question file, marked answers and reviewed ones, the general model of a
     starter question, the training parameters and model format, and its answers in the
     export. Two opens with the same inputs give the same session."""
-    from grader.grading.model import MODEL_FORMAT_VERSION
+    from grader.grading.model_file import MODEL_FORMAT_VERSION
 
     spec = next(q for q in exam.questions if q.id == qid)
     h = hashlib.sha256()

@@ -31,7 +31,8 @@ import pandas as pd
 from grader.atomic_file import atomic_write_text
 from grader.exams.exam_io import (OUTPUT_ENCODING, CSVFormat, CSVFormatError, CSVReader, Exam,
                             csv_text, neutralise, neutralise_frame, resolve_column)
-from grader.grading.model import DEFAULT_FLAG_BELOW, content_hash
+from grader.grading.model import DEFAULT_FLAG_BELOW
+from grader.grading.model_file import content_hash
 
 #: The columns grading adds for each answer column.
 GRADE_COLUMNS = ("mark", "confidence", "flagged", "rule", "explanation")

@@ -35,8 +35,8 @@ from grader.grading.agreement import DEFAULT_RESAMPLES, ResampledAgreement
 from grader.grading.general_features import (GENERAL_FEATURES, condition_phrase, general_features,
                                              question_extractor)
 from grader.grading.model import (DEFAULT_CONFIDENCE_THRESHOLD, DEFAULT_FLAG_BELOW,
-                                  DEFAULT_IMPROVEMENT_THRESHOLD, _as_text, agreement_phrases,
-                                  content_hash, write_model_json)
+                                  DEFAULT_IMPROVEMENT_THRESHOLD, _as_text, agreement_phrases)
+from grader.grading.model_file import content_hash, write_model_json
 from knowledge.schema import Question, marks_from_answers
 
 GENERAL_FORMAT = "physics-grader-general-model"

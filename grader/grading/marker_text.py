@@ -302,3 +302,26 @@ class MarkerWords:
                     reason = "it did not apply"
                 lines.append(f"  rule {t.rule_index + 1} ({mark_words(t.label)}): {reason}")
         return "\n".join(lines)
+
+
+def confidence_text(confidence: float | None) -> str:
+    """"confidence 0.92", or "confidence ?" for a rule without one."""
+    return "confidence ?" if confidence is None else f"confidence {confidence:.2f}"
+
+
+def rules_text(learner: Any, words: MarkerWords, ensemble: bool = False) -> str:
+    """A model's rules, numbered, one per line in the marker's words, with each rule's
+    exceptions under it; for boosted rules (`ensemble`), each rule's weight and each mark's
+    starting weight instead."""
+    if ensemble:  # every rule that applies adds its weight to its mark's
+        lines = [f"{mark_words(c)}: weight {w:.2f} to start with"
+                 for c, w in zip(learner.classes_, learner.default_votes_)]
+        lines += [f"R{i + 1} [weight {w:.2f}]: {mark_words(r.head)} if {words.conditions(r.body)}"
+                  for i, (r, w) in enumerate(zip(learner.rules_, learner.votes_))]
+        return "\n".join(lines) + "\n"
+    lines = []
+    for i, rule in enumerate(learner.rules_):
+        lines.append(f"R{i + 1} [{rule.origin}, {confidence_text(rule.confidence)}]: "
+                     f"{mark_words(rule.head)} if {words.conditions(rule.body)}")
+        lines += [f"    exception: {words.conditions(e.body)}" for e in rule.exceptions]
+    return "\n".join(lines) + "\n"

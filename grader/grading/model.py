@@ -2,20 +2,20 @@
 
 `GradingModel.train` fits the extractor on the marked answers (so that it learns the terms
 that separate the marks), then CON-FOLD on the extracted features with the question's
-background and initial rules (the steps are in `grader.grading.training`). `grade` marks new answers, each with the rule that fired, its
-confidence, a one-line explanation and a flag for the answers a human should look at:
+background and initial rules (the steps are in `grader.grading.training`). `grade` marks new
+answers, each with the rule that fired, its confidence, a one-line explanation and a flag
+for the answers a human should look at:
 no rule applied, the confidence is below the threshold, the answer is blank, or it got more
 than the lowest mark while stating one of the rubric's wrong ideas (`contradiction`).
 
 The model is saved as one versioned JSON file holding the question (rubric and rules), the
-fitted extractor and the learned rules: no pickle, atomic write, clear errors on load.
+fitted extractor and the learned rules: no pickle, atomic write, clear errors on load
+(`grader.grading.model_file`). One answer's full justification is in
+`grader.grading.justification`, the rules in a marker's words in `grader.grading.marker_text`.
 """
 
 from __future__ import annotations
 
-import copy
-import hashlib
-import json
 import math
 from concurrent.futures import Executor
 from pathlib import Path
@@ -24,20 +24,17 @@ from typing import Any, Callable, NamedTuple, Sequence
 import numpy as np
 import pandas as pd
 
-from grader.atomic_file import atomic_write_text
 from grader.confold.estimator import ConFold
-from grader.confold.model_file import ModelFileError, read_json_file  # one error for every unreadable model file
+from grader.confold.model_file import ModelFileError, read_json_file  # noqa: F401 (one error for every unreadable model file, re-exported)
 from grader.confold.rules import Rule
 from grader.grading.agreement import DEFAULT_RESAMPLES, ResampledAgreement, list_share, majority_vote
 from grader.grading.contradiction import contradiction_notes
-from grader.grading.marker_text import MarkerWords, mark_words, vote_phrase
-from grader.grading.model_schema import check_features_match, check_model_data
-from grader.grading.wording import WordingSupport, support_phrase, support_phrases, weigh
+from grader.grading.justification import explain_answer
+from grader.grading.marker_text import MarkerWords, confidence_text, rules_text, vote_phrase
+from grader.grading.model_file import ModelParts, model_data, model_fingerprint, parts_from_data, write_model_json
+from grader.grading.wording import WordingSupport, support_phrases, weigh
 from grader.grading.training import LEARNERS, as_text as _as_text, is_blank, learn, marks_order_note  # noqa: F401 (re-exported)
 from knowledge.schema import Question
-
-MODEL_FORMAT = "physics-grader-model"
-MODEL_FORMAT_VERSION = 3  # 2: resampled rule lists ("agreement"); 3: wording support; older files still load
 
 #: Default pruning thresholds, chosen by cross-validation on sample_data/ (see docs/cli.md).
 DEFAULT_IMPROVEMENT_THRESHOLD = 0.05
@@ -285,7 +282,7 @@ class GradingModel:
         rule = self.borrowed_rule(borrowed)
         where = f"resample {borrowed[0] + 1}"
         words = self.words()
-        summary = words.rule_summary(0, rule, f"rule {_confidence_text(rule.confidence)}")
+        summary = words.rule_summary(0, rule, f"rule {confidence_text(rule.confidence)}")
         which = vote_phrase(own_mark, self.voted_by_wording)
         return (f"{where}: {words.rule_text(rule)}",
                 summary.replace(" by rule 1 ", f" by a rule learned from {where} of the marked answers, "
@@ -293,37 +290,9 @@ class GradingModel:
 
     def explain(self, answer: str):
         """The full justification of the mark of one answer (`.text()`, `.summary()`,
-        `.to_dict()`): the rule that gave the mark, the resampled one when the vote chose it."""
-        from grader.confold.explain import explain_table
-
-        X = self.features([answer])
-        if self.is_ensemble:
-            explanation = self.learner.explain(X, descriptions=self.descriptions)[0]
-            explanation.wording = self.words().ensemble_justification
-            if self.wording is not None and explanation.label is not None:
-                support, preferred = self.wording.judge([answer], [explanation.label], X=X)
-                _note_support(explanation, support[0], preferred[0])
-            return explanation
-        decisions = self.decide(X, [answer])  # the mark, after the vote of the resampled rule lists
-        borrowed = decisions.borrowed[0]
-        if borrowed is None:
-            explanation = self.learner.explain(X, descriptions=self.descriptions)[0]
-        else:
-            rules = self.agreement.rule_lists_[borrowed[0]]
-            explanation = next(explain_table(rules, self.learner.encode(X, rules), X, self.descriptions,
-                                             self.learner.target_name_))
-            explanation.origin = f"resample {borrowed[0] + 1}"  # said as such in the justification
-        explanation.wording = self.words().justification
-        if self.agreement is not None and self.agreement.rule_lists_ and explanation.rule_index is not None:
-            share = decisions.agreement[0]
-            explanation.resamples = len(self.agreement.rule_lists_)
-            explanation.agreeing = round(share * explanation.resamples)
-        if explanation.rule_index is not None:  # `decide` judged the same mark of the same answer
-            _note_support(explanation, decisions.support[0], decisions.preferred[0])
-        if self.params.get("list_confidence") and explanation.rule_index is not None \
-                and not np.isnan(decisions.confidence[0]):
-            explanation.overall = float(decisions.confidence[0])  # the share of the rule lists, not the rule's
-        return explanation
+        `.to_dict()`): the rule that gave the mark, the resampled one when the vote chose it
+        (`grader.grading.justification`)."""
+        return explain_answer(self, answer)
 
     def features_found(self, answer: str) -> dict[str, object]:
         """The features of one answer that say something: concepts, terms and misconceptions
@@ -383,7 +352,7 @@ class GradingModel:
         """The one-line explanation of a mark given by each rule, in the markers' words."""
         if self._summaries is None:
             words = self.words()
-            self._summaries = [words.rule_summary(i, r, f"rule {_confidence_text(r.confidence)}")
+            self._summaries = [words.rule_summary(i, r, f"rule {confidence_text(r.confidence)}")
                                for i, r in enumerate(self.learner.rules_)]
         return self._summaries
 
@@ -404,75 +373,21 @@ class GradingModel:
             return knowledge.rules_to_yaml(self.learner.rules_)
         if format != "text":
             raise ValueError(f"unknown rules format {format!r}; expected text, asp, clingo or yaml")
-        lines = []
-        words = self.words()
-        if self.is_ensemble:  # every rule that applies adds its weight to its mark's
-            lines += [f"{mark_words(c)}: weight {w:.2f} to start with"
-                      for c, w in zip(self.learner.classes_, self.learner.default_votes_)]
-            lines += [f"R{i + 1} [weight {w:.2f}]: {mark_words(r.head)} if {words.conditions(r.body)}"
-                      for i, (r, w) in enumerate(zip(self.learner.rules_, self.learner.votes_))]
-            return "\n".join(lines) + "\n"
-        for i, rule in enumerate(self.learner.rules_):
-            lines.append(f"R{i + 1} [{rule.origin}, {_confidence_text(rule.confidence)}]: "
-                         f"{mark_words(rule.head)} if {words.conditions(rule.body)}")
-            lines += [f"    exception: {words.conditions(e.body)}" for e in rule.exceptions]
-        return "\n".join(lines) + "\n"
+        return rules_text(self.learner, self.words(), self.is_ensemble)
 
     # -- files ---------------------------------------------------------------------------
 
     def to_dict(self) -> dict:
-        from knowledge import question_to_dict
-
-        data = {"format": MODEL_FORMAT, "format_version": MODEL_FORMAT_VERSION,
-                "question": question_to_dict(self.question),
-                "extractor": self.extractor.to_dict(), "learner": self.learner.to_dict(),
-                "params": self.params, "trained_on": self.trained_on}
-        if self.agreement is not None:
-            data["agreement"] = self.agreement.to_dict()
-        if self.wording is not None:
-            data["wording"] = self.wording.to_dict()
-        if self.calibration is not None:
-            data["calibration"] = self.calibration
-        return data
+        """The model file's data (`grader.grading.model_file`)."""
+        return model_data(ModelParts(self.question, self.extractor, self.learner, self.trained_on,
+                                     self.params, self.agreement, self.wording, self.calibration))
 
     @classmethod
     def from_dict(cls, data: dict, source: str = "<model>") -> GradingModel:
-        if not isinstance(data, dict) or data.get("format") != MODEL_FORMAT:
-            raise ModelFileError(f"{source}: not a grading model file (no \"format\": \"{MODEL_FORMAT}\")")
-        version = data.get("format_version")
-        if not isinstance(version, int):
-            raise ModelFileError(f"{source}: no format_version")
-        if version > MODEL_FORMAT_VERSION:
-            raise ModelFileError(f"{source}: made by a newer version of the grader (model format "
-                                 f"{version}; this version reads up to {MODEL_FORMAT_VERSION}); upgrade")
-        missing = [k for k in ("question", "extractor", "learner", "params", "trained_on") if k not in data]
-        if missing:
-            raise ModelFileError(f"{source}: damaged model file, missing {', '.join(missing)}")
-        from features import FeatureExtractor
-        from knowledge import question_from_dict
-
-        try:
-            check_model_data(data)  # the whole shape first: nothing below meets a crafted value
-        except ModelFileError as e:
-            raise ModelFileError(f"{source}: damaged model file ({e})") from None
-        try:
-            question = question_from_dict(data["question"])
-            extractor = FeatureExtractor.from_dict(data["extractor"], question)
-            learner = _learner_from_dict(data["learner"])
-            agreement = (ResampledAgreement.from_dict(data["agreement"])
-                         if "agreement" in data else None)
-            if agreement is not None:
-                agreement.check_features(learner)
-            wording = WordingSupport.from_dict(data["wording"]) if "wording" in data else None
-            check_features_match(extractor, learner, agreement, wording)
-        except ModelFileError as e:
-            raise ModelFileError(f"{source}: damaged model file ({e})") from None
-        except (KeyError, TypeError, ValueError, AttributeError) as e:
-            raise ModelFileError(f"{source}: damaged model file ({type(e).__name__}: {e})") from None
-        model = cls(question, extractor, learner, dict(data["trained_on"]), dict(data["params"]), agreement,
-                    wording)
-        if "calibration" in data:
-            model.calibration = dict(data["calibration"])
+        """The model of a model file's data; ModelFileError naming `source` if it is damaged."""
+        parts = parts_from_data(data, source)
+        model = cls(*parts[:-1])
+        model.calibration = parts.calibration
         return model
 
     def save(self, path: str | Path) -> None:
@@ -483,7 +398,7 @@ class GradingModel:
     def load(cls, path: str | Path) -> GradingModel:
         data = read_json_file(path, "grading model file")
         model = cls.from_dict(data, str(path))
-        model._fingerprint = _content_hash(data)
+        model._fingerprint = model_fingerprint(data)
         return model
 
     def fingerprint(self) -> str:
@@ -491,46 +406,8 @@ class GradingModel:
         resumes an interrupted run only with the same model, and retraining on the same
         answers gives the same model."""
         if self._fingerprint is None:
-            self._fingerprint = _content_hash(self.to_dict())
+            self._fingerprint = model_fingerprint(self.to_dict())
         return self._fingerprint
-
-
-def _learner_from_dict(data: Any) -> Any:
-    """The rule learner of a model file: boosted rules or (the default, older files) CON-FOLD."""
-    from grader.confold import ConFold
-
-    if isinstance(data, dict) and data.get("format") == "physics-grader/boosted-rules":
-        from grader.boosting import BoostedRules
-
-        return BoostedRules.from_dict(data)
-    return ConFold.from_dict(data)
-
-
-def _note_support(explanation: Any, support: float, preferred: object) -> None:
-    """The wording support of an explanation's mark and its phrase (nothing where there is
-    no support figure)."""
-    if not np.isnan(support):
-        explanation.support = float(support)
-        explanation.support_note = support_phrase(support, explanation.label, preferred)
-
-
-def write_model_json(path: str | Path, data: dict) -> None:
-    """A model's data as one JSON file, written atomically; FileNotFoundError for a missing folder."""
-    path = Path(path)
-    if not path.parent.is_dir():
-        raise FileNotFoundError(f"{path.parent}: no such folder for the model file")
-    atomic_write_text(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
-
-
-def content_hash(value: object) -> str:
-    """A short SHA-256 of `value` as JSON with sorted keys: the same value gets the same
-    fingerprint in every process, which resuming an interrupted batch run relies on."""
-    return hashlib.sha256(json.dumps(value, sort_keys=True, default=str).encode()).hexdigest()[:16]
-
-
-def _content_hash(data: dict) -> str:
-    return content_hash(dict(data, trained_on={k: v for k, v in data.get("trained_on", {}).items()
-                                               if k != "time"}))
 
 
 # -- rule text -----------------------------------------------------------------------------
@@ -542,7 +419,3 @@ def agreement_phrases(agreement: np.ndarray, n_resamples: int, no_rule: np.ndarr
     phrases = np.asarray([f"; {k} of {n_resamples} resampled models agree" for k in range(n_resamples + 1)],
                          dtype=object)
     return np.where(no_rule, "", phrases[agreeing])
-
-
-def _confidence_text(confidence: float | None) -> str:
-    return "confidence ?" if confidence is None else f"confidence {confidence:.2f}"

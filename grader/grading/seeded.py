@@ -22,7 +22,8 @@ from typing import Sequence
 import pandas as pd
 
 from grader.grading.general import GeneralGrader
-from grader.grading.model import DEFAULT_FLAG_BELOW, GradingModel, content_hash
+from grader.grading.model import DEFAULT_FLAG_BELOW, GradingModel
+from grader.grading.model_file import content_hash
 
 
 class SeededModel:
