@@ -19,8 +19,8 @@ from typing import Sequence
 from grader.grading.agreement import DEFAULT_RESAMPLES
 from grader.grading.model import (DEFAULT_CONFIDENCE_THRESHOLD, DEFAULT_FLAG_BELOW,
                              DEFAULT_IMPROVEMENT_THRESHOLD)
-from grader import general_commands, rubric_commands
-from grader.output_guard import GRADED_CSV, MODEL, REPORT_JSON, check_output, question_inputs
+from grader import general_commands, grade_commands, rubric_commands
+from grader.output_guard import MODEL, REPORT_JSON, check_output, question_inputs
 
 PROG = "grader"
 
@@ -257,100 +257,6 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_grade(args: argparse.Namespace) -> int:
-    from grader.exams.batch import exam_grader, grade_file
-    from grader.grading.model import GradingModel
-
-    progress = False if args.no_progress else None
-    if args.model is not None:
-        if args.answers is None:
-            raise ValueError("grade --model needs --answers (the export to grade)")
-        question_files = question_inputs(args.question) if args.question is not None else []
-        check_output(args.out, GRADED_CSV, [args.model, args.answers, *question_files], args.force)
-        grader = general_commands.load_grader(args.model, args.question)
-        answers = args.answers
-        flag_below = DEFAULT_FLAG_BELOW if args.flag_below is None else args.flag_below
-        if args.target_accuracy is not None and not isinstance(grader, GradingModel):
-            raise ValueError("--target-accuracy needs a question's own model (its cross-validated "
-                             "confidences); with a general model use --flag-below")
-        if args.target_accuracy is not None:
-            choice = grader.flag_threshold_for(args.target_accuracy)
-            print(f"target accuracy {args.target_accuracy:g}: {choice.message()}")
-            flag_below = choice.threshold if choice.met else 1.01  # above any confidence: flag all
-        result = grade_file(answers, args.out, grader, answer_column=args.answer_column,
-                            flag_below=flag_below, id_column=args.id_column,
-                            chunk_size=args.chunk_size, progress=progress, resume=not args.restart,
-                            jobs=args.jobs)
-    else:
-        from grader.exams.exam_io import read_exam
-
-        exam = read_exam(args.exam)
-        if args.answers is not None:
-            raise ValueError("grade --exam takes the export from the exam file; drop --answers")
-        if args.question is not None:
-            raise ValueError("grade --exam takes the questions from the exam file; drop --question")
-        inputs = _exam_inputs(args.exam, exam)
-        check_output(args.out, GRADED_CSV, inputs, args.force)
-        if args.save_models is not None:
-            for q in exam.questions:
-                if q.model is None:
-                    check_output(args.save_models / f"{q.id}.model.json", MODEL, inputs, args.force)
-        from grader.exams.exam_io import CSVReader
-
-        with CSVReader(exam.answers) as reader:  # wrong column names: say so before training
-            exam_grader(exam, {q.id: None for q in exam.questions}).bind(reader.columns, exam.answers)
-        models = _exam_models(exam, args.save_models)
-        if args.target_accuracy is not None:
-            raise ValueError("--target-accuracy works with --model (one question); with --exam use --flag-below")
-        flag_below = DEFAULT_FLAG_BELOW if args.flag_below is None else args.flag_below
-        result = grade_file(exam.answers, args.out, exam_grader(exam, models, flag_below),
-                            id_column=args.id_column or exam.id_column, chunk_size=args.chunk_size,
-                            progress=progress, resume=not args.restart, jobs=args.jobs)
-    _warn(result.warnings)
-    resumed = f" ({result.resumed} of them from the interrupted run)" if result.resumed else ""
-    done = result.rows - result.resumed
-    rate = f"; {done / result.seconds:.0f} rows/s" if done >= 1000 and result.seconds > 0 else ""
-    print(f"graded {result.rows} rows into {result.out_path}{resumed}; {result.flagged} flagged "
-          f"for review{rate}")
-    return 0
-
-
-def _exam_inputs(exam_path: Path, exam) -> list[Path]:
-    """Every file grading an exam reads: the exam file, the export, and each question's files."""
-    inputs = [exam_path, exam.answers]
-    for q in exam.questions:
-        inputs += [q.training, q.model] + (question_inputs(q.question) if q.question else [])
-    return [Path(p) for p in inputs if p is not None]
-
-
-def _exam_models(exam, save_dir: Path | None) -> dict:
-    """Load or train the model of each question of an exam."""
-    from knowledge import load_question
-
-    from grader.exams.exam_io import read_marked_answers
-    from grader.grading.model import GradingModel
-
-    if save_dir is not None and not save_dir.is_dir():
-        raise FileNotFoundError(f"{save_dir}: no such folder for the models")
-    models = {}
-    for q in exam.questions:
-        if q.model is not None:
-            models[q.id] = GradingModel.load(q.model)
-            continue
-        if q.training is None:
-            raise ValueError(f"{exam.source}: question {q.id!r} has no marked answers ('training') nor a "
-                             f"'model': mark a starter set first (grader suggest, or the app's Start view), "
-                             f"or grade it with grade --model general.json --question")
-        question = load_question(q.question)
-        marked = read_marked_answers(q.training, marks=question.marks)
-        _warn(marked.warnings)
-        print(f"training {q.id} on {len(marked)} marked answers...", file=sys.stderr)
-        models[q.id] = GradingModel.train(question, marked.answers, marked.marks)
-        if save_dir is not None:
-            models[q.id].save(save_dir / f"{q.id}.model.json")
-    return models
-
-
 def cmd_evaluate(args: argparse.Namespace) -> int:
     from grader.grading.evaluation import cross_validate
     from grader.exams.exam_io import atomic_write_text
@@ -392,7 +298,8 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"train": cmd_train, "grade": cmd_grade, "evaluate": cmd_evaluate,
+COMMANDS = {"train": cmd_train, "grade": lambda args: grade_commands.cmd_grade(args, _warn),
+            "evaluate": cmd_evaluate,
             "explain": cmd_explain, "rules": cmd_rules,
             "test-rubric": lambda args: rubric_commands.cmd_test_rubric(args, _load_marked, _learning_params),
             "features": rubric_commands.cmd_features,
