@@ -5,5 +5,5 @@ an exam, training with a cache, learning from reviews), `review` (the marks tabl
 groups), `export`, `uploads`, and `review_store` (the decisions, in SQLite, with an audit
 trail). Streamlit: `page` (the skeleton and sidebar), `ui` (what the views share: cached
 resources, the marker's name, notices, escaping user text), and the views `views_review`,
-`views_marks`, `views_rubric`, `views_open`, which import `ui` and never `page`.
+`views_groups`, `views_marks`, `views_rubric`, `views_open`, which import `ui` and never `page`.
 """

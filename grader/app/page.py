@@ -13,7 +13,8 @@ from pathlib import Path
 
 import streamlit as st
 
-from grader.app import views_export, views_marks, views_review, views_rubric, views_spot, views_start
+from grader.app import (views_export, views_groups, views_marks, views_review, views_rubric, views_spot,
+                        views_start)
 from grader.app.review import progress_counts, with_decisions
 from grader.app.review_store import MAX_MARKER_CHARS, StoreError
 from grader.app.cross_validation import FAILED, threshold_for_target
@@ -152,7 +153,7 @@ def main() -> None:
     if view == "Review":
         views_review.review_view(session, store, table, threshold)
     elif view == "Groups":
-        views_review.groups_view(session, store, table, threshold)
+        views_groups.groups_view(session, store, table, threshold)
     elif view == "Start":
         views_start.start_view(session, store, settings)
     elif view == "Marks":

@@ -1,4 +1,4 @@
-"""The review queue and group decisions.
+"""The review queue: one answer at a time, decided and saved, with undo.
 
 A decision is saved the moment the marker submits it, based on the version of the answer
 the page showed (kept in `st.session_state["seen"]`): if another marker decided in between,
@@ -13,19 +13,18 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from grader.app.grouping import meaning_groups
 from grader.app.keys import KEYS_HELP, NEXT_KEY, PREVIOUS_KEY, UNDO_KEY, keyboard_shortcuts
-from grader.app.review import (NO_MARK, features_found, flagged, group_summary, marker_stats,
+from grader.app.review import (NO_MARK, features_found, flagged, marker_stats,
                                review_queue, undoable)
 from grader.app.session import ExamSession, QuestionSession
-from grader.app.review_store import ConflictError, NewDecision, ReviewStore
+from grader.app.review_store import ConflictError, ReviewStore
 from grader.app.ui import marker, md_escape, notice, show_notice, shown_id, shown_time
 from features.text import is_missing  # None, or the NaN a pandas merge leaves where no mark is
 
 
 # -- saving ---------------------------------------------------------------------------------
 
-def _ready_to_decide(mark: str | None) -> bool:
+def ready_to_decide(mark: str | None) -> bool:
     """A decision needs the marker's name (the audit trail) and a mark; say which is missing."""
     if not marker():
         notice("error", "Type your name in the sidebar first: every decision is saved with it.")
@@ -43,7 +42,7 @@ def _save_one(store: ReviewStore, exam_id: str, qid: str, aid: str, old_mark: st
     state = st.session_state
     mark = fixed_mark if fixed_mark is not None else state.get(mark_key)
     comment = str(state.get(comment_key, "") or "")
-    if not _ready_to_decide(mark):
+    if not ready_to_decide(mark):
         return
     base = state["seen"].get((qid, aid), 0)
     try:
@@ -108,7 +107,7 @@ def conflict_panel(store: ReviewStore, exam_id: str) -> None:
 
 # -- one answer -------------------------------------------------------------------------------
 
-def _position(qs: QuestionSession, aid: str) -> int:
+def answer_position(qs: QuestionSession, aid: str) -> int:
     return int(np.flatnonzero(qs.table["answer_id"].to_numpy() == aid)[0])
 
 
@@ -143,8 +142,8 @@ def answer_card(session: ExamSession, store: ReviewStore, row: pd.Series,
                  help="The share of the rule lists, the model's and those learned from resamples of "
                       "the marked answers, that give this mark, times how well the answer reads "
                       "like the marked answers given this mark (see Why).")
-        _show_why(qs, row)
-        features = qs.features.iloc[_position(qs, aid)].to_dict()
+        show_why(qs, row)
+        features = qs.features.iloc[answer_position(qs, aid)].to_dict()
         found = features_found(features, qs.descriptions)
         with st.expander(f"Found in the answer ({len(found)})", expanded=True):
             st.text("\n".join(f"• {f}" for f in found) if found else "nothing the rubric knows")
@@ -174,7 +173,7 @@ def scheme_text(qs: QuestionSession) -> str:
     return "\n".join(lines)
 
 
-def _show_why(qs, row) -> None:
+def show_why(qs, row) -> None:
     """The proposed mark's justification: one line, the rule, and every condition folded."""
     st.markdown("**Why**")
     st.text(row["explanation"] or "no rule applies")
@@ -312,145 +311,3 @@ def _markers_progress(store: ReviewStore, session: ExamSession, table: pd.DataFr
                                         "time spent (min)", format="%.1f",
                                         help="Gaps between a marker's decisions; a pause over "
                                              "10 minutes counts as a break.")})
-
-
-def _apply_group(store: ReviewStore, exam_id: str, members: pd.DataFrame, key: str) -> None:
-    state = st.session_state
-    mark = state.get(f"gmark|{key}")
-    comment = str(state.get(f"gcomment|{key}", "") or "")
-    if not _ready_to_decide(mark):
-        return
-    todo = [NewDecision(q, a, mark, state["seen"].get((q, a), 0), old_mark=m, answer_text=t)
-            for q, a, m, t in zip(members["question_id"], members["answer_id"], members["mark"],
-                                  members["answer"])]
-    try:
-        saved, conflicts = store.record_many(exam_id, todo, marker=marker(), comment=comment)
-    except ValueError as exc:  # a name or comment over the limits
-        notice("error", str(exc))
-        return
-    for d in saved:
-        state["seen"][(d.question_id, d.answer_id)] = d.version
-    text = f"Saved mark {mark} for {len(saved)} answer(s) of the group."
-    if conflicts:
-        others = "; ".join(f"{c.current.answer_id}: {c.current.new_mark} by {c.current.marker}"
-                           for c in conflicts)
-        notice("warning", text + f" {len(conflicts)} answer(s) were decided by someone else "
-                               f"meanwhile and were left as they are: {others}.")
-    else:
-        notice("success", text)
-
-
-def _meaning_groups(session: ExamSession, qid: str) -> dict[str, str]:
-    """answer id -> group of answers alike in meaning (computed once per question model)."""
-    qs = session.questions[qid]
-    cache = st.session_state.setdefault("meaning_groups", {})
-    key = (session.exam_id, qid, qs.model_key, len(qs.table))
-    if key not in cache:
-        labels = meaning_groups(qs.features, qs.table["answer"].tolist())
-        cache[key] = dict(zip(qs.table["answer_id"], (f"m{g}" for g in labels)))
-    return cache[key]
-
-
-def grouped(session: ExamSession, table: pd.DataFrame) -> pd.DataFrame:
-    """The table with `group` set to the groups of alike answers, after the marker's splits
-    (a group split into answers with identical features) and answers taken out."""
-    state = st.session_state
-    out, split = state.setdefault("group_out", set()), state.setdefault("group_split", set())
-    groups = []
-    for q, a, same_features in zip(table["question_id"], table["answer_id"], table["group"]):
-        g = _meaning_groups(session, q).get(a, f"alone:{a}")
-        if (q, a) in out:
-            g = f"alone:{a}"
-        elif (q, g) in split:
-            g = f"{g}/{same_features}"
-        groups.append(g)
-    return table.assign(group=groups)
-
-
-def _take_out(qid: str, answer_ids: list[str]) -> None:
-    st.session_state.setdefault("group_out", set()).update((qid, a) for a in answer_ids)
-    notice("info", f"Took {len(answer_ids)} answer(s) out of the group: they are decided one by "
-                   "one in the Review view.")
-
-
-def _split(qid: str, gid: str) -> None:
-    st.session_state.setdefault("group_split", set()).add((qid, gid))
-    st.session_state.pop("group_pick", None)
-    notice("info", "Split the group into answers with identical features.")
-
-
-def groups_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame,
-                threshold: float) -> None:
-    show_notice()
-    table = grouped(session, table)
-    groups = group_summary(table)
-    st.subheader("Groups of answers that mean the same")
-    if groups.empty:
-        st.info("No two answers are alike here.")
-        return
-    st.caption(f"{len(groups)} group(s) of two or more answers alike in what the rubric finds "
-               "and in wording, largest first. Check the answers, take out any that do not "
-               "belong, and apply one mark to the whole group.")
-    keys = list(zip(groups["question_id"], groups["group"]))
-    labels = {k: f"{r['size']} answers · {r['question_id']} · e.g. “{_short(r['example'])}” · "
-                 f"proposed {r['proposed']} · {r['reviewed']} decided"
-              for k, (_, r) in zip(keys, groups.iterrows())}
-    if st.session_state.get("group_pick") not in labels:
-        st.session_state["group_pick"] = keys[0]
-    qid, gid = st.selectbox("Group", keys, format_func=lambda k: labels[k], key="group_pick")
-    members = table[(table["question_id"] == qid) & (table["group"] == gid)]
-    for q, a, v in zip(members["question_id"], members["answer_id"], members["version"]):
-        st.session_state["seen"][(q, a)] = int(v)
-    qs = session.questions[qid]
-    first = members.iloc[0]
-    # the members over the page's whole width: every column without sideways scrolling
-    shown = pd.DataFrame({
-        "answer": members["answer"].to_numpy(),
-        "student": [shown_id(session.exam_id, a) for a in members["answer_id"]],
-        "proposed": members["proposed"].fillna(NO_MARK).to_numpy(),
-        "mark": members["mark"].fillna(NO_MARK).to_numpy(),
-        "decided by": members["marker"].to_numpy()})
-    event = st.dataframe(
-        shown, hide_index=True, width="stretch", on_select="rerun",
-        selection_mode="multi-row", key=f"group_members|{qid}|{gid}",
-        height=min(400, 38 + 35 * len(shown)),
-        column_config={"answer": st.column_config.TextColumn("answer", width="large"),
-                       "student": st.column_config.TextColumn("student", width="medium"),
-                       "proposed": st.column_config.TextColumn("proposed", width="small"),
-                       "mark": st.column_config.TextColumn("mark", width="small"),
-                       "decided by": st.column_config.TextColumn("decided by", width="medium")})
-    chosen = [int(i) for i in getattr(getattr(event, "selection", None), "rows", []) or []
-              if int(i) < len(members)]
-    left, right = st.columns([3, 2], gap="large")
-    with left:
-        a, b = st.columns(2)
-        a.button("Take the selected answers out" if len(chosen) != 1 else
-                 "Take the selected answer out", key="group_take_out",
-                 disabled=not chosen or len(chosen) >= len(members), width="stretch",
-                 on_click=_take_out, args=(qid, [members["answer_id"].iloc[i] for i in chosen]),
-                 help="Select rows in the table first; those answers leave the group.")
-        b.button("Split by what the rubric finds", key="group_split_button", width="stretch",
-                 disabled="/" in gid, on_click=_split,
-                 args=(qid, gid), help="Split this group into answers with identical features.")
-        found = features_found(qs.features.iloc[_position(qs, first["answer_id"])].to_dict(),
-                               qs.descriptions)
-        st.markdown("**Found in the first answer of the group**")
-        st.text("\n".join(f"• {f}" for f in found) if found else "nothing the rubric knows")
-    with right:
-        _show_why(qs, first)
-        marks = list(qs.marks) or sorted(qs.table["proposed"].dropna().unique())
-        key = f"{qid}|{gid}"
-        proposed = first["proposed"]
-        with st.form(f"group|{key}"):
-            st.radio("Mark for the whole group", marks,
-                     index=marks.index(proposed) if proposed in marks else None,
-                     horizontal=True, key=f"gmark|{key}", format_func=md_escape)
-            st.text_input("Comment (optional)", key=f"gcomment|{key}")
-            st.form_submit_button(f"Apply to all {len(members)} answers", type="primary",
-                                  width="stretch", on_click=_apply_group,
-                                  args=(store, session.exam_id, members, key))
-
-
-def _short(text: object, limit: int = 48) -> str:
-    flat = " ".join(str(text).split())
-    return flat if len(flat) <= limit else flat[:limit - 1] + "…"
