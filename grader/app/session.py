@@ -6,9 +6,10 @@ under a hash of everything they are trained from (question file, marked answers,
 parameters, model format), so reopening the exam — or restarting the server — loads them
 in a moment instead of training again.
 
-Reviewed answers a marker adds to the training set are written (safe CSV, atomic) to
-`<workdir>/exams/<exam id>/training/<question>.csv`; when that file exists it is the
-question's training set from then on, so a retrained model survives a restart too.
+Reviewed answers a marker adds to the training set are written to
+`<workdir>/exams/<exam id>/training/<question>.csv` (`grader.app.review_training`); when that
+file exists it is the question's training set from then on, so a retrained model survives a
+restart too.
 """
 
 from __future__ import annotations
@@ -28,11 +29,9 @@ from typing import Callable, Mapping, Sequence
 
 import pandas as pd
 
-from grader.app.review import decided_on, proposed_table
+from grader.app.review import proposed_table
 from grader.app.settings import REPO, AppSettings
-from grader.exams.exam_io import (Exam, atomic_write_text, csv_text, read_marked_answers,
-                            read_table, resolve_column)
-from grader.app.review_store import Decision
+from grader.exams.exam_io import Exam, read_marked_answers, read_table, resolve_column
 from grader.app.served_files import served_exam
 
 log = logging.getLogger(__name__)
@@ -397,49 +396,3 @@ def open_exam(path: Path, settings: AppSettings, progress: Progress | None = Non
     warnings = warnings + [f"{qid}: {note}" for qid, q in questions.items()
                            if (note := marks_order_note(q.model)) is not None]
     return ExamSession(exam, exam_id, path, rows, answers, questions, warnings)
-
-
-# -- learning from reviews -----------------------------------------------------------------
-
-def reviewed_examples(table: pd.DataFrame, decisions: Mapping[tuple[str, str], Decision],
-                      question_id: str) -> pd.DataFrame:
-    """The answers of a question a marker decided on, with their decided mark."""
-    rows = table[(table["question_id"] == question_id)]
-    keep = [(question_id, a) in decisions and decided_on(decisions[(question_id, a)], text)
-            for a, text in zip(rows["answer_id"], rows["answer"])]
-    rows = rows[keep]
-    return pd.DataFrame({"id": ["review:" + a for a in rows["answer_id"]],
-                         "answer": rows["answer"].tolist(),
-                         "mark": [decisions[(question_id, a)].new_mark for a in rows["answer_id"]]})
-
-
-def write_extended_training(settings: AppSettings, session: ExamSession, question_id: str,
-                            decisions: Mapping[tuple[str, str], Decision]) -> tuple[Path, int]:
-    """Write the question's training set plus its reviewed answers; (path, n reviewed added)."""
-    text, reviewed = extended_training_text(session, question_id, decisions)
-    path = extended_training_path(settings, session.exam_id, question_id)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(path, text, "utf-8")
-    return path, reviewed
-
-
-def extended_training_text(session: ExamSession, question_id: str,
-                           decisions: Mapping[tuple[str, str], Decision]) -> tuple[str, int]:
-    """(the CSV text of the question's marked answers plus its reviewed ones, n reviewed); a
-    question with no marked answers in the exam file (a starter question) has its reviewed ones only."""
-    spec = next(q for q in session.exam.questions if q.id == question_id)
-    qs = session.questions[question_id]
-    if spec.training is not None:
-        marked = read_marked_answers(spec.training, marks=qs.marks)
-        base = pd.DataFrame({"id": marked.ids, "answer": marked.answers, "mark": marked.marks})
-    else:
-        base = pd.DataFrame({"id": [], "answer": [], "mark": []}, dtype=object)
-    reviewed = reviewed_examples(qs.table, decisions, question_id)
-    both = pd.concat([base, reviewed], ignore_index=True)
-    # the exact texts (not neutralised): this is training data the app reads back, not a report
-    return csv_text(list(both.columns), both.astype(str).values.tolist()), len(reviewed)
-
-
-def forget_extended_training(settings: AppSettings, session: ExamSession, question_id: str) -> None:
-    """Go back to the exam's own marked answers for this question."""
-    extended_training_path(settings, session.exam_id, question_id).unlink(missing_ok=True)

@@ -16,8 +16,8 @@ import streamlit as st
 
 from grader.app.review import NO_MARK, changed_marks
 from grader.app.cross_validation import READY, RUNNING
-from grader.app.session import (ExamSession, QuestionSession, forget_extended_training,
-                                reviewed_examples, write_extended_training)
+from grader.app.review_training import forget_extended_training, reviewed_examples, write_extended_training
+from grader.app.session import ExamSession, QuestionSession
 from grader.app.settings import AppSettings
 from grader.app.ui import (cross_validations, get_session, md_escape, refresh_while_running,
                            show_notice, shown_id, train_workers)

@@ -14,7 +14,8 @@ import streamlit as st
 
 from grader.app.review import with_decisions
 from grader.app.review_store import ConflictError, ReviewStore
-from grader.app.session import ExamSession, QuestionSession, extended_training_text, train_or_load
+from grader.app.review_training import extended_training_text
+from grader.app.session import ExamSession, QuestionSession, train_or_load
 from grader.app.settings import AppSettings
 from grader.app.starter import NoModel, RetrainJobs, retrain_due, retrain_job
 from grader.app.ui import marker, md_escape, notice, show_notice, shown_id

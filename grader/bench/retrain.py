@@ -3,9 +3,10 @@
 What a marker waits for in the app (issue 17): (a) a rubric edit saved until the new marks
 are shown, (b) a batch of reviews learned until the new marks are shown, (c) the Marks view
 opened until it can be drawn. It drives the functions the app's views call (not Streamlit):
-`knowledge.save_question_text`, `write_extended_training`, `open_exam(previous=...)` (what
-`grader.app.ui.get_session` runs), `CrossValidations.state` (the Marks view and the retrain
-report; the cross-validation runs in a worker process, as in the app) and prints the wall
+`knowledge.save_question_text`, `review_training.write_extended_training`,
+`open_exam(previous=...)` (what `grader.app.ui.get_session` runs), `CrossValidations.state`
+(the Marks view and the retrain report; the cross-validation runs in a worker process, as in
+the app) and prints the wall
 and CPU seconds of each, with the steps inside (features, main fit, resamples, wording
 model, vote and grading, model files, cross-validation) and when the background
 cross-validation was done.
@@ -242,7 +243,8 @@ def _row(label: str, t: dict, steps: Steps, cv_after: float | None) -> dict:
 def run_exam(exam: Path, settings, steps: Steps, cv, args, workers=None) -> list[dict]:
     import knowledge
     from grader.app.review_store import Decision
-    from grader.app.session import open_exam, write_extended_training
+    from grader.app.review_training import write_extended_training
+    from grader.app.session import open_exam
 
     rows = []
     t: dict = {}

@@ -14,7 +14,8 @@ from grader.app.export import csv_bytes, export_long, export_wide
 from grader.app.review import (changed_marks, feature_groups, features_found, filter_table,
                                flagged, group_summary, progress_counts, proposed_table,
                                review_queue, with_decisions)
-from grader.app.session import exam_id_for, read_exam_answers, reviewed_examples
+from grader.app.review_training import reviewed_examples
+from grader.app.session import exam_id_for, read_exam_answers
 from grader.app.settings import AppSettings
 from grader.exams.exam_io import read_exam
 from grader.app.review_store import ReviewStore

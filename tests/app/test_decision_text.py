@@ -11,7 +11,7 @@ import pandas as pd
 from grader.app.review import (DIFFERENT_TEXT, audit_trail, proposed_table, review_queue,
                                with_decisions)
 from grader.app.review_store import NewDecision, ReviewStore
-from grader.app.session import reviewed_examples
+from grader.app.review_training import reviewed_examples
 
 
 def _table(texts: list[str]) -> pd.DataFrame:
