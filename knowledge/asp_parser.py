@@ -31,6 +31,8 @@ _TOKEN = re.compile(r"""
 """, re.VERBOSE)
 _ANNOTATION = re.compile(r"%\s*rule\b\s*(?:\d+\s*)?(?:\(([^)]*)\))?\s*(?::\s*([A-Za-z_][\w-]*))?\s*$")
 _CONFIDENCE_COMMENT = re.compile(r"%\s*confidence\s+([0-9.eE+-]+)\s*$")
+#: `% description: gives a plausible g` before a derived predicate's clause: what it says
+_DESCRIPTION = re.compile(r"%\s*description\s*:(.*)$")
 _AB = re.compile(r"ab(\d+|_\w+)\Z")
 ORDER_OPS = ("<=", ">", "<", ">=")
 MAX_CHARACTER_PROBLEMS = 20
@@ -82,6 +84,12 @@ class Clause:
     line: int
     col: int
     comment_confidence: float | None = None
+    description: Token | None = None  # the `% description: ...` comment before the clause
+
+
+def description_text(comment: Token) -> str:
+    """The text of a `% description: ...` comment, spaces made single."""
+    return " ".join(_DESCRIPTION.match(comment.text).group(1).split())
 
 
 def _unescape(text: str) -> str:
@@ -191,11 +199,14 @@ class _Parser:
 
     def clause(self) -> Clause:
         first = self.peek()
-        annotation = None
+        annotation = description = None
         while self.comment_pos < len(self.comments) and \
                 (self.comments[self.comment_pos].line, self.comments[self.comment_pos].col) < (first.line, first.col):
-            m = _ANNOTATION.match(self.comments[self.comment_pos].text)
+            comment = self.comments[self.comment_pos]
+            m = _ANNOTATION.match(comment.text)
             annotation = m or annotation
+            if _DESCRIPTION.match(comment.text):
+                description = comment
             self.comment_pos += 1
         confidence = None
         if first.kind == "number" and self.peek(1).text == "::":
@@ -215,7 +226,7 @@ class _Parser:
                 self.take()
                 body.append(self.element())
         end = self.expect(".", "',' or '.' at the end of the rule" if body else "':-' or '.'")
-        clause = Clause(head, body, confidence, annotation, first.line, first.col)
+        clause = Clause(head, body, confidence, annotation, first.line, first.col, description=description)
         c = self.comment_on_line.get(end.line)
         if c is not None and c.col > end.col:
             m = _CONFIDENCE_COMMENT.match(c.text)

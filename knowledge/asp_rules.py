@@ -15,8 +15,9 @@ from pathlib import Path
 
 from grader.confold.rules import Literal, PredicateDefinition, Rule
 from knowledge.asp_parser import (_AB, _FLIP, ORDER_OPS, ORIGINS, Atom, Clause, Comparison,
-                                  Term, _key_to_float, _Parser)
+                                  Term, _key_to_float, _Parser, description_text)
 from knowledge.errors import KnowledgeError, Problem, source_name
+from knowledge.yaml_rules import description_problem
 
 
 @dataclass
@@ -136,6 +137,17 @@ class _Builder:
                 self.problem(clause.head, f"variable {name} of {feature} is not compared with a number",
                              f"a comparison such as {name} > 0.5")
         return tuple(literals), exceptions
+
+    def description(self, clause: Clause) -> str | None:
+        """The text of the `% description: ...` comment before a derived predicate's clause."""
+        if clause.description is None:
+            return None
+        text = description_text(clause.description)
+        problem = description_problem(text)
+        if problem:
+            self.problem(clause.description, problem, "% description: gives a plausible g")
+            return None
+        return text
 
     def located(self, obj, clause: Clause, head_clause: Clause | None = None):
         """Remember where `obj` (a rule built from `clause`) and its literals are."""
@@ -257,6 +269,11 @@ class _Builder:
         earlier: list[str] = []
         for clause in self.clauses:
             head = clause.head
+            derived = len(head.args) == 1 and not (self.aux.match(head.name) or _AB.match(head.name)
+                                                   or head.name == "answer")
+            if clause.description is not None and not derived:
+                self.problem(clause.description, "a description belongs before a derived predicate's rule",
+                             "% description: ... on the line before p(X) :- ...")
             if len(head.args) == 2 and head.name == self.target:
                 rule = self.top_level(clause, {}, earlier)
                 if rule is not None:
@@ -266,7 +283,7 @@ class _Builder:
                     continue
                 var = self.answer_var(clause)
                 lits, excs = self.body(clause, var or "X", ())
-                definition = PredicateDefinition(head.name, lits, excs)
+                definition = PredicateDefinition(head.name, lits, excs, self.description(clause))
                 program.background.append(self.located(definition, clause))
             else:
                 self.problem(head, f"unexpected head {head.name}/{len(head.args)}",

@@ -110,9 +110,11 @@ class _Checker:
                     self.add(self.where(rule), f"duplicate rule name '{rule.name}' (first at line {first[1]})",
                              "a different name for each rule")
                 seen.setdefault(rule.name, rule)
+        described: dict[str, PredicateDefinition] = {}
         for definition in q.background:
             if isinstance(definition, PredicateDefinition):
                 self.predicate_name(definition)
+                self.one_description(definition, described)
         self.cycles()
         return self.problems
 
@@ -125,6 +127,16 @@ class _Checker:
             bad = "uses a reserved name (answer, feature, num, float, mark, mark_N, abN)"
         if bad:
             self.add(self.where(d), f"derived predicate '{name}' {bad}", "another name")
+
+    def one_description(self, d: PredicateDefinition, described: dict[str, PredicateDefinition]) -> None:
+        """A predicate defined several times (alternatives) is described once, or alike."""
+        if d.description is None:
+            return
+        first = described.setdefault(d.name, d)
+        if first.description != d.description:
+            self.add(self.where(d), f"derived predicate '{d.name}' is described differently here "
+                                    f"than at line {self.where(first)[1]} ({first.description!r})",
+                     "one description, on one of its definitions")
 
     def cycles(self) -> None:
         """Report each cycle among derived predicates once (through `not`: not stratified)."""

@@ -11,7 +11,8 @@ A top-level rule is a mapping
 A condition is a string `FEATURE OP VALUE` (OP one of == != <= > < >=), or `PREDICATE` /
 `not PREDICATE` for a derived predicate. An exception (an item of `unless`) is a condition,
 a list of conditions (all must hold), or a mapping `{if: [...], unless: [...]}` when it has
-exceptions of its own. A derived predicate is `{define: NAME, if: [...], unless: [...]}`.
+exceptions of its own. A derived predicate is `{define: NAME, if: [...], unless: [...]}`, with
+an optional `description:` (what it says, shown to markers instead of its name).
 
 Values: a bare word is a string, `true`/`false` booleans, bare numbers numbers, and a
 double-quoted JSON string is a string (`"0.5"`, `"light bulb"`). `rules_to_dicts` writes
@@ -33,7 +34,7 @@ from knowledge.errors import did_you_mean
 from knowledge.numbers import read_number
 
 RULE_KEYS = ("name", "mark", "if", "unless", "confidence", "confidence_fixed", "origin")
-DEFINE_KEYS = ("define", "if", "unless")
+DEFINE_KEYS = ("define", "description", "if", "unless")
 EXCEPTION_KEYS = ("if", "unless")
 _CONDITION = re.compile(r"\s*(?:(not)\s+)?(.+?)\s*(==|!=|<=|>=|<|>)\s*(.+?)\s*\Z", re.DOTALL)
 _PREDICATE = re.compile(r"\s*(?:(not)\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*\Z")
@@ -41,6 +42,7 @@ _BARE = re.compile(r"[A-Za-z_?][A-Za-z0-9_.?-]*\Z")
 _INT = re.compile(r"[+-]?\d+\Z")
 _FLOAT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\Z|[+-]?inf\Z")
 MAX_CONDITION_LENGTH = 500
+MAX_DESCRIPTION_LENGTH = 200  # a derived predicate's description is read inside a rule's line
 _NEGATE = {"==": "!=", "!=": "==", "<=": ">", ">": "<=", "<": ">=", ">=": "<"}
 
 
@@ -50,6 +52,18 @@ class RuleFormatError(ValueError):
     def __init__(self, message: str, expected: str | None = None, where: Any = None):
         super().__init__(message)
         self.message, self.expected, self.where = message, expected, where
+
+
+def description_problem(text: Any) -> str | None:
+    """What is wrong with a derived predicate's description, or None: it is one line of text
+    a marker reads inside a rule ("... if gives a plausible g and ...")."""
+    if not isinstance(text, str):
+        return f"a description is text, not {type(text).__name__}"
+    if not text.strip():
+        return "the description is empty"
+    if len(text) > MAX_DESCRIPTION_LENGTH:
+        return f"the description is {len(text)} characters long (at most {MAX_DESCRIPTION_LENGTH})"
+    return None
 
 
 # -- values and conditions ---------------------------------------------------------------
@@ -144,7 +158,10 @@ def _exception_to_data(exc: Rule) -> Any:
 
 def rule_to_dict(rule: Rule | PredicateDefinition, default_origin: str = "initial") -> dict:
     if isinstance(rule, PredicateDefinition):
-        out: dict = {"define": rule.name, "if": [format_condition(l) for l in rule.body]}
+        out: dict = {"define": rule.name}
+        if rule.description is not None:
+            out["description"] = rule.description
+        out["if"] = [format_condition(l) for l in rule.body]
     else:
         out = {}
         if rule.name:
@@ -197,6 +214,18 @@ class DataReader:
                 self.report(err.message, err.expected, item)
         return tuple(out)
 
+    def description(self, data: dict) -> str | None:
+        """A derived predicate's `description:`: one line of text, or None when not given."""
+        text = data.get("description")
+        if text is None:
+            return None
+        problem = description_problem(text)
+        if problem:
+            self.report(problem, "a short text such as 'gives a value between 9 and 10.5 m/s^2'",
+                        ("value", data, "description"))
+            return None
+        return " ".join(text.split())
+
     def exceptions(self, value: Any) -> list[Rule]:
         if value is None:
             return []
@@ -233,7 +262,7 @@ class DataReader:
                 self.report(f"invalid predicate name {name!r}", "a name like plausible_g", ("value", data, "define"))
                 name = str(name)
             return PredicateDefinition(name, self.conditions(data.get("if"), ("value", data, "if")),
-                                       self.exceptions(data.get("unless")))
+                                       self.exceptions(data.get("unless")), self.description(data))
         self.unknown_keys(data, RULE_KEYS)
         if "mark" not in data:
             self.report("missing key 'mark' (the label the rule gives)", "mark: LABEL", data)

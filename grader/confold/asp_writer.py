@@ -10,7 +10,8 @@ The written program follows FOLD-RM (section 4.2): the ordered top-level rules b
 so that a rule applies only when no earlier rule did, with one `abN(X)` rule per exception
 (exceptions of exceptions recursively). Background label rules come first, then `rules`,
 which is the order the learner's evaluator uses. Derived predicates (`PredicateDefinition`)
-are written as they are: `plausible_g(X) :- value(X,acceleration,V1), V1 >= 9.`
+are written as they are: `plausible_g(X) :- value(X,acceleration,V1), V1 >= 9.`, after a
+`% description: ...` line when they have a description.
 
 A comment line `% rule N (origin, confidence fixed): name` before each top-level rule
 carries what ASP cannot say (who wrote the rule, its name); `parse_program` reads it back so
@@ -124,7 +125,8 @@ def write_program(rules: Sequence[Rule], background: Sequence[Rule | PredicateDe
                                  f"(lowercase letters, digits and _; not answer, feature, num, float, "
                                  f"abN or {target}_N)")
             parts, extra = w.body(item.body, item.exceptions)
-            blocks.append("\n".join([w.clause(f"{item.name}(X)", parts)] + extra))
+            described = [f"% description: {' '.join(item.description.split())}"] if item.description else []
+            blocks.append("\n".join(described + [w.clause(f"{item.name}(X)", parts)] + extra))
             continue
         if item.head is None:
             raise ValueError("a top-level rule needs a head (the label it predicts)")

@@ -200,7 +200,8 @@ LEARNER = Fields({
     "target_name": Identifier(), "classes": Items(Label(), 1000), "feature_names_in": Items(Text(300), 100_000),
     "encodings": Items(Fields({"name": Text(300), "kind": Text(40), "categories": Items(Label(), 10_000)})),
     "predicates": Items(Fields({"name": Text(300), "body": Items(LITERAL, 1000),
-                                "exceptions": Items(RuleCheck(1), 1000)}), 10_000),
+                                "exceptions": Items(RuleCheck(1), 1000), "description": Maybe(Text(200))},
+                               optional=("description",)), 10_000),
     "rules": Items(RuleCheck(scored=True), 10_000)})
 
 

@@ -55,8 +55,11 @@ def rule_to_dict(rule: Rule) -> dict:
 
 
 def predicate_to_dict(p: PredicateDefinition) -> dict:
-    return {"name": p.name, "body": [_literal_to_dict(l) for l in p.body],
-            "exceptions": [rule_to_dict(e) for e in p.exceptions]}
+    out = {"name": p.name, "body": [_literal_to_dict(l) for l in p.body],
+           "exceptions": [rule_to_dict(e) for e in p.exceptions]}
+    if p.description is not None:  # written only when given: files without one are as before
+        out["description"] = p.description
+    return out
 
 
 def model_to_dict(model) -> dict:
@@ -158,7 +161,8 @@ def model_from_dict(cls, data: Any):
         model.predicates_.append(PredicateDefinition(
             _get(p, "name", w, str),
             tuple(_literal_from(l, f"{w}.body[{j}]") for j, l in enumerate(_get(p, "body", w, list))),
-            [rule_from_dict(e, f"{w}.exceptions[{j}]") for j, e in enumerate(_get(p, "exceptions", w, list))]))
+            [rule_from_dict(e, f"{w}.exceptions[{j}]") for j, e in enumerate(_get(p, "exceptions", w, list))],
+            p.get("description")))
     model.rules_ = [rule_from_dict(r, f"model.rules[{i}]") for i, r in enumerate(_get(data, "rules", where, list))]
     known = {e.name for e in encodings} | {p.name for p in model.predicates_}
     from grader.confold.rule_eval import rule_features

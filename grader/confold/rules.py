@@ -90,8 +90,11 @@ class PredicateDefinition:
 
     Several definitions with the same name are alternatives (logical or). Learned and
     hand-written rules use the predicate as the literal `Literal(name, "==", True)`.
+    `description`: what the predicate says, in the words a reader of the rules is shown
+    instead of its name ("gives a value between 9 and 10.5 m/s^2"); None: the name is shown.
     """
 
     name: str
     body: tuple[Literal, ...]
     exceptions: list[Rule] = field(default_factory=list)
+    description: str | None = None

@@ -7,7 +7,8 @@ acceleration is zero at the top)", not `quantity:acceleration == correct`, `ref:
 allows it (`!= absent` of a two-valued feature is "mentions ..."), the opposite of a
 condition that did not hold is said as its own statement, never as "not (...)", so no double
 negatives; feature names appear nowhere, only the rubric's descriptions, the reference
-answer's or the learned words in quotes, and the teacher's own predicate names.
+answer's or the learned words in quotes, and the teacher's own predicates (their descriptions,
+or their names).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any, Mapping, Sequence
 from features.similarity import mark_suffix
 from grader.confold.encoding import MISSING
 from grader.confold.explain import Explanation, ExceptionCheck, LiteralCheck
-from grader.confold.rules import Literal, Rule
+from grader.confold.rules import Literal, PredicateDefinition, Rule
 from knowledge.schema import Question, mark_number, split_feature_name
 
 _OPPOSITE = {"==": "!=", "!=": "==", "<=": ">", ">": "<=", "<": ">=", ">=": "<"}
@@ -84,6 +85,9 @@ class MarkerWords:
         self.categories = {k: [c for c in v if c != MISSING] for k, v in (categories or {}).items()}
         self.quantities = {q.name: q for q in question.quantities}
         self.marks = {mark_suffix(m): m for m in question.marks}
+        #: the teacher's words for a derived predicate, where the question file gives them
+        self.predicates = {d.name: d.description for d in question.background
+                           if isinstance(d, PredicateDefinition) and d.description}
 
     # -- conditions ----------------------------------------------------------------------
     def _described(self, feature: str, name: str) -> str:
@@ -99,10 +103,11 @@ class MarkerWords:
         if op == "!=" and cats and value in cats and len(cats) == 2:  # the one other value
             op, value = "==", next(c for c in cats if c != value)
         if value is True and op in ("==", "!="):  # the teacher's derived predicate
-            words = lit.feature.replace("_", " ")
+            words = self.predicates.get(lit.feature) or lit.feature.replace("_", " ")
             if op == "==":
                 return words
-            # a name in the rubric's style ("says_the_circuit_is_open") reads as a sentence
+            # its description, or a name in the rubric's style ("says_the_circuit_is_open"),
+            # reads as a sentence ("does not say the circuit is open")
             said = negative(words)
             return f"not {words}" if said.startswith("lacks:") else said
         if family in _TEXT_FAMILIES:

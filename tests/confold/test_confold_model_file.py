@@ -23,7 +23,8 @@ def fitted(labels=("0", "0.5", 1, 0.5, True)):
     which = np.select([X["concept:gap"] == "absent", X["concept:gap"] == "negated", close,
                        X["mixed"] == "none"], [0, 1, 2, 3], 4)
     y = pd.Series([labels[i] for i in which], name="mark", dtype=object)
-    bg = [PredicateDefinition("close", (L("value:g", ">=", 9.5), L("value:g", "<=", 10.1)))]
+    bg = [PredicateDefinition("close", (L("value:g", ">=", 9.5), L("value:g", "<=", 10.1)), [],
+                              "gives a value close to g")]
     return ConFold(background=bg, improvement_threshold=0.05).fit(X, y), X
 
 
@@ -42,6 +43,7 @@ def test_round_trip_keeps_label_types_predictions_and_program(tmp_path):
     assert [(type(v), v) for v in a_labels] == [(type(v), v) for v in b_labels]
     assert np.array_equal(a_conf, b_conf, equal_nan=True)
     assert loaded.rules_ == model.rules_ and loaded.predicates_ == model.predicates_
+    assert loaded.predicates_[0].description == "gives a value close to g"
     assert loaded.get_params()["improvement_threshold"] == 0.05
     assert [e.to_dict() for e in loaded.encodings_] == [e.to_dict() for e in model.encodings_]
     assert os.listdir(tmp_path) == ["model.json"]  # no temporary file left behind
@@ -87,6 +89,10 @@ def test_damaged_files(tmp_path):
     data = model.to_dict()
     data["rules"][0]["body"] = [{"feature": "x", "op": "~", "value": 1}]
     with pytest.raises(ModelFileError, match=r"rules\[0\]\.body\[0\]\.op: '~' is not one of =="):
+        ConFold.load(write(tmp_path, json.dumps(data)))
+    data = model.to_dict()
+    data["predicates"][0]["description"] = ["not", "text"]
+    with pytest.raises(ModelFileError, match=r"predicates\[0\]\.description: should be text"):
         ConFold.load(write(tmp_path, json.dumps(data)))
     data = model.to_dict()
     data["rules"][0]["body"] = [{"feature": "nowhere", "op": "==", "value": 1}]

@@ -106,3 +106,32 @@ def test_negative(description, text):
 def test_mark_words():
     assert [mark_words(m) for m in ("0", "0.5", "1", "2", "good")] == ["0 marks", "0.5 marks", "1 mark",
                                                                        "2 marks", "mark good"]
+
+
+def test_a_derived_predicate_reads_as_its_description_both_ways(tmp_path):
+    """The sample's gives_a_plausible_g has a description: markers read it, not the name, in the
+    rules, in a justification, and after the model file is saved and loaded."""
+    question = load_question(SAMPLE / "question.yaml")
+    [definition] = [d for d in question.background if getattr(d, "description", None)]
+    assert definition.name == "gives_a_plausible_g"
+    said = MarkerWords(question, {})
+    assert said.phrase(L("gives_a_plausible_g", "==", True)) == "gives a value of g between 9.5 and 10.5"
+    assert said.phrase(L("gives_a_plausible_g", "!=", True)) == "does not give a value of g between 9.5 and 10.5"
+    marked = read_marked_answers(SAMPLE / "marked.csv", marks=question.marks)
+    model = GradingModel.train(question, marked.answers, marked.marks, n_resamples=0, wording_support=False)
+    model.save(tmp_path / "m.json")
+    loaded = GradingModel.load(tmp_path / "m.json")
+    for m in (model, loaded):
+        text = m.rules()
+        assert "0 marks if thinks the acceleration is zero at the top and does not give a value of g " \
+               "between 9.5 and 10.5" in text
+        assert "plausible" not in text
+        assert m.explain("it is zero at the top").text().startswith(
+            "0 marks: thinks the acceleration is zero at the top and does not give a value of g between 9.5 and 10.5")
+        assert "% description: gives a value of g between 9.5 and 10.5\ngives_a_plausible_g(X) :-" in m.rules("asp")
+
+
+def test_a_derived_predicate_without_a_description_reads_as_its_name():
+    question = load_question(SAMPLE / "question.yaml")
+    question.background = [d for d in question.background if not getattr(d, "description", None)]
+    assert MarkerWords(question, {}).phrase(L("gives_a_plausible_g", "!=", True)) == "does not give a plausible g"

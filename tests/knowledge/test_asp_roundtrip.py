@@ -53,8 +53,12 @@ rules = st.builds(
     st.sampled_from(["learned", "initial"]), st.one_of(st.none(), st.sampled_from(["r1", "open_circuit", "x-2"])))
 background_rules = rules.map(lambda r: Rule(r.head, r.body, r.exceptions, r.confidence, r.fixed_confidence,
                                             "background", r.name))
-definitions = st.builds(lambda name, body, exc: PredicateDefinition(name, tuple(body), exc),
-                        st.sampled_from(PREDICATES), st.lists(literals(), max_size=3), exceptions(1))
+#: descriptions as the readers keep them: one line, single spaces, at most 200 characters
+descriptions = st.one_of(st.none(), st.sampled_from(["gives a plausible g", "says 'no' % or \"yes\": Ω"]),
+                         st.text(string.printable, max_size=200).map(lambda t: " ".join(t.split())).filter(bool))
+definitions = st.builds(lambda name, body, exc, desc: PredicateDefinition(name, tuple(body), exc, desc),
+                        st.sampled_from(PREDICATES), st.lists(literals(), max_size=3), exceptions(1),
+                        descriptions)
 
 
 # -- round trips ---------------------------------------------------------------------------

@@ -49,7 +49,9 @@ def test_the_complete_example_of_the_reference_doc_is_valid_and_means_what_it_sa
     assert q.concepts[1].phrases[0] == "gravity"
     assert q.quantities[0].tolerance == 0.25 and q.quantities[0].absolute_tolerance
     assert q.background[0] == PredicateDefinition(
-        "plausible_g", (Literal("value:acceleration", ">=", 9.0), Literal("value:acceleration", "<=", 10.5)))
+        "plausible_g", (Literal("value:acceleration", ">=", 9.0), Literal("value:acceleration", "<=", 10.5)),
+        description="gives a value of g between 9 and 10.5")
+    assert q.background[2].name == "says_gravity_down" and q.background[2].description == "says gravity pulls it down"
     assert q.background[1] == Rule("0", (Literal("misconception:zero_at_top", "==", "present"),
                                          Literal("plausible_g", "!=", True)),
                                    confidence=0.95, fixed_confidence=True, origin="background",
@@ -209,6 +211,15 @@ def test_a_file_with_many_mistakes_reports_all_of_them_in_order():
      "q.yaml:5:5: derived predicate 'coverage' has the name of a feature"),
     ("id: q\nquestion: x\nreference_answers: [a]\nbackground:\n  - \"p(X) :- q(X).\"\n  - \"q(X) :- p(X).\"\n",
      "q.yaml:5:14: 'p' depends on itself (p -> q -> p)"),
+    ("id: q\nquestion: x\nreference_answers: [a]\nbackground:\n  - define: p\n    description: [says, it]\n    if: [length > 3]\n",
+     "q.yaml:6:18: a description is text, not list"),
+    ("id: q\nquestion: x\nreference_answers: [a]\nbackground:\n  - define: p\n    description: '  '\n    if: [length > 3]\n",
+     "q.yaml:6:18: the description is empty"),
+    ("id: q\nquestion: x\nreference_answers: [a]\nbackground:\n  - define: p\n    description: says a lot\n    if: [length > 3]\n"
+     "  - define: p\n    description: says little\n    if: [length < 2]\n",
+     "q.yaml:8:5: derived predicate 'p' is described differently here than at line 5 ('says a lot')"),
+    ("id: q\nquestion: x\nreference_answers: [a]\nbackground:\n  - |\n    % description: is long\n    mark(X,'0') :- length(X,V), V > 3.\n",
+     "q.yaml:6:5: a description belongs before a derived predicate's rule"),
     ("id: q\nquestion: x\nreference_answers: [a]\ninitial_rules:\n  - |\n    mark(X,'1') :-\n       coverage(X,V), V > lots.\n",
      "q.yaml:7:27: coverage is numeric and compared with a non-number"),
     ("id: q\nquestion: x\nreference_answers: [a]\ninitial_rules:\n  - mark: '1'\n    if: [coverage > 0.5]\n    unless: [length < 3, 7]\n",

@@ -39,8 +39,11 @@ rules = st.builds(lambda h, b, e, c, f, o, n: Rule(h, tuple(b), e, c, f, o, n),
                   st.lists(literals(), max_size=4), exceptions(2), st.one_of(st.none(), st.floats(0, 1)),
                   st.booleans(), st.sampled_from(["learned", "initial", "background"]),
                   st.one_of(st.none(), st.sampled_from(["r1", "open circuit"])))
-definitions = st.builds(lambda n, b, e: PredicateDefinition(n, tuple(b), e), st.sampled_from(["p", "q_2"]),
-                        st.lists(literals(), max_size=3), exceptions(1))
+definitions = st.builds(lambda n, b, e, d: PredicateDefinition(n, tuple(b), e, d), st.sampled_from(["p", "q_2"]),
+                        st.lists(literals(), max_size=3), exceptions(1),
+                        st.one_of(st.none(), st.sampled_from(["gives a plausible g", "is: 'x' # y"]),
+                                  st.text(string.printable, max_size=200).map(lambda t: " ".join(t.split()))
+                                  .filter(bool)))
 
 
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
