@@ -124,6 +124,7 @@ class _Parser:
         self._tokenize(text)
         self.last = len(self.tokens) - 1
         self.comment_on_line = {c.line: c for c in self.comments}  # a line has one comment at most
+        self.code_lines = {t.line for t in self.tokens}
         self.pos = 0
         self.comment_pos = 0
 
@@ -195,6 +196,10 @@ class _Parser:
                 while self.peek().kind != "eof" and self.peek().text != ".":
                     self.take()
                 self.take()
+        for comment in self.comments[self.comment_pos:]:  # after the last rule: before nothing
+            if _DESCRIPTION.match(comment.text):
+                self.problem(comment.line, comment.col, "a description with no derived predicate's rule after it",
+                             "% description: ... on the line before p(X) :- ...")
         return out
 
     def clause(self) -> Clause:
@@ -206,7 +211,11 @@ class _Parser:
             m = _ANNOTATION.match(comment.text)
             annotation = m or annotation
             if _DESCRIPTION.match(comment.text):
-                description = comment
+                if comment.line in self.code_lines:  # after a rule on its line: which rule is meant?
+                    self.problem(comment.line, comment.col, "a description goes on a line of its own",
+                                 "% description: ... on the line before p(X) :- ...")
+                else:
+                    description = comment
             self.comment_pos += 1
         confidence = None
         if first.kind == "number" and self.peek(1).text == "::":

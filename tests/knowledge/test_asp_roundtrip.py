@@ -152,6 +152,28 @@ def test_every_problem_of_a_file_is_reported_with_its_position():
     assert len(problems) == 4
 
 
+@pytest.mark.parametrize("text, problem", [
+    ("% description: says there is a gap\nmark(X,'1') :- concept(X,gap,present).",
+     "rules.lp:1:1: a description belongs before a derived predicate's rule"),
+    ("gap(X) :- concept(X,gap,present).  % description: says there is a gap\nmark(X,'1') :- gap(X).",
+     "rules.lp:1:36: a description goes on a line of its own"),
+    ("gap(X) :- concept(X,gap,present).\nmark(X,'1') :- gap(X).\n% description: says there is a gap",
+     "rules.lp:3:1: a description with no derived predicate's rule after it"),
+    ("% description: " + "long " * 50 + "\ngap(X) :- concept(X,gap,present).\nmark(X,'1') :- gap(X).",
+     "rules.lp:1:1: the description is 249 characters long (at most 200)"),
+])
+def test_a_description_stands_on_its_own_line_before_a_derived_predicate(text, problem):
+    problems = _problems(text)
+    assert any(p.startswith(problem) for p in problems), problems
+
+
+def test_a_description_is_read_with_its_predicate():
+    program = parse_program("% description:   says   there is a gap \ngap(X) :- concept(X,gap,present).\n"
+                            "mark(X,'1') :- gap(X).")
+    assert program.background == [PredicateDefinition("gap", (Literal("concept:gap", "==", "present"),),
+                                                      description="says there is a gap")]
+
+
 def test_exception_that_depends_on_itself_through_not_is_reported():
     problems = _problems("mark(X,'1') :- concept(X,gap,present), not ab1(X).\n"
                          "ab1(X) :- coverage(X,V), V > 0.5, not ab2(X).\n"
