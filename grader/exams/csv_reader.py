@@ -3,7 +3,8 @@
 Real exports are messy, so reading detects what it can:
 
 - encoding: a BOM (UTF-8, UTF-16) wins; otherwise the file is checked to be valid UTF-8 and,
-  if it is not, charset-normalizer picks a legacy encoding (typically Windows-1252);
+  if it is not, charset-normalizer picks a legacy encoding (typically Windows-1252); see
+  `grader.exams.text_encoding`;
 - separator: comma, semicolon or tab, from the header and csv.Sniffer on a sample;
 - quoted newlines inside answers, blank answers, "NA" answers (kept as text), short rows
   (padded with blanks), blank lines (skipped).
@@ -17,7 +18,6 @@ cell into anything but text, and knows which record (not which physical line) it
 
 from __future__ import annotations
 
-import codecs
 import csv
 import io
 from dataclasses import dataclass
@@ -27,14 +27,11 @@ from typing import IO, Iterator, Sequence
 import numpy as np
 import pandas as pd
 
+from grader.exams.text_encoding import NOT_TEXT, CSVFormatError, detect_encoding  # noqa: F401 (re-exported)
+
 csv.field_size_limit(min(2**31 - 1, 64 * 1024 * 1024))
 
 DELIMITERS = (",", ";", "\t")
-_SAMPLE_BYTES = 256 * 1024
-
-
-class CSVFormatError(ValueError):
-    """A CSV file that cannot be read as asked; the message names the file and the row."""
 
 
 # ---------------------------------------------------------------------------------------
@@ -60,119 +57,6 @@ class CSVFormat:
         return f"read as {encoding} text with {between} between cells"
 
 
-def detect_encoding(path: str | Path) -> str:
-    """The encoding of a text file: from its BOM, else UTF-16/32 from the pattern of zero
-    bytes, else UTF-8 if it is valid, else a guess. A file that is no text (a workbook, a
-    PDF, other binary data) is a CSVFormatError saying what it seems to be."""
-    path = Path(path)
-    with open(path, "rb") as f:
-        head = f.read(_SAMPLE_BYTES)
-    for magic, what in _MAGIC.items():
-        if head.startswith(magic):
-            raise CSVFormatError(f"{path}: this is {what}, not a CSV file; {_NOT_TEXT}")
-    if head.startswith(codecs.BOM_UTF8):
-        return "utf-8-sig"
-    if head.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
-        return "utf-32"
-    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return "utf-16"
-    if b"\x00" in head:
-        return _wide_encoding(path, head)
-    bad_at = _first_invalid_utf8(path)
-    if bad_at is None:
-        return "utf-8"
-    with open(path, "rb") as f:
-        sample = f.read(_SAMPLE_BYTES)
-        if bad_at > len(sample):
-            f.seek(max(0, bad_at - 4096))
-            sample += b"\n" + f.read(8192)
-    for encoding in _legacy_candidates(sample):
-        if _decodes(path, encoding):
-            return encoding
-    return "latin-1"  # decodes any bytes; better than refusing the file
-
-
-_MAGIC = {b"PK\x03\x04": "a spreadsheet workbook (.xlsx or .ods) or another zip file",
-          b"\xd0\xcf\x11\xe0": "an old Excel workbook (.xls) or another Office file",
-          b"%PDF": "a PDF document"}
-_NOT_TEXT = ("save it from your spreadsheet or learning platform as CSV (UTF-8) and try again")
-
-
-def _wide_encoding(path: Path, head: bytes) -> str:
-    """UTF-16 or UTF-32 without a byte-order mark, told by where the zero bytes of ASCII
-    characters fall; otherwise the file is not text."""
-    data = head[: len(head) - len(head) % 4]
-    zero = np.frombuffer(data, dtype=np.uint8) == 0
-    if len(zero) >= 4:
-        by_position = [zero[k::4].mean() for k in range(4)]
-        for encoding, pattern in (("utf-32-le", (0, 1, 1, 1)), ("utf-32-be", (1, 1, 1, 0)),
-                                  ("utf-16-le", (0, 1, 0, 1)), ("utf-16-be", (1, 0, 1, 0))):
-            if all((share > 0.6) if z else (share < 0.1) for share, z in zip(by_position, pattern)) \
-                    and _decodes(path, encoding):
-                return encoding
-    raise CSVFormatError(f"{path}: this is not a text file (it has zero bytes where text has none); "
-                         f"{_NOT_TEXT}")
-
-
-def _first_invalid_utf8(path: Path) -> int | None:
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    offset = 0
-    with open(path, "rb") as f:
-        while block := f.read(1 << 20):
-            try:
-                decoder.decode(block)
-            except UnicodeDecodeError as e:
-                return offset + e.start
-            offset += len(block)
-    try:
-        decoder.decode(b"", final=True)
-    except UnicodeDecodeError:
-        return offset
-    return None
-
-
-_WESTERN = {"cp1252", "latin_1", "iso8859_15", "cp1250", "iso8859_2", "mac_roman", "cp850", "cp1257"}
-
-
-def _legacy_candidates(sample: bytes) -> list[str]:
-    """Encodings to try for a file that is not UTF-8, most likely first.
-
-    Windows-1252 is by far the most common legacy encoding of Western exports, and on the
-    few accented letters of a short English export charset-normalizer's guess is a coin
-    toss (it may say Big5 for "it’s"). So cp1252 goes first when the non-ASCII bytes look
-    like Western text (short runs between ASCII ones, as in "café", "Größe", "10 °C") or
-    when the library itself names a Western relative; otherwise (runs of high bytes, as in
-    Cyrillic or CJK text) the library's guesses go first.
-    """
-    from charset_normalizer import from_bytes
-
-    guesses = [m.encoding for m in from_bytes(sample)]
-    guesses = [g for g in guesses if g not in ("ascii", "utf_8")]
-    if not guesses or guesses[0] in _WESTERN or _mean_high_run(sample) <= 2.5:
-        return list(dict.fromkeys(["cp1252"] + guesses))
-    return list(dict.fromkeys(guesses + ["cp1252"]))
-
-
-def _mean_high_run(sample: bytes) -> float:
-    """Mean length of the runs of consecutive non-ASCII bytes (1-2 in Western text such as
-    "café" or "Größe"; whole words in Cyrillic, CJK or Greek text)."""
-    high = np.frombuffer(sample, dtype=np.uint8) >= 0x80
-    runs = int(np.count_nonzero(high[1:] & ~high[:-1])) + int(high[:1].sum())
-    return float(high.sum() / runs) if runs else 0.0
-
-
-def _decodes(path: Path, encoding: str) -> bool:
-    decoder = codecs.getincrementaldecoder(encoding)()
-    try:
-        with open(path, "rb") as f:
-            while block := f.read(1 << 20):
-                decoder.decode(block)
-        decoder.decode(b"", final=True)
-    except (UnicodeDecodeError, LookupError):
-        return False
-    return True
-
-
 def detect_delimiter(sample: str) -> str:
     """Comma, semicolon or tab: the one that splits the header into the most cells
     (csv.Sniffer on the sample breaks ties, e.g. for a one-column header)."""
@@ -196,14 +80,14 @@ def detect_format(path: str | Path) -> CSVFormat:
         sample = f.read(64 * 1024)
     if "\x00" in sample:
         raise CSVFormatError(f"{path}: this is not a text file (it has zero bytes where text has "
-                             f"none); {_NOT_TEXT}")
+                             f"none); {NOT_TEXT}")
     first_line = sample.split("\n", 1)[0].strip()
     if first_line.lower().startswith("sep=") and len(first_line) == 5:
         return CSVFormat(encoding, first_line[4], sep_line=True)  # Excel's hint: "sep=;"
     try:
         return CSVFormat(encoding, detect_delimiter(sample))
     except csv.Error as e:
-        raise CSVFormatError(f"{path}: cannot read the first rows as CSV ({e}); {_NOT_TEXT}") from None
+        raise CSVFormatError(f"{path}: cannot read the first rows as CSV ({e}); {NOT_TEXT}") from None
 
 
 # ---------------------------------------------------------------------------------------
