@@ -20,7 +20,8 @@ from grader.output_guard import GRADED_CSV, MODEL, check_output, question_inputs
 def cmd_grade(args: argparse.Namespace, warn: Callable[[Sequence[str]], None]) -> int:
     """Grade an export with one model (--model) or an exam's questions (--exam); `warn`
     prints warnings the way the rest of the command does."""
-    from grader.exams.batch import exam_grader, grade_file
+    from grader.exams.batch import grade_file
+    from grader.exams.chunk_graders import exam_grader
     from grader.grading.model import GradingModel
 
     progress = False if args.no_progress else None

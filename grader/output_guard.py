@@ -18,7 +18,7 @@ import stat
 from pathlib import Path
 from typing import Iterable
 
-from grader.exams.batch import GRADE_COLUMNS
+from grader.exams.chunk_graders import GRADE_COLUMNS
 
 #: The kinds of file the command line writes, as a teacher would name them.
 MODEL, GRADED_CSV, REPORT_JSON = "model file", "graded CSV", "evaluation report"

@@ -130,7 +130,8 @@ def run(args: argparse.Namespace) -> int:
     from knowledge import load_question
 
     from grader.atomic_file import atomic_write_text
-    from grader.exams.batch import LongGrader, grade_file
+    from grader.exams.batch import grade_file
+    from grader.exams.chunk_graders import LongGrader
     from grader.exams.exam_io import read_marked_answers
     from grader.grading.model import GradingModel
 

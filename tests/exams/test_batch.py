@@ -15,8 +15,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from grader.exams.batch import (ColumnGrader, LongGrader, ResumeError, WideGrader, grade_file,
-                          partial_path)
+from grader.exams.batch import ResumeError, grade_file, partial_path
+from grader.exams.chunk_graders import ColumnGrader, LongGrader, WideGrader
 
 
 class KeywordModel:

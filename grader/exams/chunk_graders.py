@@ -1,0 +1,152 @@
+"""What grades a chunk of an export's rows: one answer column, a wide export, a long one.
+
+A chunk grader turns a chunk of input rows (a DataFrame of text) into the columns to add to
+them (mark, confidence, flagged, rule, explanation, as CSV text), with the model of each
+answer's question; `grader.exams.batch` streams an export through one, resumably. Each has a
+fingerprint of what it does (its models' and its settings'), which is how an interrupted run
+knows it may continue.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping, Protocol, Sequence
+
+import numpy as np
+import pandas as pd
+
+from grader.exams.exam_io import Exam, resolve_column
+from grader.grading.model import DEFAULT_FLAG_BELOW
+from grader.grading.model_file import content_hash
+
+#: The columns grading adds for each answer column.
+GRADE_COLUMNS = ("mark", "confidence", "flagged", "rule", "explanation")
+
+
+class AnswerGrader(Protocol):
+    """What batch grading needs from a model (grader.grading.model.GradingModel is one)."""
+
+    def grade(self, answers: Sequence[str], flag_below: float = DEFAULT_FLAG_BELOW) -> pd.DataFrame: ...
+
+    def fingerprint(self) -> str: ...
+
+
+class ChunkGrader(Protocol):
+    """Turns a chunk of input rows into the columns to add to them."""
+
+    def output_columns(self, input_columns: Sequence[str]) -> list[str]: ...
+
+    def bind(self, input_columns: Sequence[str], path: Path) -> None: ...
+
+    def grade_chunk(self, frame: pd.DataFrame) -> pd.DataFrame: ...
+
+    def fingerprint(self) -> str: ...
+
+
+def format_grades(grades: pd.DataFrame) -> pd.DataFrame:
+    """The grading columns as the text written to CSV (empty mark/confidence when none)."""
+    confidence = grades["confidence"].to_numpy(dtype=float)
+    return pd.DataFrame({
+        "mark": ["" if m is None or m != m else str(m) for m in grades["mark"].to_numpy(dtype=object)],
+        "confidence": ["" if c != c else f"{c:.4f}" for c in confidence.tolist()],
+        "flagged": np.where(grades["flagged"].to_numpy(dtype=bool), "yes", "no").astype(object),
+        "rule": grades["rule"].to_numpy(dtype=object),
+        "explanation": grades["explanation"].to_numpy(dtype=object),
+    }, dtype=object)
+
+
+@dataclass
+class ColumnGrader:
+    """Grade one answer column with one model (optionally naming the added columns
+    `PREFIX:mark`, ... as the wide exam layout does)."""
+
+    model: AnswerGrader
+    answer_column: str = "answer"
+    flag_below: float = DEFAULT_FLAG_BELOW
+    prefix: str = ""
+    _column: str | None = field(default=None, repr=False)
+
+    def output_columns(self, input_columns: Sequence[str]) -> list[str]:
+        return [f"{self.prefix}{c}" for c in GRADE_COLUMNS]
+
+    def bind(self, input_columns: Sequence[str], path: Path) -> None:
+        self._column = resolve_column(self.answer_column, input_columns, path, "answer column")
+
+    def grade_chunk(self, frame: pd.DataFrame) -> pd.DataFrame:
+        grades = format_grades(self.model.grade(frame[self._column].tolist(), flag_below=self.flag_below))
+        grades.columns = self.output_columns(frame.columns)
+        return grades
+
+    def fingerprint(self) -> str:
+        return content_hash([self.model.fingerprint(), self.answer_column, self.flag_below, self.prefix])
+
+
+@dataclass
+class WideGrader:
+    """A wide export (one row per student): each question's column with its own model."""
+
+    graders: Sequence[ColumnGrader]
+
+    def output_columns(self, input_columns: Sequence[str]) -> list[str]:
+        return [c for g in self.graders for c in g.output_columns(input_columns)]
+
+    def bind(self, input_columns: Sequence[str], path: Path) -> None:
+        for g in self.graders:
+            g.bind(input_columns, path)
+
+    def grade_chunk(self, frame: pd.DataFrame) -> pd.DataFrame:
+        return pd.concat([g.grade_chunk(frame) for g in self.graders], axis=1)
+
+    def fingerprint(self) -> str:
+        return content_hash([g.fingerprint() for g in self.graders])
+
+
+@dataclass
+class LongGrader:
+    """A long export (one answer per row) holding several questions: the question column
+    says which model grades the row; a row of an unknown question is left unmarked and flagged."""
+
+    models: Mapping[str, AnswerGrader]
+    question_column: str
+    answer_column: str = "answer"
+    flag_below: float = DEFAULT_FLAG_BELOW
+    _columns: tuple[str, str] | None = field(default=None, repr=False)
+
+    def output_columns(self, input_columns: Sequence[str]) -> list[str]:
+        return list(GRADE_COLUMNS)
+
+    def bind(self, input_columns: Sequence[str], path: Path) -> None:
+        self._columns = (resolve_column(self.question_column, input_columns, path, "question column"),
+                         resolve_column(self.answer_column, input_columns, path, "answer column"))
+
+    def grade_chunk(self, frame: pd.DataFrame) -> pd.DataFrame:
+        qcol, acol = self._columns
+        out = pd.DataFrame({"mark": "", "confidence": "", "flagged": "yes", "rule": "",
+                            "explanation": ""}, index=range(len(frame)), dtype=object)
+        questions = np.asarray([q.strip() for q in frame[qcol].tolist()], dtype=object)
+        for qid in pd.unique(questions):
+            rows = np.flatnonzero(questions == qid)
+            model = self.models.get(qid)
+            if model is None:
+                out.loc[rows, "explanation"] = f"no model for question {qid!r}: for a human marker"
+                continue
+            answers = frame[acol].to_numpy(dtype=object)[rows].tolist()
+            grades = format_grades(model.grade(answers, flag_below=self.flag_below))
+            out.iloc[rows, :] = grades.to_numpy(dtype=object)
+        return out
+
+    def fingerprint(self) -> str:
+        return content_hash([[k, m.fingerprint()] for k, m in sorted(self.models.items())]
+                            + [self.question_column, self.answer_column, self.flag_below])
+
+
+def exam_grader(exam: Exam, models: Mapping[str, AnswerGrader],
+                flag_below: float = DEFAULT_FLAG_BELOW) -> ChunkGrader:
+    """The chunk grader an exam file describes, with a model per question id."""
+    if exam.layout == "wide":
+        return WideGrader([ColumnGrader(models[q.id], q.column, flag_below, prefix=f"{q.id}:")
+                           for q in exam.questions])
+    if len(exam.questions) == 1 and exam.question_column is None:
+        return ColumnGrader(models[exam.questions[0].id], exam.answer_column, flag_below)
+    return LongGrader(models, exam.question_column, exam.answer_column, flag_below)
