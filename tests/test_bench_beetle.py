@@ -10,7 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from grader.bench.beetle import figures, flagged_accuracy, main, relabel, scheme_figures
+from grader.bench.beetle import (figures, flagged_accuracy, format_reliability, main, relabel, reliability,
+                                 scheme_figures)
 
 
 def test_relabel_schemes():
@@ -35,6 +36,25 @@ def test_flagged_accuracy_flags_the_least_confident_and_the_unmarked_first():
     assert flagged_accuracy(truth, pred, conf, 0.3) == pytest.approx(1.0)
     assert flagged_accuracy(truth, pred, conf, 0.0) == pytest.approx(0.7)
     assert math.isnan(flagged_accuracy(truth, pred, conf, 1.0))
+
+
+def test_reliability_says_how_often_each_band_of_confidence_is_right():
+    truth = ["a", "a", "b", "b", "a", "b", "a", "b"]
+    pred = ["a", "b", None, "b", "a", "a", "a", "a"]
+    conf = [0.95, 0.2, np.nan, 1.0, 0.9, 0.6, 0.75, 0.5]
+    rows = reliability(truth, pred, conf)
+    assert [(r["from"], r["to"], r["answers"]) for r in rows] == [(0.0, 0.5, 1), (0.5, 0.7, 2), (0.7, 0.9, 1),
+                                                                  (0.9, 1.0, 3)]
+    # 0-0.5: the 0.2 mark is wrong; 0.5-0.7: 0.6 and 0.5 both wrong; 0.7-0.9: 0.75 right;
+    # 0.9-1 (closed): 0.95, 1.0 and 0.9 all right; the unmarked answer is in no band
+    assert [r["right"] for r in rows] == [0.0, 0.0, 1.0, 1.0]
+    assert [r["mean_confidence"] for r in rows] == pytest.approx([0.2, 0.55, 0.75, (0.95 + 1.0 + 0.9) / 3])
+    empty = reliability(["a"], [None], [np.nan])
+    assert all(r["answers"] == 0 and math.isnan(r["right"]) for r in empty)
+    text = format_reliability({"2way": rows})
+    assert "0.55 -> 0.00 (2)" in text and "0.95 -> 1.00 (3)" in text
+    with pytest.raises(ValueError, match="2 labels, 1 predictions"):
+        reliability(["a", "b"], ["a"], [0.5])
 
 
 def test_flagged_accuracy_breaks_ties_by_position():
@@ -88,7 +108,13 @@ def test_end_to_end_on_a_small_made_up_folder(tmp_path, capsys):
     result = json.loads(out.read_text())
     assert result["figures"]["2way"]["own"]["answers"] == 2
     assert result["figures"]["2way"]["own"]["accuracy"] == pytest.approx(1.0)
-    assert "acc@30%flag" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "acc@30%flag" in printed and "confidence against the share right" in printed
+    # both test answers are marked right: every band holding one says 1.00 right
+    bands = result["reliability"]["2way"]
+    assert sum(b["answers"] for b in bands) == 2
+    assert all(b["right"] == 1.0 for b in bands if b["answers"]) and all(b["right"] is None for b in bands
+                                                                        if not b["answers"])
     assert main(["--data", str(tmp_path / "nowhere")]) == 2
     # the boosted rule ensembles through the same path (they take no resamples)
     assert main(["--data", str(tmp_path), "--json", str(out), "--learner", "boosted", "--resamples", "0"]) == 0

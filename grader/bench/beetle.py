@@ -14,7 +14,9 @@ its predictions mapped down ("mapped") is printed too (it costs nothing extra).
 Per scheme and source: accuracy (an answer no rule marks counts as wrong), macro-F1 (same),
 the share of answers left unmarked, and the accuracy of the automatically marked rest when the
 20% and the 30% least confident answers of the whole set are flagged (unmarked answers count
-as least confident; ties in confidence are broken by the answers' order in the file).
+as least confident; ties in confidence are broken by the answers' order in the file). Then
+the spread across questions, and how often a mark of each confidence is right (a teacher
+reads "confidence 0.95" as "right 95 times in 100": the table says whether it is).
 """
 
 from __future__ import annotations
@@ -45,6 +47,8 @@ MARK_ORDER = {"5way": ("non_domain", "irrelevant", "contradictory", "partially_c
 NO_CREDIT = {"5way": ("non_domain", "irrelevant", "contradictory"), "3way": ("incorrect", "contradictory"),
              "2way": ("incorrect",)}
 FLAG_SHARES = (0.2, 0.3)
+#: The confidence bands of the reliability table: the flag threshold's default 0.7 is an edge.
+CONFIDENCE_BANDS = (0.0, 0.5, 0.7, 0.9, 1.0)
 _THREE_WAY_KEPT = ("correct", "contradictory")
 
 
@@ -239,6 +243,48 @@ def format_spread(by_question: pd.DataFrame, before: pd.DataFrame | None = None)
     return "\n".join(lines)
 
 
+def reliability(y_true: Sequence, y_pred: Sequence, confidence: Sequence[float],
+                bands: Sequence[float] = CONFIDENCE_BANDS) -> list[dict]:
+    """For each confidence band [lo, hi) (the last one closed), the marked answers in it, their
+    mean confidence and the share of them marked right: a confidence a teacher can act on is
+    about as often right as it says. Unmarked answers have no confidence and are left out."""
+    t = np.asarray(list(y_true), dtype=object)
+    p = np.asarray(list(y_pred), dtype=object)
+    conf = np.asarray(confidence, dtype=float)
+    if not (len(t) == len(p) == len(conf)):
+        raise ValueError(f"{len(t)} labels, {len(p)} predictions and {len(conf)} confidences")
+    marked = np.array([not _unmarked(x) for x in p], dtype=bool) & ~np.isnan(conf)
+    rows = []
+    for i, (lo, hi) in enumerate(zip(bands[:-1], bands[1:])):
+        last = i == len(bands) - 2
+        inside = marked & (conf >= lo) & ((conf <= hi) if last else (conf < hi))
+        n = int(inside.sum())
+        rows.append({"from": lo, "to": hi, "answers": n,
+                     "mean_confidence": float(conf[inside].mean()) if n else float("nan"),
+                     "right": float((p[inside] == t[inside]).mean()) if n else float("nan")})
+    return rows
+
+
+def scheme_reliability(predictions: pd.DataFrame) -> dict[str, list[dict]]:
+    """{scheme: `reliability` of its own-label marks} from `grade_question` rows."""
+    return {scheme: reliability([relabel(y, scheme) for y in predictions.label_5way],
+                                predictions[f"mark_{scheme}"].tolist(),
+                                pd.to_numeric(predictions[f"confidence_{scheme}"], errors="coerce").to_numpy())
+            for scheme in SCHEMES}
+
+
+def format_reliability(table: dict[str, list[dict]]) -> str:
+    """`scheme_reliability` as text, one line per scheme."""
+    bands = list(zip(CONFIDENCE_BANDS[:-1], CONFIDENCE_BANDS[1:]))
+    lines = ["confidence against the share right (mean confidence -> share right, answers):",
+             f"  {'scheme':7s}" + "".join(f"{f'{lo:g}-{hi:g}':>22s}" for lo, hi in bands)]
+    for scheme, rows in table.items():
+        cells = [f"{r['mean_confidence']:.2f} -> {r['right']:.2f} ({r['answers']})" if r["answers"] else "-"
+                 for r in rows]
+        lines.append(f"  {scheme:7s}" + "".join(f"{c:>22s}" for c in cells))
+    return "\n".join(lines)
+
+
 def _threshold(text: str) -> float | None:
     return None if text.lower() in ("none", "off") else float(text)
 
@@ -333,6 +379,8 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"[{time.perf_counter() - t0:.0f}s]")
     print(format_figures(result))
     print(format_spread(per_question_accuracy(predictions), before))
+    by_confidence = scheme_reliability(predictions)
+    print(format_reliability(by_confidence))
     if args.predictions:
         from grader.exams.exam_io import atomic_write_text
 
@@ -344,8 +392,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                                           for k, v in f.items()}  # NaN is not JSON
                                  for source, f in sources.items()}
                         for scheme, sources in result.items()}
+        bands = {scheme: [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()}
+                          for r in rows] for scheme, rows in by_confidence.items()}
         report = {"data": str(args.data), "cv": args.cv, "seed": args.seed, "params": params,
-                  "figures": figures_json}
+                  "figures": figures_json, "reliability": bands}
         atomic_write_text(args.json, json.dumps(report, indent=1) + "\n")
     return 0
 
