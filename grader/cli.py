@@ -16,10 +16,9 @@ import warnings
 from pathlib import Path
 from typing import Sequence
 
-from grader.grading.agreement import DEFAULT_RESAMPLES
-from grader.grading.model import (DEFAULT_CONFIDENCE_THRESHOLD, DEFAULT_FLAG_BELOW,
-                             DEFAULT_IMPROVEMENT_THRESHOLD)
 from grader import general_commands, grade_commands, rubric_commands
+from grader.grading.defaults import (DEFAULT_CONFIDENCE_THRESHOLD, DEFAULT_FLAG_BELOW,
+                                     DEFAULT_IMPROVEMENT_THRESHOLD, DEFAULT_RESAMPLES)
 from grader.output_guard import MODEL, REPORT_JSON, check_output, question_inputs
 
 PROG = "grader"

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from grader import general_commands
-from grader.grading.model import DEFAULT_FLAG_BELOW
+from grader.grading.defaults import DEFAULT_FLAG_BELOW
 from grader.output_guard import GRADED_CSV, MODEL, check_output, question_inputs
 
 

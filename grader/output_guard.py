@@ -18,8 +18,6 @@ import stat
 from pathlib import Path
 from typing import Iterable
 
-from grader.exams.chunk_graders import GRADE_COLUMNS
-
 #: The kinds of file the command line writes, as a teacher would name them.
 MODEL, GRADED_CSV, REPORT_JSON = "model file", "graded CSV", "evaluation report"
 FEATURES = "feature table"
@@ -132,6 +130,15 @@ def _is_graded_header(text: str) -> bool:
             cells = next(csv.reader(io.StringIO(first), delimiter=delimiter))
         except (csv.Error, StopIteration):
             continue
-        if all(any(c == g or c.endswith(":" + g) for c in cells) for g in GRADE_COLUMNS):
+        if all(any(c == g or c.endswith(":" + g) for c in cells) for g in _grade_columns()):
             return True
     return False
+
+
+def _grade_columns() -> tuple[str, ...]:
+    """The columns grading adds, imported when a file's kind is checked: importing the
+    graders means importing the grading model, which the command line's start (its help, its
+    argument errors) does without."""
+    from grader.exams.chunk_graders import GRADE_COLUMNS
+
+    return GRADE_COLUMNS

@@ -298,3 +298,20 @@ def test_the_spacy_fallback_is_said_with_verbose_not_by_every_command(files):
     assert verbose.returncode == 0, verbose.stderr
     assert "grader: features: spaCy model 'en_core_web_sm_not_here' is not installed" in verbose.stderr
     assert verbose.stdout == quiet.stdout
+
+
+def test_help_and_argument_errors_come_before_spacy_and_pandas_are_imported():
+    """`grader --help` and a mistyped option are answered at once: the command line imports
+    the grading model (spaCy, pandas: about 1.5 s) only for a command that needs it."""
+    import subprocess
+    import sys
+
+    probe = ("import sys\nfrom grader import cli\n"
+             "try:\n    cli.main(['grade', '--no-such-option'])\nexcept SystemExit:\n    pass\n"
+             "print(sorted(m for m in ('spacy', 'pandas', 'numpy', 'grader.grading.model') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr
+    assert "grader grade: error:" in done.stderr
+    helped = subprocess.run([sys.executable, "-m", "grader.cli", "grade", "--help"], capture_output=True,
+                            text=True, timeout=120)
+    assert helped.returncode == 0 and "default 0.7" in helped.stdout

@@ -20,7 +20,7 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from grader.grading.model import DEFAULT_FLAG_BELOW
+from grader.grading.defaults import DEFAULT_FLAG_BELOW
 from grader.grading.model_file import content_hash
 from grader.grading.suggest import MIN_MARKED_FOR_MODEL
 

@@ -111,7 +111,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (FileNotFoundError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    from grader.grading.model import DEFAULT_CONFIDENCE_THRESHOLD, DEFAULT_IMPROVEMENT_THRESHOLD
+    from grader.grading.defaults import DEFAULT_CONFIDENCE_THRESHOLD, DEFAULT_IMPROVEMENT_THRESHOLD
 
     params = {"ratio": 0.5, "z": 3.0, "improvement_threshold": DEFAULT_IMPROVEMENT_THRESHOLD,
               "confidence_threshold": DEFAULT_CONFIDENCE_THRESHOLD, "n_resamples": args.resamples,

@@ -111,7 +111,7 @@ def general_models(data: Path, scheme: str, qids: Sequence[str], resamples: int)
     """For each question, a general model trained on the other questions' split=train answers."""
     from grader.bench.general import beetle_features
     from grader.grading.general import GeneralModel, positions
-    from grader.grading.model import DEFAULT_CONFIDENCE_THRESHOLD, DEFAULT_IMPROVEMENT_THRESHOLD
+    from grader.grading.defaults import DEFAULT_CONFIDENCE_THRESHOLD, DEFAULT_IMPROVEMENT_THRESHOLD
 
     answers, X = beetle_features(data)
     truth = np.asarray([relabel(y, scheme) for y in answers.label_5way], dtype=object)

@@ -32,7 +32,7 @@ from grader.atomic_file import atomic_write_text
 from grader.exams.chunk_graders import AnswerGrader, ChunkGrader, ColumnGrader
 from grader.exams.exam_io import (OUTPUT_ENCODING, CSVFormat, CSVFormatError, CSVReader, csv_text,
                                   neutralise, neutralise_frame, resolve_column)
-from grader.grading.model import DEFAULT_FLAG_BELOW
+from grader.grading.defaults import DEFAULT_FLAG_BELOW
 
 class ResumeError(ValueError):
     """A partial output that cannot be continued (other input or model, or damaged)."""

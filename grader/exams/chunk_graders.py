@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from grader.exams.exam_io import Exam, resolve_column
-from grader.grading.model import DEFAULT_FLAG_BELOW
+from grader.grading.defaults import DEFAULT_FLAG_BELOW
 from grader.grading.model_file import content_hash
 
 #: The columns grading adds for each answer column.

@@ -14,14 +14,17 @@ object a teacher trains, saves and runs.
 
 from __future__ import annotations
 
-from grader.grading.model import GradingModel, ModelFileError
-
 __all__ = ["GeneralModel", "GradingModel", "ModelFileError"]
+
+_LAZY = {"GradingModel": "grader.grading.model", "ModelFileError": "grader.grading.model",
+         "GeneralModel": "grader.grading.general"}
 
 
 def __getattr__(name: str):
-    if name == "GeneralModel":  # imported when first used, like the top package's names
-        from grader.grading.general import GeneralModel
+    # Imported when first used, like the top package's names, so that a light module of the
+    # package (`defaults`) is imported without spaCy and pandas.
+    if name in _LAZY:
+        import importlib
 
-        return GeneralModel
+        return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'grader.grading' has no attribute {name!r}")

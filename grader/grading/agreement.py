@@ -32,8 +32,8 @@ import pandas as pd
 from grader.confold.rule_eval import evaluate_ordered, rule_features
 from grader.confold.rules import Rule
 from grader.confold.subset_encoding import SubsetEncoder
+from grader.grading.defaults import DEFAULT_RESAMPLES  # noqa: F401 (re-exported)
 
-DEFAULT_RESAMPLES = 20
 #: How much a mark's wording score (0-1) counts in the vote against its share of the rule lists
 #: (`majority_vote`), chosen on cross-validation (docs/beetle.md): the words' reader alone 0.5
 #: (of 0.25, 0.5, 1, 2), the reader of words and features 1 (of 0.25, 0.5, 1).

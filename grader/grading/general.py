@@ -31,11 +31,12 @@ import pandas as pd
 
 from grader.confold.model_file import ModelFileError, read_json_file
 from grader.confold.rules import Rule
-from grader.grading.agreement import DEFAULT_RESAMPLES, ResampledAgreement
+from grader.grading.agreement import ResampledAgreement
+from grader.grading.defaults import (DEFAULT_CONFIDENCE_THRESHOLD, DEFAULT_FLAG_BELOW,
+                                     DEFAULT_IMPROVEMENT_THRESHOLD, DEFAULT_RESAMPLES)
 from grader.grading.general_features import (GENERAL_FEATURES, condition_phrase, general_features,
                                              question_extractor)
-from grader.grading.model import (DEFAULT_CONFIDENCE_THRESHOLD, DEFAULT_FLAG_BELOW,
-                                  DEFAULT_IMPROVEMENT_THRESHOLD, _as_text, agreement_phrases)
+from grader.grading.model import _as_text, agreement_phrases
 from grader.grading.model_file import content_hash, write_model_json
 from knowledge.schema import Question, marks_from_answers
 

@@ -27,7 +27,9 @@ import pandas as pd
 from grader.confold.estimator import ConFold
 from grader.confold.model_file import ModelFileError, read_json_file  # noqa: F401 (one error for every unreadable model file, re-exported)
 from grader.confold.rules import Rule
-from grader.grading.agreement import DEFAULT_RESAMPLES, ResampledAgreement, list_share, majority_vote
+from grader.grading.agreement import ResampledAgreement, list_share, majority_vote
+from grader.grading.defaults import (DEFAULT_CONFIDENCE_THRESHOLD, DEFAULT_FLAG_BELOW,  # noqa: F401 (re-exported)
+                                     DEFAULT_IMPROVEMENT_THRESHOLD, DEFAULT_RESAMPLES)
 from grader.grading.contradiction import contradiction_notes
 from grader.grading.justification import explain_answer
 from grader.grading.marker_text import MarkerWords, confidence_text, rules_text, vote_phrase
@@ -36,10 +38,6 @@ from grader.grading.wording import WordingSupport, support_phrases, weigh
 from grader.grading.training import LEARNERS, as_text as _as_text, is_blank, learn, marks_order_note  # noqa: F401 (re-exported)
 from knowledge.schema import Question
 
-#: Default pruning thresholds, chosen by cross-validation on sample_data/ (see docs/cli.md).
-DEFAULT_IMPROVEMENT_THRESHOLD = 0.05
-DEFAULT_CONFIDENCE_THRESHOLD = 0.5
-DEFAULT_FLAG_BELOW = 0.7
 
 Progress = Callable[[float, str], None]
 #: The options of `GradingModel.train` that a model's `params` record.

@@ -22,7 +22,8 @@ from typing import Sequence
 import pandas as pd
 
 from grader.grading.general import GeneralGrader
-from grader.grading.model import DEFAULT_FLAG_BELOW, GradingModel
+from grader.grading.defaults import DEFAULT_FLAG_BELOW
+from grader.grading.model import GradingModel
 from grader.grading.model_file import content_hash
 
 
