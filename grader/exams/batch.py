@@ -34,6 +34,7 @@ from grader.exams.exam_io import (OUTPUT_ENCODING, CSVFormat, CSVFormatError, CS
                                   neutralise, neutralise_frame, resolve_column)
 from grader.grading.defaults import DEFAULT_FLAG_BELOW
 
+
 class ResumeError(ValueError):
     """A partial output that cannot be continued (other input or model, or damaged)."""
 

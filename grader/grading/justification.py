@@ -17,6 +17,7 @@ import numpy as np
 from grader.confold.explain import Explanation, explain_table
 from grader.grading.wording import support_phrase
 
+
 def explain_answer(model: Any, answer: str) -> Explanation:
     """The justification of `answer`'s mark by `model` (a `GradingModel`, which calls this
     from its `explain`): the rule that gave the mark, the resampled one when the vote of the

@@ -44,6 +44,8 @@ Progress = Callable[[float, str], None]
 TRAIN_OPTIONS = ("ratio", "z", "improvement_threshold", "confidence_threshold", "n_terms", "default_rule",
                  "n_resamples", "wording_support", "evidence_rules", "lowest_marks", "vote", "list_confidence",
                  "learner")
+
+
 class Decisions(NamedTuple):
     """The model's decisions on a set of answers, aligned with them."""
 
