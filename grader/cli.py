@@ -19,7 +19,7 @@ from typing import Sequence
 from grader import general_commands, grade_commands, rubric_commands
 from grader.grading.defaults import (DEFAULT_CONFIDENCE_THRESHOLD, DEFAULT_FLAG_BELOW,
                                      DEFAULT_IMPROVEMENT_THRESHOLD, DEFAULT_RESAMPLES)
-from grader.output_guard import MODEL, REPORT_JSON, check_output, question_inputs
+from grader.output_guard import MODEL, REPORT_JSON, InputFile, check_inputs, check_output, question_inputs
 
 PROG = "grader"
 
@@ -143,8 +143,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("train", help="learn a model from marked answers",
                        description="Fit the feature extractor and CON-FOLD on marked answers and "
                        "write one model file.")
-    p.add_argument("--question", required=True, type=Path, metavar="Q.yaml")
-    p.add_argument("--answers", required=True, type=Path, metavar="marked.csv")
+    p.add_argument("--question", required=True, action=InputFile, what="question file", metavar="Q.yaml")
+    p.add_argument("--answers", required=True, action=InputFile, what="answers file", metavar="marked.csv")
     p.add_argument("--model", required=True, type=Path, metavar="model.json", help="model file to write")
     p.add_argument("--no-calibrate", dest="calibrate", action="store_false",
                    help="do not keep cross-validated confidences in the model (grade --target-accuracy "
@@ -158,11 +158,12 @@ def build_parser() -> argparse.ArgumentParser:
                        "column plus mark, confidence, flagged, rule and explanation. Either "
                        "--model with --answers, or --exam with an exam file.")
     src = p.add_mutually_exclusive_group(required=True)
-    src.add_argument("--model", type=Path, metavar="model.json")
-    src.add_argument("--exam", type=Path, metavar="exam.yaml",
+    src.add_argument("--model", action=InputFile, what="model file", metavar="model.json")
+    src.add_argument("--exam", action=InputFile, what="exam file", metavar="exam.yaml",
                      help="an exam file mapping questions to columns and models (see docs/cli.md)")
-    p.add_argument("--answers", type=Path, metavar="exam.csv", help="the export (with --model)")
-    p.add_argument("--question", type=Path, metavar="Q.yaml",
+    p.add_argument("--answers", action=InputFile, what="answers file", metavar="exam.csv",
+                   help="the export (with --model)")
+    p.add_argument("--question", action=InputFile, what="question file", metavar="Q.yaml",
                    help="with a general model (grader train-general): the question to mark")
     p.add_argument("--out", required=True, type=Path, metavar="graded.csv")
     flag = p.add_mutually_exclusive_group()
@@ -186,8 +187,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("evaluate", help="cross-validate on marked answers",
                        description="Cross-validated accuracy, macro-F1, quadratic weighted kappa, "
                        "IBS, and the accuracy of the automatic marks against the share flagged.")
-    p.add_argument("--question", required=True, type=Path, metavar="Q.yaml")
-    p.add_argument("--answers", required=True, type=Path, metavar="marked.csv")
+    p.add_argument("--question", required=True, action=InputFile, what="question file", metavar="Q.yaml")
+    p.add_argument("--answers", required=True, action=InputFile, what="answers file", metavar="marked.csv")
     p.add_argument("--folds", type=_positive_int, default=5)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", type=Path, metavar="report.json", help="also write the report as JSON")
@@ -196,12 +197,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_learning(p)
 
     p = sub.add_parser("explain", help="the full justification of one answer's mark")
-    p.add_argument("--model", required=True, type=Path, metavar="model.json")
+    p.add_argument("--model", required=True, action=InputFile, what="model file", metavar="model.json")
     p.add_argument("answer", help="the answer text")
     p.add_argument("--json", action="store_true", help="print the explanation as JSON")
 
     p = sub.add_parser("rules", help="print a model's rules")
-    p.add_argument("--model", required=True, type=Path, metavar="model.json")
+    p.add_argument("--model", required=True, action=InputFile, what="model file", metavar="model.json")
     p.add_argument("--format", choices=("text", "asp", "clingo", "yaml"), default="text",
                    help="text (readable), asp (the question file's syntax), clingo (runs in clingo as "
                         "printed, with the facts of `grader features --format clingo`), yaml")
@@ -335,6 +336,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with warnings.catch_warnings():
             warnings.showwarning = _show_warning  # one line, not Python's file:line form
+            check_inputs(args)  # a mistyped file name, before the command imports anything
             return COMMANDS[args.command](args)
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted (grade resumes where it stopped when run again)", file=sys.stderr)

@@ -13,7 +13,7 @@ import re
 import sys
 from pathlib import Path
 
-from grader.output_guard import MODEL, check_output, question_inputs
+from grader.output_guard import MODEL, InputFile, check_output, question_inputs
 
 _PAIR = re.compile(r"^(?P<question>.+?\.(?:ya?ml|YA?ML)):(?P<answers>.+)$")
 
@@ -51,12 +51,13 @@ def add_parsers(sub, add_columns, add_force) -> None:
                        "group of similar answers, largest groups first; once answers of two marks are "
                        "marked, the answers the model trained on them is least sure of, weighed by "
                        "how many similar answers their mark would settle.")
-    p.add_argument("--question", required=True, type=Path, metavar="Q.yaml")
-    p.add_argument("--answers", required=True, type=Path, metavar="exam.csv", help="the answers to choose from")
-    p.add_argument("--marked", type=Path, default=None, metavar="so_far.csv",
+    p.add_argument("--question", required=True, action=InputFile, what="question file", metavar="Q.yaml")
+    p.add_argument("--answers", required=True, action=InputFile, what="answers file", metavar="exam.csv",
+                   help="the answers to choose from")
+    p.add_argument("--marked", action=InputFile, what="answers file", default=None, metavar="so_far.csv",
                    help="the answers marked so far (id, answer, mark)")
     p.add_argument("-n", type=int, default=20, metavar="N", help="how many answers to suggest (default 20)")
-    p.add_argument("--general", type=Path, default=None, metavar="general.json",
+    p.add_argument("--general", action=InputFile, what="model file", default=None, metavar="general.json",
                    help="a general model: seeds the model while few answers are marked")
     p.add_argument("--json", action="store_true", help="print the suggestions as JSON")
     add_columns(p, mark=True)

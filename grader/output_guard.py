@@ -1,5 +1,7 @@
 """Checks before the command line writes a file: never over one of its own inputs, and never
-over a file of another kind (a model over a CSV) unless the user says `--force`.
+over a file of another kind (a model over a CSV) unless the user says `--force`. And, for the
+files it reads, that they are there (`InputFile`, `check_inputs`: before the grading model is
+imported, so a mistyped file name is said at once).
 
 A command that replaces its own input loses the teacher's work with exit status 0, so the
 check runs before any work is done. The kind of an existing file is read from its content,
@@ -9,6 +11,7 @@ from a regular file.
 
 from __future__ import annotations
 
+import argparse
 import csv
 import io
 import json
@@ -16,7 +19,7 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Sequence
 
 #: The kinds of file the command line writes, as a teacher would name them.
 MODEL, GRADED_CSV, REPORT_JSON = "model file", "graded CSV", "evaluation report"
@@ -56,6 +59,32 @@ def check_output(out: Path, kind: str, inputs: Iterable[Path | None], force: boo
         what = f"is {_a(found)}, not {_a(kind)}" if found else f"does not look like {_a(kind)}"
         raise OutputRefused(f"{out} already exists and {what}; choose another output file, or add "
                             f"--force to replace it")
+
+
+class InputFile(argparse.Action):
+    """An argparse action for a file the command reads (`what`: "model file", ...): stores the
+    path and notes it in `namespace.input_files`, which `check_inputs` checks before the command
+    runs (so before it imports the grading model: a mistyped name is said at once)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, what: str = "file", **kwargs) -> None:
+        super().__init__(option_strings, dest, **kwargs)
+        self.what = what
+
+    def __call__(self, parser, namespace, value, option_string=None) -> None:
+        path = Path(value)
+        setattr(namespace, self.dest, path)
+        found = list(getattr(namespace, "input_files", None) or [])
+        setattr(namespace, "input_files", found + [(path, self.what)])
+
+
+def check_inputs(args: argparse.Namespace) -> None:
+    """FileNotFoundError (or IsADirectoryError) for the first file noted by `InputFile` that is
+    not a file: "PATH: no such model file"."""
+    for path, what in getattr(args, "input_files", None) or []:
+        if path.is_dir():
+            raise IsADirectoryError(f"{path}: a folder, not {_a(what)}")
+        if not path.exists():
+            raise FileNotFoundError(f"{path}: no such {what}")
 
 
 def question_inputs(question: Path) -> list[Path]:
@@ -130,7 +159,8 @@ def _is_graded_header(text: str) -> bool:
             cells = next(csv.reader(io.StringIO(first), delimiter=delimiter))
         except (csv.Error, StopIteration):
             continue
-        if all(any(c == g or c.endswith(":" + g) for c in cells) for g in _grade_columns()):
+        columns = _grade_columns()
+        if all(any(c == g or c.endswith(":" + g) for c in cells) for g in columns):
             return True
     return False
 

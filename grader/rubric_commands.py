@@ -12,7 +12,7 @@ import json
 import sys
 from pathlib import Path
 
-from grader.output_guard import FEATURES, check_output
+from grader.output_guard import FEATURES, InputFile, check_output
 
 
 def add_parsers(sub, add_columns, add_learning, add_force) -> None:
@@ -22,13 +22,13 @@ def add_parsers(sub, add_columns, add_learning, add_force) -> None:
                        "answers, or those of --model) on answers a human marked, and print for every "
                        "rule how many answers it applies to, how many it marks, how many of those as "
                        "the human did, the answers it marks otherwise, and the answers no rule marks.")
-    p.add_argument("--question", type=Path, metavar="Q.yaml",
+    p.add_argument("--question", action=InputFile, what="question file", metavar="Q.yaml",
                    help="the question file whose rules to test (rules are learned from the answers "
                         "after its own; figures of learned rules are then on the answers they were "
                         "learned from)")
-    p.add_argument("--model", type=Path, metavar="model.json",
+    p.add_argument("--model", action=InputFile, what="model file", metavar="model.json",
                    help="test this model's rules (as trained) instead of learning them here")
-    p.add_argument("--answers", required=True, type=Path, metavar="marked.csv")
+    p.add_argument("--answers", required=True, action=InputFile, what="answers file", metavar="marked.csv")
     p.add_argument("--examples", type=int, default=5, metavar="N",
                    help="wrongly marked and unmarked answers shown per list (default 5)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -39,8 +39,8 @@ def add_parsers(sub, add_columns, add_learning, add_force) -> None:
                        description="The features a model reads in each answer, as CSV or as ASP "
                        "facts (`--format clingo`), so that `clingo rules.lp facts.lp` with the "
                        "program of `grader rules --format clingo` derives the marks `grader grade` gives.")
-    p.add_argument("--model", required=True, type=Path, metavar="model.json")
-    p.add_argument("--answers", required=True, type=Path, metavar="answers.csv")
+    p.add_argument("--model", required=True, action=InputFile, what="model file", metavar="model.json")
+    p.add_argument("--answers", required=True, action=InputFile, what="answers file", metavar="answers.csv")
     p.add_argument("--format", choices=("csv", "clingo"), default="csv")
     p.add_argument("--out", type=Path, default=None, help="write here instead of printing")
     add_columns(p, mark=False)

@@ -308,10 +308,25 @@ def test_help_and_argument_errors_come_before_spacy_and_pandas_are_imported():
 
     probe = ("import sys\nfrom grader import cli\n"
              "try:\n    cli.main(['grade', '--no-such-option'])\nexcept SystemExit:\n    pass\n"
+             "print(cli.main(['explain', '--model', 'no/such/model.json', 'an answer']))\n"
              "print(sorted(m for m in ('spacy', 'pandas', 'numpy', 'grader.grading.model') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
-    assert done.stdout.strip() == "[]", done.stdout + done.stderr
+    assert done.stdout.split() == ["2", "[]"], done.stdout + done.stderr
     assert "grader grade: error:" in done.stderr
+    assert "grader: error: no/such/model.json: no such model file" in done.stderr
     helped = subprocess.run([sys.executable, "-m", "grader.cli", "grade", "--help"], capture_output=True,
                             text=True, timeout=120)
     assert helped.returncode == 0 and "default 0.7" in helped.stdout
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["train", "--question", "{folder}", "--answers", "{marked}", "--model", "{folder}/m.json"],
+     "{folder}: a folder, not a question file"),
+    (["grade", "--exam", "{folder}/exam.yaml", "--out", "{folder}/g.csv"], "{folder}/exam.yaml: no such exam file"),
+    (["features", "--model", "{model}", "--answers", "{folder}/none.csv"], "{folder}/none.csv: no such answers file"),
+    (["suggest", "--question", "{question}", "--answers", "{marked}", "--marked", "{folder}/so_far.csv"],
+     "{folder}/so_far.csv: no such answers file"),
+])
+def test_a_file_to_read_that_is_not_there_is_named_before_any_work(files, capsys, argv, message):
+    code, out, err = run([a.format(**files) for a in argv], capsys)
+    assert code == 2 and err == f"grader: error: {message.format(**files)}\n"
