@@ -28,9 +28,9 @@ from grader.confold.estimator import ConFold
 from grader.confold.model_file import ModelFileError, read_json_file  # noqa: F401 (one error for every unreadable model file, re-exported)
 from grader.confold.rules import Rule
 from grader.grading.agreement import ResampledAgreement, list_share, majority_vote
+from grader.grading.contradiction import contradiction_notes
 from grader.grading.defaults import (DEFAULT_CONFIDENCE_THRESHOLD, DEFAULT_FLAG_BELOW,  # noqa: F401 (re-exported)
                                      DEFAULT_IMPROVEMENT_THRESHOLD, DEFAULT_RESAMPLES)
-from grader.grading.contradiction import contradiction_notes
 from grader.grading.justification import explain_answer
 from grader.grading.marker_text import MarkerWords, confidence_text, rules_text, vote_phrase
 from grader.grading.model_file import ModelParts, model_data, model_fingerprint, parts_from_data, write_model_json
@@ -386,7 +386,8 @@ class GradingModel:
     def from_dict(cls, data: dict, source: str = "<model>") -> GradingModel:
         """The model of a model file's data; ModelFileError naming `source` if it is damaged."""
         parts = parts_from_data(data, source)
-        model = cls(*parts[:-1])
+        model = cls(parts.question, parts.extractor, parts.learner, parts.trained_on, parts.params,
+                    parts.agreement, parts.wording)
         model.calibration = parts.calibration
         return model
 
