@@ -30,12 +30,6 @@ WORD_RUN = re.compile(
     r"\b(?:(?:%s)(?:[\s-]+(?:and[\s-]+)?(?:%s|point))*)\b"
     % ("|".join(sorted(NUMBER_WORDS, key=len, reverse=True)),
        "|".join(sorted({*NUMBER_WORDS, "oh"}, key=len, reverse=True))), re.IGNORECASE)
-_HAS_NUMBER = re.compile(r"\d|\b(?:%s)\b" % "|".join(NUMBER_WORDS), re.IGNORECASE)
-
-
-def has_number(text: str) -> bool:
-    """Cheap test run before the full scan: a digit or a number word."""
-    return _HAS_NUMBER.search(text) is not None
 
 
 def digits_value(s: str) -> float:

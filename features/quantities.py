@@ -67,7 +67,7 @@ def find_numbers(text: str) -> list[Mention]:
     """Every number of the text, in order, with the words after it that may be its unit."""
     has_digit = DIGIT.search(text) is not None
     number_words = may_have_number_words(text)
-    if not has_digit and not number_words:  # has_number(text), quicker
+    if not has_digit and not number_words:  # neither a digit nor a number word
         return []
     found: list[Mention] = []
     for m in (number_matches(text) if has_digit else ()):
