@@ -207,7 +207,7 @@ def write_marker_cookie() -> None:
     # a JS string literal that cannot end the string or the <script> element, whatever the name
     value = json.dumps(name).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     slot.html(f"<script>document.cookie = '{MARKER_COOKIE}=' + encodeURIComponent({value}) + "
-            "'; path=/; max-age=31536000; SameSite=Strict';</script>", unsafe_allow_javascript=True)
+              "'; path=/; max-age=31536000; SameSite=Strict';</script>", unsafe_allow_javascript=True)
 
 
 def anonymous() -> bool:
