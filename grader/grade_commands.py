@@ -20,6 +20,16 @@ from grader.output_guard import GRADED_CSV, MODEL, check_output, question_inputs
 def cmd_grade(args: argparse.Namespace, warn: Callable[[Sequence[str]], None]) -> int:
     """Grade an export with one model (--model) or an exam's questions (--exam); `warn`
     prints warnings the way the rest of the command does."""
+    exam = None
+    if args.exam is not None:  # the exam file and every file it names, before any work
+        from grader.exams.exam_file import check_named_files, read_exam
+
+        if args.answers is not None:
+            raise ValueError("grade --exam takes the export from the exam file; drop --answers")
+        if args.question is not None:
+            raise ValueError("grade --exam takes the questions from the exam file; drop --question")
+        exam = read_exam(args.exam)
+        check_named_files(exam)
     from grader.exams.batch import grade_file
     from grader.exams.chunk_graders import exam_grader
     from grader.grading.model import GradingModel
@@ -45,13 +55,6 @@ def cmd_grade(args: argparse.Namespace, warn: Callable[[Sequence[str]], None]) -
                             chunk_size=args.chunk_size, progress=progress, resume=not args.restart,
                             jobs=args.jobs)
     else:
-        from grader.exams.exam_io import read_exam
-
-        exam = read_exam(args.exam)
-        if args.answers is not None:
-            raise ValueError("grade --exam takes the export from the exam file; drop --answers")
-        if args.question is not None:
-            raise ValueError("grade --exam takes the questions from the exam file; drop --question")
         inputs = _exam_inputs(args.exam, exam)
         check_output(args.out, GRADED_CSV, inputs, args.force)
         if args.save_models is not None:

@@ -330,3 +330,35 @@ def test_help_and_argument_errors_come_before_spacy_and_pandas_are_imported():
 def test_a_file_to_read_that_is_not_there_is_named_before_any_work(files, capsys, argv, message):
     code, out, err = run([a.format(**files) for a in argv], capsys)
     assert code == 2 and err == f"grader: error: {message.format(**files)}\n"
+
+
+def test_files_an_exam_names_that_are_not_there_are_all_said_at_their_lines_before_any_work(tmp_path):
+    """A typo in the last question's file name used to surface after the first questions'
+    models were trained (seconds of work lost); now every missing file is named, at the line of
+    the exam file naming it, before spaCy or pandas is even imported."""
+    import shutil
+    import subprocess
+    import sys
+
+    sample = Path(__file__).resolve().parents[1] / "sample_data"
+    shutil.copytree(sample, tmp_path / "s")
+    exam = tmp_path / "s" / "exam" / "exam.yaml"
+    text = exam.read_text(encoding="utf-8")
+    text = text.replace("training: ../resistor_current/marked.csv", "training: ../resistor_current/marks.csv")
+    text = text.replace("question: ../vertical_throw/question.yaml", "question: ../vertical_throw")
+    exam.write_text(text, encoding="utf-8")
+    lines = text.splitlines()
+    folder_line = next(i for i, l in enumerate(lines, 1) if l.strip() == "question: ../vertical_throw")
+    missing_line = next(i for i, l in enumerate(lines, 1) if "marks.csv" in l)
+    probe = ("import sys\nfrom grader import cli\n"
+             f"print(cli.main(['grade', '--exam', {str(exam)!r}, '--out', {str(tmp_path / 'g.csv')!r}]))\n"
+             "print(sorted(m for m in ('spacy', 'pandas', 'grader.grading.model') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert done.stdout.split() == ["2", "[]"], done.stdout + done.stderr
+    errors = done.stderr.splitlines()
+    assert errors == [
+        f"grader: error: {exam}:{folder_line}:15: question 'vertical_throw': the question file "
+        f"{exam.parent / '../vertical_throw'} is a folder, not a file",
+        f"grader: error: {exam}:{missing_line}:15: question 'resistor_current': the marked answers file "
+        f"{exam.parent / '../resistor_current/marks.csv'} does not exist"], done.stderr
+    assert not (tmp_path / "g.csv").exists()

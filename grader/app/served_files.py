@@ -16,7 +16,7 @@ from pathlib import Path
 from knowledge.local_files import FileRefused, check_regular_file, inside
 
 from grader.app.settings import REPO, AppSettings
-from grader.exams.exam_io import Exam, read_exam
+from grader.exams.exam_file import FILE_KINDS, Exam, read_exam
 
 #: The largest exam file or question file (YAML a teacher writes) the app opens.
 MAX_TEXT_FILE_BYTES = 1_000_000
@@ -45,12 +45,10 @@ def served_exam(path: Path, settings: AppSettings) -> Exam:
     path = Path(path)
     check_served_file(path, settings, MAX_TEXT_FILE_BYTES, "exam file")
     exam = read_exam(path)
-    named = [(exam.answers, "exam export", MAX_NAMED_FILE_BYTES)]
-    for q in exam.questions:
-        named += [(q.question, "question file", MAX_TEXT_FILE_BYTES),
-                  (q.training, "marked answers file", MAX_NAMED_FILE_BYTES),
-                  (q.model, "model file", MAX_NAMED_FILE_BYTES)]
-    for file, what, limit in named:
-        if file is not None:
+    for file, what, where in exam.named_files():  # refused at the line of the exam file naming it
+        limit = MAX_TEXT_FILE_BYTES if what == FILE_KINDS["question"] else MAX_NAMED_FILE_BYTES
+        try:
             check_served_file(Path(file), settings, limit, what)
+        except FileRefused as err:
+            raise FileRefused(f"{where}{err}") from None
     return exam

@@ -1,7 +1,8 @@
-"""The files teachers bring and get back: marked answers, exam files, safe CSV output.
+"""The files teachers bring and get back: marked answers, safe CSV output.
 
 Reading goes through `grader.exams.csv_reader` (encoding and separator detection, spreadsheet row
-numbers in every message); the names it defines are re-exported here for convenience.
+numbers in every message); the names it defines, and those of exam files
+(`grader.exams.exam_file`), are re-exported here for convenience.
 
 Duplicate ids: an error in marked answers (two marks for one answer is a mistake to fix);
 a warning for exams, where both rows are kept and graded (a student's second attempt is
@@ -29,12 +30,13 @@ from knowledge.schema import mark_number, marks_from_answers
 from grader.exams.csv_reader import (DELIMITERS, CSVChunk, CSVFormat, CSVFormatError, CSVReader,
                                detect_delimiter, detect_encoding, detect_format, duplicate_rows,
                                format_duplicates, read_table, resolve_column)
+from grader.exams.exam_file import Exam, ExamQuestion, missing_files, read_exam
 
 __all__ = [
     "CSVChunk", "CSVFormat", "CSVFormatError", "CSVReader", "DELIMITERS", "Exam", "ExamQuestion",
     "FORMULA_PREFIXES", "MarkedAnswers", "OUTPUT_ENCODING", "atomic_write_text", "csv_text",
     "detect_delimiter", "detect_encoding", "detect_format", "duplicate_rows", "format_duplicates",
-    "marks_from_answers", "neutralise", "neutralise_frame", "normalise_marks", "read_exam",
+    "marks_from_answers", "missing_files", "neutralise", "neutralise_frame", "normalise_marks", "read_exam",
     "read_marked_answers", "read_table", "resolve_column", "write_csv_safely",
 ]
 
@@ -147,110 +149,6 @@ def normalise_marks(given: Sequence[str], marks: Sequence[str], rows: np.ndarray
         raise CSVFormatError(f"{path}: marks not among the question's marks "
                              f"({', '.join(map(repr, marks))}): {listed}")
     return out
-
-
-# ---------------------------------------------------------------------------------------
-# Exam files (exam.yaml)
-
-
-@dataclass(frozen=True)
-class ExamQuestion:
-    """One question of an exam: where its answers are and what grades them."""
-
-    id: str
-    column: str | None  # the answer column (wide layout); None in long layout
-    question: Path | None = None  # the question file
-    training: Path | None = None  # marked answers to train on; None: none marked yet (the app's starter set)
-    model: Path | None = None  # a trained model file (used instead of training when given)
-
-
-@dataclass(frozen=True)
-class Exam:
-    """An exam file: the export to grade and how its columns map to questions."""
-
-    name: str
-    answers: Path
-    layout: str  # "wide" (one row per student) or "long" (one answer per row)
-    id_column: str | None
-    questions: tuple[ExamQuestion, ...]
-    answer_column: str = "answer"  # long layout
-    question_column: str | None = None  # long layout with several questions
-    source: Path | None = None
-
-
-_EXAM_KEYS = {"name", "answers", "layout", "id_column", "questions", "answer_column", "question_column"}
-_QUESTION_KEYS = {"id", "question", "column", "training", "model"}
-
-
-def read_exam(path: str | Path) -> Exam:
-    """Read an exam file (see docs/cli.md); paths in it are relative to the file."""
-    from knowledge.yaml_source import load_located
-
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise FileNotFoundError(f"{path}: no such file") from None
-    except UnicodeDecodeError:
-        raise CSVFormatError(f"{path}: an exam file is YAML text in UTF-8; this file is not") from None
-    # The question files' reader: plain values only (no tags; what looks like a date stays
-    # text), bounded numbers and nesting, problems at file:line:column.
-    data, _, problems = load_located(text, str(path))
-    if problems:
-        raise CSVFormatError("; ".join(str(p) for p in problems[:5]))
-    if not isinstance(data, dict):
-        raise CSVFormatError(f"{path}: an exam file is a mapping with 'answers', 'layout' and 'questions'")
-    unknown = set(data) - _EXAM_KEYS
-    if unknown:
-        raise CSVFormatError(f"{path}: unknown key(s) {', '.join(sorted(map(str, unknown)))}; "
-                             f"expected {', '.join(sorted(_EXAM_KEYS))}")
-    for key in ("answers", "questions"):
-        if key not in data:
-            raise CSVFormatError(f"{path}: missing key {key!r}")
-    layout = str(data.get("layout", "wide"))
-    if layout not in ("wide", "long"):
-        raise CSVFormatError(f"{path}: layout must be 'wide' or 'long', not {layout!r}")
-    base = path.parent
-    entries = data["questions"]
-    if not isinstance(entries, list) or not entries:
-        raise CSVFormatError(f"{path}: 'questions' must be a non-empty list")
-    questions = []
-    for i, entry in enumerate(entries, 1):
-        if not isinstance(entry, dict) or "id" not in entry:
-            raise CSVFormatError(f"{path}: question {i} needs at least an 'id'")
-        unknown = set(entry) - _QUESTION_KEYS
-        if unknown:
-            raise CSVFormatError(f"{path}: question {entry['id']!r}: unknown key(s) "
-                                 f"{', '.join(sorted(map(str, unknown)))}; expected {', '.join(sorted(_QUESTION_KEYS))}")
-        if layout == "wide" and not entry.get("column"):
-            raise CSVFormatError(f"{path}: question {entry['id']!r} needs the 'column' holding its answers")
-        if not entry.get("model") and not entry.get("question"):
-            raise CSVFormatError(f"{path}: question {entry['id']!r} needs a 'model', or a 'question' "
-                                 f"file (with 'training' answers, or none yet: the app then proposes "
-                                 f"answers to mark)")
-        files = {key: _file_in(entry[key], base, path, f"question {entry['id']!r}: {key!r}")
-                 if entry.get(key) else None for key in ("question", "training", "model")}
-        questions.append(ExamQuestion(
-            id=str(entry["id"]), column=str(entry["column"]) if entry.get("column") else None, **files))
-    ids = [q.id for q in questions]
-    if len(set(ids)) != len(ids):
-        raise CSVFormatError(f"{path}: a question id appears twice")
-    if layout == "long" and len(questions) > 1 and not data.get("question_column"):
-        raise CSVFormatError(f"{path}: a long export with several questions needs 'question_column'")
-    return Exam(name=str(data.get("name", path.stem)),
-                answers=_file_in(data["answers"], base, path, "'answers'"), layout=layout,
-                id_column=str(data["id_column"]) if data.get("id_column") else None,
-                questions=tuple(questions), answer_column=str(data.get("answer_column", "answer")),
-                question_column=str(data["question_column"]) if data.get("question_column") else None,
-                source=path)
-
-
-def _file_in(value: object, base: Path, path: Path, what: str) -> Path:
-    """A file the exam file names, relative to it. YAML may give a number or a list there,
-    which `base / value` would reject with a TypeError naming neither the file nor the key."""
-    if not isinstance(value, str):
-        raise CSVFormatError(f"{path}: {what} must be a file name, not {value!r}")
-    return base / value
 
 
 # ---------------------------------------------------------------------------------------

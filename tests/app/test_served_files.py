@@ -56,6 +56,7 @@ def test_an_exam_file_cannot_name_files_outside_the_served_folder(served, tmp_pa
         with pytest.raises(FileRefused, match="opens exam exports only below") as info:
             served_exam(exam, settings)
         assert "secret answer text" not in str(info.value) and "root:" not in str(info.value)
+        assert str(info.value).startswith(f"{exam}:1:10: ")  # where the exam file names it
 
 
 def test_a_symlink_out_of_the_served_folder_is_refused(served, tmp_path):

@@ -216,6 +216,51 @@ def test_read_exam_errors(tmp_path, change, message):
         read_exam(path)
 
 
+@pytest.mark.parametrize("change,line,column,message", [
+    (("layout: wide", "layout: tall"), 3, 9, "layout must be 'wide' or 'long', not 'tall'"),
+    (("name:", "nmae:"), 1, 1, "unknown key(s) nmae"),
+    (("    column: Response 2\n", ""), 10, 5, "question 'resistor_current' needs the 'column'"),
+    (("model: models/rc.json", "model: 5"), 11, 12, "question 'resistor_current': 'model' must be a file name"),
+    (("    colum", "    nmae: x\n    colum"), 8, 5, "question 'vertical_throw': unknown key(s) nmae"),
+    (("  - id: resistor_current", "  - id: vertical_throw"), 10, 5, "a question id appears twice: 'vertical_throw'"),
+])
+def test_read_exam_says_where_each_mistake_is(tmp_path, change, line, column, message):
+    """Every mistake in an exam file is said at its line and column, as in a question file
+    (they were said with the file name alone)."""
+    path = tmp_path / "exam.yaml"
+    path.write_text(EXAM.replace(*change, 1), encoding="utf-8")
+    with pytest.raises(CSVFormatError) as info:
+        read_exam(path)
+    assert str(info.value).startswith(f"{path}:{line}:{column}: {message}"), str(info.value)
+
+
+def test_every_missing_file_an_exam_names_is_listed_at_its_line(tmp_path):
+    from grader.exams.exam_file import MissingFiles, check_named_files, missing_files
+
+    path = tmp_path / "exam" / "exam.yaml"
+    path.parent.mkdir()
+    path.write_text(EXAM, encoding="utf-8")
+    exam = read_exam(path)
+    base = path.parent
+    assert missing_files(exam) == [
+        f"{path}:2:10: the exam export {base / 'responses.csv'} does not exist",
+        f"{path}:7:15: question 'vertical_throw': the question file {base / '../vt/question.yaml'} does not exist",
+        f"{path}:9:15: question 'vertical_throw': the marked answers file {base / '../vt/marked.csv'} does not exist",
+        f"{path}:11:12: question 'resistor_current': the model file {base / 'models/rc.json'} does not exist"]
+    (base / "responses.csv").write_text("x\n", encoding="utf-8")
+    (tmp_path / "vt" / "question.yaml").mkdir(parents=True)
+    (tmp_path / "vt" / "marked.csv").write_text("x\n", encoding="utf-8")
+    (base / "models").mkdir()
+    (base / "models" / "rc.json").write_text("{}", encoding="utf-8")
+    with pytest.raises(MissingFiles) as info:
+        check_named_files(exam)
+    assert info.value.problems == [f"{path}:7:15: question 'vertical_throw': the question file "
+                                   f"{base / '../vt/question.yaml'} is a folder, not a file"]
+    (tmp_path / "vt" / "question.yaml").rmdir()
+    (tmp_path / "vt" / "question.yaml").write_text("x\n", encoding="utf-8")
+    check_named_files(exam)
+
+
 def test_a_quote_never_closed_is_reported_at_its_row(tmp_path):
     path = tmp_path / "unclosed.csv"
     path.write_text('id,answer,mark\n1,fine,1\n2,"the bulb, it,0\n3,gap,1\n4,open,1\n', encoding="utf-8")
