@@ -171,7 +171,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help=f"flag marks less confident than this (default {DEFAULT_FLAG_BELOW})")
     flag.add_argument("--target-accuracy", type=_fraction, default=None, metavar="A",
                       help="mark automatically only what the cross-validated marked answers vouch for "
-                           "at this accuracy (lower bound), e.g. 0.95; flag the rest (with --model)")
+                           "at this accuracy (lower bound), e.g. 0.95; flag the rest (with --exam: each "
+                           "question's own threshold; models it trains keep their cross-validated "
+                           "confidences)")
     p.add_argument("--answer-column", default="answer", metavar="NAME", help="with --model (default: answer)")
     p.add_argument("--id-column", default=None, metavar="NAME", help="checked for duplicate ids")
     p.add_argument("--chunk-size", type=_positive_int, default=2000, metavar="N")

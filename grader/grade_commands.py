@@ -47,9 +47,7 @@ def cmd_grade(args: argparse.Namespace, warn: Callable[[Sequence[str]], None]) -
             raise ValueError("--target-accuracy needs a question's own model (its cross-validated "
                              "confidences); with a general model use --flag-below")
         if args.target_accuracy is not None:
-            choice = grader.flag_threshold_for(args.target_accuracy)
-            print(f"target accuracy {args.target_accuracy:g}: {choice.message()}")
-            flag_below = choice.threshold if choice.met else 1.01  # above any confidence: flag all
+            flag_below = _target_threshold(grader, args.target_accuracy)
         result = grade_file(answers, args.out, grader, answer_column=args.answer_column,
                             flag_below=flag_below, id_column=args.id_column,
                             chunk_size=args.chunk_size, progress=progress, resume=not args.restart,
@@ -65,10 +63,11 @@ def cmd_grade(args: argparse.Namespace, warn: Callable[[Sequence[str]], None]) -
 
         with CSVReader(exam.answers) as reader:  # wrong column names: say so before training
             exam_grader(exam, {q.id: None for q in exam.questions}).bind(reader.columns, exam.answers)
-        models = _exam_models(exam, args.save_models, warn)
-        if args.target_accuracy is not None:
-            raise ValueError("--target-accuracy works with --model (one question); with --exam use --flag-below")
+        models = _exam_models(exam, args.save_models, warn, calibrated=args.target_accuracy is not None)
         flag_below = DEFAULT_FLAG_BELOW if args.flag_below is None else args.flag_below
+        if args.target_accuracy is not None:  # each question's own threshold, from its own answers
+            flag_below = {qid: _target_threshold(model, args.target_accuracy, f"{qid}: ")
+                          for qid, model in models.items()}
         result = grade_file(exam.answers, args.out, exam_grader(exam, models, flag_below),
                             id_column=args.id_column or exam.id_column, chunk_size=args.chunk_size,
                             progress=progress, resume=not args.restart, jobs=args.jobs)
@@ -81,6 +80,14 @@ def cmd_grade(args: argparse.Namespace, warn: Callable[[Sequence[str]], None]) -
     return 0
 
 
+def _target_threshold(model, target: float, label: str = "") -> float:
+    """The flag threshold that reaches `target` on the model's cross-validated marked answers,
+    said as the teacher will read it; above any confidence (flag all) when none does."""
+    choice = model.flag_threshold_for(target)
+    print(f"{label}target accuracy {target:g}: {choice.message()}")
+    return choice.threshold if choice.met else 1.01
+
+
 def _exam_inputs(exam_path: Path, exam) -> list[Path]:
     """Every file grading an exam reads: the exam file, the export, and each question's files."""
     inputs = [exam_path, exam.answers]
@@ -89,29 +96,40 @@ def _exam_inputs(exam_path: Path, exam) -> list[Path]:
     return [Path(p) for p in inputs if p is not None]
 
 
-def _exam_models(exam, save_dir: Path | None, warn: Callable[[Sequence[str]], None]) -> dict:
-    """Load or train the model of each question of an exam."""
+def _exam_models(exam, save_dir: Path | None, warn: Callable[[Sequence[str]], None],
+                 calibrated: bool = False) -> dict:
+    """Load or train the model of each question of an exam, in the exam's order. `calibrated`
+    (for a target accuracy): a model trained here keeps its cross-validated confidences
+    (five more models each), and a model file without them is refused before anything is trained."""
     from knowledge import load_question
 
     from grader.exams.exam_io import read_marked_answers
+    from grader.grading.evaluation import calibrate
     from grader.grading.model import GradingModel
 
     if save_dir is not None and not save_dir.is_dir():
         raise FileNotFoundError(f"{save_dir}: no such folder for the models")
-    models = {}
     for q in exam.questions:
-        if q.model is not None:
-            models[q.id] = GradingModel.load(q.model)
-            continue
-        if q.training is None:
+        if q.model is None and q.training is None:
             raise ValueError(f"{exam.source}: question {q.id!r} has no marked answers ('training') nor a "
                              f"'model': mark a starter set first (grader suggest, or the app's Start view), "
                              f"or grade it with grade --model general.json --question")
+    models = {q.id: GradingModel.load(q.model) for q in exam.questions if q.model is not None}
+    for q in exam.questions:
+        if calibrated and q.id in models and models[q.id].calibration is None:
+            raise ValueError(f"--target-accuracy: the model of question {q.id!r} ({q.model}) has no "
+                             f"cross-validated confidences (it was trained with --no-calibrate): train it "
+                             f"again without --no-calibrate, or use --flag-below")
+    for q in exam.questions:
+        if q.id in models:
+            continue
         question = load_question(q.question)
         marked = read_marked_answers(q.training, marks=question.marks)
         warn(marked.warnings)
         print(f"training {q.id} on {len(marked)} marked answers...", file=sys.stderr)
         models[q.id] = GradingModel.train(question, marked.answers, marked.marks)
+        if calibrated:
+            calibrate(models[q.id], marked.answers, marked.marks)
         if save_dir is not None:
             models[q.id].save(save_dir / f"{q.id}.model.json")
-    return models
+    return {q.id: models[q.id] for q in exam.questions}

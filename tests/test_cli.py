@@ -362,3 +362,15 @@ def test_files_an_exam_names_that_are_not_there_are_all_said_at_their_lines_befo
         f"grader: error: {exam}:{missing_line}:15: question 'resistor_current': the marked answers file "
         f"{exam.parent / '../resistor_current/marks.csv'} does not exist"], done.stderr
     assert not (tmp_path / "g.csv").exists()
+
+
+def test_a_question_without_marked_answers_is_said_before_the_others_are_trained(files, capsys):
+    """It was said after the questions before it had been trained (seconds lost each time)."""
+    folder = files["folder"]
+    exam = folder / "unmarked_exam.yaml"
+    exam.write_text(f"answers: exam.csv\nlayout: long\nquestion_column: Student\nanswer_column: Answer text\n"
+                    f"questions:\n  - {{id: q1, question: question.yaml, training: marked.csv}}\n"
+                    f"  - {{id: q2, question: question.yaml}}\n", encoding="utf-8")
+    code, out, err = run(["grade", "--exam", exam, "--out", folder / "unmarked_graded.csv"], capsys)
+    assert code == 2 and "question 'q2' has no marked answers" in err
+    assert "training q1" not in err

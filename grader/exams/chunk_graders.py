@@ -110,7 +110,8 @@ class LongGrader:
     models: Mapping[str, AnswerGrader]
     question_column: str
     answer_column: str = "answer"
-    flag_below: float = DEFAULT_FLAG_BELOW
+    #: one threshold for every question, or one per question id (`grade --exam --target-accuracy`)
+    flag_below: float | Mapping[str, float] = DEFAULT_FLAG_BELOW
     _columns: tuple[str, str] | None = field(default=None, repr=False)
 
     def output_columns(self, input_columns: Sequence[str]) -> list[str]:
@@ -132,21 +133,28 @@ class LongGrader:
                 out.loc[rows, "explanation"] = f"no model for question {qid!r}: for a human marker"
                 continue
             answers = frame[acol].to_numpy(dtype=object)[rows].tolist()
-            grades = format_grades(model.grade(answers, flag_below=self.flag_below))
+            grades = format_grades(model.grade(answers, flag_below=_threshold_of(self.flag_below, qid)))
             out.iloc[rows, :] = grades.to_numpy(dtype=object)
         return out
 
     def fingerprint(self) -> str:
+        below = self.flag_below if not isinstance(self.flag_below, Mapping) else dict(self.flag_below)
         return content_hash([[k, m.fingerprint()] for k, m in sorted(self.models.items())]
-                            + [self.question_column, self.answer_column, self.flag_below])
+                            + [self.question_column, self.answer_column, below])
+
+
+def _threshold_of(flag_below: float | Mapping[str, float], qid: str) -> float:
+    return flag_below[qid] if isinstance(flag_below, Mapping) else flag_below
 
 
 def exam_grader(exam: Exam, models: Mapping[str, AnswerGrader],
-                flag_below: float = DEFAULT_FLAG_BELOW) -> ChunkGrader:
-    """The chunk grader an exam file describes, with a model per question id."""
+                flag_below: float | Mapping[str, float] = DEFAULT_FLAG_BELOW) -> ChunkGrader:
+    """The chunk grader an exam file describes, with a model per question id; `flag_below`:
+    one threshold, or one per question id (each question's own, for a target accuracy)."""
     if exam.layout == "wide":
-        return WideGrader([ColumnGrader(models[q.id], q.column, flag_below, prefix=f"{q.id}:")
-                           for q in exam.questions])
+        return WideGrader([ColumnGrader(models[q.id], q.column, _threshold_of(flag_below, q.id),
+                                        prefix=f"{q.id}:") for q in exam.questions])
     if len(exam.questions) == 1 and exam.question_column is None:
-        return ColumnGrader(models[exam.questions[0].id], exam.answer_column, flag_below)
+        qid = exam.questions[0].id
+        return ColumnGrader(models[qid], exam.answer_column, _threshold_of(flag_below, qid))
     return LongGrader(models, exam.question_column, exam.answer_column, flag_below)

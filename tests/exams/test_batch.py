@@ -155,6 +155,21 @@ def test_long_layout_picks_the_model_by_question(tmp_path):
     assert "no model for question 'q9'" in rows[4][7]
 
 
+def test_each_question_of_a_long_export_can_have_its_own_flag_threshold(tmp_path):
+    """`grade --exam --target-accuracy`: a question's rows are flagged by its own threshold."""
+    src = tmp_path / "long.csv"
+    src.write_text("id,question,answer\n1,q1,gap\n2,q2,bulb\n3,q1,wire\n4,q2,wire\n", encoding="utf-8")
+    models = {"q1": KeywordModel("gap"), "q2": KeywordModel("bulb")}  # 0.9 with the keyword, else 0.6
+    one = LongGrader(models, "question", flag_below=0.5)
+    own = LongGrader(models, "question", flag_below={"q1": 0.5, "q2": 0.95})
+    grade_file(src, tmp_path / "one.csv", one, progress=False)
+    grade_file(src, tmp_path / "own.csv", own, progress=False)
+    assert [r[5] for r in read_output(tmp_path / "one.csv")[1:]] == ["no", "no", "no", "no"]
+    assert [r[5] for r in read_output(tmp_path / "own.csv")[1:]] == ["no", "yes", "no", "yes"]
+    assert one.fingerprint() != own.fingerprint()  # a resumed run never mixes the two
+    assert LongGrader(models, "question", flag_below={"q2": 0.95, "q1": 0.5}).fingerprint() == own.fingerprint()
+
+
 def test_bad_columns_and_paths_are_clear_errors(tmp_path):
     src = write_export(tmp_path / "exam.csv", 3)
     with pytest.raises(ValueError, match="no answer column 'answr'.*did you mean 'answer'"):

@@ -91,6 +91,51 @@ def test_grade_to_a_target_accuracy_from_the_command_line(tmp_path, capsys):
                  str(tmp_path / "g3.csv"), "--target-accuracy", "0.9", "--flag-below", "0.5"]) == 2
 
 
+def test_each_question_of_an_exam_is_flagged_to_a_target_accuracy_by_its_own_answers(tmp_path, capsys):
+    """`grade --exam --target-accuracy` (refused before): every question gets the threshold its
+    own cross-validated marked answers give, the one `grade --model` gives it alone; a model
+    file without cross-validated confidences is refused before anything is trained."""
+    import csv
+    import io
+
+    question = tmp_path / "q.yaml"
+    question.write_text(QUESTION_YAML, encoding="utf-8")
+    answers, marks = marked_answers()
+    marked = write_marked_csv(tmp_path / "marked.csv", answers, marks)
+    assert main(["train", "--question", str(question), "--answers", str(marked), "--model",
+                 str(tmp_path / "a.json"), "--resamples", "3"]) == 0
+    export = tmp_path / "responses.csv"
+    rows = [["student", "A", "B"]] + [[f"s{i}", a, answers[-1 - i]] for i, a in enumerate(answers[:40])]
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(rows)
+    export.write_text(buffer.getvalue(), encoding="utf-8")
+    exam = tmp_path / "exam.yaml"
+    exam.write_text("answers: responses.csv\nid_column: student\nquestions:\n"
+                    "  - {id: qa, column: A, model: a.json}\n"
+                    "  - {id: qb, column: B, question: q.yaml, training: marked.csv}\n", encoding="utf-8")
+    (tmp_path / "models").mkdir()
+    capsys.readouterr()
+    assert main(["grade", "--exam", str(exam), "--out", str(tmp_path / "g.csv"), "--target-accuracy", "0.9",
+                 "--save-models", str(tmp_path / "models"), "--no-progress"]) == 0
+    said = capsys.readouterr().out.splitlines()
+    assert [line.split(": target accuracy 0.9: ")[0] for line in said[:2]] == ["qa", "qb"], said
+    graded = list(csv.DictReader(io.StringIO((tmp_path / "g.csv").read_text(encoding="utf-8-sig"))))
+    for qid, column, model in (("qa", "A", tmp_path / "a.json"), ("qb", "B", tmp_path / "models" / "qb.model.json")):
+        alone = tmp_path / f"{qid}.csv"
+        alone.write_text(buffer.getvalue(), encoding="utf-8")
+        assert main(["grade", "--model", str(model), "--answers", str(alone), "--answer-column", column,
+                     "--out", str(tmp_path / f"{qid}_graded.csv"), "--target-accuracy", "0.9", "--no-progress"]) == 0
+        assert capsys.readouterr().out.splitlines()[0].split(": ", 1)[1] in said[0 if qid == "qa" else 1]
+        own = list(csv.DictReader(io.StringIO((tmp_path / f"{qid}_graded.csv").read_text(encoding="utf-8-sig"))))
+        assert [r[f"{qid}:flagged"] for r in graded] == [r["flagged"] for r in own]
+    assert main(["train", "--question", str(question), "--answers", str(marked), "--model",
+                 str(tmp_path / "a.json"), "--resamples", "0", "--no-calibrate", "--force"]) == 0
+    capsys.readouterr()
+    assert main(["grade", "--exam", str(exam), "--out", str(tmp_path / "g2.csv"), "--target-accuracy", "0.9"]) == 2
+    err = capsys.readouterr().err
+    assert "question 'qa'" in err and "no cross-validated confidences" in err and "training" not in err
+
+
 def test_reliability_bins_are_the_points_of_the_calibration_error():
     from grader.metrics import reliability_bins
 
