@@ -248,10 +248,14 @@ def cmd_train(args: argparse.Namespace) -> int:
     model = GradingModel.train(question, marked.answers, marked.marks, **_learning_params(args))
     calibrated = ""
     if args.calibrate:
-        from grader.grading.evaluation import calibrate
+        from grader.grading.evaluation import TooFewToCrossValidate, calibrate
 
-        calibrate(model, marked.answers, marked.marks)
-        calibrated = " with cross-validated confidences (for grade --target-accuracy)"
+        try:
+            calibrate(model, marked.answers, marked.marks)
+            calibrated = " with cross-validated confidences (for grade --target-accuracy)"
+        except TooFewToCrossValidate as e:  # the model itself is fine: written without them
+            _warn([f"{e}: the model is written without cross-validated confidences, so "
+                   f"grade --target-accuracy cannot use it until more answers are marked"])
     model.save(args.model)
     marks = ", ".join(f"{m}: {n}" for m, n in model.trained_on["marks"].items())
     print(f"trained on {len(marked)} answers ({marks}); {len(model.learner.rules_)} rules; "

@@ -104,7 +104,7 @@ def _exam_models(exam, save_dir: Path | None, warn: Callable[[Sequence[str]], No
     from knowledge import load_question
 
     from grader.exams.exam_io import read_marked_answers
-    from grader.grading.evaluation import calibrate
+    from grader.grading.evaluation import TooFewToCrossValidate, calibrate
     from grader.grading.model import GradingModel
 
     if save_dir is not None and not save_dir.is_dir():
@@ -129,7 +129,11 @@ def _exam_models(exam, save_dir: Path | None, warn: Callable[[Sequence[str]], No
         print(f"training {q.id} on {len(marked)} marked answers...", file=sys.stderr)
         models[q.id] = GradingModel.train(question, marked.answers, marked.marks)
         if calibrated:
-            calibrate(models[q.id], marked.answers, marked.marks)
+            try:
+                calibrate(models[q.id], marked.answers, marked.marks)
+            except TooFewToCrossValidate as e:
+                raise ValueError(f"--target-accuracy: question {q.id!r}: {e}; mark more answers or "
+                                 f"use --flag-below") from None
         if save_dir is not None:
             models[q.id].save(save_dir / f"{q.id}.model.json")
     return {q.id: models[q.id] for q in exam.questions}

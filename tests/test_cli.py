@@ -374,3 +374,22 @@ def test_a_question_without_marked_answers_is_said_before_the_others_are_trained
     code, out, err = run(["grade", "--exam", exam, "--out", folder / "unmarked_graded.csv"], capsys)
     assert code == 2 and "question 'q2' has no marked answers" in err
     assert "training q1" not in err
+
+
+def test_train_on_too_few_answers_to_cross_validate_writes_the_model_and_says_why_it_is_not_calibrated(
+        files, capsys):
+    """Four marked answers train a model, but not five folds: train used to fail outright
+    (keeping cross-validated confidences is its default, not something the teacher asked for)."""
+    folder = files["folder"]
+    few = folder / "four.csv"
+    few.write_text("id,answer,mark\n1,there is a gap,1\n2,the circuit is open,1\n3,the battery is dead,0\n"
+                   "4,i dont know,0\n", encoding="utf-8")
+    code, out, err = run(["train", "--question", files["question"], "--answers", few,
+                          "--model", folder / "four.json"], capsys)
+    assert code == 0 and "model written to" in out and "cross-validated confidences (for" not in out
+    assert "too few marked answers for 5-fold cross-validation (4 answers" in err
+    assert json.loads((folder / "four.json").read_text(encoding="utf-8")).get("calibration") is None
+    code, out, err = run(["grade", "--model", folder / "four.json", "--answers", files["exam"],
+                          "--answer-column", "Answer text", "--out", folder / "four_graded.csv",
+                          "--target-accuracy", "0.9"], capsys)
+    assert code == 2 and "no cross-validated confidences" in err

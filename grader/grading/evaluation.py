@@ -26,6 +26,11 @@ from knowledge.schema import Question, marks_from_answers
 CURVE_THRESHOLDS = np.round(np.linspace(0.0, 1.0, 21), 2)
 
 
+class TooFewToCrossValidate(ValueError):
+    """The marked answers cannot be split into the folds asked for (too few answers, or a fold
+    whose other folds hold a single mark)."""
+
+
 @dataclass
 class EvaluationReport:
     """Cross-validated figures; `predictions` has one row per answer (true, predicted, confidence, fold)."""
@@ -115,8 +120,8 @@ def cross_validate(question: Question, answers: Sequence[str], marks: Sequence[s
         raise ValueError("cross-validation needs at least 2 folds")
     counts = pd.Series(y).value_counts()
     if len(y) < folds or len(counts) < 2:
-        raise ValueError(f"too few marked answers for {folds}-fold cross-validation "
-                         f"({len(y)} answers, {len(counts)} different mark(s))")
+        raise TooFewToCrossValidate(f"too few marked answers for {folds}-fold cross-validation "
+                                    f"({len(y)} answers, {len(counts)} different mark(s))")
     order = tuple(question.marks) or marks_from_answers(y.tolist())
     fold_of = stratified_folds(y, folds, seed)
     pred = np.empty(len(y), dtype=object)
@@ -126,7 +131,7 @@ def cross_validate(question: Question, answers: Sequence[str], marks: Sequence[s
         test = fold_of == k
         train = ~test
         if len(set(y[train].tolist())) < 2:
-            raise ValueError(f"fold {k + 1} leaves a single mark to train on; use fewer folds")
+            raise TooFewToCrossValidate(f"fold {k + 1} leaves a single mark to train on; use fewer folds")
         model = GradingModel.train(question, [answers[i] for i in np.flatnonzero(train)], y[train].tolist(),
                                    **train_params)
         held_out = [answers[i] for i in np.flatnonzero(test)]
@@ -151,7 +156,8 @@ def cross_validate(question: Question, answers: Sequence[str], marks: Sequence[s
 def calibrate(model, answers: Sequence[str], marks: Sequence[str], folds: int = 5, seed: int = 0) -> None:
     """Keep in `model` the cross-validated confidences of its marked answers (models trained
     with its options on the other folds), for flagging to a target accuracy
-    (`GradingModel.flag_threshold_for`, `grader.grading.flag_threshold`)."""
+    (`GradingModel.flag_threshold_for`, `grader.grading.flag_threshold`).
+    `TooFewToCrossValidate` when the answers cannot be split into `folds`."""
     from grader.grading.model import TRAIN_OPTIONS
 
     params = {k: v for k, v in model.params.items() if k in TRAIN_OPTIONS}
