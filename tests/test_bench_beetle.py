@@ -116,6 +116,14 @@ def test_end_to_end_on_a_small_made_up_folder(tmp_path, capsys):
     assert all(b["right"] == 1.0 for b in bands if b["answers"]) and all(b["right"] is None for b in bands
                                                                         if not b["answers"])
     assert main(["--data", str(tmp_path / "nowhere")]) == 2
+    # flagged as grade --target-accuracy flags: 20 marked answers vouch for 0.5 (not for 0.99)
+    for target, met in ((0.5, 1), (0.99, 0)):
+        assert main(["--data", str(tmp_path), "--json", str(out), "--resamples", "3",
+                     "--target-accuracy", str(target)]) == 0
+        to_target = json.loads(out.read_text())["target_accuracy"]["2way"]
+        assert to_target["questions_met"] == met and to_target["answers"] == 2
+        assert to_target["flagged"] == (0.0 if met else 1.0)
+        assert f"flagged to a target accuracy of {target:g}" in capsys.readouterr().out
     # the boosted rule ensembles through the same path (they take no resamples)
     assert main(["--data", str(tmp_path), "--json", str(out), "--learner", "boosted", "--resamples", "0"]) == 0
     result = json.loads(out.read_text())
@@ -150,3 +158,20 @@ def test_marks_read_off_the_answers_as_for_a_question_file_without_marks(monkeyp
     (read_marks, read_params), (listed_marks, listed_params) = seen
     assert read_marks == () and "lowest_marks" not in read_params and "marks_listed" not in read_params
     assert listed_marks == beetle.MARK_ORDER["3way"] and listed_params["lowest_marks"] == beetle.NO_CREDIT["3way"]
+
+
+def test_target_figures_flag_each_question_below_its_own_threshold():
+    from grader.bench.beetle_confidence import target_figures
+
+    truth = np.array(["a", "a", "b", "a", "b", "a"], dtype=object)
+    marks = np.array(["a", "b", "b", None, "b", "a"], dtype=object)
+    confidence = np.array([0.9, 0.8, 0.4, np.nan, 0.95, 0.5])
+    question = np.array(["q1", "q1", "q1", "q2", "q2", "q3"], dtype=object)
+    threshold = np.array([0.6, 0.6, 0.6, 0.9, 0.9, np.inf])  # q3 could not vouch for the target
+    f = target_figures(truth, marks, confidence, threshold, question, target=0.9)
+    # automatic: q1's 0.9 (right) and 0.8 (wrong), q2's 0.95 (right); the unmarked and q3 flagged
+    assert f["flagged"] == pytest.approx(3 / 6) and f["auto_accuracy"] == pytest.approx(2 / 3)
+    assert (f["questions_met"], f["questions"]) == (2, 3) and f["vouched"] == pytest.approx(5 / 6)
+    assert f["questions_short"] == 1  # q1's marks left are right half the time, below 0.9
+    assert f["flagged_by_question"][0] == pytest.approx(1 / 3, abs=1e-3) and f["flagged_by_question"][-1] == 1.0
+    assert f["auto_accuracy_by_question"][0] == pytest.approx(0.5) and f["auto_accuracy_by_question"][-1] == 1.0

@@ -16,7 +16,9 @@ the share of answers left unmarked, and the accuracy of the automatically marked
 20% and the 30% least confident answers of the whole set are flagged (unmarked answers count
 as least confident; ties in confidence are broken by the answers' order in the file). Then
 the spread across questions, and how often a mark of each confidence is right (a teacher
-reads "confidence 0.95" as "right 95 times in 100": the table says whether it is).
+reads "confidence 0.95" as "right 95 times in 100": the table says whether it is). With
+`--target-accuracy A`, each question is also flagged as `grade --target-accuracy A` flags it
+(`beetle_confidence`): the share flagged and the accuracy of the marks left, on the evaluation answers.
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from grader.bench.beetle_confidence import (CONFIDENCE_BANDS, format_reliability, format_target,  # noqa: F401
+                                            is_unmarked, reliability, target_figures, target_threshold)
 from grader.metrics import macro_f1
 
 SCHEMES = ("5way", "3way", "2way")
@@ -47,13 +51,7 @@ MARK_ORDER = {"5way": ("non_domain", "irrelevant", "contradictory", "partially_c
 NO_CREDIT = {"5way": ("non_domain", "irrelevant", "contradictory"), "3way": ("incorrect", "contradictory"),
              "2way": ("incorrect",)}
 FLAG_SHARES = (0.2, 0.3)
-#: The confidence bands of the reliability table: the flag threshold's default 0.7 is an edge.
-CONFIDENCE_BANDS = (0.0, 0.5, 0.7, 0.9, 1.0)
 _THREE_WAY_KEPT = ("correct", "contradictory")
-
-
-def _unmarked(mark: object) -> bool:
-    return mark is None or (isinstance(mark, float) and math.isnan(mark))
 
 
 def relabel(label_5way: str, scheme: str) -> str:
@@ -80,7 +78,7 @@ def flagged_accuracy(y_true: Sequence, y_pred: Sequence, confidence: Sequence[fl
         raise ValueError(f"{len(t)} labels, {len(p)} predictions and {len(conf)} confidences")
     if not 0 <= share <= 1:
         raise ValueError(f"share must be in [0, 1], got {share!r}")
-    marked = np.array([not _unmarked(x) for x in p], dtype=bool)
+    marked = np.array([not is_unmarked(x) for x in p], dtype=bool)
     key = np.where(marked & ~np.isnan(conf), conf, -np.inf)
     order = np.argsort(key, kind="stable")
     n_flagged = math.ceil(share * len(t) - 1e-9)
@@ -93,7 +91,7 @@ def flagged_accuracy(y_true: Sequence, y_pred: Sequence, confidence: Sequence[fl
 def scheme_figures(y_true: Sequence, y_pred: Sequence, confidence: Sequence[float]) -> dict:
     """accuracy, macro-F1, share unmarked and flagged accuracies for one set of predictions."""
     t = list(y_true)
-    p = [None if _unmarked(x) else x for x in y_pred]
+    p = [None if is_unmarked(x) else x for x in y_pred]
     correct = sum(a == b for a, b in zip(t, p) if b is not None)
     figures = {"answers": len(t), "accuracy": correct / len(t), "macro_f1": macro_f1(t, p),
                "unmarked": sum(x is None for x in p) / len(t)}
@@ -121,13 +119,16 @@ def load_beetle(data: Path) -> tuple[dict[str, dict], pd.DataFrame]:
 
 
 def _train_and_grade(question, train: pd.DataFrame, test: pd.DataFrame, scheme: str,
-                     params: dict) -> tuple[list, np.ndarray]:
+                     params: dict) -> tuple[list, np.ndarray, float]:
+    """(marks, confidences) of the test answers, and the flag threshold for
+    `params["target_accuracy"]` (inf when the marked answers cannot vouch for it; NaN without one)."""
     from grader.grading.model import GradingModel
 
     marks = [relabel(y, scheme) for y in train.label_5way]
-    if len(set(marks)) < 2:  # the learner needs two marks: nothing is marked automatically
-        return [None] * len(test), np.full(len(test), np.nan)
     params = dict(params)
+    target = params.pop("target_accuracy", None)
+    if len(set(marks)) < 2:  # the learner needs two marks: nothing is marked automatically
+        return [None] * len(test), np.full(len(test), np.nan), math.inf if target else math.nan
     if params.pop("marks_listed", True):  # as a teacher who lists the marks, lowest first
         question = dataclasses.replace(question, marks=MARK_ORDER[scheme])
         if params.get("evidence_rules", True):
@@ -136,7 +137,8 @@ def _train_and_grade(question, train: pd.DataFrame, test: pd.DataFrame, scheme: 
         warnings.simplefilter("ignore")
         model = GradingModel.train(question, train.answer.tolist(), marks, **params)
     graded = model.grade(test.answer.tolist())
-    return graded["mark"].tolist(), graded["confidence"].to_numpy(dtype=float)
+    return graded["mark"].tolist(), graded["confidence"].to_numpy(dtype=float), target_threshold(
+        model, train.answer.tolist(), marks, target)
 
 
 def grade_question(question_record: dict, group: pd.DataFrame, cv: int, params: dict,
@@ -161,9 +163,11 @@ def grade_question(question_record: dict, group: pd.DataFrame, cv: int, params: 
         part = pd.DataFrame({"question_id": question.id, "answer": test.answer.to_numpy(),
                              "label_5way": test.label_5way.to_numpy()})
         for scheme in SCHEMES:
-            marks, confidence = _train_and_grade(question, train, test, scheme, params)
+            marks, confidence, threshold = _train_and_grade(question, train, test, scheme, params)
             part[f"mark_{scheme}"] = pd.Series(marks, dtype=object).to_numpy()
             part[f"confidence_{scheme}"] = confidence
+            if params.get("target_accuracy"):
+                part[f"threshold_{scheme}"] = threshold
         parts.append(part)
     return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
 
@@ -175,7 +179,7 @@ def figures(predictions: pd.DataFrame) -> dict[str, dict[str, dict]]:
         truth = [relabel(y, scheme) for y in predictions.label_5way]
         own = scheme_figures(truth, predictions[f"mark_{scheme}"].tolist(),
                              predictions[f"confidence_{scheme}"].to_numpy())
-        mapped_marks = [None if _unmarked(m) else relabel(m, scheme) for m in predictions["mark_5way"]]
+        mapped_marks = [None if is_unmarked(m) else relabel(m, scheme) for m in predictions["mark_5way"]]
         mapped = scheme_figures(truth, mapped_marks, predictions["confidence_5way"].to_numpy())
         out[scheme] = {"own": own, "mapped": mapped}
     return out
@@ -243,46 +247,12 @@ def format_spread(by_question: pd.DataFrame, before: pd.DataFrame | None = None)
     return "\n".join(lines)
 
 
-def reliability(y_true: Sequence, y_pred: Sequence, confidence: Sequence[float],
-                bands: Sequence[float] = CONFIDENCE_BANDS) -> list[dict]:
-    """For each confidence band [lo, hi) (the last one closed), the marked answers in it, their
-    mean confidence and the share of them marked right: a confidence a teacher can act on is
-    about as often right as it says. Unmarked answers have no confidence and are left out."""
-    t = np.asarray(list(y_true), dtype=object)
-    p = np.asarray(list(y_pred), dtype=object)
-    conf = np.asarray(confidence, dtype=float)
-    if not (len(t) == len(p) == len(conf)):
-        raise ValueError(f"{len(t)} labels, {len(p)} predictions and {len(conf)} confidences")
-    marked = np.array([not _unmarked(x) for x in p], dtype=bool) & ~np.isnan(conf)
-    rows = []
-    for i, (lo, hi) in enumerate(zip(bands[:-1], bands[1:])):
-        last = i == len(bands) - 2
-        inside = marked & (conf >= lo) & ((conf <= hi) if last else (conf < hi))
-        n = int(inside.sum())
-        rows.append({"from": lo, "to": hi, "answers": n,
-                     "mean_confidence": float(conf[inside].mean()) if n else float("nan"),
-                     "right": float((p[inside] == t[inside]).mean()) if n else float("nan")})
-    return rows
-
-
 def scheme_reliability(predictions: pd.DataFrame) -> dict[str, list[dict]]:
     """{scheme: `reliability` of its own-label marks} from `grade_question` rows."""
     return {scheme: reliability([relabel(y, scheme) for y in predictions.label_5way],
                                 predictions[f"mark_{scheme}"].tolist(),
                                 pd.to_numeric(predictions[f"confidence_{scheme}"], errors="coerce").to_numpy())
             for scheme in SCHEMES}
-
-
-def format_reliability(table: dict[str, list[dict]]) -> str:
-    """`scheme_reliability` as text, one line per scheme."""
-    bands = list(zip(CONFIDENCE_BANDS[:-1], CONFIDENCE_BANDS[1:]))
-    lines = ["confidence against the share right (mean confidence -> share right, answers):",
-             f"  {'scheme':7s}" + "".join(f"{f'{lo:g}-{hi:g}':>22s}" for lo, hi in bands)]
-    for scheme, rows in table.items():
-        cells = [f"{r['mean_confidence']:.2f} -> {r['right']:.2f} ({r['answers']})" if r["answers"] else "-"
-                 for r in rows]
-        lines.append(f"  {scheme:7s}" + "".join(f"{c:>22s}" for c in cells))
-    return "\n".join(lines)
 
 
 def _threshold(text: str) -> float | None:
@@ -331,6 +301,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "confidence times the resamples' agreement (pipeline default if omitted)")
     parser.add_argument("--learner", choices=("confold", "boosted"), default=argparse.SUPPRESS,
                         help="the rule learner (pipeline default, confold, if omitted; boosted needs --resamples 0)")
+    parser.add_argument("--target-accuracy", type=float, default=None, metavar="A",
+                        help="also flag each question as grade --target-accuracy A does (its own "
+                             "cross-validated marked answers; 5 more models per question and fold) and "
+                             "print the share flagged and the accuracy left on the evaluation answers")
     parser.add_argument("--predictions", type=Path, default=None, metavar="CSV",
                         help="write every evaluation answer's marks and confidences here")
     parser.add_argument("--compare", type=Path, default=None, metavar="CSV",
@@ -357,6 +331,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         params["marks_listed"] = False
     if args.list_confidence is not None:
         params["list_confidence"] = args.list_confidence == "on"
+    if args.target_accuracy is not None:
+        params["target_accuracy"] = args.target_accuracy
     before = None
     if args.compare:
         try:
@@ -381,6 +357,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(format_spread(per_question_accuracy(predictions), before))
     by_confidence = scheme_reliability(predictions)
     print(format_reliability(by_confidence))
+    to_target = {}
+    if args.target_accuracy is not None:
+        to_target = {scheme: target_figures(
+            np.array([relabel(y, scheme) for y in predictions.label_5way], dtype=object),
+            predictions[f"mark_{scheme}"].to_numpy(dtype=object),
+            predictions[f"confidence_{scheme}"].to_numpy(dtype=float),
+            predictions[f"threshold_{scheme}"].to_numpy(dtype=float), predictions.question_id.to_numpy(),
+            args.target_accuracy) for scheme in SCHEMES}
+        print(format_target(args.target_accuracy, to_target))
     if args.predictions:
         from grader.exams.exam_io import atomic_write_text
 
@@ -395,7 +380,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         bands = {scheme: [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()}
                           for r in rows] for scheme, rows in by_confidence.items()}
         report = {"data": str(args.data), "cv": args.cv, "seed": args.seed, "params": params,
-                  "figures": figures_json, "reliability": bands}
+                  "figures": figures_json, "reliability": bands, "target_accuracy": to_target}
         atomic_write_text(args.json, json.dumps(report, indent=1) + "\n")
     return 0
 
