@@ -56,13 +56,15 @@ class RuleFormatError(ValueError):
 
 def description_problem(text: Any) -> str | None:
     """What is wrong with a derived predicate's description, or None: it is one line of text
-    a marker reads inside a rule ("... if gives a plausible g and ...")."""
+    a marker reads inside a rule ("... if gives a plausible g and ..."). Its length is that of
+    the text as read, spaces made single, as both the YAML and the ASP readers keep it."""
     if not isinstance(text, str):
         return f"a description is text, not {type(text).__name__}"
-    if not text.strip():
+    read = " ".join(text.split())
+    if not read:
         return "the description is empty"
-    if len(text) > MAX_DESCRIPTION_LENGTH:
-        return f"the description is {len(text)} characters long (at most {MAX_DESCRIPTION_LENGTH})"
+    if len(read) > MAX_DESCRIPTION_LENGTH:
+        return f"the description is {len(read)} characters long (at most {MAX_DESCRIPTION_LENGTH})"
     return None
 
 

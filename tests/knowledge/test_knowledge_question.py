@@ -230,6 +230,28 @@ def test_single_mistakes_are_named_with_position(text, start):
     assert any(line.startswith(start) for line in got), got
 
 
+def test_a_description_is_bounded_as_it_is_read_in_yaml_as_in_asp():
+    """The YAML reader counted the spaces it then made single, the ASP reader did not: a
+    description aligned with runs of spaces was refused in YAML and kept in ASP."""
+    words = "gives a value of g between 9.5 and 10.5 m/s^2, " * 3  # 140 characters
+    assert len(" ".join(words.split())) <= 200
+    padded = words.replace(" ", "    ")  # over 200 characters as typed
+    assert len(padded) > 200
+    yaml_text = ("id: q\nquestion: x\nreference_answers: [a]\nbackground:\n  - define: p\n"
+                 f"    description: '{padded}'\n    if: [length > 3]\n")
+    asp_text = ("id: q\nquestion: x\nreference_answers: [a]\nbackground:\n  - |\n"
+                f"    % description: {padded}\n    p(X) :- length(X,V), V > 3.\n")
+    read = []
+    for text in (yaml_text, asp_text):
+        assert problems_of(text) == []
+        q, _ = knowledge.question_file.read_question_text(text, "q.yaml")
+        read.append(q.background[0].description)
+    assert read[0] == read[1] == " ".join(words.split())
+    too_long = ("id: q\nquestion: x\nreference_answers: [a]\nbackground:\n  - define: p\n"
+                f"    description: '{'word ' * 41}'\n    if: [length > 3]\n")
+    assert any("the description is 204 characters long (at most 200)" in p for p in problems_of(too_long))
+
+
 def test_validation_against_a_fitted_extractors_features():
     text = with_rules("initial_rules:\n  - \"mark(X,'1') :- term(X,wire,present), coverage(X,V), V > 0.5.\"\n")
     assert problems_of(text) == []  # term:* is open by default
