@@ -118,8 +118,8 @@ def _exam_models(exam, save_dir: Path | None, warn: Callable[[Sequence[str]], No
     for q in exam.questions:
         if calibrated and q.id in models and models[q.id].calibration is None:
             raise ValueError(f"--target-accuracy: the model of question {q.id!r} ({q.model}) has no "
-                             f"cross-validated confidences (it was trained with --no-calibrate): train it "
-                             f"again without --no-calibrate, or use --flag-below")
+                             f"cross-validated confidences (trained with --no-calibrate, or on too few answers for 5 "
+                             f"folds): train it again without --no-calibrate, or use --flag-below")
     for q in exam.questions:
         if q.id in models:
             continue

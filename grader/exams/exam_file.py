@@ -61,8 +61,10 @@ class Exam:
         return out
 
     def _at(self, qid: str | None, key: str) -> str:
-        line, column = self.positions.get((qid, key), (1, 1))
-        return f"{self.source}:{line}:{column}: "
+        if self.source is None:  # an exam built in code, not read from a file
+            return ""
+        where = self.positions.get((qid, key))
+        return f"{self.source}: " if where is None else f"{self.source}:{where[0]}:{where[1]}: "
 
 
 class MissingFiles(FileNotFoundError):

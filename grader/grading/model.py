@@ -148,7 +148,8 @@ class GradingModel:
 
         if self.calibration is None:
             raise ValueError("this model has no cross-validated confidences to choose a threshold from; "
-                             "train it again with grader train (which keeps them unless --no-calibrate)")
+                             "train it again with grader train (which keeps them unless --no-calibrate, "
+                             "once there are enough marked answers for 5 folds)")
         conf = [math.nan if c is None else c for c in self.calibration["confidence"]]
         return choose_threshold(conf, self.calibration["correct"], target)
 

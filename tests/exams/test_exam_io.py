@@ -235,7 +235,7 @@ def test_read_exam_says_where_each_mistake_is(tmp_path, change, line, column, me
 
 
 def test_every_missing_file_an_exam_names_is_listed_at_its_line(tmp_path):
-    from grader.exams.exam_file import MissingFiles, check_named_files, missing_files
+    from grader.exams.exam_file import Exam, MissingFiles, check_named_files, missing_files
 
     path = tmp_path / "exam" / "exam.yaml"
     path.parent.mkdir()
@@ -259,6 +259,8 @@ def test_every_missing_file_an_exam_names_is_listed_at_its_line(tmp_path):
     (tmp_path / "vt" / "question.yaml").rmdir()
     (tmp_path / "vt" / "question.yaml").write_text("x\n", encoding="utf-8")
     check_named_files(exam)
+    built = Exam(name="x", answers=tmp_path / "none.csv", layout="long", id_column=None, questions=())
+    assert missing_files(built) == [f"the exam export {tmp_path / 'none.csv'} does not exist"]
 
 
 def test_a_quote_never_closed_is_reported_at_its_row(tmp_path):
