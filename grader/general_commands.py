@@ -29,6 +29,18 @@ def pair(text: str) -> tuple[Path, Path]:
     return Path(match["question"]), Path(match["answers"])
 
 
+class PairFiles(argparse.Action):
+    """`--pair Q.yaml:marked.csv`, repeated: appends the pair and notes both files in
+    `namespace.input_files`, so that a mistyped name in the last pair is said before the first
+    pairs are read (`output_guard.check_inputs`)."""
+
+    def __call__(self, parser, namespace, value, option_string=None) -> None:
+        question, answers = value
+        setattr(namespace, self.dest, list(getattr(namespace, self.dest, None) or []) + [value])
+        found = list(getattr(namespace, "input_files", None) or [])
+        setattr(namespace, "input_files", found + [(question, "question file"), (answers, "answers file")])
+
+
 def add_parsers(sub, add_columns, add_force) -> None:
     """Register train-general and suggest on the CLI's subparsers."""
     p = sub.add_parser("train-general", help="learn a general model for questions it has not seen",
@@ -38,7 +50,7 @@ def add_parsers(sub, add_columns, add_force) -> None:
                        "non-answers), with the marks on a common scale (docs/cli.md says how). "
                        "`grader grade --model general.json --question new.yaml` then marks a new question "
                        "from its question file alone.")
-    p.add_argument("--pair", dest="pairs", action="append", required=True, type=pair,
+    p.add_argument("--pair", dest="pairs", action=PairFiles, required=True, type=pair,
                    metavar="Q.yaml:marked.csv", help="a question file and its marked answers (repeat)")
     p.add_argument("--model", required=True, type=Path, metavar="general.json", help="model file to write")
     p.add_argument("--resamples", type=int, default=None, metavar="N",

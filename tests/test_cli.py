@@ -326,6 +326,8 @@ def test_help_and_argument_errors_come_before_spacy_and_pandas_are_imported():
     (["features", "--model", "{model}", "--answers", "{folder}/none.csv"], "{folder}/none.csv: no such answers file"),
     (["suggest", "--question", "{question}", "--answers", "{marked}", "--marked", "{folder}/so_far.csv"],
      "{folder}/so_far.csv: no such answers file"),
+    (["train-general", "--pair", "{question}:{marked}", "--pair", "{question}:{folder}/none.csv",
+      "--model", "{folder}/g.json"], "{folder}/none.csv: no such answers file"),
 ])
 def test_a_file_to_read_that_is_not_there_is_named_before_any_work(files, capsys, argv, message):
     code, out, err = run([a.format(**files) for a in argv], capsys)
