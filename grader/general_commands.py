@@ -13,7 +13,7 @@ import re
 import sys
 from pathlib import Path
 
-from grader.output_guard import MODEL, InputFile, check_output, question_inputs
+from grader.output_guard import MODEL, InputFile, check_output, note_inputs, question_inputs
 
 _PAIR = re.compile(r"^(?P<question>.+?\.(?:ya?ml|YA?ML)):(?P<answers>.+)$")
 
@@ -37,8 +37,7 @@ class PairFiles(argparse.Action):
     def __call__(self, parser, namespace, value, option_string=None) -> None:
         question, answers = value
         setattr(namespace, self.dest, list(getattr(namespace, self.dest, None) or []) + [value])
-        found = list(getattr(namespace, "input_files", None) or [])
-        setattr(namespace, "input_files", found + [(question, "question file"), (answers, "answers file")])
+        note_inputs(namespace, (question, "question file"), (answers, "answers file"))
 
 
 def add_parsers(sub, add_columns, add_force) -> None:

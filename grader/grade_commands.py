@@ -89,11 +89,14 @@ def _target_threshold(model, target: float, label: str = "") -> float:
 
 
 def _exam_inputs(exam_path: Path, exam) -> list[Path]:
-    """Every file grading an exam reads: the exam file, the export, and each question's files."""
-    inputs = [exam_path, exam.answers]
-    for q in exam.questions:
-        inputs += [q.training, q.model] + (question_inputs(q.question) if q.question else [])
-    return [Path(p) for p in inputs if p is not None]
+    """Every file grading an exam reads: the exam file, the files it names, and the rule files
+    its question files name."""
+    from grader.exams.exam_file import FILE_KINDS
+
+    inputs = [Path(exam_path)]
+    for file, what, _ in exam.named_files():
+        inputs += question_inputs(file) if what == FILE_KINDS["question"] else [Path(file)]
+    return inputs
 
 
 def _exam_models(exam, save_dir: Path | None, warn: Callable[[Sequence[str]], None],
@@ -114,9 +117,12 @@ def _exam_models(exam, save_dir: Path | None, warn: Callable[[Sequence[str]], No
             raise ValueError(f"{exam.source}: question {q.id!r} has no marked answers ('training') nor a "
                              f"'model': mark a starter set first (grader suggest, or the app's Start view), "
                              f"or grade it with grade --model general.json --question")
-    models = {q.id: GradingModel.load(q.model) for q in exam.questions if q.model is not None}
+    models = {}
     for q in exam.questions:
-        if calibrated and q.id in models and models[q.id].calibration is None:
+        if q.model is None:
+            continue
+        models[q.id] = GradingModel.load(q.model)
+        if calibrated and models[q.id].calibration is None:
             raise ValueError(f"--target-accuracy: the model of question {q.id!r} ({q.model}) has no "
                              f"cross-validated confidences (trained with --no-calibrate, or on too few answers for 5 "
                              f"folds): train it again without --no-calibrate, or use --flag-below")

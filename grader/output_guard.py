@@ -73,8 +73,14 @@ class InputFile(argparse.Action):
     def __call__(self, parser, namespace, value, option_string=None) -> None:
         path = Path(value)
         setattr(namespace, self.dest, path)
-        found = list(getattr(namespace, "input_files", None) or [])
-        setattr(namespace, "input_files", found + [(path, self.what)])
+        note_inputs(namespace, (path, self.what))
+
+
+def note_inputs(namespace: argparse.Namespace, *files: tuple[Path, str]) -> None:
+    """Note (path, what it is) of files a command reads, for `check_inputs` (`InputFile`, and
+    actions that take several files in one argument)."""
+    found = list(getattr(namespace, "input_files", None) or [])
+    setattr(namespace, "input_files", found + list(files))
 
 
 def check_inputs(args: argparse.Namespace) -> None:

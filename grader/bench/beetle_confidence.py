@@ -74,8 +74,7 @@ def target_threshold(model, answers: list, marks: list, target: float | None) ->
         calibrate(model, answers, marks)
     except TooFewToCrossValidate:
         return math.inf
-    choice = model.flag_threshold_for(target)
-    return choice.threshold if choice.met else math.inf
+    return model.flag_threshold_for(target).threshold  # inf when the target is not met
 
 
 def target_figures(truth: np.ndarray, marks: np.ndarray, confidence: np.ndarray, threshold: np.ndarray,
