@@ -155,19 +155,16 @@ def normalise_marks(given: Sequence[str], marks: Sequence[str], rows: np.ndarray
 # Safe writing
 
 
-#: A signed number followed by a unit or words ("-9.8 m/s^2", "+3 V across it"): a student's
-#: answer, not a formula. A spreadsheet can call nothing in it (no parentheses, no `|` of DDE,
-#: no `!` of another sheet or file, no `=`, quote or `@`), so it is written as it is.
-_NUMBER_WITH_UNIT = re.compile(r"[+-] ?[0-9][0-9.,]* *[^\W\d_][\w .,/^*·²³°'-]*\Z")
-
-
 def _runs_as_formula(text: str) -> bool:
-    return text.startswith(FORMULA_PREFIXES) and not _NUMBER_WITH_UNIT.match(text)
+    """Whether a spreadsheet may read the cell as a formula: it starts with one of
+    FORMULA_PREFIXES. Every such cell, a signed number with a unit too: "+3 V across it" is a
+    formula of three names to a spreadsheet (shown as #NAME?, the answer lost when the file is
+    saved again) and "-3 A1" reads another cell."""
+    return text.startswith(FORMULA_PREFIXES)
 
 
 def neutralise(value: object) -> str:
-    """The cell as text, with `'` in front if a spreadsheet would run it as a formula (a
-    signed number with a unit, like "-9.8 m/s^2", is left as the student wrote it)."""
+    """The cell as text, with `'` in front if a spreadsheet would run it as a formula."""
     text = "" if value is None else str(value)
     return "'" + text if _runs_as_formula(text) else text
 
@@ -193,8 +190,7 @@ def neutralise_frame(frame: pd.DataFrame) -> list[tuple[str, ...]]:
     for name in frame.columns:
         values = frame[name].tolist()
         try:  # fast path: all cells are already text (as everything read from a CSV is)
-            columns.append([("'" + c) if c.startswith(FORMULA_PREFIXES) and _runs_as_formula(c)
-                            else c for c in values])
+            columns.append([("'" + c) if c.startswith(FORMULA_PREFIXES) else c for c in values])
         except AttributeError:
             columns.append([("'" + c) if _runs_as_formula(c) else c for c in map(_cell_text, values)])
     if not columns:
