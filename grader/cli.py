@@ -184,6 +184,18 @@ def build_parser() -> argparse.ArgumentParser:
                    help="discard the output of an interrupted run instead of resuming it")
     p.add_argument("--save-models", type=Path, metavar="DIR",
                    help="with --exam: save the models trained for the exam in this folder")
+    files = p.add_argument_group("grade files for a learning platform (with --exam; docs/cli.md)")
+    files.add_argument("--moodle", type=Path, metavar="moodle.csv",
+                       help="Moodle's grade import: one row per student, a mark per question, the total")
+    files.add_argument("--canvas", type=Path, metavar="canvas.csv",
+                       help="Canvas's gradebook import: one row per student under 'Points Possible'")
+    files.add_argument("--canvas-comments", type=Path, metavar="comments.csv",
+                       help="the feedback Canvas's import cannot take: a row per student and question")
+    files.add_argument("--attempt", choices=("last", "highest", "first"), default="last",
+                       help="which attempt of a student counts (default: last)")
+    files.add_argument("--feedback", choices=("none", "comment", "comment-or-rule"), default="none",
+                       help="feedback in the Moodle file and the comments file: comment-or-rule gives "
+                            "the justification of the rule that gave each mark (default: none)")
     _add_force(p)
 
     p = sub.add_parser("evaluate", help="cross-validate on marked answers",

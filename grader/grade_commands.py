@@ -14,12 +14,16 @@ from typing import Callable, Sequence
 
 from grader import general_commands
 from grader.grading.defaults import DEFAULT_FLAG_BELOW
-from grader.output_guard import GRADED_CSV, MODEL, check_output, question_inputs
+from grader.output_guard import GRADE_FILE, GRADED_CSV, MODEL, check_output, question_inputs
 
 
 def cmd_grade(args: argparse.Namespace, warn: Callable[[Sequence[str]], None]) -> int:
     """Grade an export with one model (--model) or an exam's questions (--exam); `warn`
     prints warnings the way the rest of the command does."""
+    grade_files = _grade_file_paths(args)
+    if grade_files and args.exam is None:
+        raise ValueError("--moodle, --canvas and --canvas-comments need --exam (its students, questions "
+                         "and name)")
     exam = None
     if args.exam is not None:  # the exam file and every file it names, before any work
         from grader.exams.exam_file import check_named_files, read_exam
@@ -55,6 +59,8 @@ def cmd_grade(args: argparse.Namespace, warn: Callable[[Sequence[str]], None]) -
     else:
         inputs = _exam_inputs(args.exam, exam)
         check_output(args.out, GRADED_CSV, inputs, args.force)
+        for path in grade_files.values():
+            check_output(path, GRADE_FILE, [*inputs, args.out], args.force)
         if args.save_models is not None:
             for q in exam.questions:
                 if q.model is None:
@@ -77,7 +83,51 @@ def cmd_grade(args: argparse.Namespace, warn: Callable[[Sequence[str]], None]) -
     rate = f"; {done / result.seconds:.0f} rows/s" if done >= 1000 and result.seconds > 0 else ""
     print(f"graded {result.rows} rows into {result.out_path}{resumed}; {result.flagged} flagged "
           f"for review{rate}")
+    if grade_files:
+        _write_grade_files(exam, models, result.out_path, grade_files, args.attempt, args.feedback, warn)
     return 0
+
+
+def _grade_file_paths(args: argparse.Namespace) -> dict[str, Path]:
+    """The grade files asked for, by kind; each a file of its own, none the graded output."""
+    paths = {kind: getattr(args, kind) for kind in ("moodle", "canvas", "canvas_comments")
+             if getattr(args, kind, None) is not None}
+    seen: dict[Path, str] = {Path(args.out).resolve(): "--out"}
+    for kind, path in paths.items():
+        option = "--" + kind.replace("_", "-")
+        other = seen.setdefault(Path(path).resolve(), option)
+        if other != option:
+            raise ValueError(f"{path}: given to both {other} and {option}; each file needs a name of its own")
+    return paths
+
+
+def _write_grade_files(exam, models: dict, out_path: Path, paths: dict[str, Path], attempt: str,
+                       feedback: str, warn: Callable[[Sequence[str]], None]) -> None:
+    """Moodle's and Canvas's files of the graded exam, as the app's Export view writes them
+    for the same marks (`grader.exams.grade_files`), and what was chosen or left out."""
+    from knowledge import load_question
+
+    from grader.exams.exam_io import write_csv_safely
+    from grader.exams.grade_files import (canvas_comments, canvas_file, graded_output, highest_marks,
+                                          moodle_file, student_grades)
+
+    questions = [q.id for q in exam.questions]
+    grades = student_grades(graded_output(exam, out_path, feedback), questions, attempt)
+    warn(grades.notes)
+    for kind, path in paths.items():
+        if kind == "moodle":
+            frame = moodle_file(grades, exam.id_column or "ID number", exam.name, feedback != "none")
+        elif kind == "canvas_comments":
+            frame = canvas_comments(grades)
+        else:
+            marks = {q.id: tuple(getattr(load_question(q.question), "marks", ()) or ()) if q.question else ()
+                     for q in exam.questions}
+            highest = highest_marks({q: marks[q] or tuple(getattr(models[q], "marks", ()) or ())
+                                     for q in questions})
+            frame = canvas_file(grades, exam.name, highest)
+        write_csv_safely(frame, path)
+        print(f"wrote {len(grades.table)} students' grades into {path}" if kind != "canvas_comments"
+              else f"wrote {len(frame)} comments into {path}")
 
 
 def _target_threshold(model, target: float, label: str = "") -> float:

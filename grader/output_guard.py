@@ -24,6 +24,8 @@ from typing import Iterable, Sequence
 #: The kinds of file the command line writes, as a teacher would name them.
 MODEL, GRADED_CSV, REPORT_JSON = "model file", "graded CSV", "evaluation report"
 FEATURES = "feature table"
+#: Moodle's or Canvas's grade file, or Canvas's comments (`grader grade --moodle/--canvas`).
+GRADE_FILE = "grade file"
 
 #: How much of an existing file is read to tell its kind.
 SNIFF_BYTES = 64 * 1024
@@ -144,7 +146,9 @@ def sniff_kind(path: Path) -> str | None:
         return None
     if text.startswith("% features of ") or {"coverage", "non_answer"} <= set(text.split("\n", 1)[0].split(",")):
         return FEATURES
-    return GRADED_CSV if _is_graded_header(text) else None
+    if _is_graded_header(text):
+        return GRADED_CSV
+    return GRADE_FILE if _is_grade_file_header(text) else None
 
 
 def _is_report(head: bytes, text: str) -> bool:
@@ -169,6 +173,15 @@ def _is_graded_header(text: str) -> bool:
         if all(any(c == g or c.endswith(":" + g) for c in cells) for g in columns):
             return True
     return False
+
+
+def _is_grade_file_header(text: str) -> bool:
+    """A grade file's header: Canvas's identity columns first, or the exam's total last (Moodle)."""
+    try:
+        cells = next(csv.reader(io.StringIO(text.split("\n", 1)[0].rstrip("\r"))))
+    except (csv.Error, StopIteration):
+        return False
+    return cells[:4] == ["Student", "ID", "SIS User ID", "SIS Login ID"] or cells[-1].endswith(" total")
 
 
 def _grade_columns() -> tuple[str, ...]:

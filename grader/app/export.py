@@ -2,12 +2,10 @@
 
 Shapes: *long* (one row per answer: the CLI's columns plus who decided what), *wide* (the
 export's own rows and columns, plus a mark per question and each student's total), and the
-grade files of two learning platforms, one row per student with the mark of each question
-and the total: *Moodle* (the CSV grade import: an identity column to map to the user's
-field, a column per grade item) and *Canvas* (the gradebook import: Student, ID, SIS User
-ID, SIS Login ID, Section, then one column per assignment, under a "Points Possible" row).
-docs/app.md says how to import them. Cells a spreadsheet would run as formulas are
-neutralised by `grader.exams.exam_io`, cells copied from the students' answers included.
+grade files of two learning platforms, Moodle's and Canvas's (`grader.exams.grade_files`,
+which `grader grade --moodle/--canvas` writes too, from `graded_answers` here). docs/app.md
+says how to import them. Cells a spreadsheet would run as formulas are neutralised by
+`grader.exams.exam_io`, cells copied from the students' answers included.
 """
 
 from __future__ import annotations
@@ -18,7 +16,9 @@ from typing import Sequence
 import pandas as pd
 
 from grader.app.review import flagged
-from grader.exams.exam_io import OUTPUT_ENCODING, csv_text, neutralise_frame, write_csv_safely
+from grader.exams.exam_io import (OUTPUT_ENCODING, csv_text, neutralise_frame, resolve_column,
+                                  write_csv_safely)
+from grader.exams.grade_files import GRADED_COLUMNS, feedback_texts, state_column, total_text
 
 
 def export_long(table: pd.DataFrame, threshold: float) -> pd.DataFrame:
@@ -68,82 +68,41 @@ def export_wide(rows: pd.DataFrame, answers: pd.DataFrame, table: pd.DataFrame,
     return out
 
 
-def _number(mark: object) -> float | None:
-    if mark is None:
-        return None
-    try:
-        value = float(str(mark))
-    except (TypeError, ValueError):
-        return None
-    return value if value == value else None
-
-
-def _figure(value: float) -> str:
-    """A mark or total as a spreadsheet reads it: 1.5, 2 (not 2.0), no float noise."""
-    return f"{round(value, 6):g}"
-
-
 def student_marks(table: pd.DataFrame, questions: Sequence[str]) -> pd.DataFrame:
-    """One row per student (the id the export identifies answers by): the current mark of
-    each question and the total. The total is left empty when a mark is missing or not a
-    number, so that a learning platform never records a total short of a question."""
+    """One row per answer id of the marks table: the current mark of each question and the
+    total (empty when a mark is missing or not a number). The wide export's totals; the
+    grade files' students come from `graded_answers` and `grader.exams.grade_files`."""
     marks = {(q, a): m for q, a, m in zip(table["question_id"], table["answer_id"], table["mark"])}
-    ids = list(dict.fromkeys(table["answer_id"]))
     rows = []
-    for student in ids:
-        row = {"id": student}
-        values = []
-        for q in questions:
-            mark = marks.get((q, student))
-            mark = None if mark is None or pd.isna(mark) else mark
-            row[q] = "" if mark is None else str(mark)
-            values.append(_number(mark))
-        row["total"] = _figure(sum(values)) if values and None not in values else ""
-        rows.append(row)
+    for student in dict.fromkeys(table["answer_id"]):
+        got = [marks.get((q, student)) for q in questions]
+        got = [None if m is None or pd.isna(m) else m for m in got]
+        rows.append({"id": student, **{q: "" if m is None else str(m) for q, m in zip(questions, got)},
+                     "total": total_text(got)})
     return pd.DataFrame(rows, columns=["id", *questions, "total"])
 
 
-def highest_marks(marks_by_question: dict[str, Sequence[str]]) -> dict[str, float | None]:
-    """The most each question gives (its highest numeric mark), None when its marks are not
-    numbers."""
-    out = {}
-    for q, marks in marks_by_question.items():
-        numbers = [_number(m) for m in marks]
-        out[q] = max(numbers) if numbers and None not in numbers else None
-    return out
-
-
-def export_moodle(table: pd.DataFrame, questions: Sequence[str], id_column: str,
-                  exam_name: str) -> pd.DataFrame:
-    """Moodle's CSV grade import: the identity column (named as in the export, e.g. "Email
-    address", to map to the user's field of the same kind), a column per question and the
-    exam's total, each mapped to a grade item when importing."""
-    marks = student_marks(table, questions)
-    return marks.rename(columns={"id": id_column or "ID number",
-                                 "total": f"{exam_name} total"})
-
-
-def export_canvas(table: pd.DataFrame, questions: Sequence[str], exam_name: str,
-                  highest: dict[str, float | None]) -> pd.DataFrame:
-    """Canvas's gradebook import: Student, ID, SIS User ID, SIS Login ID, Section, then one
-    column per assignment (a question, and the exam's total), under a "Points Possible" row
-    giving the most each one gives. The export's id goes in "SIS Login ID" when it is an
-    e-mail address (Canvas logins usually are), else in "SIS User ID"."""
-    marks = student_marks(table, questions)
-    total = f"{exam_name} total"
-    points = {q: _figure(h) if h is not None else "" for q, h in highest.items()}
-    known = [highest.get(q) for q in questions]
-    points[total] = _figure(sum(known)) if known and None not in known else ""
-    rows = [{"Student": "Points Possible", "ID": "", "SIS User ID": "", "SIS Login ID": "",
-             "Section": "", **{q: points.get(q, "") for q in questions}, total: points[total]}]
-    for _, r in marks.iterrows():
-        student = str(r["id"])
-        email = "@" in student
-        rows.append({"Student": "", "ID": "", "SIS User ID": "" if email else student,
-                     "SIS Login ID": student if email else "", "Section": "",
-                     **{q: r[q] for q in questions}, total: r["total"]})
-    return pd.DataFrame(rows, columns=["Student", "ID", "SIS User ID", "SIS Login ID",
-                                       "Section", *questions, total])
+def graded_answers(table: pd.DataFrame, answers: pd.DataFrame, rows: pd.DataFrame,
+                   id_column: str | None, feedback: str = "none") -> pd.DataFrame:
+    """The marks table (with decisions) in the grade files' shape (`GRADED_COLUMNS`): each
+    answer's spreadsheet row and the student's id as the export holds it, not the id the app
+    gives a repeated or blank one ("a (row 25)", "row 122"), which no platform knows.
+    `rows`: the export as read (`_row` its spreadsheet row); `feedback`: a key of FEEDBACK."""
+    keyed = table[["question_id", "answer_id", "mark", "proposed", "comment", "explanation"]].merge(
+        answers[["question_id", "answer_id", "row"]], on=["question_id", "answer_id"])
+    by_row = rows.set_index("_row")
+    at = keyed["row"].to_numpy()
+    id_col = resolve_column(id_column, list(by_row.columns), "the export", "id column") if id_column else None
+    state = state_column(list(by_row.columns))
+    return pd.DataFrame({
+        "question_id": keyed["question_id"].to_numpy(object),
+        "row": at,
+        "student": by_row[id_col].reindex(at).fillna("").to_numpy(object) if id_col else "",
+        "state": by_row[state].reindex(at).fillna("").to_numpy(object) if state else "",
+        "mark": keyed["mark"].to_numpy(object),
+        "feedback": feedback_texts(feedback, keyed["comment"], keyed["explanation"], keyed["mark"],
+                                   keyed["proposed"]),
+    }, columns=GRADED_COLUMNS)
 
 
 def csv_bytes(frame: pd.DataFrame) -> bytes:

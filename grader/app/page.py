@@ -20,6 +20,7 @@ from grader.app.review_store import MAX_MARKER_CHARS, StoreError
 from grader.app.cross_validation import FAILED, threshold_for_target
 from grader.app.session import prepare_sample
 from grader.app.settings import AppSettings
+from grader.app.served_files import cannot_open_text
 from grader.app.ui import (cross_validations, get_session, get_store, md_escape, remember_marker,
                            remembered_marker, shown_id, write_marker_cookie)
 from grader.app.views_open import open_exam_sidebar
@@ -100,7 +101,7 @@ def main() -> None:
     try:
         session = get_session(Path(exam_path), settings)
     except Exception as exc:  # a bad exam file, CSV or rubric: a message, not a traceback
-        st.error(md_escape(f"Cannot open {exam_path}: {exc}"))
+        st.error(md_escape(cannot_open_text(exam_path, exc)))
         if state.get("exam_path") and state["exam_path"] != str(prepare_sample(settings)):
             st.info("Choose another exam in the sidebar, or the sample exam.")
         st.stop()

@@ -40,6 +40,13 @@ def check_served_file(path: Path, settings: AppSettings, max_bytes: int, what: s
         raise FileRefused(f"{path}: {err}") from None
 
 
+def cannot_open_text(path: Path, error: Exception) -> str:
+    """"Cannot open PATH: why", the path said once: most messages start with the file they are
+    about (a refusal, a mistake at a line and column of the exam file)."""
+    why = str(error)
+    return f"Cannot open {why}" if why.startswith(f"{path}:") else f"Cannot open {path}: {why}"
+
+
 def served_exam(path: Path, settings: AppSettings) -> Exam:
     """The exam in `path`, after checking that it and every file it names may be opened."""
     path = Path(path)

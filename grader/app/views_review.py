@@ -92,7 +92,7 @@ def conflict_panel(store: ReviewStore, exam_id: str) -> None:
     t = c["theirs"]
     with st.container(border=True):
         st.warning(md_escape(
-            f"{t.marker} decided on answer {shown_id(exam_id, c['aid'])} ({c['qid']}) while you "
+            f"{t.marker} decided on {shown_id(exam_id, c['aid'])} ({c['qid']}) while you "
             f"were looking at it: mark {t.new_mark} at {shown_time(t.decided_at)}. Nothing of "
             f"yours was saved yet. "
             f"Your mark: {c['mark']}."))

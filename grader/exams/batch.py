@@ -31,7 +31,7 @@ import pandas as pd
 from grader.atomic_file import atomic_write_text
 from grader.exams.chunk_graders import AnswerGrader, ChunkGrader, ColumnGrader
 from grader.exams.exam_io import (OUTPUT_ENCODING, CSVFormat, CSVFormatError, CSVReader, csv_text,
-                                  neutralise, neutralise_frame, resolve_column)
+                                  neutralise, neutralise_frame, resolve_column, rows_text)
 from grader.grading.defaults import DEFAULT_FLAG_BELOW
 
 
@@ -103,6 +103,7 @@ def grade_file(answers_path: str | Path, out_path: str | Path, grader: ChunkGrad
         bar = _progress_bar(progress, answers_path.stat().st_size)
         ids_seen: dict[str, int] = {}
         duplicates: list[str] = []
+        blank_ids: list[int] = []
         written = len(done_rows)
         flag_columns = [i for i, c in enumerate(grader.output_columns(reader.columns))
                         if c.endswith("flagged")]
@@ -112,12 +113,12 @@ def grade_file(answers_path: str | Path, out_path: str | Path, grader: ChunkGrad
         def note_done(row: int, record: list[str]) -> None:  # a row graded before a resume
             if id_col is not None:
                 _note_duplicates([record[reader.columns.index(id_col)]], np.asarray([row]),
-                                 ids_seen, duplicates)
+                                 ids_seen, duplicates, blank_ids)
 
         def frames() -> Iterator[pd.DataFrame]:
             for frame, rows in _chunks(reader, done_rows, chunk_size, answers_path, partial, note_done):
                 if id_col is not None:
-                    _note_duplicates(frame[id_col].tolist(), rows, ids_seen, duplicates)
+                    _note_duplicates(frame[id_col].tolist(), rows, ids_seen, duplicates, blank_ids)
                 if not frame.empty:
                     yield frame
 
@@ -141,6 +142,10 @@ def grade_file(answers_path: str | Path, out_path: str | Path, grader: ChunkGrad
     os.replace(partial, out_path)
     _fsync_dir(out_path.parent)
     meta.unlink(missing_ok=True)
+    if blank_ids:
+        warnings.append(f"{answers_path}: {rows_text(blank_ids)} without an id in column {id_col!r} "
+                        f"(a platform's average row?): graded, but no grade file can name a student for "
+                        f"{'them' if len(blank_ids) > 1 else 'it'}")
     if duplicates:
         warnings.append(f"{answers_path}: duplicate ids (all rows kept and graded): "
                         + "; ".join(duplicates[:10]) + (f" and {len(duplicates) - 10} more" if len(duplicates) > 10 else ""))
@@ -201,9 +206,14 @@ def _graded_chunks(grader: ChunkGrader, frames: Iterator[pd.DataFrame], flag_col
         _WORKER_JOB = None
 
 
-def _note_duplicates(ids: list[str], rows: np.ndarray, seen: dict[str, int], found: list[str]) -> None:
+def _note_duplicates(ids: list[str], rows: np.ndarray, seen: dict[str, int], found: list[str],
+                     blank: list[int]) -> None:
+    """Note each id seen again (`found`) and each row without an id (`blank`)."""
     for value, row in zip(ids, rows.tolist()):
         value = value.strip()
+        if not value:
+            blank.append(row)
+            continue
         first = seen.setdefault(value, row)
         if first != row:
             found.append(f"{value!r} on rows {first} and {row}")

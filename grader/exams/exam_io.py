@@ -37,7 +37,7 @@ __all__ = [
     "FORMULA_PREFIXES", "MarkedAnswers", "OUTPUT_ENCODING", "atomic_write_text", "csv_text",
     "detect_delimiter", "detect_encoding", "detect_format", "duplicate_rows", "format_duplicates",
     "marks_from_answers", "missing_files", "neutralise", "neutralise_frame", "normalise_marks", "read_exam",
-    "read_marked_answers", "read_table", "resolve_column", "write_csv_safely",
+    "read_marked_answers", "read_table", "resolve_column", "rows_text", "write_csv_safely", "written_text",
 ]
 
 OUTPUT_ENCODING = "utf-8-sig"
@@ -98,7 +98,7 @@ def read_marked_answers(path: str | Path, *, id_column: str | None = "id", answe
         raise CSVFormatError(f"{path}: column {mark_col!r} is empty on every row")
     if unmarked.any():
         warnings.append(f"{path}: {int(unmarked.sum())} row(s) without a mark left out of training "
-                        f"({_rows_text(rows[unmarked])})")
+                        f"({rows_text(rows[unmarked])})")
     keep = ~unmarked
     ids_arr, answers, given, rows = ids_arr[keep], answers[keep], given[keep], rows[keep]
 
@@ -115,7 +115,7 @@ def _row_list(rows: Iterable[int], limit: int = 10) -> str:
     return text + (f" and {len(rows) - limit} more" if len(rows) > limit else "")
 
 
-def _rows_text(rows: Iterable[int], limit: int = 10) -> str:
+def rows_text(rows: Iterable[int], limit: int = 10) -> str:
     """"row 3" or "rows 3, 5"."""
     rows = list(rows)
     return f"row{'s' if len(rows) > 1 else ''} {_row_list(rows, limit)}"
@@ -143,7 +143,7 @@ def normalise_marks(given: Sequence[str], marks: Sequence[str], rows: np.ndarray
         else:
             bad.setdefault(g, []).append(int(row))
     if bad:
-        listed = "; ".join(f"{g!r} on {_rows_text(r, 5)}" for g, r in list(bad.items())[:5])
+        listed = "; ".join(f"{g!r} on {rows_text(r, 5)}" for g, r in list(bad.items())[:5])
         if len(bad) > 5:
             listed += f" and {len(bad) - 5} other marks"
         raise CSVFormatError(f"{path}: marks not among the question's marks "
@@ -155,21 +155,24 @@ def normalise_marks(given: Sequence[str], marks: Sequence[str], rows: np.ndarray
 # Safe writing
 
 
-#: A signed number followed by a unit or words ("-9.8 m/s^2", "+3 V across it"): a student's
-#: answer, not a formula. A spreadsheet can call nothing in it (no parentheses, no `|` of DDE,
-#: no `!` of another sheet or file, no `=`, quote or `@`), so it is written as it is.
-_NUMBER_WITH_UNIT = re.compile(r"[+-] ?[0-9][0-9.,]* *[^\W\d_][\w .,/^*·²³°'-]*\Z")
-
-
 def _runs_as_formula(text: str) -> bool:
-    return text.startswith(FORMULA_PREFIXES) and not _NUMBER_WITH_UNIT.match(text)
+    """Whether a spreadsheet may read the cell as a formula: it starts with one of
+    FORMULA_PREFIXES. Every such cell, a signed number with a unit too: "+3 V across it" is a
+    formula of three names to a spreadsheet (shown as #NAME?, the answer lost when the file is
+    saved again) and "-3 A1" reads another cell."""
+    return text.startswith(FORMULA_PREFIXES)
 
 
 def neutralise(value: object) -> str:
-    """The cell as text, with `'` in front if a spreadsheet would run it as a formula (a
-    signed number with a unit, like "-9.8 m/s^2", is left as the student wrote it)."""
+    """The cell as text, with `'` in front if a spreadsheet would run it as a formula."""
     text = "" if value is None else str(value)
     return "'" + text if _runs_as_formula(text) else text
+
+
+def written_text(cell: str) -> str:
+    """The text a cell held before `neutralise` (the `'` it added taken off), for reading back
+    a file written here; neutralising the result writes the cell exactly as it was."""
+    return cell[1:] if cell.startswith("'") and _runs_as_formula(cell[1:]) else cell
 
 
 def _cell_text(value: object) -> str:
@@ -187,8 +190,7 @@ def neutralise_frame(frame: pd.DataFrame) -> list[tuple[str, ...]]:
     for name in frame.columns:
         values = frame[name].tolist()
         try:  # fast path: all cells are already text (as everything read from a CSV is)
-            columns.append([("'" + c) if c.startswith(FORMULA_PREFIXES) and _runs_as_formula(c)
-                            else c for c in values])
+            columns.append([("'" + c) if c.startswith(FORMULA_PREFIXES) else c for c in values])
         except AttributeError:
             columns.append([("'" + c) if _runs_as_formula(c) else c for c in map(_cell_text, values)])
     if not columns:

@@ -240,7 +240,7 @@ def test_export_writes_the_decisions_into_a_safe_csv(app_env):
     assert len(rows) == int(_metric(at, "Answers"))
     row = next(r for r in rows if r["id"] == aid and r["question"] == qid)
     assert (row["mark"], row["reviewed_by"], row["comment"]) == ("0.5", "Tess Marker", "'=1+1")
-    # nothing a spreadsheet would run is left (a signed number with a unit is an answer)
+    # nothing a spreadsheet would run is left
     from grader.exams.exam_io import neutralise
 
     assert all(neutralise(v) == v for r in rows for v in r.values())

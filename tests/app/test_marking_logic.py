@@ -10,8 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from grader.app.export import (csv_bytes, export_canvas, export_moodle, export_wide,
-                               highest_marks, student_marks)
+from grader.app.export import csv_bytes, export_wide, student_marks
+from grader.exams.grade_files import (GRADED_COLUMNS, canvas_file, highest_marks, moodle_file,
+                                      student_grades)
 from grader.app.grouping import meaning_groups
 from grader.app.review import (local_time, marker_stats, proposed_table, pseudonym, undoable,
                                with_decisions)
@@ -153,8 +154,15 @@ def test_student_totals_are_empty_when_a_mark_is_missing():
         {"id": "s3@x.org", "q1": "", "q2": "0", "total": ""}]
 
 
+def _grades(table: pd.DataFrame):
+    graded = table.assign(row=table["answer_id"].map({"s1@x.org": 2, "s2@x.org": 3, "s3@x.org": 4,
+                                                      "1001": 2}), student=table["answer_id"],
+                          state="", feedback="")
+    return student_grades(graded[GRADED_COLUMNS], ["q1", "q2"])
+
+
 def test_the_moodle_file_has_the_identity_column_a_column_per_question_and_the_total():
-    rows = _read(export_moodle(_two_questions(), ["q1", "q2"], "Email address", "Quiz 3"))
+    rows = _read(moodle_file(_grades(_two_questions()), "Email address", "Quiz 3"))
     assert rows[0] == ["Email address", "q1", "q2", "Quiz 3 total"]
     assert rows[1:] == [["s1@x.org", "1", "1", "2"], ["s2@x.org", "0.5", "1", "1.5"],
                         ["s3@x.org", "", "0", ""]]
@@ -162,13 +170,12 @@ def test_the_moodle_file_has_the_identity_column_a_column_per_question_and_the_t
 
 def test_the_canvas_file_has_canvass_columns_and_points_possible():
     highest = highest_marks({"q1": ["0", "0.5", "1"], "q2": ["0", "1", "2"]})
-    rows = _read(export_canvas(_two_questions(), ["q1", "q2"], "Quiz 3", highest))
+    rows = _read(canvas_file(_grades(_two_questions()), "Quiz 3", highest))
     assert rows[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "q1", "q2",
                        "Quiz 3 total"]
     assert rows[1] == ["Points Possible", "", "", "", "", "1", "2", "3"]
     assert rows[2] == ["", "", "", "s1@x.org", "", "1", "1", "2"]
-    ids = _read(export_canvas(_two_questions().replace({"s1@x.org": "1001"}), ["q1", "q2"], "Q",
-                              highest))
+    ids = _read(canvas_file(_grades(_two_questions().replace({"s1@x.org": "1001"})), "Q", highest))
     assert ids[2][:4] == ["", "", "1001", ""]  # not an e-mail: the SIS user id
 
 

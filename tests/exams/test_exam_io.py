@@ -130,15 +130,21 @@ def test_plain_cells_are_left_alone(cell):
 
 
 @pytest.mark.parametrize("cell", ["-9.8 m/s^2", "-9.8 m s^-2, downwards", "+3 V across it", "-9,8 m/s²",
-                                  "-10 N/kg"])
-def test_a_signed_number_with_a_unit_is_an_answer_not_a_formula(cell):
-    assert neutralise(cell) == cell  # was "'-9.8 m/s^2" in every export (issue 15, item 12)
-
-
-@pytest.mark.parametrize("cell", ["-9.8 m/s^2 (down)", "-1 cmd|' /C calc'!A0", "-2+3", "-A1", "+1 =2",
-                                  "-9.8 m/s^2\r=1", "-HYPERLINK(\"x\")"])
-def test_a_signed_cell_a_spreadsheet_could_run_is_still_neutralised(cell):
+                                  "-10 N/kg", "-3 A1", "-9.8 m/s^2 (down)", "-1 cmd|' /C calc'!A0", "-2+3",
+                                  "-A1", "+1 =2", "-9.8 m/s^2\r=1", "-HYPERLINK(\"x\")", "- no idea", "-"])
+def test_every_cell_starting_with_a_sign_is_neutralised(cell):
+    """Issue 32, defect 8: docs/cli.md says every cell starting with = + - @ tab or CR gets a
+    quote; a signed number with a unit was left alone, and "+3 V across it" is a formula of
+    three names to a spreadsheet, "-3 A1" one that reads another cell."""
     assert neutralise(cell) == "'" + cell
+
+
+def test_a_neutralised_cell_reads_back_as_written():
+    from grader.exams.exam_io import written_text
+
+    for cell in ["-9.8 m/s^2", "=1+1", "' quoted", "'-5", "fine", ""]:
+        assert neutralise(written_text(neutralise(cell))) == neutralise(cell)
+        assert written_text(neutralise(cell)) == cell or cell.startswith("'")
 
 
 def test_write_csv_safely_neutralises_and_replaces_atomically(tmp_path):
