@@ -197,17 +197,23 @@ class CSVReader:
         into one answer, which the csv module accepts silently. A genuine answer with line
         breaks has lines of prose; lines that start like a row of this file (a first cell of
         the same shape as this row's, "r3" after "r2", then the separator and as many cells
-        as the header) are rows lost into this one, so the file is refused with their place."""
+        as the header, counting for the line where the quote closes the cells read after it)
+        are rows lost into this one, so the file is refused with their place."""
         width = len(self.columns)
         own = record[0] if "\n" not in record[0] and "\r" not in record[0] and len(record[0]) <= 40 else ""
         shape = _shape(own) or _shape(self._id_cell)  # a quote opened in the first cell: the rows before
         if not shape:
             return
         swallowed = []
-        for cell in record:
-            for line in cell.splitlines()[1:]:
+        for k, cell in enumerate(record):
+            lines = cell.splitlines()
+            for i, line in enumerate(lines[1:], start=1):
                 cells = next(csv.reader([line], delimiter=self.format.delimiter), [])
-                if len(cells) >= width and cells[0].strip() and _shape(cells[0]) == shape:
+                # the last line was cut where the quote closed: the rest of that row is in
+                # the cells after this one, so a short last line is a whole row with them
+                after = len(record) - k - 1 if i == len(lines) - 1 else 0
+                if len(cells) > 1 and len(cells) + after >= width and cells[0].strip() \
+                        and _shape(cells[0]) == shape:
                     swallowed.append(cells[0].strip())
         if swallowed:
             shown = ", ".join(repr(s) for s in swallowed[:5]) + (" ..." if len(swallowed) > 5 else "")

@@ -24,6 +24,18 @@ def test_a_quote_that_swallows_rows_is_reported_with_the_rows(tmp_path):
 
 
 @pytest.mark.parametrize("sep", [",", ";", "\t"])
+def test_a_swallowed_row_with_fewer_cells_than_the_header_is_reported(tmp_path, sep):
+    # the quote opened in p1's answer closes inside p2's, so p2's line ends in the middle of
+    # its row: fewer cells than the header on that line, the rest after the closing quote
+    path = tmp_path / "exam.csv"
+    path.write_text(f'id{sep}who{sep}answer{sep}note\np1{sep}Kim{sep}"no idea{sep}sorry\n'
+                    f'p2{sep}Sam{sep}"it floats{sep} since it is light"{sep}\np3{sep}Jo{sep}sinks{sep}y\n',
+                    encoding="utf-8")
+    with pytest.raises(CSVFormatError, match=r"row 2: .*'p2'.*check the quotes of the answer on row 2"):
+        read_table(path)
+
+
+@pytest.mark.parametrize("sep", [",", ";", "\t"])
 def test_answers_with_line_breaks_still_read(tmp_path, sep):
     path = tmp_path / "exam.csv"
     path.write_text(f'id{sep}answer\nr1{sep}"first line{sep}\nsecond line{sep} with more\nr3 is named here"\n'
