@@ -4,7 +4,7 @@ Real exports are messy, so reading detects what it can:
 
 - encoding: a BOM (UTF-8, UTF-16) wins; otherwise the file is checked to be valid UTF-8 and,
   if it is not, charset-normalizer picks a legacy encoding (typically Windows-1252); see
-  `grader.exams.text_encoding`;
+  `grader.text_encoding`;
 - separator: comma, semicolon or tab, from the header and csv.Sniffer on a sample;
 - quoted newlines inside answers, blank answers, "NA" answers (kept as text), short rows
   (padded with blanks), blank lines (skipped).
