@@ -6,7 +6,8 @@ interrupted and started again with the same input and models, the complete rows 
 `OUT.partial` are kept (a torn last row is cut off), the same number of input rows is
 skipped (checking they are the rows the partial file holds), and grading continues. At the
 end `OUT.partial` is renamed to `OUT`, so `OUT` only ever appears complete, and every input
-row is in it exactly once.
+row is in it exactly once. A run refused for a row of the input that cannot be read removes
+its partial output: the corrected input is another file, which it would refuse.
 
 Output row i is input row i (blank lines aside): nothing is dropped, not blank answers (they
 are graded as non-answers and flagged) nor duplicate ids (reported as a warning, both kept).
@@ -135,6 +136,12 @@ def grade_file(answers_path: str | Path, out_path: str | Path, grader: ChunkGrad
                         bar.set_postfix(answers=written, refresh=False)
                     if after_chunk is not None:
                         after_chunk(written)
+        except CSVFormatError:
+            # a row the file cannot be read at: the run did not stop midway, it was refused;
+            # the corrected file is another input, which a partial output would refuse
+            partial.unlink(missing_ok=True)
+            meta.unlink(missing_ok=True)
+            raise
         finally:
             if bar is not None:
                 bar.close()

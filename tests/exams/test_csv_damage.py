@@ -117,3 +117,26 @@ def test_exam_files_are_read_as_plain_values_with_located_problems(tmp_path, lin
         with pytest.raises(CSVFormatError, match=words) as info:
             read_exam(path)
         assert f"{path}{where}" in str(info.value)
+
+
+def test_a_grade_run_that_ends_with_a_clear_error_leaves_nothing_to_resume(tmp_path, capsys):
+    """The .partial file of a run refused for a damaged row was taken for an interrupted run:
+    the corrected command was refused until --restart."""
+    from tests.data import QUESTION_YAML, marked_answers, write_marked_csv
+
+    question = tmp_path / "q.yaml"
+    question.write_text(QUESTION_YAML, encoding="utf-8")
+    answers, marks = marked_answers()
+    model = tmp_path / "m.json"
+    assert main(["train", "--question", str(question), "--answers",
+                 str(write_marked_csv(tmp_path / "marked.csv", answers, marks)), "--model", str(model)]) == 0
+    good = "".join(f"s{i},the switch is open so no current {i}\n" for i in range(1, 9))
+    exam, out = tmp_path / "exam.csv", tmp_path / "graded.csv"
+    exam.write_text("id,answer\n" + good + LOST.split("\n", 1)[1], encoding="utf-8")  # damaged after 2 chunks
+    command = ["grade", "--model", str(model), "--answers", str(exam), "--out", str(out), "--chunk-size", "3"]
+    assert main(command) == 2
+    assert not list(tmp_path.glob("graded.csv*"))
+    exam.write_text("id,answer\n" + good + LOST.split("\n", 1)[1].replace('r2,"', "r2,"), encoding="utf-8")
+    capsys.readouterr()
+    assert main(command) == 0, capsys.readouterr().err
+    assert out.exists() and not list(tmp_path.glob("graded.csv.partial*"))
