@@ -59,6 +59,24 @@ def test_towers_of_powers_are_located_problems_found_fast(key, tower):
             and p.column > 1], problems
 
 
+@pytest.mark.parametrize("old,new", [("question: >", 'question: "\\ud800 A ball is thrown up."\ndescription: >'),
+                                     ("id: vertical_throw", 'id: vertical_throw\ntitle: "Throw \\udfff"')])
+def test_half_a_character_in_question_text_is_a_located_problem(old, new, tmp_path, capsys):
+    """A YAML escape for a lone surrogate was kept, and writing the model raised UnicodeEncodeError."""
+    from grader.cli import main
+
+    assert old in BASE
+    line = _line_of(old) + (old == "id: vertical_throw")
+    text = BASE.replace(old, new, 1)
+    problems = check_question_text(text, "q.yaml")
+    assert [p for p in problems if "half of a character" in p.message and p.line == line], problems
+    (tmp_path / "q.yaml").write_text(text, encoding="utf-8")
+    code = main(["train", "--question", str(tmp_path / "q.yaml"), "--answers",
+                 str(SAMPLE / "vertical_throw" / "marked.csv"), "--model", str(tmp_path / "m.json")])
+    err = capsys.readouterr().err
+    assert code == 2 and "half of a character" in err and "codec" not in err
+
+
 def test_what_looks_like_a_date_stays_text():
     text = BASE.replace("marks:", "title: 2024-13-45\nmarks:", 1)
     assert check_question_text(text, "q.yaml") == []
