@@ -124,8 +124,9 @@ def grade_file(answers_path: str | Path, out_path: str | Path, grader: ChunkGrad
 
         try:
             with open(partial, "ab") as out:
-                for text, n_rows, n_flagged in _graded_chunks(grader, frames(), flag_columns, jobs,
-                                                              warnings):
+                for text, n_rows, n_flagged, said in _graded_chunks(grader, frames(), flag_columns, jobs,
+                                                                    warnings):
+                    warnings += [f"{answers_path}: {w}" for w in said if f"{answers_path}: {w}" not in warnings]
                     out.write(text)
                     out.flush()
                     os.fsync(out.fileno())
@@ -155,13 +156,14 @@ def grade_file(answers_path: str | Path, out_path: str | Path, grader: ChunkGrad
 
 
 def grade_chunk_text(grader: ChunkGrader, frame: pd.DataFrame, flag_columns: Sequence[int]
-                     ) -> tuple[bytes, int, int]:
-    """One chunk graded into the bytes of its output rows: (bytes, rows, rows flagged)."""
+                     ) -> tuple[bytes, int, int, list[str]]:
+    """One chunk graded into the bytes of its output rows: (bytes, rows, rows flagged, the
+    warnings of its grading)."""
     grades = grader.grade_chunk(frame)
     cells = neutralise_frame(pd.concat([frame.reset_index(drop=True),
                                         grades.reset_index(drop=True)], axis=1))
     n_flagged = int(np.any(grades.iloc[:, list(flag_columns)].to_numpy() == "yes", axis=1).sum())
-    return csv_text(None, cells).encode("utf-8"), len(cells), n_flagged
+    return csv_text(None, cells).encode("utf-8"), len(cells), n_flagged, list(grades.attrs.get("warnings", []))
 
 
 #: The grader the worker processes use: set before they are forked, so that models (and the
@@ -169,13 +171,13 @@ def grade_chunk_text(grader: ChunkGrader, frame: pd.DataFrame, flag_columns: Seq
 _WORKER_JOB: tuple[ChunkGrader, Sequence[int]] | None = None
 
 
-def _grade_in_worker(frame: pd.DataFrame) -> tuple[bytes, int, int]:
+def _grade_in_worker(frame: pd.DataFrame) -> tuple[bytes, int, int, list[str]]:
     grader, flag_columns = _WORKER_JOB  # type: ignore[misc]
     return grade_chunk_text(grader, frame, flag_columns)
 
 
 def _graded_chunks(grader: ChunkGrader, frames: Iterator[pd.DataFrame], flag_columns: Sequence[int],
-                   jobs: int, warnings: list[str]) -> Iterator[tuple[bytes, int, int]]:
+                   jobs: int, warnings: list[str]) -> Iterator[tuple[bytes, int, int, list[str]]]:
     """The graded chunks in input order: here, or in `jobs` forked worker processes with at
     most two chunks per worker in flight (memory stays bounded)."""
     import multiprocessing
