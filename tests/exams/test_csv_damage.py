@@ -35,6 +35,16 @@ def test_a_swallowed_row_with_fewer_cells_than_the_header_is_reported(tmp_path, 
         read_table(path)
 
 
+def test_a_row_swallowed_up_to_its_own_line_break_is_reported(tmp_path):
+    # p1's stray quote closes at the quote opening p2's multi-line answer: the record ends
+    # inside p2's row, and the rest of p2's answer is split off into records of its own
+    path = tmp_path / "exam.csv"
+    path.write_text('id\twho\tanswer\tnote\np1\t"Kim\tno idea\tx\np2\tSam\t"V = I R\nso I = 2 A"\tlate\n'
+                    'p3\tJo\tsinks\ty\n', encoding="utf-8")
+    with pytest.raises(CSVFormatError, match=r"row 2: .*'p2'"):
+        read_table(path)
+
+
 @pytest.mark.parametrize("sep", [",", ";", "\t"])
 def test_answers_with_line_breaks_still_read(tmp_path, sep):
     path = tmp_path / "exam.csv"
