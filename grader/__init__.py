@@ -8,7 +8,8 @@ below it:
   its evaluation.
 - `grader.exams`: exam exports in and out, batch grading.
 - `grader.app`: the marker's Streamlit app and its review store; `grader.cli`: the command line.
-- `grader.metrics`, `grader.atomic_file`: small shared helpers with no project imports.
+- `grader.metrics`, `grader.atomic_file`, `grader.text_encoding`: small shared helpers with no
+  project imports.
 - `grader.bench`: benchmarks that print figures.
 
 `from grader import ConFold, GradingModel, GeneralModel` works; each is imported when first used.

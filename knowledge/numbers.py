@@ -39,16 +39,39 @@ def read_number(text: str) -> int | float:
 
 def unit_problem(text: str) -> str | None:
     """Why a unit or tolerance text is refused before pint reads it, or None: too long, or a
-    power that is not a small number ("m**(9**9**8)" would take pint minutes)."""
+    power that is not a small number on a unit ("m**(9**9**8)", "(9)**99", "(m**99)**99" or
+    "9⁹⁹⁹⁹⁹⁹⁹ m" would take pint minutes). The check reads the text as pint will evaluate it,
+    after pint's own rewriting (superscript digits and "^" become "**", commas are dropped),
+    so that no spelling of a power escapes it."""
     if len(text) > MAX_UNIT_CHARS:
         return f"a unit of {len(text)} characters: at most {MAX_UNIT_CHARS}"
-    for m in _POWER.finditer(text):
-        base = text[:m.start()].rstrip()[-1:]
-        exponent = _SMALL_EXPONENT.match(text, m.end())
-        after = text[exponent.end():].lstrip() if exponent else ""
-        if not (base.isalpha() or base in ")°μµΩ") or exponent is None or _POWER.match(after):
-            return (f"the power '{text[max(0, m.start() - 3):m.end() + 4].strip()}' in '{text}': a "
-                    "power applies to a unit and is a small number, like m/s^2 or m*s**-2")
-    if re.search(r"\d{%d,}" % (MAX_NUMBER_CHARS // 2), text):
+    from pint.util import string_preprocessor  # what pint does to a text before evaluating it
+
+    read = string_preprocessor(text)
+    for m in _POWER.finditer(read):
+        exponent = _SMALL_EXPONENT.match(read, m.end())
+        after = read[exponent.end():].lstrip() if exponent else ""
+        if not _unit_base(read[:m.start()].rstrip()) or exponent is None or _POWER.match(after):
+            shown = read[max(0, m.start() - 3):m.end() + 4].strip()
+            return (f"the power '{shown}' in '{text}': a power applies to a unit and is a small "
+                    "number, like m/s^2 or m*s**-2")
+    if re.search(r"\d{%d,}" % (MAX_NUMBER_CHARS // 2), read):
         return f"a number too long in '{text}'"
     return None
+
+
+def _unit_base(before: str) -> bool:
+    """Does the text before a power end in a unit: a unit's name or symbol, or a bracket
+    holding one and no power of its own (powers of powers are how towers are built; a
+    number raised to a power is no unit)?"""
+    if not before:
+        return False
+    if before[-1] != ")":
+        return before[-1].isalpha() or before[-1] in "°μµΩ"
+    depth = 0
+    for i in range(len(before) - 1, -1, -1):
+        depth += {")": 1, "(": -1}.get(before[i], 0)
+        if depth == 0:
+            group = before[i:]
+            return not _POWER.search(group) and any(c.isalpha() or c in "°μµΩ" for c in group)
+    return False

@@ -324,11 +324,13 @@ class _Reader:
         except FileRefused as err:
             self.problem(where, str(err), expected)
             return []
+        from grader.text_encoding import NotText, decode_text  # as the question file itself
+
         try:
-            text = read_regular_file(path, MAX_RULE_FILE_BYTES, "rule file").decode("utf-8")
-        except (OSError, UnicodeDecodeError, FileRefused) as err:
+            text = decode_text(read_regular_file(path, MAX_RULE_FILE_BYTES, "rule file"))
+        except (OSError, NotText, FileRefused) as err:
             reason = err.strerror if isinstance(err, OSError) and err.strerror else \
-                "not UTF-8 text" if isinstance(err, UnicodeDecodeError) else str(err)
+                err.says("a rule file") if isinstance(err, NotText) else str(err)
             self.problem(where, f"cannot read rule file '{name}': {reason}", expected)
             return []
         return self.asp_text(text, origin, file=str(path))

@@ -20,18 +20,16 @@ DICT_VERSION = 1
 
 
 def decode_question_text(data: bytes, source: str | Path) -> str:
-    """A question file's text from its bytes: UTF-8 (with or without BOM), else the encoding
-    charset-normalizer finds (teachers' editors still save Windows-1252), so a file reads the
-    same from disk, from an upload or in the app's editor. KnowledgeError if it is not text."""
+    """A question file's text from its bytes, decoded as exam CSVs are (`grader.text_encoding`:
+    a BOM, else UTF-8, else Windows-1252 for Western text, which teachers' editors still
+    save), so a file reads the same from disk, from an upload, in the app's editor and as
+    the CSVs beside it. KnowledgeError if it is not text."""
+    from grader.text_encoding import NotText, decode_text
+
     try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        from charset_normalizer import from_bytes
-        best = from_bytes(data).best()
-        if best is None:
-            raise KnowledgeError([Problem(str(source), 1, 1, "the file is not text",
-                                          "a UTF-8 YAML file")]) from None
-        return str(best)
+        return decode_text(data)
+    except NotText as err:
+        raise KnowledgeError([Problem(str(source), 1, 1, err.says("a question file"), "a UTF-8 YAML file")]) from None
 
 
 def read_question_file_text(path: str | Path) -> str:

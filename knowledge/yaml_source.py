@@ -20,6 +20,7 @@ Position = tuple[int, int]
 #: How deep a question file may nest ([ and { before parsing, all nodes after).
 MAX_DEPTH = 100
 _RESOLVER = yaml.resolver.Resolver()
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _STR, _INT, _FLOAT, _TIMESTAMP, _MAP, _SEQ = (f"tag:yaml.org,2002:{t}" for t in
                                               ("str", "int", "float", "timestamp", "map", "seq"))
 
@@ -132,6 +133,12 @@ class _Converter:
                                          "the value written plainly"))
             return None
         if node.tag in (_STR, _TIMESTAMP):
+            lone = _LONE_SURROGATE.search(node.value)
+            if lone:  # an escape such as "\ud800": no file, spreadsheet or database can hold it
+                self.problems.append(Problem(self.located.file, *_pos(node),
+                                             f"the text has half of a character (\\u{ord(lone.group()):04x}, "
+                                             "a lone surrogate), which cannot be saved", "the character itself"))
+                return _LONE_SURROGATE.sub("\ufffd", node.value)
             return node.value
         if node.tag in (_INT, _FLOAT) and number_problem(node.value):
             self.problems.append(Problem(self.located.file, *_pos(node), number_problem(node.value),

@@ -19,7 +19,7 @@ PACKAGES = ("grader", "features", "knowledge")
 
 #: Layer of each module prefix, lowest first; a module may import its own layer and those below.
 LAYERS = [
-    ("grader.atomic_file", 0), ("grader.metrics", 0),
+    ("grader.atomic_file", 0), ("grader.metrics", 0), ("grader.text_encoding", 0),
     ("grader.confold", 1), ("grader.boosting", 1),
     ("knowledge", 2),
     ("features", 3),

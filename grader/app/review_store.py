@@ -336,8 +336,14 @@ def _migrate(db: sqlite3.Connection) -> None:
 
 
 def check_lengths(marker: str, comment: str | None = "") -> None:
-    """ValueError (a message for the marker) when the name or comment is too long; nothing
-    is cut short silently."""
+    """ValueError (a message for the marker) when the name or comment is too long, or holds
+    half of a character that SQLite cannot store (a lone surrogate: bytes of a user name
+    that are not UTF-8); nothing is cut short or changed silently."""
+    for what, text in (("a marker's name", marker), ("a comment", comment or "")):
+        half = next((c for c in text if "\ud800" <= c <= "\udfff"), None)
+        if half is not None:
+            raise ValueError(f"{what} {text[:60]!r} has half of a character (\\u{ord(half):04x}), "
+                             f"which cannot be stored (nothing was saved)")
     if len(marker) > MAX_MARKER_CHARS:
         raise ValueError(f"a marker's name has at most {MAX_MARKER_CHARS} characters; this one "
                          f"has {len(marker):,}. Use a shorter name")

@@ -275,8 +275,10 @@ def grade_question(question_id: str, model, answer_ids: Sequence[str],
     """(marks table without decisions, features) for one question's answers."""
     answers = ["" if a is None else str(a) for a in answers]
     features = model.features(answers).reset_index(drop=True)
-    grades = model.grade(answers, features=features).reset_index(drop=True)
-    return proposed_table(question_id, answer_ids, answers, grades, features), features
+    grades = model.grade(answers, features=features)
+    table = proposed_table(question_id, answer_ids, answers, grades.reset_index(drop=True), features)
+    table.attrs["warnings"] = list(grades.attrs.get("warnings", []))  # answers unlike the training ones
+    return table, features
 
 
 def open_question(settings: AppSettings, exam: Exam, exam_id: str, qid: str,
@@ -395,4 +397,5 @@ def open_exam(path: Path, settings: AppSettings, progress: Progress | None = Non
 
     warnings = warnings + [f"{qid}: {note}" for qid, q in questions.items()
                            if (note := marks_order_note(q.model)) is not None]
+    warnings += [f"{qid}: {w}" for qid, q in questions.items() for w in q.table.attrs.get("warnings", [])]
     return ExamSession(exam, exam_id, path, rows, answers, questions, warnings)

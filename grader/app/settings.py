@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
+from grader.app.review_store import check_lengths
+
 #: The repository root (the folder holding app.py and sample_data/).
 REPO = Path(__file__).resolve().parents[2]
 
@@ -40,6 +42,10 @@ class AppSettings:
         sample = Path(env.get("GRADER_SAMPLE_EXAM")
                       or REPO / "sample_data" / "exam" / "exam.yaml").expanduser()
         marker = (env.get("GRADER_MARKER") or _user_name()).strip() or "marker"
+        try:
+            check_lengths(marker)
+        except ValueError as err:
+            raise ValueError(f"setting GRADER_MARKER (or the user name, without it): {err}") from None
         max_mb = _number(env, "GRADER_MAX_UPLOAD_MB", 20.0, low=0.001, high=200.0)
         flag = _number(env, "GRADER_FLAG_BELOW", 0.7, low=0.0, high=1.0)
         serve = Path(env.get("GRADER_SERVE_DIR") or Path.cwd()).expanduser()

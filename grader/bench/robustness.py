@@ -40,7 +40,9 @@ KILL_AFTER_LIMITS = 10
 
 HOSTILE_VALUES = ["!!int abc", "!!float x", "!!timestamp 2024-13-45", "2024-13-45", "!!binary ZZZ",
                   "!!python/object/apply:os.system ['true']", "!!set {a: null}", "'9**9**8 m/s^2'",
-                  "'m**(9**9**8)'", "'m^999'", "1e400", "-1e400", ".nan", ".inf", "&a x", "*a", "~",
+                  "'m**(9**9**8)'", "'m^999'", "'((((9)**99)**99)**99)**99 m/s^2'", "'(9 m)**99,999,999'",
+                  "'9\u2079\u2079\u2079\u2079\u2079\u2079\u2079\u2079 m'", "'(m\u2079\u2079)\u2079\u2079'",
+                  "1e400", "-1e400", ".nan", ".inf", "&a x", "*a", "~",
                   "'\\u0000'", "\"\\ud800\"", "[" * 300 + "]" * 300, "{a: " * 200 + "1" + "}" * 200]
 
 
@@ -109,13 +111,27 @@ def make_csv(rows: list[list[str]], rng: random.Random) -> tuple[bytes, list[str
     delimiter = rng.choice([",", ";", "\t"])
     buffer = io.StringIO()
     writer = csv.writer(buffer, delimiter=delimiter, lineterminator=rng.choice(["\n", "\r\n"]))
-    writer.writerow(["id", "answer"])
-    writer.writerows(zip(ids, answers))
+    if rng.random() < 0.5:
+        writer.writerow(["id", "answer"])
+        writer.writerows(zip(ids, answers))
+    else:  # cells after the answer: a quote closed inside the next answer leaves a short line
+        writer.writerow(["id", "name", "answer", "note"])
+        writer.writerows((i, f"N{k}", a, rng.choice(["", "late", "x"])) for k, (i, a) in enumerate(zip(ids, answers)))
     text = buffer.getvalue()
     keeps_ids = True
     for _ in range(rng.choice((1, 1, 2))):
-        kind = rng.randrange(6)
+        kind = rng.randrange(7)
         lines = text.splitlines(keepends=True)
+        if kind == 6 and len(lines) > 3:  # a stray opening quote; the next answer holds a quote mid-way
+            i = rng.randrange(1, len(lines) - 1)
+            for k, mark in ((i, '"'), (i + 1, '" ')):
+                cells = lines[k].rstrip("\r\n").split(delimiter)
+                at = min(len(cells) - 1, 2 if len(cells) >= 4 else 1)
+                cells[at] = mark + cells[at].strip('"') if k == i else \
+                    cells[at].strip('"')[:5] + mark + cells[at].strip('"')[5:]
+                lines[k] = delimiter.join(cells) + lines[k][len(lines[k].rstrip("\r\n")):]
+            text = "".join(lines)
+            continue
         if kind == 0 and len(lines) > 3:  # a quote opened in one row, maybe closed some rows later
             i = rng.randrange(1, len(lines) - 1)
             head, sep, rest = lines[i].partition(delimiter)

@@ -2,7 +2,7 @@
 
 - `csv_reader`: any CSV a teacher's export tool writes (encoding and separator detected,
   spreadsheet row numbers in every message), read in chunks; `text_encoding`: which encoding
-  a file is in, and whether it is text at all.
+  a CSV is in (`grader.text_encoding`), a file that is no text refused as a CSVFormatError.
 - `exam_file`: exam files (`exam.yaml`), every mistake at its line and column.
 - `exam_io`: marked answers, formula-safe CSV output.
 - `chunk_graders`: what grades a chunk of rows (one answer column, a wide export, a long one).

@@ -6,7 +6,8 @@ interrupted and started again with the same input and models, the complete rows 
 `OUT.partial` are kept (a torn last row is cut off), the same number of input rows is
 skipped (checking they are the rows the partial file holds), and grading continues. At the
 end `OUT.partial` is renamed to `OUT`, so `OUT` only ever appears complete, and every input
-row is in it exactly once.
+row is in it exactly once. A run refused for a row of the input that cannot be read removes
+its partial output: the corrected input is another file, which it would refuse.
 
 Output row i is input row i (blank lines aside): nothing is dropped, not blank answers (they
 are graded as non-answers and flagged) nor duplicate ids (reported as a warning, both kept).
@@ -124,8 +125,9 @@ def grade_file(answers_path: str | Path, out_path: str | Path, grader: ChunkGrad
 
         try:
             with open(partial, "ab") as out:
-                for text, n_rows, n_flagged in _graded_chunks(grader, frames(), flag_columns, jobs,
-                                                              warnings):
+                for text, n_rows, n_flagged, said in _graded_chunks(grader, frames(), flag_columns, jobs,
+                                                                    warnings):
+                    warnings += [f"{answers_path}: {w}" for w in said if f"{answers_path}: {w}" not in warnings]
                     out.write(text)
                     out.flush()
                     os.fsync(out.fileno())
@@ -136,6 +138,12 @@ def grade_file(answers_path: str | Path, out_path: str | Path, grader: ChunkGrad
                         bar.set_postfix(answers=written, refresh=False)
                     if after_chunk is not None:
                         after_chunk(written)
+        except CSVFormatError:
+            # a row the file cannot be read at: the run did not stop midway, it was refused;
+            # the corrected file is another input, which a partial output would refuse
+            partial.unlink(missing_ok=True)
+            meta.unlink(missing_ok=True)
+            raise
         finally:
             if bar is not None:
                 bar.close()
@@ -153,13 +161,14 @@ def grade_file(answers_path: str | Path, out_path: str | Path, grader: ChunkGrad
 
 
 def grade_chunk_text(grader: ChunkGrader, frame: pd.DataFrame, flag_columns: Sequence[int]
-                     ) -> tuple[bytes, int, int]:
-    """One chunk graded into the bytes of its output rows: (bytes, rows, rows flagged)."""
+                     ) -> tuple[bytes, int, int, list[str]]:
+    """One chunk graded into the bytes of its output rows: (bytes, rows, rows flagged, the
+    warnings of its grading)."""
     grades = grader.grade_chunk(frame)
     cells = neutralise_frame(pd.concat([frame.reset_index(drop=True),
                                         grades.reset_index(drop=True)], axis=1))
     n_flagged = int(np.any(grades.iloc[:, list(flag_columns)].to_numpy() == "yes", axis=1).sum())
-    return csv_text(None, cells).encode("utf-8"), len(cells), n_flagged
+    return csv_text(None, cells).encode("utf-8"), len(cells), n_flagged, list(grades.attrs.get("warnings", []))
 
 
 #: The grader the worker processes use: set before they are forked, so that models (and the
@@ -167,13 +176,13 @@ def grade_chunk_text(grader: ChunkGrader, frame: pd.DataFrame, flag_columns: Seq
 _WORKER_JOB: tuple[ChunkGrader, Sequence[int]] | None = None
 
 
-def _grade_in_worker(frame: pd.DataFrame) -> tuple[bytes, int, int]:
+def _grade_in_worker(frame: pd.DataFrame) -> tuple[bytes, int, int, list[str]]:
     grader, flag_columns = _WORKER_JOB  # type: ignore[misc]
     return grade_chunk_text(grader, frame, flag_columns)
 
 
 def _graded_chunks(grader: ChunkGrader, frames: Iterator[pd.DataFrame], flag_columns: Sequence[int],
-                   jobs: int, warnings: list[str]) -> Iterator[tuple[bytes, int, int]]:
+                   jobs: int, warnings: list[str]) -> Iterator[tuple[bytes, int, int, list[str]]]:
     """The graded chunks in input order: here, or in `jobs` forked worker processes with at
     most two chunks per worker in flight (memory stays bounded)."""
     import multiprocessing

@@ -74,8 +74,10 @@ class ColumnGrader:
         self._column = resolve_column(self.answer_column, input_columns, path, "answer column")
 
     def grade_chunk(self, frame: pd.DataFrame) -> pd.DataFrame:
-        grades = format_grades(self.model.grade(frame[self._column].tolist(), flag_below=self.flag_below))
+        graded = self.model.grade(frame[self._column].tolist(), flag_below=self.flag_below)
+        grades = format_grades(graded)
         grades.columns = self.output_columns(frame.columns)
+        grades.attrs["warnings"] = _warnings_of(graded, f"column {self._column!r}")
         return grades
 
     def fingerprint(self) -> str:
@@ -96,7 +98,10 @@ class WideGrader:
             g.bind(input_columns, path)
 
     def grade_chunk(self, frame: pd.DataFrame) -> pd.DataFrame:
-        return pd.concat([g.grade_chunk(frame) for g in self.graders], axis=1)
+        parts = [g.grade_chunk(frame) for g in self.graders]
+        grades = pd.concat(parts, axis=1)
+        grades.attrs["warnings"] = [w for p in parts for w in p.attrs.get("warnings", [])]
+        return grades
 
     def fingerprint(self) -> str:
         return content_hash([g.fingerprint() for g in self.graders])
@@ -125,6 +130,7 @@ class LongGrader:
         qcol, acol = self._columns
         out = pd.DataFrame({"mark": "", "confidence": "", "flagged": "yes", "rule": "",
                             "explanation": ""}, index=range(len(frame)), dtype=object)
+        out.attrs["warnings"] = []
         questions = np.asarray([q.strip() for q in frame[qcol].tolist()], dtype=object)
         for qid in pd.unique(questions):
             rows = np.flatnonzero(questions == qid)
@@ -133,14 +139,21 @@ class LongGrader:
                 out.loc[rows, "explanation"] = f"no model for question {qid!r}: for a human marker"
                 continue
             answers = frame[acol].to_numpy(dtype=object)[rows].tolist()
-            grades = format_grades(model.grade(answers, flag_below=_threshold_of(self.flag_below, qid)))
-            out.iloc[rows, :] = grades.to_numpy(dtype=object)
+            graded = model.grade(answers, flag_below=_threshold_of(self.flag_below, qid))
+            out.iloc[rows, :] = format_grades(graded).to_numpy(dtype=object)
+            out.attrs["warnings"] += _warnings_of(graded, f"question {qid!r}")
         return out
 
     def fingerprint(self) -> str:
         below = self.flag_below if not isinstance(self.flag_below, Mapping) else dict(self.flag_below)
         return content_hash([[k, m.fingerprint()] for k, m in sorted(self.models.items())]
                             + [self.question_column, self.answer_column, below])
+
+
+def _warnings_of(graded: pd.DataFrame, what: str) -> list[str]:
+    """The warnings a model's grading carries (answers unlike its training answers), saying
+    which answers they are about."""
+    return [f"{what}: {w}" for w in graded.attrs.get("warnings", [])]
 
 
 def _threshold_of(flag_below: float | Mapping[str, float], qid: str) -> float:

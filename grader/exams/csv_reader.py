@@ -4,7 +4,7 @@ Real exports are messy, so reading detects what it can:
 
 - encoding: a BOM (UTF-8, UTF-16) wins; otherwise the file is checked to be valid UTF-8 and,
   if it is not, charset-normalizer picks a legacy encoding (typically Windows-1252); see
-  `grader.exams.text_encoding`;
+  `grader.text_encoding`;
 - separator: comma, semicolon or tab, from the header and csv.Sniffer on a sample;
 - quoted newlines inside answers, blank answers, "NA" answers (kept as text), short rows
   (padded with blanks), blank lines (skipped).
@@ -177,7 +177,7 @@ class CSVReader:
             if following is None and ("\n" in record[-1] or "\r" in record[-1]):
                 self._check_closed(row)
             if any("\n" in cell or "\r" in cell for cell in record):
-                self._check_no_rows_inside(row, record)
+                self._check_no_rows_inside(row, record, following)
             if len(record) < width:
                 record += [""] * (width - len(record))
             elif len(record) > width:
@@ -192,22 +192,32 @@ class CSVReader:
             yield row, record
             record = following
 
-    def _check_no_rows_inside(self, row: int, record: list[str]) -> None:
+    def _check_no_rows_inside(self, row: int, record: list[str], following: list[str] | None = None) -> None:
         """A quote opened in one row and closed a few lines later swallows the rows between
         into one answer, which the csv module accepts silently. A genuine answer with line
         breaks has lines of prose; lines that start like a row of this file (a first cell of
         the same shape as this row's, "r3" after "r2", then the separator and as many cells
-        as the header) are rows lost into this one, so the file is refused with their place."""
+        as the header, counting for the line where the quote closes the cells read after it;
+        or fewer when the record ends on that line and the next record does not start like a
+        row, the rest of that row having been split off as records of its own) are rows lost
+        into this one, so the file is refused with their place."""
         width = len(self.columns)
         own = record[0] if "\n" not in record[0] and "\r" not in record[0] and len(record[0]) <= 40 else ""
         shape = _shape(own) or _shape(self._id_cell)  # a quote opened in the first cell: the rows before
         if not shape:
             return
         swallowed = []
-        for cell in record:
-            for line in cell.splitlines()[1:]:
+        for k, cell in enumerate(record):
+            lines = cell.splitlines()
+            for i, line in enumerate(lines[1:], start=1):
                 cells = next(csv.reader([line], delimiter=self.format.delimiter), [])
-                if len(cells) >= width and cells[0].strip() and _shape(cells[0]) == shape:
+                # the last line was cut where the quote closed: the rest of that row is in
+                # the cells after this one, so a short last line is a whole row with them
+                last = i == len(lines) - 1
+                after = len(record) - k - 1 if last else 0
+                cut = last and after == 0 and following is not None and _shape(following[0] if following else "") != shape
+                if len(cells) > 1 and (len(cells) + after >= width or cut) and cells[0].strip() \
+                        and _shape(cells[0]) == shape:
                     swallowed.append(cells[0].strip())
         if swallowed:
             shown = ", ".join(repr(s) for s in swallowed[:5]) + (" ..." if len(swallowed) > 5 else "")

@@ -31,6 +31,7 @@ from grader.grading.agreement import ResampledAgreement, list_share, majority_vo
 from grader.grading.contradiction import contradiction_notes
 from grader.grading.defaults import (DEFAULT_CONFIDENCE_THRESHOLD, DEFAULT_FLAG_BELOW,  # noqa: F401 (re-exported)
                                      DEFAULT_IMPROVEMENT_THRESHOLD, DEFAULT_RESAMPLES)
+from grader.grading.fit import out_of_place, training_share, unmatched
 from grader.grading.justification import explain_answer
 from grader.grading.marker_text import MarkerWords, confidence_text, rules_text, vote_phrase
 from grader.grading.model_file import ModelParts, model_data, model_fingerprint, parts_from_data, write_model_json
@@ -247,6 +248,9 @@ class GradingModel:
         blank = np.fromiter((not t for t in texts), dtype=bool, count=len(texts))
         no_rule = (index < 0) & ~voted
         needs_human = no_rule | blank | (contradicted != "")  # whatever the threshold
+        misplaced = self._out_of_place(X, codes, blank)
+        if misplaced is not None:
+            needs_human = np.ones_like(needs_human)
         with np.errstate(invalid="ignore"):
             flagged = needs_human | ~(confidences >= flag_below)
         rule_texts = np.asarray(self.rule_texts() + [""], dtype=object)
@@ -271,11 +275,24 @@ class GradingModel:
         if blank.any():
             explanation = explanation.copy()
             explanation[blank] = "blank answer (graded as a non-answer, for a human marker): " + explanation[blank]
+        if misplaced is not None:
+            explanation = "unlike the answers the model was trained on (see the warning), for a human marker: " \
+                + explanation
         marks = np.asarray(labels, dtype=object)
         marks = np.where(no_rule, None, marks)
-        return pd.DataFrame({"mark": pd.Series(marks, dtype=object), "confidence": confidences,
-                             "flagged": flagged, "rule": rule_column,
-                             "explanation": explanation, "needs_human": needs_human})
+        graded = pd.DataFrame({"mark": pd.Series(marks, dtype=object), "confidence": confidences,
+                               "flagged": flagged, "rule": rule_column,
+                               "explanation": explanation, "needs_human": needs_human})
+        graded.attrs["warnings"] = [] if misplaced is None else [misplaced]
+        return graded
+
+    def _out_of_place(self, X: pd.DataFrame, codes: np.ndarray, blank: np.ndarray) -> str | None:
+        """The warning when these answers look unlike the training answers (`grader.grading.fit`)."""
+        exemplars = getattr(self.extractor, "exemplars_", None)
+        no_word = unmatched(X)
+        if exemplars is None or no_word is None:
+            return None
+        return out_of_place(no_word[codes], blank, training_share(exemplars.keys, exemplars.count))
 
     def _borrowed_texts(self, borrowed: tuple[int, int], own_mark: bool = True) -> tuple[str, str]:
         """(rule column, one-line explanation) of a mark the vote took from a resampled rule;

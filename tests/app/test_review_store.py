@@ -158,3 +158,13 @@ def test_names_and_comments_over_the_limits_are_refused_not_cut(store):
     full = store.record("exam", "q", "a", marker="M" * MAX_MARKER_CHARS, new_mark="1", base_version=0,
                         comment="c" * MAX_COMMENT_CHARS)
     assert store.latest("exam", "q", "a") == full and len(full.comment) == MAX_COMMENT_CHARS
+
+
+def test_half_a_character_in_a_name_or_comment_is_refused_with_a_message(store):
+    """A user name with bytes that are not UTF-8 reaches Python as a lone surrogate, which
+    SQLite cannot store: it raised UnicodeEncodeError."""
+    with pytest.raises(ValueError, match=r"a marker's name 'Ann\\udc80' has half of a character"):
+        store.record("exam", "q", "a", marker="Ann\udc80", new_mark="1", base_version=0)
+    with pytest.raises(ValueError, match="a comment .* has half of a character"):
+        store.record_many("exam", [NewDecision("q", "a", "1", 0)], marker="Ann", comment="ok \ud800")
+    assert store.history("exam") == []

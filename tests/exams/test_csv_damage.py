@@ -24,6 +24,28 @@ def test_a_quote_that_swallows_rows_is_reported_with_the_rows(tmp_path):
 
 
 @pytest.mark.parametrize("sep", [",", ";", "\t"])
+def test_a_swallowed_row_with_fewer_cells_than_the_header_is_reported(tmp_path, sep):
+    # the quote opened in p1's answer closes inside p2's, so p2's line ends in the middle of
+    # its row: fewer cells than the header on that line, the rest after the closing quote
+    path = tmp_path / "exam.csv"
+    path.write_text(f'id{sep}who{sep}answer{sep}note\np1{sep}Kim{sep}"no idea{sep}sorry\n'
+                    f'p2{sep}Sam{sep}"it floats{sep} since it is light"{sep}\np3{sep}Jo{sep}sinks{sep}y\n',
+                    encoding="utf-8")
+    with pytest.raises(CSVFormatError, match=r"row 2: .*'p2'.*check the quotes of the answer on row 2"):
+        read_table(path)
+
+
+def test_a_row_swallowed_up_to_its_own_line_break_is_reported(tmp_path):
+    # p1's stray quote closes at the quote opening p2's multi-line answer: the record ends
+    # inside p2's row, and the rest of p2's answer is split off into records of its own
+    path = tmp_path / "exam.csv"
+    path.write_text('id\twho\tanswer\tnote\np1\t"Kim\tno idea\tx\np2\tSam\t"V = I R\nso I = 2 A"\tlate\n'
+                    'p3\tJo\tsinks\ty\n', encoding="utf-8")
+    with pytest.raises(CSVFormatError, match=r"row 2: .*'p2'"):
+        read_table(path)
+
+
+@pytest.mark.parametrize("sep", [",", ";", "\t"])
 def test_answers_with_line_breaks_still_read(tmp_path, sep):
     path = tmp_path / "exam.csv"
     path.write_text(f'id{sep}answer\nr1{sep}"first line{sep}\nsecond line{sep} with more\nr3 is named here"\n'
@@ -105,3 +127,26 @@ def test_exam_files_are_read_as_plain_values_with_located_problems(tmp_path, lin
         with pytest.raises(CSVFormatError, match=words) as info:
             read_exam(path)
         assert f"{path}{where}" in str(info.value)
+
+
+def test_a_grade_run_that_ends_with_a_clear_error_leaves_nothing_to_resume(tmp_path, capsys):
+    """The .partial file of a run refused for a damaged row was taken for an interrupted run:
+    the corrected command was refused until --restart."""
+    from tests.data import QUESTION_YAML, marked_answers, write_marked_csv
+
+    question = tmp_path / "q.yaml"
+    question.write_text(QUESTION_YAML, encoding="utf-8")
+    answers, marks = marked_answers()
+    model = tmp_path / "m.json"
+    assert main(["train", "--question", str(question), "--answers",
+                 str(write_marked_csv(tmp_path / "marked.csv", answers, marks)), "--model", str(model)]) == 0
+    good = "".join(f"s{i},the switch is open so no current {i}\n" for i in range(1, 9))
+    exam, out = tmp_path / "exam.csv", tmp_path / "graded.csv"
+    exam.write_text("id,answer\n" + good + LOST.split("\n", 1)[1], encoding="utf-8")  # damaged after 2 chunks
+    command = ["grade", "--model", str(model), "--answers", str(exam), "--out", str(out), "--chunk-size", "3"]
+    assert main(command) == 2
+    assert not list(tmp_path.glob("graded.csv*"))
+    exam.write_text("id,answer\n" + good + LOST.split("\n", 1)[1].replace('r2,"', "r2,"), encoding="utf-8")
+    capsys.readouterr()
+    assert main(command) == 0, capsys.readouterr().err
+    assert out.exists() and not list(tmp_path.glob("graded.csv.partial*"))

@@ -153,3 +153,21 @@ def test_a_file_asking_too_much_work_of_the_loader_is_refused_quickly(saved, tmp
     with pytest.raises(ModelFileError, match=where):
         GradingModel.load(tmp_path / "m.json")
     assert time.process_time() - start < 2
+
+
+def test_a_model_file_with_a_tower_of_powers_as_unit_is_refused_at_once(saved, tmp_path, capsys):
+    """pint computed the power for ever: `grader rules` on such a model never returned."""
+    from grader.cli import main
+    from knowledge.numbers import unit_problem
+
+    tower = "((((9)**99)**99)**99)**99 m/s^2"
+    assert unit_problem(tower)  # checked first: the old check let it through, then hung
+    data = copy.deepcopy(saved)
+    data["question"]["quantities"] = [{"name": "g", "value": 9.8, "unit": tower, "tolerance": 0.02,
+                                       "absolute_tolerance": False}]
+    (tmp_path / "m.json").write_text(json.dumps(data), encoding="utf-8")
+    start = time.process_time()
+    with pytest.raises(ModelFileError, match=r"model.question.quantities\[0\].unit: .* is not a unit"):
+        GradingModel.load(tmp_path / "m.json")
+    assert main(["rules", "--model", str(tmp_path / "m.json")]) == 2
+    assert "is not a unit" in capsys.readouterr().err and time.process_time() - start < 2.0

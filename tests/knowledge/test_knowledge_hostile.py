@@ -41,6 +41,42 @@ def test_hostile_values_are_located_problems_found_fast(old, new, message):
     assert [p for p in problems if message in p.message and p.line == line and p.column > 1], problems
 
 
+TOWERS = ["((((9)**99)**99)**99)**99 m/s^2", "(9**99)**99 m", "9\u2079\u2079\u2079\u2079\u2079\u2079\u2079\u2079 m/s^2",
+          "(9 m)**99,999,999", "(m\u2079\u2079)\u2079\u2079", "(9)^99 m"]
+
+
+@pytest.mark.parametrize("key", ["unit: m/s^2", "tolerance: 0.25 m/s^2"])
+@pytest.mark.parametrize("tower", TOWERS)
+def test_towers_of_powers_are_located_problems_found_fast(key, tower):
+    """Towers with brackets, commas or superscript digits passed the check and made pint
+    compute a power of millions of digits: a question check never returned."""
+    assert unit_problem(tower), tower  # checked first: the old check let it through, then hung
+    line = _line_of(key)
+    start = time.process_time()
+    problems = check_question_text(BASE.replace(key, f"{key.split(':')[0]}: '{tower}'", 1), "q.yaml")
+    assert time.process_time() - start < 1.0
+    assert [p for p in problems if "a power applies to a unit" in p.message and p.line == line
+            and p.column > 1], problems
+
+
+@pytest.mark.parametrize("old,new", [("question: >", 'question: "\\ud800 A ball is thrown up."\ndescription: >'),
+                                     ("id: vertical_throw", 'id: vertical_throw\ntitle: "Throw \\udfff"')])
+def test_half_a_character_in_question_text_is_a_located_problem(old, new, tmp_path, capsys):
+    """A YAML escape for a lone surrogate was kept, and writing the model raised UnicodeEncodeError."""
+    from grader.cli import main
+
+    assert old in BASE
+    line = _line_of(old) + (old == "id: vertical_throw")
+    text = BASE.replace(old, new, 1)
+    problems = check_question_text(text, "q.yaml")
+    assert [p for p in problems if "half of a character" in p.message and p.line == line], problems
+    (tmp_path / "q.yaml").write_text(text, encoding="utf-8")
+    code = main(["train", "--question", str(tmp_path / "q.yaml"), "--answers",
+                 str(SAMPLE / "vertical_throw" / "marked.csv"), "--model", str(tmp_path / "m.json")])
+    err = capsys.readouterr().err
+    assert code == 2 and "half of a character" in err and "codec" not in err
+
+
 def test_what_looks_like_a_date_stays_text():
     text = BASE.replace("marks:", "title: 2024-13-45\nmarks:", 1)
     assert check_question_text(text, "q.yaml") == []
@@ -52,7 +88,8 @@ def test_deep_nesting_is_one_problem():
     assert len(problems) == 1 and "nested too deeply" in problems[0].message
 
 
-@pytest.mark.parametrize("unit", ["m/s^2", "m s^-2", "m*s**-2", "kg*m^2/s^3", "(m/s)^2", "m^(-2)", "N/kg", "ohm"])
+@pytest.mark.parametrize("unit", ["m/s^2", "m s^-2", "m*s**-2", "kg*m^2/s^3", "(m/s)^2", "m^(-2)", "N/kg", "ohm",
+                                  "m/s\u00b2", "m\u207b\u00b2", "(\u03bcm)^2", "1/(s**2)", "\u00b0C"])
 def test_ordinary_units_pass_the_check(unit):
     assert unit_problem(unit) is None
 

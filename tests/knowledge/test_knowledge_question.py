@@ -304,3 +304,28 @@ def test_latin1_file_is_read():
         path = Path(d) / "q.yaml"
         path.write_bytes(text.replace("Pourquoi", "Pourquoi é").encode("latin-1"))
         assert "é" in load_question(path).text
+
+
+def test_a_windows_1252_question_file_reads_as_its_exam_csv_does(tmp_path):
+    """charset-normalizer's first guess for a few accents is Central European (cp1250): "à"
+    became "ŕ" and "²" became "˛" in the question, while the CSV reader got the same bytes right."""
+    from grader.exams.csv_reader import read_table
+
+    from tests.data import SAMPLE
+
+    words = "Un chariot à 2 m/s² accélère; l'élève répond"
+    # a file of some length, mostly English, with a few accents (a short one was read right)
+    base = (SAMPLE / "vertical_throw" / "question.yaml").read_text(encoding="utf-8").encode("ascii", "ignore")
+    text = base.decode("ascii").replace("question:", f"question: {words}.", 1)
+    (tmp_path / "q.yaml").write_bytes(text.encode("cp1252"))
+    (tmp_path / "a.csv").write_bytes(f"id,answer\nr1,{words}\n".encode("cp1252"))
+    question = load_question(tmp_path / "q.yaml")
+    assert words in question.text
+    assert read_table(tmp_path / "a.csv")[0]["answer"][0] == words
+    assert knowledge.decode_question_text(text.encode("cp1252"), "q.yaml") == text
+
+
+def test_a_question_file_that_is_no_text_says_what_it_is(tmp_path):
+    (tmp_path / "q.yaml").write_bytes(b"%PDF-1.4\n" + bytes(range(256)))
+    with pytest.raises(KnowledgeError, match="q.yaml:1:1: this is a PDF document, not a question file"):
+        load_question(tmp_path / "q.yaml")
