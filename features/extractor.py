@@ -33,7 +33,7 @@ from .nonanswer import is_non_answer
 from .reading import Analysis, analyse_batch
 from .reference import CoverageSets, RefPhrase, ReferenceModel, build_reference, content_polarity
 from .similarity import Exemplars, polarity_keys
-from .spelling import Speller, english_words
+from .spelling import Speller, english_words, mend_vocabulary
 from .terms import answer_grams, select_terms
 from .text import is_missing, normalize
 
@@ -163,15 +163,17 @@ class FeatureExtractor:
             for k in keys:
                 if k.isalpha() and len(k) >= 3 and (k in known or k in vocab):
                     vocab.setdefault(k, k)
-        return vocab
+        return mend_vocabulary(vocab)
 
     def _build(self) -> None:
         q = self.question
         phrases: dict[str, list[tuple[str, ...]]] = {}
         for c in q.concepts:
-            phrases[feature_name("concept", c.name)] = phrase_keys(self.nlp_, c.phrases)
+            phrases[feature_name("concept", c.name)] = phrase_keys(self.nlp_, c.phrases,
+                                                                   self.speller_)
         for m in q.misconceptions:
-            phrases[feature_name("misconception", m.name)] = phrase_keys(self.nlp_, m.phrases)
+            phrases[feature_name("misconception", m.name)] = phrase_keys(self.nlp_, m.phrases,
+                                                                         self.speller_)
         for p in self.reference_.phrases:
             phrases[feature_name("ref", p.name)] = [tuple(k) for k in p.keys]
         for p in self.terms_:

@@ -92,3 +92,20 @@ class Speller:
             if best:
                 return self.vocabulary[best[0]]
         return None
+
+
+def mend_vocabulary(vocabulary: dict[str, str]) -> dict[str, str]:
+    """The vocabulary with its own misspellings mended: a word that is not English ("not
+    seperated" listed as a phrase, a slip in a reference answer) maps to the lemma of the
+    closest English word of the vocabulary, so that listing a misspelling does not make it
+    a word of its own and stop "seperated" elsewhere from being read as "separated"."""
+    known = english_words()
+    english = {w: lemma for w, lemma in vocabulary.items() if w in known}
+    if len(english) == len(vocabulary) or not english:
+        return dict(vocabulary)
+    mender = Speller(english)
+    out = dict(vocabulary)
+    for word, lemma in vocabulary.items():
+        if word not in known and word.isalpha() and len(word) >= MIN_FUZZY_LENGTH:
+            out[word] = mender._closest(word, cutoff(len(word))) or lemma
+    return out

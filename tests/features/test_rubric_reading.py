@@ -1,0 +1,25 @@
+"""How rubric phrases are read: misspellings listed in a phrase, labels before a full
+stop, forms of "be" (issue 31). Sentences and topics written for these tests."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from features import FeatureExtractor
+from features.nlp import FALLBACK
+from knowledge.schema import Concept, Question
+
+
+def rows(question: Question, answers: list[str]) -> pd.DataFrame:
+    return FeatureExtractor(question, model=FALLBACK).fit(["x"]).transform(answers)
+
+
+def test_a_misspelling_listed_in_a_phrase_is_still_mended_elsewhere():
+    q = Question(id="seesaw", text="Why does the see-saw tip?",
+                 reference_answers=("The children sit at different distances from the pivot.",),
+                 concepts=(Concept("apart", ("separated",)),
+                           Concept("touching", ("not seperated",))))
+    X = rows(q, ["the children are seperated by the pivot", "they are not separated"])
+    assert list(X["concept:apart"]) == ["present", "negated"]
+    # the listed misspelling matches the right spelling too
+    assert list(X["concept:touching"]) == ["absent", "present"]
