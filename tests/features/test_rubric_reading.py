@@ -23,3 +23,21 @@ def test_a_misspelling_listed_in_a_phrase_is_still_mended_elsewhere():
     assert list(X["concept:apart"]) == ["present", "negated"]
     # the listed misspelling matches the right spelling too
     assert list(X["concept:touching"]) == ["absent", "present"]
+
+
+def test_a_label_before_a_full_stop_is_the_label():
+    q = Question(id="magnets", text="Which magnet is pushed away?",
+                 reference_answers=("Magnet B, because like poles repel.",),
+                 concepts=(Concept("magnet_a", ("magnet A",)), Concept("magnet_b", ("magnet b",))))
+    X = rows(q, ["it pushes magnet a. the poles repel", "the one pushed is magnet B.",
+                 "a magnet."])
+    assert list(X["concept:magnet_a"]) == ["present", "absent", "absent"]
+    assert list(X["concept:magnet_b"]) == ["absent", "present", "absent"]
+
+
+def test_one_letter_and_a_full_stop_are_two_tokens_in_the_pipeline():
+    from features import load_nlp
+    nlp = load_nlp(FALLBACK)
+    assert [t.text for t in nlp("lever x. Then lever Y.")] == ["lever", "x", ".", "Then",
+                                                               "lever", "Y", "."]
+    assert [t.text for t in nlp("e.g. a lever")][0] == "e.g."
