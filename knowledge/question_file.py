@@ -82,21 +82,29 @@ class _Reader:
         return value
 
     def strings(self, data: dict, key: str, what: str) -> list[str]:
+        """A list of texts (or one text), read as written: `[off, on, yes, 1e3]` are words
+        here, not true/false or numbers; a problem is located at its item."""
         value = data.get(key)
         if value is None:
             return []
+        written = self.located.value_raw.get((id(data), key))
+        if isinstance(value, (bool, int, float)) and written is not None:
+            value = written  # `phrases: off`
         items = [value] if isinstance(value, str) else value
         if not isinstance(items, list):
             self.problem(("value", data, key), f"'{key}' must be a list of {what}, not {_kind(value)}",
                          f"a list like [{what}, ...]")
             return []
+        located = self.located.items.get(id(items), [])
         out = []
-        for item in items:
-            if isinstance(item, (int, float)) and not isinstance(item, bool):
-                item = self.located.raw.get(id(item), str(item))
+        for i, item in enumerate(items):
+            position, raw = located[i] if i < len(located) else (None, None)
+            if isinstance(item, (bool, int, float)) and raw is not None:
+                item = raw  # `off`, `yes`, `1e3` written as a phrase
             if not isinstance(item, str) or not item.strip():
-                self.problem(item if isinstance(item, str) else ("value", data, key),
-                             f"each of '{key}' must be non-empty text", what)
+                line, col = position or self.located.of(("value", data, key))
+                self.problems.append(Problem(self.located.file, line, col,
+                                             f"each of '{key}' must be non-empty text", what))
                 continue
             out.append(item)
         return out

@@ -65,3 +65,19 @@ def test_notation_options_are_read_and_kept_in_model_files():
 def test_bad_notation_options_are_located(option, words):
     problems = check_question_text(QUANTITY + f"    {option}\n", "q.yaml")
     assert [(p.line, p.column) for p in problems if words in p.message] == [(12, 5 + len(option.split(':')[0]) + 2)]
+
+
+def test_words_yaml_reads_as_true_false_or_numbers_are_phrases_as_written():
+    from knowledge.question_io import read_question_text
+    text = ('id: q\nquestion: Is the lamp lit?\nreference_answers: ["The lamp is off."]\n'
+            'concepts:\n  lamp_off: [off, "not lit", No]\n  lamp_on:\n    phrases: [On, yes]\n'
+            '  pitch:\n    phrases: 1e3\n')
+    assert not check_question_text(text, "q.yaml")
+    q = read_question_text(text, "q.yaml")[0]
+    assert [c.phrases for c in q.concepts] == [("off", "not lit", "No"), ("On", "yes"), ("1e3",)]
+
+
+def test_an_empty_phrase_is_pointed_at_itself_not_at_its_list():
+    text = HEAD.replace("gap: [gap]", "gap:\n    - gap\n    - off\n    - ~\n")
+    problems = check_question_text(text, "q.yaml")
+    assert [(p.line, p.column) for p in problems] == [(10, 7)], problems
