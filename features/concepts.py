@@ -18,10 +18,11 @@ symbols of a question that an answer may say alone (`question_symbols`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 from spacy.language import Language
-from spacy.matcher import PhraseMatcher
+from spacy.matcher import Matcher, PhraseMatcher
 from spacy.tokens import Doc
 
 from knowledge.schema import Question
@@ -33,14 +34,36 @@ from .spelling import Speller
 PRESENT, NEGATED, ABSENT = "present", "negated", "absent"
 
 
+#: A key that must be the word as written ('"are" connected'), not any form of its lemma.
+EXACT = "="
+_QUOTED = re.compile(r'"([^"\s]+)"')
+
+
 def phrase_keys(nlp: Language, phrases: Sequence[str], speller: Speller | None = None
                 ) -> list[tuple[str, ...]]:
-    """The keys (lemmas, labels) of each phrase, as the matcher compares them."""
+    """The keys (lemmas, labels) of each phrase, as the matcher compares them. A word in
+    double quotes inside a phrase ('"are" connected') is matched only as written (lower
+    case): its key is EXACT + the word, so "is connected" is not "are connected"."""
     speller = speller or Speller({})
     out = []
-    for doc in nlp.pipe(list(phrases)):
-        keys = tuple(k for k in token_keys(doc, speller) if k.strip())
-        out.append(keys)
+    texts, quoted = [], []
+    for phrase in phrases:
+        spans, plain, at = [], [], 0
+        for m in _QUOTED.finditer(phrase):
+            plain.append(phrase[at:m.start()])
+            start = sum(map(len, plain))
+            plain.append(m.group(1))
+            spans.append((start, start + len(m.group(1))))
+            at = m.end()
+        plain.append(phrase[at:])
+        texts.append("".join(plain))
+        quoted.append(spans)
+    for doc, spans in zip(nlp.pipe(texts), quoted):
+        keys = token_keys(doc, speller)
+        for tok in doc:
+            if any(a <= tok.idx < b for a, b in spans):
+                keys[tok.i] = EXACT + tok.lower_
+        out.append(tuple(k for k in keys if k.strip()))
     return out
 
 
@@ -54,14 +77,24 @@ class FeatureMatcher:
         occurrence, and negated ("not different"), as a plain one."""
         self.nlp = nlp
         self.matcher = PhraseMatcher(nlp.vocab, attr="NORM")
+        self.exact_matcher: Matcher | None = None  # phrases with a word matched as written
         self.columns = list(phrases)
         self._ids: dict[int, tuple[str, bool]] = {}
         for flipped, table in ((False, phrases), (True, opposites or {})):
             for column, keyed in table.items():
-                patterns = [self._pattern(keys) for keys in keyed if keys]
+                keyed = [keys for keys in keyed if keys]
+                match_key = f"{column}\x00opposite" if flipped else column
+                patterns = [self._pattern(keys) for keys in keyed
+                            if not any(k.startswith(EXACT) for k in keys)]
+                exact = [[{"LOWER": k[len(EXACT):]} if k.startswith(EXACT) else {"NORM": k}
+                          for k in keys] for keys in keyed if any(k.startswith(EXACT) for k in keys)]
                 if patterns:
-                    match_key = f"{column}\x00opposite" if flipped else column
                     self.matcher.add(match_key, patterns)
+                if exact:
+                    if self.exact_matcher is None:
+                        self.exact_matcher = Matcher(nlp.vocab)
+                    self.exact_matcher.add(match_key, exact)
+                if patterns or exact:
                     self._ids[nlp.vocab.strings[match_key]] = (column, flipped)
 
     def _pattern(self, keys: tuple[str, ...]) -> Doc:
@@ -76,7 +109,10 @@ class FeatureMatcher:
         found: dict[str, str] = {}
         ids = self._ids
         in_scope = any(negated)  # most answers negate nothing: no phrase of theirs is negated
-        for match_id, start, end in self.matcher(doc):
+        matches = self.matcher(doc)
+        if self.exact_matcher is not None:
+            matches += self.exact_matcher(doc)
+        for match_id, start, end in matches:
             column, flipped = ids[match_id]
             if found.get(column) == PRESENT:
                 continue

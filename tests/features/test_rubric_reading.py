@@ -41,3 +41,16 @@ def test_one_letter_and_a_full_stop_are_two_tokens_in_the_pipeline():
     assert [t.text for t in nlp("lever x. Then lever Y.")] == ["lever", "x", ".", "Then",
                                                                "lever", "Y", "."]
     assert [t.text for t in nlp("e.g. a lever")][0] == "e.g."
+
+
+def test_a_word_in_quotes_in_a_phrase_is_matched_as_written():
+    q = Question(id="lever", text="Which children balance the see-saw?",
+                 reference_answers=("Anna and Ben are balanced about the pivot.",),
+                 concepts=(Concept("both_balanced", ('"are" balanced',)),
+                           Concept("one_balanced", ('"is" balanced',)),
+                           Concept("any_balanced", ("is balanced",))))
+    X = rows(q, ["Anna and Ben are balanced", "Anna is balanced", "they were balancing"])
+    assert list(X["concept:both_balanced"]) == ["present", "absent", "absent"]
+    assert list(X["concept:one_balanced"]) == ["absent", "present", "absent"]
+    # without quotes, any form of the word matches, as before
+    assert list(X["concept:any_balanced"]) == ["present", "present", "present"]
