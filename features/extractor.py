@@ -27,9 +27,9 @@ from . import quantities as qty
 from .concepts import ABSENT, PRESENT, FeatureMatcher, opposite_phrases, phrase_keys, \
     question_symbols
 from .frames import frame_of_arrays
-from .lexicon import feature_suffix, phrase_text, set_keys
+from .lexicon import feature_suffix, is_content, phrase_text, set_keys
 from .nlp import has_parser, load_nlp, pipeline_name_problem
-from .nonanswer import is_non_answer
+from .nonanswer import is_chatter, is_non_answer
 from .reading import Analysis, analyse_batch
 from .reference import CoverageSets, RefPhrase, ReferenceModel, build_reference, content_polarity
 from .similarity import Exemplars, polarity_keys
@@ -179,6 +179,16 @@ class FeatureExtractor:
         for p in self.terms_:
             phrases[feature_name("term", p.name)] = [tuple(k) for k in p.keys]
         rubric = {k: v for k, v in phrases.items() if k.startswith(("concept:", "misconception:"))}
+        # Words of the teacher's non-answer phrases; columns all of whose phrases are such
+        # chatter ("I don't know" listed as a concept) do not make a non-answer an answer.
+        self._non_answer_words = frozenset(k for keys in phrase_keys(self.nlp_, q.non_answers,
+                                                                     self.speller_)
+                                           for k in keys if is_content(k))
+        self._question_words = frozenset(self.speller_.vocabulary.values())
+        self._chatter_columns = frozenset(
+            column for column, keyed in phrases.items()
+            if keyed and all(is_chatter(tuple(k for k in keys if is_content(k)),
+                                        self._non_answer_words) for keys in keyed))
         # Rubric phrases match the words as written ("not a closed path": closed_path is
         # negated); reference words and terms match them with negated antonyms resolved
         # ("not the same path" says "different path"), see negation.resolve_negations.
@@ -299,9 +309,12 @@ class FeatureExtractor:
                 phrases[j] = state
         row += phrases
         coverage, precision = self._coverage(polarity)
+        chatter = self._chatter_columns
         non_answer = is_non_answer(a.text, polarity,
-                                   any(not c.startswith("term:") for c in found)
-                                   or not self._symbols.isdisjoint(k.lower() for k in a.keys))
+                                   any(not c.startswith("term:") and c not in chatter
+                                       for c in found)
+                                   or not self._symbols.isdisjoint(k.lower() for k in a.keys),
+                                   self._non_answer_words, self._question_words)
         row += [coverage, precision, float(a.words), "yes" if non_answer else "no"]
         return row
 

@@ -23,7 +23,7 @@ from knowledge.yaml_rules import DataReader, RuleFormatError, parse_condition
 from knowledge.yaml_source import Located, load_located
 
 TOP_KEYS = ("id", "question", "marks", "reference_answers", "concepts", "quantities",
-            "misconceptions", "background", "initial_rules", "title", "description")
+            "misconceptions", "background", "initial_rules", "non_answers", "title", "description")
 REQUIRED = ("id", "question", "reference_answers")
 VOCABULARY_KEYS = ("phrases", "description")
 QUANTITY_KEYS = ("value", "unit", "tolerance", "description", "bare_number", "symbol", "negative_means")
@@ -435,6 +435,7 @@ def read_question_text(text: str, path: str | Path | None = None) -> tuple[Quest
         background=r.rules(data, "background"),
         initial_rules=r.rules(data, "initial_rules"),
         source=Path(path) if path is not None else None,
+        non_answers=tuple(r.strings(data, "non_answers", "phrases")),
     )
     known = {c.name for c in question.concepts}
     sections = data.get("quantities") if isinstance(data.get("quantities"), dict) else {}

@@ -108,6 +108,7 @@ def question_to_dict(q: Question) -> dict:
         "background": rules_to_dicts(q.background, default_origin="background"),
         "initial_rules": rules_to_dicts(q.initial_rules, default_origin="initial"),
         "source": str(q.source) if q.source is not None else None,
+        "non_answers": list(q.non_answers),
     }
 
 
@@ -152,6 +153,7 @@ def question_from_dict(d: dict) -> Question:
             background=rules_from_dicts(d["background"], default_origin="background"),
             initial_rules=rules_from_dicts(d["initial_rules"], default_origin="initial"),
             source=Path(d["source"]) if d.get("source") else None,
+            non_answers=tuple(d.get("non_answers") or ()),
         )
     except (KeyError, TypeError, ValueError) as err:
         if isinstance(err, KnowledgeError):

@@ -99,6 +99,7 @@ class Question:
     background: list[Rule | PredicateDefinition] = field(default_factory=list)
     initial_rules: list[Rule] = field(default_factory=list)
     source: Path | None = None
+    non_answers: tuple[str, ...] = ()  # the teacher's own phrases of answers that say nothing
 
     def __post_init__(self) -> None:
         # Marks that are numbers are ordered as numbers, whatever order they are listed in: a

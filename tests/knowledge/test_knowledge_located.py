@@ -81,3 +81,15 @@ def test_an_empty_phrase_is_pointed_at_itself_not_at_its_list():
     text = HEAD.replace("gap: [gap]", "gap:\n    - gap\n    - off\n    - ~\n")
     problems = check_question_text(text, "q.yaml")
     assert [(p.line, p.column) for p in problems] == [(10, 7)], problems
+
+
+def test_a_question_file_names_its_own_non_answer_phrases():
+    from knowledge import question_from_dict, question_to_dict
+    from knowledge.question_io import read_question_text
+    text = HEAD + "non_answers: [see my notes, no, ask my partner]\n"
+    assert not check_question_text(text, "q.yaml")
+    q = read_question_text(text, "q.yaml")[0]
+    assert q.non_answers == ("see my notes", "no", "ask my partner")
+    assert question_from_dict(question_to_dict(q)).non_answers == q.non_answers
+    bad = check_question_text(HEAD + "non_answers: [see my notes, \"\"]\n", "q.yaml")
+    assert [(p.line, p.column) for p in bad] == [(8, 29)], bad
