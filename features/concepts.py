@@ -28,14 +28,13 @@ from spacy.tokens import Doc
 from knowledge.schema import Question
 
 from .lexicon import token_keys
+from .loose import EXACT, LooseMatcher, token_pattern
 from .negation import ANTONYMS, CUES
 from .spelling import Speller
 
 PRESENT, NEGATED, ABSENT = "present", "negated", "absent"
 
 
-#: A key that must be the word as written ('"are" connected'), not any form of its lemma.
-EXACT = "="
 _QUOTED = re.compile(r'"([^"\s]+)"')
 
 
@@ -71,31 +70,37 @@ class FeatureMatcher:
     """All phrases of all features, matched in one pass over each doc."""
 
     def __init__(self, nlp: Language, phrases: dict[str, Iterable[tuple[str, ...]]],
-                 opposites: dict[str, Iterable[tuple[str, ...]]] | None = None):
+                 opposites: dict[str, Iterable[tuple[str, ...]]] | None = None,
+                 loose: Iterable[str] = ()):
         """`phrases`: column -> the phrases that say it; `opposites`: column -> phrases
         that say its negation ("different" for "same"): found, they count as a negated
-        occurrence, and negated ("not different"), as a plain one."""
+        occurrence, and negated ("not different"), as a plain one; `loose`: the columns
+        whose phrases are also found in any word order with words between (`features.loose`)."""
         self.nlp = nlp
         self.matcher = PhraseMatcher(nlp.vocab, attr="NORM")
-        self.exact_matcher: Matcher | None = None  # phrases with a word matched as written
+        self.token_matcher: Matcher | None = None  # phrases with words quoted as written
         self.columns = list(phrases)
         self._ids: dict[int, tuple[str, bool]] = {}
+        self.loose = LooseMatcher({c: phrases[c] for c in loose if c in phrases})
         for flipped, table in ((False, phrases), (True, opposites or {})):
             for column, keyed in table.items():
                 keyed = [keys for keys in keyed if keys]
                 match_key = f"{column}\x00opposite" if flipped else column
-                patterns = [self._pattern(keys) for keys in keyed
-                            if not any(k.startswith(EXACT) for k in keys)]
-                exact = [[{"LOWER": k[len(EXACT):]} if k.startswith(EXACT) else {"NORM": k}
-                          for k in keys] for keys in keyed if any(k.startswith(EXACT) for k in keys)]
-                if patterns:
-                    self.matcher.add(match_key, patterns)
+                plain = [self._pattern(keys) for keys in keyed
+                         if not any(k.startswith(EXACT) for k in keys)]
+                exact = [[token_pattern(k) for k in keys]
+                         for keys in keyed if any(k.startswith(EXACT) for k in keys)]
+                if plain:
+                    self.matcher.add(match_key, plain)
                 if exact:
-                    if self.exact_matcher is None:
-                        self.exact_matcher = Matcher(nlp.vocab)
-                    self.exact_matcher.add(match_key, exact)
-                if patterns or exact:
+                    self._add_tokens(match_key, exact)
+                if plain or exact:
                     self._ids[nlp.vocab.strings[match_key]] = (column, flipped)
+
+    def _add_tokens(self, key: str, patterns: list[list[dict]]) -> None:
+        if self.token_matcher is None:
+            self.token_matcher = Matcher(self.nlp.vocab)
+        self.token_matcher.add(key, patterns)
 
     def _pattern(self, keys: tuple[str, ...]) -> Doc:
         pattern = Doc(self.nlp.vocab, words=list(keys))
@@ -110,8 +115,10 @@ class FeatureMatcher:
         ids = self._ids
         in_scope = any(negated)  # most answers negate nothing: no phrase of theirs is negated
         matches = self.matcher(doc)
-        if self.exact_matcher is not None:
-            matches += self.exact_matcher(doc)
+        if self.token_matcher is not None:
+            matches += self.token_matcher(doc)
+        if keys is None:
+            keys = [t.norm_ for t in doc]
         for match_id, start, end in matches:
             column, flipped = ids[match_id]
             if found.get(column) == PRESENT:
@@ -120,11 +127,13 @@ class FeatureMatcher:
             if in_scope and any(negated[start:end]):
                 # A phrase that holds its own negation ("not connected", "no current") says
                 # what it says: the cue inside it does not negate it.
-                if keys is None:
-                    is_negated = not any(doc[i].norm_ in CUES for i in range(start, end))
-                else:
-                    is_negated = CUES.isdisjoint(keys[start:end])
+                is_negated = CUES.isdisjoint(keys[start:end])
             found[column] = NEGATED if is_negated != flipped else PRESENT
+        if self.loose.words:  # phrases in another order, with words between
+            for column, state in self.loose.states(keys, negated,
+                                                   lambda: [t.lower_ for t in doc]).items():
+                if state == PRESENT or column not in found:
+                    found[column] = state
         return found
 
 

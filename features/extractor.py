@@ -192,12 +192,13 @@ class FeatureExtractor:
         # Rubric phrases match the words as written ("not a closed path": closed_path is
         # negated); reference words and terms match them with negated antonyms resolved
         # ("not the same path" says "different path"), see negation.resolve_negations.
-        self.rubric_matcher_ = FeatureMatcher(self.nlp_, rubric)
+        self.rubric_matcher_ = FeatureMatcher(self.nlp_, rubric, loose=rubric)
         text = {k: v for k, v in phrases.items() if k not in rubric}
         self.text_matcher_ = FeatureMatcher(self.nlp_, text, opposite_phrases(text))
         # Both in one: for the answers without a negated antonym (most), whose words as
         # written are the words with negations resolved, one pass of a matcher instead of two.
-        self.matcher_ = FeatureMatcher(self.nlp_, {**rubric, **text}, opposite_phrases(text))
+        self.matcher_ = FeatureMatcher(self.nlp_, {**rubric, **text}, opposite_phrases(text),
+                                       loose=rubric)
         self._coverage = CoverageSets.of(self.reference_)  # coverage, precision as set sizes
         # The feature names _row looks up, in column order (worked out once, not per answer).
         self._concept_columns = [feature_name("concept", c.name) for c in q.concepts]
