@@ -31,6 +31,7 @@ from .lexicon import feature_suffix, is_content, phrase_text, set_keys
 from .nlp import has_parser, load_nlp, pipeline_name_problem
 from .nonanswer import is_chatter, is_non_answer
 from .reading import Analysis, analyse_batch
+from .relations import RelationReader, link_keys_of
 from .reference import CoverageSets, RefPhrase, ReferenceModel, build_reference, content_polarity
 from .similarity import Exemplars, polarity_keys
 from .spelling import Speller, english_words, mend_vocabulary
@@ -179,6 +180,12 @@ class FeatureExtractor:
         for p in self.terms_:
             phrases[feature_name("term", p.name)] = [tuple(k) for k in p.keys]
         rubric = {k: v for k, v in phrases.items() if k.startswith(("concept:", "misconception:"))}
+        self._relations: RelationReader | None = None
+        if q.relations:
+            concept_keys = {c.name: phrases[feature_name("concept", c.name)] for c in q.concepts}
+            links = link_keys_of(q, concept_keys,
+                                 lambda texts: phrase_keys(self.nlp_, texts, self.speller_))
+            self._relations = RelationReader(self.nlp_, q, concept_keys, links)
         # Words of the teacher's non-answer phrases; columns all of whose phrases are such
         # chatter ("I don't know" listed as a concept) do not make a non-answer an answer.
         self._non_answer_words = frozenset(k for keys in phrase_keys(self.nlp_, q.non_answers,
@@ -285,6 +292,7 @@ class FeatureExtractor:
         `content_polarity`, which the caller also needs."""
         doc = a.doc
         set_keys(doc, a.keys, a.norms)
+        related = self._relations.states(doc, a.keys, a.negated) if self._relations else {}
         if a.text_keys == a.keys and a.text_negated == a.negated:  # no antonym resolved
             found = self.matcher_.states(doc, a.negated, a.keys)
         else:
@@ -301,6 +309,8 @@ class FeatureExtractor:
         for verdict in verdicts:
             row += [verdict.status, verdict.value]
         row += [PRESENT if get(c) == PRESENT else ABSENT for c in self._misconception_columns]
+        if self._relations:
+            row += [related.get(c, ABSENT) for c in self._relations.columns]
         # The ~40 reference and term columns: absent but for the few the answer mentions.
         phrases = self._absent_phrases.copy()
         at = self._phrase_at

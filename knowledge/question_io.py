@@ -10,7 +10,7 @@ from grader.atomic_file import atomic_write_bytes, atomic_write_text
 from knowledge.errors import KnowledgeError, Problem
 from knowledge.numbers import unit_problem
 from knowledge.question_file import read_question_text
-from knowledge.schema import Concept, FeatureSpec, Misconception, Quantity, Question
+from knowledge.schema import Concept, FeatureSpec, Misconception, Quantity, Question, Relation
 from knowledge.validate import validate_question
 from knowledge.yaml_rules import rules_from_dicts, rules_to_dicts
 
@@ -109,6 +109,8 @@ def question_to_dict(q: Question) -> dict:
         "initial_rules": rules_to_dicts(q.initial_rules, default_origin="initial"),
         "source": str(q.source) if q.source is not None else None,
         "non_answers": list(q.non_answers),
+        "relations": [{"name": r.name, "members": list(r.members), "link": list(r.link),
+                       "description": r.description} for r in q.relations],
     }
 
 
@@ -154,6 +156,8 @@ def question_from_dict(d: dict) -> Question:
             initial_rules=rules_from_dicts(d["initial_rules"], default_origin="initial"),
             source=Path(d["source"]) if d.get("source") else None,
             non_answers=tuple(d.get("non_answers") or ()),
+            relations=tuple(Relation(r["name"], tuple(r["members"]), tuple(r["link"]), r.get("description"))
+                            for r in d.get("relations") or ()),
         )
     except (KeyError, TypeError, ValueError) as err:
         if isinstance(err, KnowledgeError):
