@@ -31,6 +31,7 @@ from .lexicon import feature_suffix, is_content, phrase_text, set_keys
 from .nlp import has_parser, load_nlp, pipeline_name_problem
 from .nonanswer import is_chatter, is_non_answer
 from .reading import Analysis, analyse_batch
+from .real_words import RealWordMender
 from .relations import RelationReader, link_keys_of
 from .reference import CoverageSets, RefPhrase, ReferenceModel, build_reference, content_polarity
 from .similarity import Exemplars, polarity_keys
@@ -139,11 +140,20 @@ class FeatureExtractor:
 
     def _setup(self, extra: Iterable[tuple[str, ...]] = ()) -> None:
         """The pipeline and a speller that mends towards the question's words and `extra`
-        (answer words, learned terms), which are kept for saving."""
+        (answer words, learned terms), which are kept for saving; the mender of real-word
+        slips when the question file lists expected words."""
         self.nlp_ = load_nlp(self.model)
         self.use_parse_ = has_parser(self.nlp_)
         self.vocabulary_extra_ = [tuple(k) for k in extra]
         self.speller_ = Speller(self._question_vocabulary())
+        q = self.question
+        self._real_words: RealWordMender | None = None
+        if q.expected_words:
+            texts = [q.text, *q.reference_answers, *(p for c in q.concepts for p in c.phrases),
+                     *(p for m in q.misconceptions for p in m.phrases)]
+            self._real_words = RealWordMender(
+                (k for keys in phrase_keys(self.nlp_, q.expected_words, self.speller_) for k in keys),
+                phrase_keys(self.nlp_, texts, self.speller_))
 
     def _question_vocabulary(self) -> dict[str, str]:
         """Words misspellings are mended towards: surface form or lemma -> lemma."""
@@ -252,13 +262,22 @@ class FeatureExtractor:
         if docs is not None:
             docs = iter(docs)
             while batch := list(islice(docs, size)):
-                yield from analyse_batch(batch, self.speller_, self.use_parse_)
+                yield from self._mended(analyse_batch(batch, self.speller_, self.use_parse_))
             return
         texts = ((t, t) for t in map(normalize, answers))
         piped = self.nlp_.pipe(texts, batch_size=self.batch_size, as_tuples=True)
         while batch := list(islice(piped, size)):
-            yield from analyse_batch([d for d, _ in batch], self.speller_, self.use_parse_,
-                                     [t for _, t in batch])
+            yield from self._mended(analyse_batch([d for d, _ in batch], self.speller_,
+                                                  self.use_parse_, [t for _, t in batch]))
+
+    def _mended(self, analyses: list[Analysis]) -> list[Analysis]:
+        """The analyses with real-word slips read as the expected words (`real_words`)."""
+        if self._real_words is not None:
+            for a in analyses:
+                self._real_words.mend(a.keys)
+                if a.text_keys is not a.keys:
+                    self._real_words.mend(a.text_keys)
+        return analyses
 
     def transform(self, answers: Iterable[Any]) -> pd.DataFrame:
         """One row per answer, in order, with the columns of `feature_specs_`."""

@@ -23,7 +23,7 @@ from knowledge.yaml_rules import DataReader, RuleFormatError, parse_condition
 from knowledge.yaml_source import Located, load_located
 
 TOP_KEYS = ("id", "question", "marks", "reference_answers", "concepts", "quantities",
-            "misconceptions", "background", "initial_rules", "non_answers", "relations",
+            "misconceptions", "background", "initial_rules", "non_answers", "relations", "expected_words",
             "title", "description")
 REQUIRED = ("id", "question", "reference_answers")
 VOCABULARY_KEYS = ("phrases", "description")
@@ -463,6 +463,7 @@ def read_question_text(text: str, path: str | Path | None = None) -> tuple[Quest
         initial_rules=r.rules(data, "initial_rules"),
         source=Path(path) if path is not None else None,
         non_answers=tuple(r.strings(data, "non_answers", "phrases")),
+        expected_words=tuple(r.strings(data, "expected_words", "words")),
     )
     known = {c.name for c in question.concepts}
     question.relations = r.relations(data, known)

@@ -113,6 +113,7 @@ class Question:
     source: Path | None = None
     non_answers: tuple[str, ...] = ()  # the teacher's own phrases of answers that say nothing
     relations: tuple[Relation, ...] = ()
+    expected_words: tuple[str, ...] = ()  # words a real-word slip is read as, in context
 
     def __post_init__(self) -> None:
         # Marks that are numbers are ordered as numbers, whatever order they are listed in: a

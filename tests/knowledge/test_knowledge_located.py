@@ -93,3 +93,11 @@ def test_a_question_file_names_its_own_non_answer_phrases():
     assert question_from_dict(question_to_dict(q)).non_answers == q.non_answers
     bad = check_question_text(HEAD + "non_answers: [see my notes, \"\"]\n", "q.yaml")
     assert [(p.line, p.column) for p in bad] == [(8, 29)], bad
+
+
+def test_a_question_file_lists_its_expected_words():
+    from knowledge import question_from_dict, question_to_dict
+    from knowledge.question_io import read_question_text
+    q = read_question_text(HEAD + "expected_words: [gap, path, on]\n", "q.yaml")[0]
+    assert q.expected_words == ("gap", "path", "on")
+    assert question_from_dict(question_to_dict(q)).expected_words == q.expected_words
