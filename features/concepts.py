@@ -131,7 +131,7 @@ class FeatureMatcher:
             found[column] = NEGATED if is_negated != flipped else PRESENT
         if self.loose.words:  # phrases in another order, with words between
             for column, state in self.loose.states(keys, negated,
-                                                   lambda: [t.lower_ for t in doc]).items():
+                                                   lambda: [t.lower_ for t in doc], found).items():
                 if state == PRESENT or column not in found:
                     found[column] = state
         return found

@@ -20,19 +20,36 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from itertools import islice, product
 
-from .lexicon import is_content
-from .negation import CLAUSE_BREAKS, CUES
+from .negation import CLAUSE_BREAKS, CUES, FUNCTION_LEMMAS
 
 MAX_GAP = 8  # tokens between two words of a phrase
 MAX_PERMUTED = 3  # phrases of more content words are matched in their own order only
 MAX_TRIED = 2000  # placings of a phrase's words tried in one answer (long answers repeat words)
-EXACT = "="  # a key to match as written (see concepts.phrase_keys)
+EXACT = "\x00"  # starts a key to match as written (see concepts.phrase_keys); no token has it
 PRESENT, NEGATED = "present", "negated"
 
 
+#: Words of a phrase that need not be found: "the circuit is complete" is found in
+#: "the circuits were complete" and "a complete circuit".
+SKIPPED = frozenset({"the", "a", "an", "be", "have", "do", "it", "its", "there", "this", "that",
+                     "these", "those", "of", "'s"})
+#: Words that give a phrase a direction: its words are looked for in the order written
+#: ("resistance divided by voltage" is not "voltage divided by resistance").
+DIRECTED = frozenset({"by", "from", "to", "than", "over", "into", "onto", "per", "towards",
+                      "toward", "under", "above", "below", "before", "after"})
+
+
 def content_of(keys: tuple[str, ...]) -> tuple[str, ...]:
-    """The words of a phrase that must be found: content words and words quoted as written."""
-    return tuple(k for k in keys if k.startswith(EXACT) or is_content(k))
+    """The words of a phrase that must be found: all but articles, forms of "be", "have"
+    and "do", and negation cues; words quoted as written are kept."""
+    return tuple(k for k in keys if k.startswith(EXACT) or (k not in SKIPPED and k not in CUES))
+
+
+def is_loose(keys: tuple[str, ...]) -> bool:
+    """Can a phrase be found in another order or with words between? Not formulas and
+    phrases with numbers, symbols or one-letter words ("12 / 6", "V x R", "bulb A")."""
+    return all(k.startswith(EXACT) or (len(k) > 1 and k.replace("'", "").isalpha())
+               for k in content_of(keys))
 
 
 def has_cue(keys: tuple[str, ...]) -> bool:
@@ -64,49 +81,68 @@ class LooseMatcher:
             for keys in keyed:
                 words = content_of(keys)
                 cue = has_cue(keys)
-                if not words or (len(words) == 1 and not cue):
+                if not words or (len(words) == 1 and not cue) or not is_loose(keys):
                     continue  # the plain match says all
                 plain = frozenset(k for k in words if not k.startswith(EXACT))
-                self._phrases.append((column, words, plain, cue, len(words) <= MAX_PERMUTED))
+                any_order = len(words) <= MAX_PERMUTED and DIRECTED.isdisjoint(keys)
+                if plain:
+                    self._phrases.append((column, words, plain, cue, any_order))
         self.words = frozenset(k for _, _, plain, _, _ in self._phrases for k in plain)
+        # Each phrase under one of its words, so that an answer looks only at the phrases
+        # whose words it may hold.
+        self._by_word: dict[str, list[int]] = {}
+        for n, (_, _, plain, _, _) in enumerate(self._phrases):
+            self._by_word.setdefault(min(plain), []).append(n)
 
-    def states(self, keys: list[str], negated: list[bool], lowers: Callable[[], list[str]]
-               ) -> dict[str, str]:
+    def states(self, keys: list[str], negated: list[bool], lowers: Callable[[], list[str]],
+               known: dict[str, str] | None = None) -> dict[str, str]:
         """Column -> present/negated for the loose phrases found; `lowers` gives the
-        tokens' lower-case forms, for words quoted as written (asked for only then)."""
+        tokens' lower-case forms, for words quoted as written (asked for only then);
+        `known`: the states found already (columns present there are not looked for)."""
         present = self.words.intersection(keys)
         if not present:
             return {}
+        known = known or {}
         found: dict[str, str] = {}
         clauses: list[int] | None = None
         lower: list[str] | None = None
-        for column, words, plain, cue, any_order in self._phrases:
-            if found.get(column) == PRESENT or not plain <= present:
+        at: dict[str, list[int]] | None = None
+        candidates = sorted(n for w in present for n in self._by_word.get(w, ()))
+        for n in candidates:
+            column, words, plain, cue, any_order = self._phrases[n]
+            if PRESENT in (found.get(column), known.get(column)) or not plain <= present:
                 continue
-            if clauses is None:
+            if at is None:
                 clauses = clause_ids(keys)
+                at = {}
+                for i, k in enumerate(keys):
+                    if k in present:
+                        at.setdefault(k, []).append(i)
             if lower is None and len(plain) < len(words):
                 lower = lowers()
-            state = _phrase_state(words, keys, lower, negated, clauses, cue, any_order)
+            state = _phrase_state(words, at, lower, keys if cue else None, negated, clauses,
+                                  cue, any_order)
             if state is not None and found.get(column) != PRESENT:
                 found[column] = state
         return found
 
 
-def _phrase_state(words: tuple[str, ...], keys: list[str], lower: list[str] | None,
-                  negated: list[bool], clauses: list[int], cue: bool, any_order: bool
-                  ) -> str | None:
+def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[str] | None,
+                  keys: list[str] | None, negated: list[bool], clauses: list[int], cue: bool,
+                  any_order: bool) -> str | None:
     """present/negated if the phrase is found, None if not: present wins over negated; a
-    phrase with a cue is found (present) only where its words are denied."""
-    at = []
+    phrase with a cue is found (present) only where its words are denied by a cue just
+    before them (`keys`; "there isn't any gap", not "it never stops accelerating"). `at`:
+    where each word of the answer is."""
+    places = []
     for word in words:
         if word.startswith(EXACT):
             want = word[len(EXACT):]
-            at.append([i for i, w in enumerate(lower or ()) if w == want])
+            places.append([i for i, w in enumerate(lower or ()) if w == want])
         else:
-            at.append([i for i, k in enumerate(keys) if k == word])
+            places.append(at[word])
     state = None
-    for chosen in islice(product(*at), MAX_TRIED):
+    for chosen in islice(product(*places), MAX_TRIED):
         if len(set(chosen)) < len(chosen) or len({clauses[i] for i in chosen}) > 1:
             continue
         if not any_order and list(chosen) != sorted(chosen):
@@ -116,7 +152,7 @@ def _phrase_state(words: tuple[str, ...], keys: list[str], lower: list[str] | No
             continue
         denied = any(negated[i] for i in chosen)
         if cue:
-            if denied:
+            if denied and keys is not None and _cue_before(keys, ordered[0]):
                 return PRESENT
             continue
         if not denied:
@@ -124,3 +160,13 @@ def _phrase_state(words: tuple[str, ...], keys: list[str], lower: list[str] | No
         state = NEGATED
     return state
 
+
+
+def _cue_before(keys: list[str], i: int) -> bool:
+    """Is there a negation cue before token i with only function words between?"""
+    for j in range(i - 1, max(-1, i - 4), -1):
+        if keys[j] in CUES:
+            return True
+        if keys[j] not in SKIPPED and keys[j] not in FUNCTION_LEMMAS:
+            return False
+    return False

@@ -24,6 +24,7 @@ from spacy.lang.en.stop_words import STOP_WORDS
 #: mostly a pronoun, "one of the bulbs").
 NUMBER_KEYS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split()) if i != 1}
+NEGATING_PREFIXES = ("in", "un", "im", "ir", "il", "dis", "non", "mis")
 MIN_FUZZY_LENGTH = 4  # shorter tokens are too ambiguous to correct ("gay" stays "gay")
 KNOWN_WORD_CUTOFF = 0.85  # "batter" -> battery: one edit in seven letters
 
@@ -98,14 +99,20 @@ def mend_vocabulary(vocabulary: dict[str, str]) -> dict[str, str]:
     """The vocabulary with its own misspellings mended: a word that is not English ("not
     seperated" listed as a phrase, a slip in a reference answer) maps to the lemma of the
     closest English word of the vocabulary, so that listing a misspelling does not make it
-    a word of its own and stop "seperated" elsewhere from being read as "separated"."""
+    a word of its own and stop "seperated" elsewhere from being read as "separated".
+    Only towards a word with the same first letter and not the word without a prefix
+    that negates it: "incomplete" (missing from the lookup table) is not "complete"."""
     known = english_words()
     english = {w: lemma for w, lemma in vocabulary.items() if w in known}
     if len(english) == len(vocabulary) or not english:
         return dict(vocabulary)
-    mender = Speller(english)
     out = dict(vocabulary)
     for word, lemma in vocabulary.items():
-        if word not in known and word.isalpha() and len(word) >= MIN_FUZZY_LENGTH:
+        if word in known or not word.isalpha() or len(word) < MIN_FUZZY_LENGTH:
+            continue
+        if any(word.startswith(p) and word[len(p):] in vocabulary for p in NEGATING_PREFIXES):
+            continue
+        mender = Speller({w: v for w, v in english.items() if w[0] == word[0]})
+        if mender._choices:
             out[word] = mender._closest(word, cutoff(len(word))) or lemma
     return out

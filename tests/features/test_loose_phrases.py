@@ -43,3 +43,26 @@ def fx() -> FeatureExtractor:
 ])
 def test_a_phrase_is_found_as_students_write_it(fx, answer, column, state):
     assert fx.transform([answer]).iloc[0][column] == state
+
+
+def test_direction_formulas_and_words_that_count_are_kept():
+    q = Question(id="ohm", text="What is the current?", reference_answers=("0.5 A",),
+                 concepts=(Concept("inverted", ("resistance divided by voltage",)),
+                           Concept("enough", ("one magnet is enough",)),
+                           Concept("formula", ("12 / 6",))),
+                 misconceptions=(Misconception("no_force", ("no force",)),))
+    fx = FeatureExtractor(q, model=FALLBACK).fit(["x"])
+    X = fx.transform(["you divide the voltage by the resistance",
+                      "the resistance is divided by the voltage",
+                      "one magnet pulls the nail", "6 and 12", "the force never stops acting"])
+    assert list(X["concept:inverted"]) == ["absent", "present", "absent", "absent", "absent"]
+    assert list(X["concept:enough"]) == ["absent"] * 5
+    assert list(X["concept:formula"]) == ["absent"] * 5
+    assert list(X["misconception:no_force"]) == ["absent"] * 5
+
+
+def test_a_word_missing_from_the_lemma_table_is_not_mended_to_its_opposite():
+    q = Question(id="loop", text="Why is the bulb off?", reference_answers=("The loop is open.",),
+                 concepts=(Concept("whole", ("complete",)), Concept("broken", ("incomplete",))))
+    X = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform(["the loop is incomplete"])
+    assert (X.iloc[0]["concept:whole"], X.iloc[0]["concept:broken"]) == ("absent", "present")
