@@ -46,10 +46,14 @@ def content_of(keys: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def is_loose(keys: tuple[str, ...]) -> bool:
-    """Can a phrase be found in another order or with words between? Not formulas and
-    phrases with numbers, symbols or one-letter words ("12 / 6", "V x R", "bulb A")."""
-    return all(k.startswith(EXACT) or (len(k) > 1 and k.replace("'", "").isalpha())
-               for k in content_of(keys))
+    """Can a phrase be found in another order or with words between? Not formulas:
+    phrases with symbols or lower-case letters on their own ("12 / 6", "6 x 12"); labels
+    and numbers are words ("bulb A", "terminal 2")."""
+    return all(k.startswith(EXACT) or _is_word(k) for k in content_of(keys))
+
+
+def _is_word(key: str) -> bool:
+    return key.replace("'", "").isalnum() and not (len(key) == 1 and key.islower())
 
 
 def has_cue(keys: tuple[str, ...]) -> bool:

@@ -66,3 +66,11 @@ def test_a_word_missing_from_the_lemma_table_is_not_mended_to_its_opposite():
                  concepts=(Concept("whole", ("complete",)), Concept("broken", ("incomplete",))))
     X = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform(["the loop is incomplete"])
     assert (X.iloc[0]["concept:whole"], X.iloc[0]["concept:broken"]) == ("absent", "present")
+
+
+def test_labels_and_numbers_are_words_of_a_loose_phrase():
+    q = Question(id="mag", text="Which magnet?", reference_answers=("Magnet B repels.",),
+                 concepts=(Concept("b_repels", ("magnet B repels",)),))
+    X = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform(
+        ["magnet B strongly repels it", "it repels magnet A"])
+    assert list(X["concept:b_repels"]) == ["present", "absent"]
