@@ -66,6 +66,14 @@ def phrase_keys(nlp: Language, phrases: Sequence[str], speller: Speller | None =
     return out
 
 
+def phrase_doc(nlp: Language, keys: tuple[str, ...]) -> Doc:
+    """A PhraseMatcher pattern on NORM: a doc whose tokens' norms are the keys."""
+    pattern = Doc(nlp.vocab, words=list(keys))
+    for tok, key in zip(pattern, keys):
+        tok.norm_ = key
+    return pattern
+
+
 class FeatureMatcher:
     """All phrases of all features, matched in one pass over each doc."""
 
@@ -103,10 +111,7 @@ class FeatureMatcher:
         self.token_matcher.add(key, patterns)
 
     def _pattern(self, keys: tuple[str, ...]) -> Doc:
-        pattern = Doc(self.nlp.vocab, words=list(keys))
-        for tok, key in zip(pattern, keys):
-            tok.norm_ = key
-        return pattern
+        return phrase_doc(self.nlp, keys)
 
     def states(self, doc: Doc, negated: list[bool], keys: list[str] | None = None) -> dict[str, str]:
         """Column -> present/negated for the features found (absent ones are left out).

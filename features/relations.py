@@ -33,6 +33,7 @@ from spacy.tokens import Doc
 
 from knowledge.schema import Question, Relation, feature_name
 
+from .concepts import phrase_doc
 from .lexicon import is_content
 from .loose import EXACT
 from .negation import CLAUSE_BREAKS, CUES
@@ -61,7 +62,7 @@ class RelationReader:
         for kind, table in (("concept", {c: concept_keys.get(c, []) for c in members}),
                             ("link", link_keys)):
             for name, keyed in table.items():
-                docs = [_pattern(nlp, keys) for keys in keyed
+                docs = [phrase_doc(nlp, keys) for keys in keyed
                         if keys and not any(k.startswith(EXACT) for k in keys)]
                 if docs:
                     key = f"{kind}\x00{name}"
@@ -90,13 +91,6 @@ class RelationReader:
                 if state is not None and found.get(column) != PRESENT:
                     found[column] = state
         return found
-
-
-def _pattern(nlp: Language, keys: tuple[str, ...]) -> Doc:
-    doc = Doc(nlp.vocab, words=list(keys))
-    for tok, key in zip(doc, keys):
-        tok.norm_ = key
-    return doc
 
 
 def _longest(mentions: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
