@@ -35,7 +35,7 @@ from .real_words import RealWordMender
 from .relations import RelationReader, link_keys_of
 from .reference import CoverageSets, RefPhrase, ReferenceModel, build_reference, content_polarity
 from .similarity import Exemplars, polarity_keys
-from .spelling import Speller, english_words, mend_vocabulary
+from .spelling import Speller, question_texts, question_vocabulary
 from .terms import answer_grams, select_terms
 from .text import is_missing, normalize
 
@@ -145,36 +145,10 @@ class FeatureExtractor:
         self.nlp_ = load_nlp(self.model)
         self.use_parse_ = has_parser(self.nlp_)
         self.vocabulary_extra_ = [tuple(k) for k in extra]
-        self.speller_ = Speller(self._question_vocabulary())
-        q = self.question
-        self._real_words: RealWordMender | None = None
-        if q.expected_words:
-            texts = [q.text, *q.reference_answers, *(p for c in q.concepts for p in c.phrases),
-                     *(p for m in q.misconceptions for p in m.phrases)]
-            self._real_words = RealWordMender(
-                (k for keys in phrase_keys(self.nlp_, q.expected_words, self.speller_) for k in keys),
-                phrase_keys(self.nlp_, texts, self.speller_))
-
-    def _question_vocabulary(self) -> dict[str, str]:
-        """Words misspellings are mended towards: surface form or lemma -> lemma."""
-        q = self.question
-        texts = [q.text, *q.reference_answers,
-                 *(p for c in q.concepts for p in c.phrases),
-                 *(p for m in q.misconceptions for p in m.phrases)]
-        vocab: dict[str, str] = {}
-        nlp = load_nlp(self.model)
-        for doc in nlp.pipe(texts):
-            for tok in doc:
-                if tok.is_alpha and len(tok.text) >= 3:
-                    lemma = tok.lemma_.lower()
-                    vocab.setdefault(tok.lower_, lemma)
-                    vocab.setdefault(lemma, lemma)
-        known = english_words()
-        for keys in self.vocabulary_extra_:
-            for k in keys:
-                if k.isalpha() and len(k) >= 3 and (k in known or k in vocab):
-                    vocab.setdefault(k, k)
-        return mend_vocabulary(vocab)
+        texts = question_texts(self.question)
+        self.speller_ = Speller(question_vocabulary(self.nlp_, texts, self.vocabulary_extra_))
+        self._real_words = RealWordMender.of(self.nlp_, self.question.expected_words, texts,
+                                             self.speller_)
 
     def _build(self) -> None:
         q = self.question

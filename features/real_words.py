@@ -14,8 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from spacy.language import Language
+
+from .concepts import phrase_keys
 from .lexicon import is_content
-from .spelling import english_words
+from .spelling import Speller, english_words
 
 WINDOW = 5
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -68,6 +71,16 @@ class RealWordMender:
         for w in used & set(self.slips):  # a word the question itself uses is no slip
             del self.slips[w]
         self.words = frozenset(self.slips)
+
+    @classmethod
+    def of(cls, nlp: Language, expected: Sequence[str], texts: Sequence[str],
+           speller: Speller) -> RealWordMender | None:
+        """The mender of a question that lists `expected` words (None if it lists none),
+        their company read in the question's `texts`, words read with `speller`."""
+        if not expected:
+            return None
+        return cls((k for keys in phrase_keys(nlp, expected, speller) for k in keys),
+                   phrase_keys(nlp, texts, speller))
 
     def mend(self, keys: list[str]) -> list[int]:
         """Mend the keys in place; the positions changed."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from importlib import resources
 
@@ -19,6 +20,9 @@ import spacy_lookups_data
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 from spacy.lang.en.stop_words import STOP_WORDS
+from spacy.language import Language
+
+from knowledge.schema import Question
 
 #: Number words as digits, so that "terminal two" matches "terminal 2" ("one" stays: it is
 #: mostly a pronoun, "one of the bulbs").
@@ -93,6 +97,33 @@ class Speller:
             if best:
                 return self.vocabulary[best[0]]
         return None
+
+
+def question_texts(question: Question) -> list[str]:
+    """The texts a question's words are read from: question, reference answers, phrases."""
+    return [question.text, *question.reference_answers,
+            *(p for c in question.concepts for p in c.phrases),
+            *(p for m in question.misconceptions for p in m.phrases)]
+
+
+def question_vocabulary(nlp: Language, texts: Sequence[str],
+                        extra: Iterable[tuple[str, ...]] = ()) -> dict[str, str]:
+    """Words misspellings are mended towards: surface form or lemma -> lemma, from the
+    question's texts and the `extra` words (answer words, learned terms) that are English
+    or already in the vocabulary."""
+    vocab: dict[str, str] = {}
+    for doc in nlp.pipe(texts):
+        for tok in doc:
+            if tok.is_alpha and len(tok.text) >= 3:
+                lemma = tok.lemma_.lower()
+                vocab.setdefault(tok.lower_, lemma)
+                vocab.setdefault(lemma, lemma)
+    known = english_words()
+    for keys in extra:
+        for k in keys:
+            if k.isalpha() and len(k) >= 3 and (k in known or k in vocab):
+                vocab.setdefault(k, k)
+    return mend_vocabulary(vocab)
 
 
 def mend_vocabulary(vocabulary: dict[str, str]) -> dict[str, str]:
