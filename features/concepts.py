@@ -18,57 +18,100 @@ symbols of a question that an answer may say alone (`question_symbols`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 from spacy.language import Language
-from spacy.matcher import PhraseMatcher
+from spacy.matcher import Matcher, PhraseMatcher
 from spacy.tokens import Doc
 
 from knowledge.schema import Question
 
 from .lexicon import token_keys
+from .loose import EXACT, LooseMatcher, token_pattern
 from .negation import ANTONYMS, CUES
 from .spelling import Speller
 
 PRESENT, NEGATED, ABSENT = "present", "negated", "absent"
 
 
+_QUOTED = re.compile(r'"([^"\s]+)"')
+
+
 def phrase_keys(nlp: Language, phrases: Sequence[str], speller: Speller | None = None
                 ) -> list[tuple[str, ...]]:
-    """The keys (lemmas, labels) of each phrase, as the matcher compares them."""
+    """The keys (lemmas, labels) of each phrase, as the matcher compares them. A word in
+    double quotes inside a phrase ('"are" connected') is matched only as written (lower
+    case): its key is EXACT + the word, so "is connected" is not "are connected"."""
     speller = speller or Speller({})
     out = []
-    for doc in nlp.pipe(list(phrases)):
-        keys = tuple(k for k in token_keys(doc, speller) if k.strip())
-        out.append(keys)
+    texts, quoted = [], []
+    for phrase in phrases:
+        spans, plain, at = [], [], 0
+        for m in _QUOTED.finditer(phrase):
+            plain.append(phrase[at:m.start()])
+            start = sum(map(len, plain))
+            plain.append(m.group(1))
+            spans.append((start, start + len(m.group(1))))
+            at = m.end()
+        plain.append(phrase[at:])
+        texts.append("".join(plain))
+        quoted.append(spans)
+    for doc, spans in zip(nlp.pipe(texts), quoted):
+        keys = token_keys(doc, speller)
+        for tok in doc:
+            if any(a <= tok.idx < b for a, b in spans):
+                keys[tok.i] = EXACT + tok.lower_
+        out.append(tuple(k for k in keys if k.strip()))
     return out
+
+
+def phrase_doc(nlp: Language, keys: tuple[str, ...]) -> Doc:
+    """A PhraseMatcher pattern on NORM: a doc whose tokens' norms are the keys."""
+    pattern = Doc(nlp.vocab, words=list(keys))
+    for tok, key in zip(pattern, keys):
+        tok.norm_ = key
+    return pattern
 
 
 class FeatureMatcher:
     """All phrases of all features, matched in one pass over each doc."""
 
     def __init__(self, nlp: Language, phrases: dict[str, Iterable[tuple[str, ...]]],
-                 opposites: dict[str, Iterable[tuple[str, ...]]] | None = None):
+                 opposites: dict[str, Iterable[tuple[str, ...]]] | None = None,
+                 loose: Iterable[str] = ()):
         """`phrases`: column -> the phrases that say it; `opposites`: column -> phrases
         that say its negation ("different" for "same"): found, they count as a negated
-        occurrence, and negated ("not different"), as a plain one."""
+        occurrence, and negated ("not different"), as a plain one; `loose`: the columns
+        whose phrases are also found in any word order with words between (`features.loose`)."""
         self.nlp = nlp
         self.matcher = PhraseMatcher(nlp.vocab, attr="NORM")
+        self.token_matcher: Matcher | None = None  # phrases with words quoted as written
         self.columns = list(phrases)
         self._ids: dict[int, tuple[str, bool]] = {}
+        self.loose = LooseMatcher({c: phrases[c] for c in loose if c in phrases})
         for flipped, table in ((False, phrases), (True, opposites or {})):
             for column, keyed in table.items():
-                patterns = [self._pattern(keys) for keys in keyed if keys]
-                if patterns:
-                    match_key = f"{column}\x00opposite" if flipped else column
-                    self.matcher.add(match_key, patterns)
+                keyed = [keys for keys in keyed if keys]
+                match_key = f"{column}\x00opposite" if flipped else column
+                plain = [self._pattern(keys) for keys in keyed
+                         if not any(k.startswith(EXACT) for k in keys)]
+                exact = [[token_pattern(k) for k in keys]
+                         for keys in keyed if any(k.startswith(EXACT) for k in keys)]
+                if plain:
+                    self.matcher.add(match_key, plain)
+                if exact:
+                    self._add_tokens(match_key, exact)
+                if plain or exact:
                     self._ids[nlp.vocab.strings[match_key]] = (column, flipped)
 
+    def _add_tokens(self, key: str, patterns: list[list[dict]]) -> None:
+        if self.token_matcher is None:
+            self.token_matcher = Matcher(self.nlp.vocab)
+        self.token_matcher.add(key, patterns)
+
     def _pattern(self, keys: tuple[str, ...]) -> Doc:
-        pattern = Doc(self.nlp.vocab, words=list(keys))
-        for tok, key in zip(pattern, keys):
-            tok.norm_ = key
-        return pattern
+        return phrase_doc(self.nlp, keys)
 
     def states(self, doc: Doc, negated: list[bool], keys: list[str] | None = None) -> dict[str, str]:
         """Column -> present/negated for the features found (absent ones are left out).
@@ -76,7 +119,12 @@ class FeatureMatcher:
         found: dict[str, str] = {}
         ids = self._ids
         in_scope = any(negated)  # most answers negate nothing: no phrase of theirs is negated
-        for match_id, start, end in self.matcher(doc):
+        matches = self.matcher(doc)
+        if self.token_matcher is not None:
+            matches += self.token_matcher(doc)
+        if keys is None:
+            keys = [t.norm_ for t in doc]
+        for match_id, start, end in matches:
             column, flipped = ids[match_id]
             if found.get(column) == PRESENT:
                 continue
@@ -84,11 +132,13 @@ class FeatureMatcher:
             if in_scope and any(negated[start:end]):
                 # A phrase that holds its own negation ("not connected", "no current") says
                 # what it says: the cue inside it does not negate it.
-                if keys is None:
-                    is_negated = not any(doc[i].norm_ in CUES for i in range(start, end))
-                else:
-                    is_negated = CUES.isdisjoint(keys[start:end])
+                is_negated = CUES.isdisjoint(keys[start:end])
             found[column] = NEGATED if is_negated != flipped else PRESENT
+        if self.loose.words:  # phrases in another order, with words between
+            for column, state in self.loose.states(keys, negated,
+                                                   lambda: [t.lower_ for t in doc], found).items():
+                if state == PRESENT or column not in found:
+                    found[column] = state
         return found
 
 

@@ -27,13 +27,15 @@ from . import quantities as qty
 from .concepts import ABSENT, PRESENT, FeatureMatcher, opposite_phrases, phrase_keys, \
     question_symbols
 from .frames import frame_of_arrays
-from .lexicon import feature_suffix, phrase_text, set_keys
+from .lexicon import feature_suffix, is_content, phrase_text, set_keys
 from .nlp import has_parser, load_nlp, pipeline_name_problem
-from .nonanswer import is_non_answer
+from .nonanswer import is_chatter, is_non_answer
 from .reading import Analysis, analyse_batch
+from .real_words import RealWordMender
+from .relations import RelationReader, link_keys_of
 from .reference import CoverageSets, RefPhrase, ReferenceModel, build_reference, content_polarity
 from .similarity import Exemplars, polarity_keys
-from .spelling import Speller, english_words
+from .spelling import Speller, question_texts, question_vocabulary
 from .terms import answer_grams, select_terms
 from .text import is_missing, normalize
 
@@ -138,54 +140,56 @@ class FeatureExtractor:
 
     def _setup(self, extra: Iterable[tuple[str, ...]] = ()) -> None:
         """The pipeline and a speller that mends towards the question's words and `extra`
-        (answer words, learned terms), which are kept for saving."""
+        (answer words, learned terms), which are kept for saving; the mender of real-word
+        slips when the question file lists expected words."""
         self.nlp_ = load_nlp(self.model)
         self.use_parse_ = has_parser(self.nlp_)
         self.vocabulary_extra_ = [tuple(k) for k in extra]
-        self.speller_ = Speller(self._question_vocabulary())
-
-    def _question_vocabulary(self) -> dict[str, str]:
-        """Words misspellings are mended towards: surface form or lemma -> lemma."""
-        q = self.question
-        texts = [q.text, *q.reference_answers,
-                 *(p for c in q.concepts for p in c.phrases),
-                 *(p for m in q.misconceptions for p in m.phrases)]
-        vocab: dict[str, str] = {}
-        nlp = load_nlp(self.model)
-        for doc in nlp.pipe(texts):
-            for tok in doc:
-                if tok.is_alpha and len(tok.text) >= 3:
-                    lemma = tok.lemma_.lower()
-                    vocab.setdefault(tok.lower_, lemma)
-                    vocab.setdefault(lemma, lemma)
-        known = english_words()
-        for keys in self.vocabulary_extra_:
-            for k in keys:
-                if k.isalpha() and len(k) >= 3 and (k in known or k in vocab):
-                    vocab.setdefault(k, k)
-        return vocab
+        texts = question_texts(self.question)
+        self.speller_ = Speller(question_vocabulary(self.nlp_, texts, self.vocabulary_extra_))
+        self._real_words = RealWordMender.of(self.nlp_, self.question.expected_words, texts,
+                                             self.speller_)
 
     def _build(self) -> None:
         q = self.question
         phrases: dict[str, list[tuple[str, ...]]] = {}
         for c in q.concepts:
-            phrases[feature_name("concept", c.name)] = phrase_keys(self.nlp_, c.phrases)
+            phrases[feature_name("concept", c.name)] = phrase_keys(self.nlp_, c.phrases,
+                                                                   self.speller_)
         for m in q.misconceptions:
-            phrases[feature_name("misconception", m.name)] = phrase_keys(self.nlp_, m.phrases)
+            phrases[feature_name("misconception", m.name)] = phrase_keys(self.nlp_, m.phrases,
+                                                                         self.speller_)
         for p in self.reference_.phrases:
             phrases[feature_name("ref", p.name)] = [tuple(k) for k in p.keys]
         for p in self.terms_:
             phrases[feature_name("term", p.name)] = [tuple(k) for k in p.keys]
         rubric = {k: v for k, v in phrases.items() if k.startswith(("concept:", "misconception:"))}
+        self._relations: RelationReader | None = None
+        if q.relations:
+            concept_keys = {c.name: phrases[feature_name("concept", c.name)] for c in q.concepts}
+            links = link_keys_of(q, concept_keys,
+                                 lambda texts: phrase_keys(self.nlp_, texts, self.speller_))
+            self._relations = RelationReader(self.nlp_, q, concept_keys, links)
+        # Words of the teacher's non-answer phrases; columns all of whose phrases are such
+        # chatter ("I don't know" listed as a concept) do not make a non-answer an answer.
+        self._non_answer_words = frozenset(k for keys in phrase_keys(self.nlp_, q.non_answers,
+                                                                     self.speller_)
+                                           for k in keys if is_content(k))
+        self._question_words = frozenset(self.speller_.vocabulary.values())
+        self._chatter_columns = frozenset(
+            column for column, keyed in phrases.items()
+            if keyed and all(is_chatter(tuple(k for k in keys if is_content(k)),
+                                        self._non_answer_words) for keys in keyed))
         # Rubric phrases match the words as written ("not a closed path": closed_path is
         # negated); reference words and terms match them with negated antonyms resolved
         # ("not the same path" says "different path"), see negation.resolve_negations.
-        self.rubric_matcher_ = FeatureMatcher(self.nlp_, rubric)
+        self.rubric_matcher_ = FeatureMatcher(self.nlp_, rubric, loose=rubric)
         text = {k: v for k, v in phrases.items() if k not in rubric}
         self.text_matcher_ = FeatureMatcher(self.nlp_, text, opposite_phrases(text))
         # Both in one: for the answers without a negated antonym (most), whose words as
         # written are the words with negations resolved, one pass of a matcher instead of two.
-        self.matcher_ = FeatureMatcher(self.nlp_, {**rubric, **text}, opposite_phrases(text))
+        self.matcher_ = FeatureMatcher(self.nlp_, {**rubric, **text}, opposite_phrases(text),
+                                       loose=rubric)
         self._coverage = CoverageSets.of(self.reference_)  # coverage, precision as set sizes
         # The feature names _row looks up, in column order (worked out once, not per answer).
         self._concept_columns = [feature_name("concept", c.name) for c in q.concepts]
@@ -232,13 +236,22 @@ class FeatureExtractor:
         if docs is not None:
             docs = iter(docs)
             while batch := list(islice(docs, size)):
-                yield from analyse_batch(batch, self.speller_, self.use_parse_)
+                yield from self._mended(analyse_batch(batch, self.speller_, self.use_parse_))
             return
         texts = ((t, t) for t in map(normalize, answers))
         piped = self.nlp_.pipe(texts, batch_size=self.batch_size, as_tuples=True)
         while batch := list(islice(piped, size)):
-            yield from analyse_batch([d for d, _ in batch], self.speller_, self.use_parse_,
-                                     [t for _, t in batch])
+            yield from self._mended(analyse_batch([d for d, _ in batch], self.speller_,
+                                                  self.use_parse_, [t for _, t in batch]))
+
+    def _mended(self, analyses: list[Analysis]) -> list[Analysis]:
+        """The analyses with real-word slips read as the expected words (`real_words`)."""
+        if self._real_words is not None:
+            for a in analyses:
+                self._real_words.mend(a.keys)
+                if a.text_keys is not a.keys:
+                    self._real_words.mend(a.text_keys)
+        return analyses
 
     def transform(self, answers: Iterable[Any]) -> pd.DataFrame:
         """One row per answer, in order, with the columns of `feature_specs_`."""
@@ -272,6 +285,7 @@ class FeatureExtractor:
         `content_polarity`, which the caller also needs."""
         doc = a.doc
         set_keys(doc, a.keys, a.norms)
+        related = self._relations.states(doc, a.keys, a.negated) if self._relations else {}
         if a.text_keys == a.keys and a.text_negated == a.negated:  # no antonym resolved
             found = self.matcher_.states(doc, a.negated, a.keys)
         else:
@@ -288,6 +302,8 @@ class FeatureExtractor:
         for verdict in verdicts:
             row += [verdict.status, verdict.value]
         row += [PRESENT if get(c) == PRESENT else ABSENT for c in self._misconception_columns]
+        if self._relations:
+            row += [related.get(c, ABSENT) for c in self._relations.columns]
         # The ~40 reference and term columns: absent but for the few the answer mentions.
         phrases = self._absent_phrases.copy()
         at = self._phrase_at
@@ -297,9 +313,12 @@ class FeatureExtractor:
                 phrases[j] = state
         row += phrases
         coverage, precision = self._coverage(polarity)
+        chatter = self._chatter_columns
         non_answer = is_non_answer(a.text, polarity,
-                                   any(not c.startswith("term:") for c in found)
-                                   or not self._symbols.isdisjoint(k.lower() for k in a.keys))
+                                   any(not c.startswith("term:") and c not in chatter
+                                       for c in found)
+                                   or not self._symbols.isdisjoint(k.lower() for k in a.keys),
+                                   self._non_answer_words, self._question_words)
         row += [coverage, precision, float(a.words), "yes" if non_answer else "no"]
         return row
 

@@ -13,8 +13,10 @@ Two strategies, the same contract (`negated_tokens(doc) -> list[bool]`):
   its subordinate clauses or the prepositional phrases after a lexical verb;
 - without one (the blank fallback): a cue negates the tokens that follow it, up to the end
   of its clause (punctuation, "but", "because", "so", "which", "and"/"or" before a new
-  subject, ...) and up to a preposition that follows the first content word
-  ("no gap | between ...", "not connected | to ...", but "not in the same path").
+  subject and verb, ...) and up to a preposition that follows the first content word
+  ("no gap | between ...", "not connected | to ...", "not separated | by a gap", but "not
+  in the same path"). "neither ... (nor ...)" denies its subjects and their predicate too:
+  "neither B nor C is in a closed path", "neither magnets are touching".
 """
 
 from __future__ import annotations
@@ -117,20 +119,54 @@ def _rule_scope(doc: Doc, cue: Token) -> list[int]:
         low = tok.lower_
         if tok.is_punct and low not in ("-", "'", "/"):
             break
-        if low in CLAUSE_BREAKS or (low == "nor" and cue.lower_ != "neither"):
+        if low in CLAUSE_BREAKS or low == "nor":  # "neither A nor B": nor negates B itself
             break
-        if low == "nor":  # "neither A nor B": nor is a cue of its own and negates B
+        if low in ("and", "or") and _starts_clause(doc, i + 1):
             break
-        if low in ("and", "or") and i + 1 < n and doc[i + 1].lower_ in NEW_SUBJECT:
-            break
+        if seen_content and tok.lemma_ in ("be", "have", "do") and _denies_predicate(doc, cue):
+            # "neither A nor B | is in a closed path", "neither bulbs | are lit": what the
+            # subjects are said to do is denied too
+            return out + [i] + _rule_scope(doc, tok)
         if seen_content and (low in PREPOSITIONS or tok.lemma_ in ("be", "have", "do")):
-            break  # "no gap | between the terminals", "neither A nor B | is lit"
+            break  # "no gap | between the terminals", "not separated | by a gap"
         if _is_cue(tok):  # the next cue takes over
             break
         out.append(i)
         if tok.is_alpha and tok.lemma_ not in FUNCTION_LEMMAS:
             seen_content = True
     return out
+
+
+#: Words that may start the subject of a new clause after "and"/"or" ("and the pitch is").
+_DETERMINERS = frozenset({"the", "a", "an", "each", "every", "both", "all", "some"})
+
+
+def _starts_clause(doc: Doc, i: int) -> bool:
+    """Does a new clause (with its own subject and verb) start at token i, after "and"/"or"?
+    "and there is a gap", "and the pitch is high"; not "and the positive terminal"."""
+    if i >= len(doc):
+        return False
+    if doc[i].lower_ in NEW_SUBJECT:
+        return True
+    if doc[i].lower_ not in _DETERMINERS:
+        return False
+    for tok in doc[i + 1:i + 5]:
+        if tok.is_punct or _is_cue(tok) or tok.lower_ in ("and", "or"):
+            return False
+        if tok.lemma_ in ("be", "have", "do", "can", "will", "would", "should", "must"):
+            return True
+    return False
+
+
+def _denies_predicate(doc: Doc, cue: Token) -> bool:
+    """Is the cue "neither" (or the "nor" after it), which denies the predicate of its
+    subjects as well as the subjects?"""
+    low = cue.lower_
+    if low == "neither":
+        return True
+    if low != "nor":
+        return False
+    return any(t.lower_ == "neither" for t in doc[max(0, cue.i - MAX_SCOPE):cue.i])
 
 
 _SKIP_DEPS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl", "aux", "auxpass",

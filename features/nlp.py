@@ -185,6 +185,7 @@ def load_nlp(model: str | None = None) -> Language:
                 raise OSError(f"no spaCy pipeline {name!r} is installed")
             # The extractor needs tokens, lemmas and the parse; NER is dead weight.
             nlp = spacy.load(name, exclude=["ner"])
+            split_letter_abbreviations(nlp)
             log.info("features: using spaCy model %s (dependency-based negation scope)", name)
             return nlp
         except (OSError, ImportError) as exc:
@@ -198,6 +199,26 @@ def load_nlp(model: str | None = None) -> Language:
 
 def _blank_pipeline() -> Language:
     nlp = spacy.blank("en")
+    split_letter_abbreviations(nlp)
     nlp.add_pipe("lowercase_lookup_lemmatizer", name="lemmatizer")
     nlp.initialize()  # loads the lemma table from spacy-lookups-data
     return nlp
+
+
+_LETTER_DOT = re.compile(r"[A-Za-z]\.")
+#: A full stop after a word of one letter is a suffix of its own ("magnet A." is "A", ".").
+LETTER_DOT_SUFFIX = r"(?<=^[A-Za-z])\."
+
+
+def split_letter_abbreviations(nlp: Language) -> None:
+    """Read one letter and a full stop as two tokens, the spaCy way (special cases and
+    suffixes): in answers they are labels ending a sentence ("it goes through bulb a.",
+    "lever B."), which spaCy keeps whole as abbreviations or initials. Longer
+    abbreviations ("e.g.") stay whole."""
+    tokenizer = nlp.tokenizer
+    rules = tokenizer.rules or {}
+    kept = {k: v for k, v in rules.items() if not _LETTER_DOT.fullmatch(k)}
+    if len(kept) != len(rules):
+        tokenizer.rules = kept  # spaCy reloads its special cases and flushes its cache
+    suffixes = [*(nlp.Defaults.suffixes or ()), LETTER_DOT_SUFFIX]
+    tokenizer.suffix_search = spacy.util.compile_suffix_regex(suffixes).search

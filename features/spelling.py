@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from importlib import resources
 
@@ -19,11 +20,15 @@ import spacy_lookups_data
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 from spacy.lang.en.stop_words import STOP_WORDS
+from spacy.language import Language
+
+from knowledge.schema import Question
 
 #: Number words as digits, so that "terminal two" matches "terminal 2" ("one" stays: it is
 #: mostly a pronoun, "one of the bulbs").
 NUMBER_KEYS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split()) if i != 1}
+NEGATING_PREFIXES = ("in", "un", "im", "ir", "il", "dis", "non", "mis")
 MIN_FUZZY_LENGTH = 4  # shorter tokens are too ambiguous to correct ("gay" stays "gay")
 KNOWN_WORD_CUTOFF = 0.85  # "batter" -> battery: one edit in seven letters
 
@@ -92,3 +97,53 @@ class Speller:
             if best:
                 return self.vocabulary[best[0]]
         return None
+
+
+def question_texts(question: Question) -> list[str]:
+    """The texts a question's words are read from: question, reference answers, phrases."""
+    return [question.text, *question.reference_answers,
+            *(p for c in question.concepts for p in c.phrases),
+            *(p for m in question.misconceptions for p in m.phrases)]
+
+
+def question_vocabulary(nlp: Language, texts: Sequence[str],
+                        extra: Iterable[tuple[str, ...]] = ()) -> dict[str, str]:
+    """Words misspellings are mended towards: surface form or lemma -> lemma, from the
+    question's texts and the `extra` words (answer words, learned terms) that are English
+    or already in the vocabulary."""
+    vocab: dict[str, str] = {}
+    for doc in nlp.pipe(texts):
+        for tok in doc:
+            if tok.is_alpha and len(tok.text) >= 3:
+                lemma = tok.lemma_.lower()
+                vocab.setdefault(tok.lower_, lemma)
+                vocab.setdefault(lemma, lemma)
+    known = english_words()
+    for keys in extra:
+        for k in keys:
+            if k.isalpha() and len(k) >= 3 and (k in known or k in vocab):
+                vocab.setdefault(k, k)
+    return mend_vocabulary(vocab)
+
+
+def mend_vocabulary(vocabulary: dict[str, str]) -> dict[str, str]:
+    """The vocabulary with its own misspellings mended: a word that is not English ("not
+    seperated" listed as a phrase, a slip in a reference answer) maps to the lemma of the
+    closest English word of the vocabulary, so that listing a misspelling does not make it
+    a word of its own and stop "seperated" elsewhere from being read as "separated".
+    Only towards a word with the same first letter and not the word without a prefix
+    that negates it: "incomplete" (missing from the lookup table) is not "complete"."""
+    known = english_words()
+    english = {w: lemma for w, lemma in vocabulary.items() if w in known}
+    if len(english) == len(vocabulary) or not english:
+        return dict(vocabulary)
+    out = dict(vocabulary)
+    for word, lemma in vocabulary.items():
+        if word in known or not word.isalpha() or len(word) < MIN_FUZZY_LENGTH:
+            continue
+        if any(word.startswith(p) and word[len(p):] in vocabulary for p in NEGATING_PREFIXES):
+            continue
+        mender = Speller({w: v for w, v in english.items() if w[0] == word[0]})
+        if mender._choices:
+            out[word] = mender._closest(word, cutoff(len(word))) or lemma
+    return out

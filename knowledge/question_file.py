@@ -18,14 +18,16 @@ from knowledge.asp import parse_program
 from knowledge.errors import KnowledgeError, Problem, did_you_mean, source_name
 from knowledge.local_files import MAX_RULE_FILE_BYTES, FileRefused, read_regular_file, resolve_named_file
 from knowledge.numbers import read_number, unit_problem
-from knowledge.schema import Concept, Misconception, Quantity, Question
+from knowledge.schema import Concept, Misconception, Quantity, Question, Relation
 from knowledge.yaml_rules import DataReader, RuleFormatError, parse_condition
 from knowledge.yaml_source import Located, load_located
 
 TOP_KEYS = ("id", "question", "marks", "reference_answers", "concepts", "quantities",
-            "misconceptions", "background", "initial_rules", "title", "description")
+            "misconceptions", "background", "initial_rules", "non_answers", "relations", "expected_words",
+            "title", "description")
 REQUIRED = ("id", "question", "reference_answers")
 VOCABULARY_KEYS = ("phrases", "description")
+RELATION_KEYS = ("members", "link", "description")
 QUANTITY_KEYS = ("value", "unit", "tolerance", "description", "bare_number", "symbol", "negative_means")
 NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
 ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*\Z")
@@ -82,21 +84,29 @@ class _Reader:
         return value
 
     def strings(self, data: dict, key: str, what: str) -> list[str]:
+        """A list of texts (or one text), read as written: `[off, on, yes, 1e3]` are words
+        here, not true/false or numbers; a problem is located at its item."""
         value = data.get(key)
         if value is None:
             return []
+        written = self.located.value_raw.get((id(data), key))
+        if isinstance(value, (bool, int, float)) and written is not None:
+            value = written  # `phrases: off`
         items = [value] if isinstance(value, str) else value
         if not isinstance(items, list):
             self.problem(("value", data, key), f"'{key}' must be a list of {what}, not {_kind(value)}",
                          f"a list like [{what}, ...]")
             return []
+        located = self.located.items.get(id(items), [])
         out = []
-        for item in items:
-            if isinstance(item, (int, float)) and not isinstance(item, bool):
-                item = self.located.raw.get(id(item), str(item))
+        for i, item in enumerate(items):
+            position, raw = located[i] if i < len(located) else (None, None)
+            if isinstance(item, (bool, int, float)) and raw is not None:
+                item = raw  # `off`, `yes`, `1e3` written as a phrase
             if not isinstance(item, str) or not item.strip():
-                self.problem(item if isinstance(item, str) else ("value", data, key),
-                             f"each of '{key}' must be non-empty text", what)
+                line, col = position or self.located.of(("value", data, key))
+                self.problems.append(Problem(self.located.file, line, col,
+                                             f"each of '{key}' must be non-empty text", what))
                 continue
             out.append(item)
         return out
@@ -139,6 +149,31 @@ class _Reader:
                 self.problem(("value", entry, "phrases"), f"{key[:-1]} '{name}' has no phrases",
                              "at least one phrase")
             out.append(cls(name, tuple(phrases), self.text(entry, "description", required=False)))
+        return tuple(out)
+
+    def relations(self, data: dict, concepts: set[str]) -> tuple[Relation, ...]:
+        """`relations: {NAME: {members: [concept, ...], link: [phrases], description}}`."""
+        out = []
+        for name, entry, section in self.names(data, "relations"):
+            if not isinstance(entry, dict):
+                self.problem(("value", section, name), f"relation '{name}' must be a mapping",
+                             "members: [concept, ...], link: [phrases]")
+                continue
+            self.unknown_keys(entry, RELATION_KEYS, f"relation '{name}'")
+            members = self.strings(entry, "members", "concept names")
+            link = self.strings(entry, "link", "phrases")
+            for key, got in (("members", members), ("link", link)):
+                if not got and key not in entry:
+                    self.problem(entry, f"missing key '{key}' in relation '{name}'", f"{key}: [...]")
+            where = self.located.items.get(id(entry.get("members")), [])
+            for i, member in enumerate(members):
+                if member not in concepts:
+                    line, col = where[i][0] if i < len(where) else self.located.of(("value", entry, "members"))
+                    self.problems.append(Problem(
+                        self.located.file, line, col, f"relation '{name}': '{member}' is not a concept "
+                        f"of this question{did_you_mean(member, sorted(concepts))}", "a concept name"))
+            out.append(Relation(name, tuple(members), tuple(link),
+                                self.text(entry, "description", required=False)))
         return tuple(out)
 
     def quantities(self, data: dict) -> tuple[Quantity, ...]:
@@ -429,8 +464,11 @@ def read_question_text(text: str, path: str | Path | None = None) -> tuple[Quest
         background=r.rules(data, "background"),
         initial_rules=r.rules(data, "initial_rules"),
         source=Path(path) if path is not None else None,
+        non_answers=tuple(r.strings(data, "non_answers", "phrases")),
+        expected_words=tuple(r.strings(data, "expected_words", "words")),
     )
     known = {c.name for c in question.concepts}
+    question.relations = r.relations(data, known)
     sections = data.get("quantities") if isinstance(data.get("quantities"), dict) else {}
     for q in question.quantities:
         if q.negative_means is not None and q.negative_means not in known:

@@ -10,7 +10,7 @@ from grader.atomic_file import atomic_write_bytes, atomic_write_text
 from knowledge.errors import KnowledgeError, Problem
 from knowledge.numbers import unit_problem
 from knowledge.question_file import read_question_text
-from knowledge.schema import Concept, FeatureSpec, Misconception, Quantity, Question
+from knowledge.schema import Concept, FeatureSpec, Misconception, Quantity, Question, Relation
 from knowledge.validate import validate_question
 from knowledge.yaml_rules import rules_from_dicts, rules_to_dicts
 
@@ -106,6 +106,10 @@ def question_to_dict(q: Question) -> dict:
         "background": rules_to_dicts(q.background, default_origin="background"),
         "initial_rules": rules_to_dicts(q.initial_rules, default_origin="initial"),
         "source": str(q.source) if q.source is not None else None,
+        "non_answers": list(q.non_answers),
+        "expected_words": list(q.expected_words),
+        "relations": [{"name": r.name, "members": list(r.members), "link": list(r.link),
+                       "description": r.description} for r in q.relations],
     }
 
 
@@ -150,6 +154,10 @@ def question_from_dict(d: dict) -> Question:
             background=rules_from_dicts(d["background"], default_origin="background"),
             initial_rules=rules_from_dicts(d["initial_rules"], default_origin="initial"),
             source=Path(d["source"]) if d.get("source") else None,
+            non_answers=tuple(d.get("non_answers") or ()),
+            expected_words=tuple(d.get("expected_words") or ()),
+            relations=tuple(Relation(r["name"], tuple(r["members"]), tuple(r["link"]), r.get("description"))
+                            for r in d.get("relations") or ()),
         )
     except (KeyError, TypeError, ValueError) as err:
         if isinstance(err, KnowledgeError):

@@ -18,6 +18,7 @@ concept:NAME       categorical  present / negated / absent
 quantity:NAME      categorical  correct / wrong_value / wrong_unit / no_unit / missing / negated
 value:NAME         numeric      the value converted to the expected unit (NaN if none)
 misconception:NAME categorical  present / absent
+relation:NAME      categorical  present / negated / absent (concepts linked as the rubric says)
 ref:NAME           categorical  present / negated / absent (content words and phrases of
                                 the reference answers; computed by the extractor)
 term:NAME          categorical  present / negated / absent (words and phrases learned from
@@ -43,6 +44,17 @@ QUANTITY_VALUES = ("correct", "wrong_value", "wrong_unit", "no_unit", "missing",
 MISCONCEPTION_VALUES = ("present", "absent")
 TERM_VALUES = CONCEPT_VALUES
 YES_NO = ("yes", "no")
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A link the answer states between concepts of the rubric: `members` (concept names)
+    linked by one of the `link` phrases ("terminal 1" connected to "the positive terminal")."""
+
+    name: str
+    members: tuple[str, ...]
+    link: tuple[str, ...]
+    description: str | None = None
 
 
 @dataclass(frozen=True)
@@ -99,6 +111,9 @@ class Question:
     background: list[Rule | PredicateDefinition] = field(default_factory=list)
     initial_rules: list[Rule] = field(default_factory=list)
     source: Path | None = None
+    non_answers: tuple[str, ...] = ()  # the teacher's own phrases of answers that say nothing
+    relations: tuple[Relation, ...] = ()
+    expected_words: tuple[str, ...] = ()  # words a real-word slip is read as, in context
 
     def __post_init__(self) -> None:
         # Marks that are numbers are ordered as numbers, whatever order they are listed in: a
@@ -172,6 +187,10 @@ def rubric_feature_specs(question: Question) -> list[FeatureSpec]:
         specs.append(FeatureSpec(feature_name("misconception", m.name), "categorical",
                                  MISCONCEPTION_VALUES,
                                  m.description or f"says {m.phrases[0] if m.phrases else m.name}"))
+    concepts = {c.name: c for c in question.concepts}
+    for rel in question.relations:
+        specs.append(FeatureSpec(feature_name("relation", rel.name), "categorical", CONCEPT_VALUES,
+                                 rel.description or relation_text(rel, concepts)))
     specs += [
         FeatureSpec("coverage", "numeric", None, "share of the reference answer's content words it covers"),
         FeatureSpec("precision", "numeric", None, "share of its content words found in the reference answer"),
@@ -179,3 +198,11 @@ def rubric_feature_specs(question: Question) -> list[FeatureSpec]:
         FeatureSpec("non_answer", "categorical", YES_NO, "is a non-answer (empty, 'I don't know', ...)"),
     ]
     return specs
+
+
+def relation_text(rel: Relation, concepts: dict[str, Concept]) -> str:
+    """A relation in words when the teacher gave no description: "says terminal 1 and
+    positive terminal: connected"."""
+    names = [concepts[m].phrases[0] if m in concepts and concepts[m].phrases else m.replace("_", " ")
+             for m in rel.members]
+    return f"says {' and '.join(names)}: {rel.link[0] if rel.link else ''}".rstrip(": ")

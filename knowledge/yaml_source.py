@@ -36,6 +36,10 @@ class Located:
         self.values: dict[tuple[int, Any], Position] = {}
         self.styles: dict[int, str | None] = {}
         self.raw: dict[int, str] = {}
+        # Per list, per item: (position, the text written when the item is a plain scalar).
+        # By id of the list, since true/false and small numbers are shared objects.
+        self.items: dict[int, list[tuple[Position, str | None]]] = {}
+        self.value_raw: dict[tuple[int, Any], str] = {}  # (mapping id, key) -> text written
         self.keep: list[Any] = []  # keeps located objects alive so that their ids stay unique
 
     def of(self, where: Any, default: Position = (1, 1)) -> Position:
@@ -56,6 +60,13 @@ class Located:
 
 def _pos(node: yaml.Node) -> Position:
     return node.start_mark.line + 1, node.start_mark.column + 1
+
+
+def _is_plain(node: yaml.Node) -> bool:
+    """A scalar written without quotes or tags, whose text YAML may read as true/false,
+    a number or nothing ("off", "no", "1e3", "null")."""
+    return isinstance(node, yaml.ScalarNode) and getattr(node, "style", None) is None \
+        and bool(node.value)
 
 
 class _Converter:
@@ -108,11 +119,15 @@ class _Converter:
                 out[key] = value
                 self.located.keys[(id(out), key)] = _pos(key_node)
                 self.located.values[(id(out), key)] = _pos(value_node)
+                if _is_plain(value_node):
+                    self.located.value_raw[(id(out), key)] = value_node.value
             self.remember(out, node)
             return out
         if isinstance(node, yaml.SequenceNode):
             out_list = [self.convert(item, depth + 1) for item in node.value]
             self.remember(out_list, node)
+            self.located.items[id(out_list)] = [
+                (_pos(item), item.value if _is_plain(item) else None) for item in node.value]
             return out_list
         value = self.scalar(node)
         if isinstance(value, str):

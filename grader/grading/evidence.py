@@ -5,7 +5,7 @@ Why: a marker gives a higher mark for what an answer says, not for what it leave
 learner knows nothing of physics; this module tells it which values of the extractor's
 features are evidence an answer gives (`grader.confold.evidence`):
 
-* a concept, a reference phrase or a learned term: "present" or "negated" (both are
+* a concept, a relation, a reference phrase or a learned term: "present" or "negated" (both are
   something the answer says: "no current flows" is the right idea for an open circuit);
 * a quantity: "correct" (the value and unit within the tolerance);
 * a similarity to the answers of a mark above the lowest: higher is evidence (">"); the
@@ -24,7 +24,7 @@ from features.similarity import mark_suffix
 from knowledge.schema import FeatureSpec, split_feature_name
 
 _SAID = ("present", "negated")
-_BY_FAMILY: dict[str, Any] = {"concept": _SAID, "ref": _SAID, "term": _SAID,
+_BY_FAMILY: dict[str, Any] = {"concept": _SAID, "relation": _SAID, "ref": _SAID, "term": _SAID,
                               "quantity": ("correct",), "misconception": (), "value": ()}
 _BY_NAME: dict[str, Any] = {"coverage": ">", "precision": ">", "length": (), "non_answer": ()}
 

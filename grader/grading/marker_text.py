@@ -24,7 +24,7 @@ from grader.confold.rules import Literal, PredicateDefinition, Rule
 from knowledge.schema import Question, mark_number, split_feature_name
 
 _OPPOSITE = {"==": "!=", "!=": "==", "<=": ">", ">": "<=", "<": ">=", ">=": "<"}
-_TEXT_FAMILIES = ("concept", "ref", "term", "misconception")
+_TEXT_FAMILIES = ("concept", "relation", "ref", "term", "misconception")
 _IRREGULAR = {"is": "is not", "are": "are not", "has": "does not have", "does": "does not do",
               "can": "cannot", "gives": "does not give", "goes": "does not go"}
 

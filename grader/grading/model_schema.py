@@ -89,7 +89,12 @@ QUESTION = Fields({
                                optional=("description", "bare_number", "symbol", "negative_means")), 10_000),
     "misconceptions": Items(VOCABULARY, 10_000),
     "background": Items(Fields({}), 10_000), "initial_rules": Items(Fields({}), 10_000),
-    "source": Maybe(Text(4096))}, optional=("source",))
+    "source": Maybe(Text(4096)), "non_answers": Items(Text(1000), 10_000),
+    "expected_words": Items(Text(200), 10_000),
+    "relations": Items(Fields({"name": Text(300), "members": Items(Text(300), 100),
+                               "link": Items(Text(1000), 10_000), "description": Maybe(Text())},
+                              optional=("description",)), 10_000)},
+    optional=("source", "non_answers", "relations", "expected_words"))
 
 EXTRACTOR = Fields({
     "params": Fields({"n_terms": Number(0, 10_000, whole=True), "model": PipelineName(),

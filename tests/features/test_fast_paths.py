@@ -519,7 +519,8 @@ def _plain_states(matcher, doc, negated, keys=None) -> dict:
     from features.concepts import CUES, NEGATED, PRESENT
 
     found = {}
-    for match_id, start, end in matcher.matcher(doc):
+    matches = matcher.matcher(doc) + (matcher.token_matcher(doc) if matcher.token_matcher else [])
+    for match_id, start, end in matches:
         column, flipped = matcher._ids[match_id]
         if found.get(column) == PRESENT:
             continue
@@ -529,6 +530,10 @@ def _plain_states(matcher, doc, negated, keys=None) -> dict:
             says_negation = not CUES.isdisjoint(keys[start:end])
         is_negated = any(negated[start:end]) and not says_negation
         found[column] = NEGATED if is_negated != flipped else PRESENT
+    norms = [t.norm_ for t in doc]
+    for column, state in matcher.loose.states(norms, negated, lambda: [t.lower_ for t in doc]).items():
+        if state == PRESENT or column not in found:  # phrases in another order: present wins
+            found[column] = state
     return found
 
 

@@ -65,3 +65,39 @@ def test_notation_options_are_read_and_kept_in_model_files():
 def test_bad_notation_options_are_located(option, words):
     problems = check_question_text(QUANTITY + f"    {option}\n", "q.yaml")
     assert [(p.line, p.column) for p in problems if words in p.message] == [(12, 5 + len(option.split(':')[0]) + 2)]
+
+
+def test_words_yaml_reads_as_true_false_or_numbers_are_phrases_as_written():
+    from knowledge.question_io import read_question_text
+    text = ('id: q\nquestion: Is the lamp lit?\nreference_answers: ["The lamp is off."]\n'
+            'concepts:\n  lamp_off: [off, "not lit", No]\n  lamp_on:\n    phrases: [On, yes]\n'
+            '  pitch:\n    phrases: 1e3\n')
+    assert not check_question_text(text, "q.yaml")
+    q = read_question_text(text, "q.yaml")[0]
+    assert [c.phrases for c in q.concepts] == [("off", "not lit", "No"), ("On", "yes"), ("1e3",)]
+
+
+def test_an_empty_phrase_is_pointed_at_itself_not_at_its_list():
+    text = HEAD.replace("gap: [gap]", "gap:\n    - gap\n    - off\n    - ~\n")
+    problems = check_question_text(text, "q.yaml")
+    assert [(p.line, p.column) for p in problems] == [(10, 7)], problems
+
+
+def test_a_question_file_names_its_own_non_answer_phrases():
+    from knowledge import question_from_dict, question_to_dict
+    from knowledge.question_io import read_question_text
+    text = HEAD + "non_answers: [see my notes, no, ask my partner]\n"
+    assert not check_question_text(text, "q.yaml")
+    q = read_question_text(text, "q.yaml")[0]
+    assert q.non_answers == ("see my notes", "no", "ask my partner")
+    assert question_from_dict(question_to_dict(q)).non_answers == q.non_answers
+    bad = check_question_text(HEAD + "non_answers: [see my notes, \"\"]\n", "q.yaml")
+    assert [(p.line, p.column) for p in bad] == [(8, 29)], bad
+
+
+def test_a_question_file_lists_its_expected_words():
+    from knowledge import question_from_dict, question_to_dict
+    from knowledge.question_io import read_question_text
+    q = read_question_text(HEAD + "expected_words: [gap, path, on]\n", "q.yaml")[0]
+    assert q.expected_words == ("gap", "path", "on")
+    assert question_from_dict(question_to_dict(q)).expected_words == q.expected_words

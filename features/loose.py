@@ -1,0 +1,176 @@
+"""Rubric phrases found as students write them: in any word order, with a few words between.
+
+A teacher lists "same electrical state"; a student writes "the electrical states of the two
+terminals are the same". The phrase's content words (lemmas, misspellings mended, see
+`lexicon`) are looked for in every order (up to MAX_PERMUTED words; longer phrases in the
+order written), each at most MAX_GAP tokens from the next, within one clause: no
+punctuation and no word that starts a new clause ("but", "because", ...) between.
+
+A phrase that holds a negation cue ("no gap", "not separated") says that its content words
+are denied: it is found where they are ("there isn't any gap", "it is not really
+separated"), as written, and not where they are said ("there is a gap").
+
+Done on the answer's list of keys rather than with spaCy's `Matcher` and `{0,8}` gaps
+between the words: that matcher made grading four times slower. Most answers hold the
+words of no phrase, which one set test per phrase rules out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from itertools import islice, product
+
+from .negation import CLAUSE_BREAKS, CUES, FUNCTION_LEMMAS
+
+MAX_GAP = 8  # tokens between two words of a phrase
+MAX_PERMUTED = 3  # phrases of more content words are matched in their own order only
+MAX_TRIED = 2000  # placings of a phrase's words tried in one answer (long answers repeat words)
+EXACT = "\x00"  # starts a key to match as written (see concepts.phrase_keys); no token has it
+PRESENT, NEGATED = "present", "negated"
+
+
+#: Words of a phrase that need not be found: "the circuit is complete" is found in
+#: "the circuits were complete" and "a complete circuit".
+SKIPPED = frozenset({"the", "a", "an", "be", "have", "do", "it", "its", "there", "this", "that",
+                     "these", "those", "of", "'s"})
+#: Words that give a phrase a direction: its words are looked for in the order written
+#: ("resistance divided by voltage" is not "voltage divided by resistance").
+DIRECTED = frozenset({"by", "from", "to", "than", "over", "into", "onto", "per", "towards",
+                      "toward", "under", "above", "below", "before", "after"})
+
+
+def content_of(keys: tuple[str, ...]) -> tuple[str, ...]:
+    """The words of a phrase that must be found: all but articles, forms of "be", "have"
+    and "do", and negation cues; words quoted as written are kept."""
+    return tuple(k for k in keys if k.startswith(EXACT) or (k not in SKIPPED and k not in CUES))
+
+
+def is_loose(keys: tuple[str, ...]) -> bool:
+    """Can a phrase be found in another order or with words between? Not formulas:
+    phrases with symbols or lower-case letters on their own ("12 / 6", "6 x 12"); labels
+    and numbers are words ("bulb A", "terminal 2")."""
+    return all(k.startswith(EXACT) or _is_word(k) for k in content_of(keys))
+
+
+def _is_word(key: str) -> bool:
+    return key.replace("'", "").isalnum() and not (len(key) == 1 and key.islower())
+
+
+def has_cue(keys: tuple[str, ...]) -> bool:
+    return not CUES.isdisjoint(keys)
+
+
+def token_pattern(key: str) -> dict:
+    """A spaCy Matcher token pattern for a key: as written (LOWER) or by key (NORM)."""
+    return {"LOWER": key[len(EXACT):]} if key.startswith(EXACT) else {"NORM": key}
+
+
+def clause_ids(keys: list[str]) -> list[int]:
+    """The clause each token is in: a new one after punctuation or a clause break."""
+    out, clause = [], 0
+    for key in keys:
+        if key in CLAUSE_BREAKS or not any(c.isalnum() for c in key):
+            clause += 1
+        out.append(clause)
+    return out
+
+
+class LooseMatcher:
+    """The loose phrases of some columns (see the module docstring)."""
+
+    def __init__(self, phrases: dict[str, Iterable[tuple[str, ...]]]):
+        # (column, content words, whether the phrase holds a cue, in any order?)
+        self._phrases: list[tuple[str, tuple[str, ...], frozenset[str], bool, bool]] = []
+        for column, keyed in phrases.items():
+            for keys in keyed:
+                words = content_of(keys)
+                cue = has_cue(keys)
+                if not words or (len(words) == 1 and not cue) or not is_loose(keys):
+                    continue  # the plain match says all
+                plain = frozenset(k for k in words if not k.startswith(EXACT))
+                any_order = len(words) <= MAX_PERMUTED and DIRECTED.isdisjoint(keys)
+                if plain:
+                    self._phrases.append((column, words, plain, cue, any_order))
+        self.words = frozenset(k for _, _, plain, _, _ in self._phrases for k in plain)
+        # Each phrase under one of its words, so that an answer looks only at the phrases
+        # whose words it may hold.
+        self._by_word: dict[str, list[int]] = {}
+        for n, (_, _, plain, _, _) in enumerate(self._phrases):
+            self._by_word.setdefault(min(plain), []).append(n)
+
+    def states(self, keys: list[str], negated: list[bool], lowers: Callable[[], list[str]],
+               known: dict[str, str] | None = None) -> dict[str, str]:
+        """Column -> present/negated for the loose phrases found; `lowers` gives the
+        tokens' lower-case forms, for words quoted as written (asked for only then);
+        `known`: the states found already (columns present there are not looked for)."""
+        present = self.words.intersection(keys)
+        if not present:
+            return {}
+        known = known or {}
+        found: dict[str, str] = {}
+        clauses: list[int] | None = None
+        lower: list[str] | None = None
+        at: dict[str, list[int]] | None = None
+        candidates = sorted(n for w in present for n in self._by_word.get(w, ()))
+        for n in candidates:
+            column, words, plain, cue, any_order = self._phrases[n]
+            if PRESENT in (found.get(column), known.get(column)) or not plain <= present:
+                continue
+            if at is None:
+                clauses = clause_ids(keys)
+                at = {}
+                for i, k in enumerate(keys):
+                    if k in present:
+                        at.setdefault(k, []).append(i)
+            if lower is None and len(plain) < len(words):
+                lower = lowers()
+            state = _phrase_state(words, at, lower, keys if cue else None, negated, clauses,
+                                  cue, any_order)
+            if state is not None and found.get(column) != PRESENT:
+                found[column] = state
+        return found
+
+
+def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[str] | None,
+                  keys: list[str] | None, negated: list[bool], clauses: list[int], cue: bool,
+                  any_order: bool) -> str | None:
+    """present/negated if the phrase is found, None if not: present wins over negated; a
+    phrase with a cue is found (present) only where its words are denied by a cue just
+    before them (`keys`; "there isn't any gap", not "it never stops accelerating"). `at`:
+    where each word of the answer is."""
+    places = []
+    for word in words:
+        if word.startswith(EXACT):
+            want = word[len(EXACT):]
+            places.append([i for i, w in enumerate(lower or ()) if w == want])
+        else:
+            places.append(at[word])
+    state = None
+    for chosen in islice(product(*places), MAX_TRIED):
+        if len(set(chosen)) < len(chosen) or len({clauses[i] for i in chosen}) > 1:
+            continue
+        if not any_order and list(chosen) != sorted(chosen):
+            continue
+        ordered = sorted(chosen)
+        if any(b - a - 1 > MAX_GAP for a, b in zip(ordered, ordered[1:])):
+            continue
+        denied = any(negated[i] for i in chosen)
+        if cue:
+            if denied and keys is not None and _cue_before(keys, ordered[0]):
+                return PRESENT
+            continue
+        if not denied:
+            return PRESENT
+        state = NEGATED
+    return state
+
+
+
+def _cue_before(keys: list[str], i: int) -> bool:
+    """Is there a negation cue before token i with only function words between?"""
+    for j in range(i - 1, max(-1, i - 4), -1):
+        if keys[j] in CUES:
+            return True
+        if keys[j] not in SKIPPED and keys[j] not in FUNCTION_LEMMAS:
+            return False
+    return False

@@ -1,0 +1,191 @@
+"""Links between the rubric's ideas: `relation:NAME` is present when an answer says that
+concepts of the rubric (the relation's members) are linked by one of its link phrases.
+
+    relations:
+      t1_to_positive:
+        members: [terminal_1, positive_terminal]
+        link: [connected, joined]
+
+is found in "terminal 1 is connected to the positive terminal", "the positive terminal and
+terminal 1 are connected", "there is a connection between terminal 1 and the positive
+terminal"; it is negated in "terminal 1 and the positive terminal are not connected"
+and absent in "terminal 1 is connected to the negative one and the positive terminal to
+terminal 6" (another member after the link, in a clause of its own).
+
+Read by word order, on the fallback pipeline and a parsed one alike: within a clause, the
+concept mentions are grouped into lists ("A and C", "both A and B", "neither B nor C",
+"A, B and C"); a link phrase with a list before it and/or a list after it (within
+NEAR tokens; nothing but function words between the link and the list after it) states
+the link between the members of those lists. A list item after "and" followed by a
+preposition starts a clause of its own ("A to X and B to Y"). A
+clause that names members and a negation but no link ("A and C are in a closed path, B is
+not") denies the link of the clause before it for them. A link is denied when a negation
+covers it (`negation`); present wins over denied, as for concepts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from spacy.language import Language
+from spacy.matcher import PhraseMatcher
+from spacy.tokens import Doc
+
+from knowledge.schema import Question, Relation, feature_name
+
+from .concepts import phrase_doc
+from .lexicon import is_content
+from .loose import EXACT
+from .negation import CLAUSE_BREAKS, CUES
+
+NEAR = 6  # tokens between a list of members and its link
+_GLUE = frozenset({"and", "or", "nor", "neither", "either", "both", "the", "a", "an", ",", "&",
+                   "its", "their", "also"})
+_ELLIPSIS_AFTER = frozenset({"to", "from", "with", "in", "on", "at", "into", "onto"})
+_SENTENCE_END = frozenset({".", "!", "?", ";", ":"})
+PRESENT, NEGATED = "present", "negated"
+
+
+class RelationReader:
+    """The relations of a question, read in each answer (see the module docstring)."""
+
+    def __init__(self, nlp: Language, question: Question,
+                 concept_keys: dict[str, list[tuple[str, ...]]],
+                 link_keys: dict[str, list[tuple[str, ...]]]):
+        """`concept_keys`: concept name -> its phrases' keys; `link_keys`: relation name ->
+        the keys of its link phrases (a link that names a concept stands for its phrases)."""
+        self.relations: list[Relation] = list(question.relations)
+        self.columns = [feature_name("relation", r.name) for r in self.relations]
+        self.matcher = PhraseMatcher(nlp.vocab, attr="NORM")
+        self._ids: dict[int, tuple[str, str]] = {}
+        members = {m for r in self.relations for m in r.members}
+        for kind, table in (("concept", {c: concept_keys.get(c, []) for c in members}),
+                            ("link", link_keys)):
+            for name, keyed in table.items():
+                docs = [phrase_doc(nlp, keys) for keys in keyed
+                        if keys and not any(k.startswith(EXACT) for k in keys)]
+                if docs:
+                    key = f"{kind}\x00{name}"
+                    self.matcher.add(key, docs)
+                    self._ids[nlp.vocab.strings[key]] = (kind, name)
+
+    def states(self, doc: Doc, keys: list[str], negated: list[bool]) -> dict[str, str]:
+        """`relation:NAME` -> present/negated for the relations the answer states."""
+        mentions: list[tuple[int, int, str]] = []  # (start, end, concept)
+        links: dict[str, list[tuple[int, int]]] = {}
+        for match_id, start, end in self.matcher(doc):
+            kind, name = self._ids[match_id]
+            if kind == "concept":
+                mentions.append((start, end, name))
+            else:
+                links.setdefault(name, []).append((start, end))
+        if not links or not mentions:
+            return {}
+        mentions = _longest(mentions)
+        lists = _lists(keys, mentions)
+        clause = _clauses(keys, lists)
+        found: dict[str, str] = {}
+        for rel, column in zip(self.relations, self.columns):
+            for start, end in links.get(rel.name, ()):
+                state = _state_at(rel, start, end, lists, clause, keys, negated)
+                if state is not None and found.get(column) != PRESENT:
+                    found[column] = state
+        return found
+
+
+def _longest(mentions: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """Mentions in order, a mention inside a longer one left out ("positive terminal" is
+    not also "terminal"); two concepts on the same words are both kept."""
+    mentions.sort(key=lambda m: (m[0], -(m[1] - m[0])))
+    out: list[tuple[int, int, str]] = []
+    for m in mentions:
+        if any(o[0] <= m[0] and m[1] <= o[1] and (o[0], o[1]) != (m[0], m[1]) for o in out):
+            continue
+        out.append(m)
+    return out
+
+
+#: A list of mentions: (first token, last token + 1, the concepts named)
+Group = tuple[int, int, frozenset[str]]
+
+
+def _lists(keys: list[str], mentions: list[tuple[int, int, str]]) -> list[Group]:
+    """The mentions grouped into lists joined by glue words ("A and B", "neither B nor C")."""
+    groups: list[list] = []
+    for start, end, name in mentions:
+        if groups:
+            g = groups[-1]
+            between = keys[g[1]:start]
+            joined = start <= g[1] or (all(k in _GLUE for k in between) and len(between) <= 3)
+            after = keys[end] if end < len(keys) else ""
+            # "A to X and B to Y": B starts a clause of its own
+            if joined and start > g[1] and after in _ELLIPSIS_AFTER and "and" in between:
+                joined = False
+            if joined:
+                g[1] = max(g[1], end)
+                g[2].add(name)
+                continue
+        groups.append([start, end, {name}])
+    return [(s, e, frozenset(n)) for s, e, n in groups]
+
+
+def _clauses(keys: list[str], lists: list[Group]) -> list[int]:
+    """The clause of each token: a new one after sentence punctuation, a clause break, a
+    comma outside a list, or "and" before a list that starts a clause of its own."""
+    in_list = [False] * len(keys)
+    starts = set()
+    for s, e, _ in lists:
+        for i in range(s, e):
+            in_list[i] = True
+        starts.add(s)
+    out, clause = [], 0
+    for i, key in enumerate(keys):
+        if key in _SENTENCE_END or key in CLAUSE_BREAKS or (key == "," and not in_list[i]):
+            clause += 1
+        elif key == "and" and i + 1 in starts and not in_list[i]:
+            clause += 1
+        out.append(clause)
+    return out
+
+
+def _state_at(rel: Relation, start: int, end: int, lists: list[Group], clause: list[int],
+              keys: list[str], negated: list[bool]) -> str | None:
+    """The relation's state from the link at start:end, or None when its members are not
+    the lists around it."""
+    c = clause[start]
+    before = [g for g in lists if g[1] <= start and clause[g[0]] == c and start - g[1] <= NEAR]
+    after = [g for g in lists if g[0] >= end and clause[g[0]] == c and g[0] - end <= NEAR
+             and not any(is_content(k) and k not in _GLUE for k in keys[end:g[0]])]
+    named = set()
+    if before:
+        named |= before[-1][2]
+    if after:
+        named |= after[0][2]
+    denied = any(negated[start:end]) and CUES.isdisjoint(keys[start:end])
+    if set(rel.members) <= named:
+        return NEGATED if denied else PRESENT
+    # "A and C are in a closed path, B is not": the next clause names the members and a
+    # negation, and nothing else
+    nxt = [g for g in lists if clause[g[0]] == c + 1]
+    if named and nxt and not denied and set(rel.members) <= nxt[0][2]:
+        rest = [keys[i] for i, cl in enumerate(clause) if cl == c + 1]
+        if not CUES.isdisjoint(rest) and len(rest) <= nxt[0][1] - nxt[0][0] + 4:
+            return NEGATED
+    return None
+
+
+def link_keys_of(question: Question, concept_keys: dict[str, list[tuple[str, ...]]],
+                 read: Callable[[Sequence[str]], list[tuple[str, ...]]]
+                 ) -> dict[str, list[tuple[str, ...]]]:
+    """Relation name -> its link phrases' keys: a link naming a concept stands for the
+    concept's phrases, any other is a phrase read with `read` (`concepts.phrase_keys`)."""
+    out: dict[str, list[tuple[str, ...]]] = {}
+    for rel in question.relations:
+        keyed: list[tuple[str, ...]] = []
+        phrases: Sequence[str] = [p for p in rel.link if p not in concept_keys]
+        for p in rel.link:
+            if p in concept_keys:
+                keyed += concept_keys[p]
+        keyed += read(phrases)
+        out[rel.name] = keyed
+    return out

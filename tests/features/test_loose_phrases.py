@@ -1,0 +1,76 @@
+"""Rubric phrases found as students write them (issue 31): inflections, misspellings, any
+word order, a few words between, within one clause; a phrase with its own negation found
+where its words are denied. Sentences written for these tests, on sound and magnets."""
+
+from __future__ import annotations
+
+import pytest
+
+from features import FeatureExtractor
+from features.nlp import FALLBACK
+from knowledge.schema import Concept, Misconception, Question
+
+Q = Question(
+    id="strings", text="Two strings are plucked. Compare the sounds.",
+    reference_answers=("The strings have the same pitch because they vibrate equally fast.",),
+    concepts=(Concept("same_pitch", ("same pitch",)),
+              Concept("vibrates_faster", ("vibrates faster",)),
+              Concept("pole_attracts", ("north pole attracts",))),
+    misconceptions=(Misconception("no_gap", ("no gap",)),))
+
+
+@pytest.fixture(scope="module")
+def fx() -> FeatureExtractor:
+    return FeatureExtractor(Q, model=FALLBACK).fit(["x"])
+
+
+@pytest.mark.parametrize("answer, column, state", [
+    ("the pitch of the two strings is the same", "concept:same_pitch", "present"),
+    ("both have the same high pitch", "concept:same_pitch", "present"),
+    ("the pitch of the two strings is not the same", "concept:same_pitch", "negated"),
+    ("the faster one vibrats", "concept:vibrates_faster", "present"),
+    ("the north pole of the magnet attracts the nail", "concept:pole_attracts", "present"),
+    # not across clauses or sentences
+    ("the pitch is high, but the strings are the same", "concept:same_pitch", "absent"),
+    ("the pitch rises. They are the same length", "concept:same_pitch", "absent"),
+    # not too far apart
+    ("the pitch that you hear from the first of the two long thin strings is the same",
+     "concept:same_pitch", "absent"),
+    # a phrase with its own negation matches as written
+    ("there is no gap between the magnets", "misconception:no_gap", "present"),
+    ("there isn't any gap between them", "misconception:no_gap", "present"),
+    ("there is a gap between the magnets", "misconception:no_gap", "absent"),
+])
+def test_a_phrase_is_found_as_students_write_it(fx, answer, column, state):
+    assert fx.transform([answer]).iloc[0][column] == state
+
+
+def test_direction_formulas_and_words_that_count_are_kept():
+    q = Question(id="ohm", text="What is the current?", reference_answers=("0.5 A",),
+                 concepts=(Concept("inverted", ("resistance divided by voltage",)),
+                           Concept("enough", ("one magnet is enough",)),
+                           Concept("formula", ("12 / 6",))),
+                 misconceptions=(Misconception("no_force", ("no force",)),))
+    fx = FeatureExtractor(q, model=FALLBACK).fit(["x"])
+    X = fx.transform(["you divide the voltage by the resistance",
+                      "the resistance is divided by the voltage",
+                      "one magnet pulls the nail", "6 and 12", "the force never stops acting"])
+    assert list(X["concept:inverted"]) == ["absent", "present", "absent", "absent", "absent"]
+    assert list(X["concept:enough"]) == ["absent"] * 5
+    assert list(X["concept:formula"]) == ["absent"] * 5
+    assert list(X["misconception:no_force"]) == ["absent"] * 5
+
+
+def test_a_word_missing_from_the_lemma_table_is_not_mended_to_its_opposite():
+    q = Question(id="loop", text="Why is the bulb off?", reference_answers=("The loop is open.",),
+                 concepts=(Concept("whole", ("complete",)), Concept("broken", ("incomplete",))))
+    X = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform(["the loop is incomplete"])
+    assert (X.iloc[0]["concept:whole"], X.iloc[0]["concept:broken"]) == ("absent", "present")
+
+
+def test_labels_and_numbers_are_words_of_a_loose_phrase():
+    q = Question(id="mag", text="Which magnet?", reference_answers=("Magnet B repels.",),
+                 concepts=(Concept("b_repels", ("magnet B repels",)),))
+    X = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform(
+        ["magnet B strongly repels it", "it repels magnet A"])
+    assert list(X["concept:b_repels"]) == ["present", "absent"]

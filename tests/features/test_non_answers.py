@@ -1,0 +1,49 @@
+"""Non-answers whatever the rubric lists (issue 31): gibberish, requests for help, chatter,
+a concept that lists chatter, the teacher's own non-answer phrases. Sentences written for
+these tests, on sound."""
+
+from __future__ import annotations
+
+import pytest
+
+from features import FeatureExtractor
+from features.nlp import FALLBACK
+from features.nonanswer import is_gibberish
+from knowledge.schema import Concept, Question
+
+PITCH = Question(
+    id="pitch", text="Why does a shorter string give a higher pitch?",
+    reference_answers=("A shorter string vibrates faster, so the frequency is higher.",),
+    concepts=(Concept("faster", ("vibrates faster", "higher frequency")),
+              Concept("gives_up", ("i don't know", "no idea", "not sure"))),
+    non_answers=("see my notes", "ask my lab partner"))
+
+
+@pytest.fixture(scope="module")
+def fx() -> FeatureExtractor:
+    return FeatureExtractor(PITCH, model=FALLBACK).fit(["x"])
+
+
+@pytest.mark.parametrize("answer", [
+    "qkzxvbnw", "fhdjskalgh", "wpqzrt xkcvbn",  # letters typed at random
+    "I do not know", "not sure lol",  # the rubric lists these as a concept: still non-answers
+    "can you help me please", "this is so boring", "i hate physics",
+    "see my notes", "Ask my lab partner!",  # the question file's own non-answer phrases
+])
+def test_non_answers_whatever_the_rubric_lists(fx, answer):
+    assert fx.transform([answer]).iloc[0]["non_answer"] == "yes"
+
+
+@pytest.mark.parametrize("answer", [
+    "the string vibrates faster", "frequency", "it vibrats fastr", "shorter",
+    "I'm not sure, but the string vibrates faster",
+    "resonance",  # a physics word the question does not use is an answer (a wrong one)
+])
+def test_answers_are_not_non_answers(fx, answer):
+    assert fx.transform([answer]).iloc[0]["non_answer"] == "no"
+
+
+def test_gibberish_is_told_from_words_and_misspellings():
+    assert all(is_gibberish(w) for w in ["qkzxvbnw", "hghghg", "zzzzz", "fhdjskalgh"])
+    assert not any(is_gibberish(w) for w in ["fulcrum", "decibel", "voltige", "frequensy",
+                                             "oscilate", "tuning", "ab"])

@@ -1,0 +1,56 @@
+"""How rubric phrases are read: misspellings listed in a phrase, labels before a full
+stop, forms of "be" (issue 31). Sentences and topics written for these tests."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from features import FeatureExtractor
+from features.nlp import FALLBACK
+from knowledge.schema import Concept, Question
+
+
+def rows(question: Question, answers: list[str]) -> pd.DataFrame:
+    return FeatureExtractor(question, model=FALLBACK).fit(["x"]).transform(answers)
+
+
+def test_a_misspelling_listed_in_a_phrase_is_still_mended_elsewhere():
+    q = Question(id="seesaw", text="Why does the see-saw tip?",
+                 reference_answers=("The children sit at different distances from the pivot.",),
+                 concepts=(Concept("apart", ("separated",)),
+                           Concept("touching", ("not seperated",))))
+    X = rows(q, ["the children are seperated by the pivot", "they are not separated"])
+    assert list(X["concept:apart"]) == ["present", "negated"]
+    # the listed misspelling matches the right spelling too
+    assert list(X["concept:touching"]) == ["absent", "present"]
+
+
+def test_a_label_before_a_full_stop_is_the_label():
+    q = Question(id="magnets", text="Which magnet is pushed away?",
+                 reference_answers=("Magnet B, because like poles repel.",),
+                 concepts=(Concept("magnet_a", ("magnet A",)), Concept("magnet_b", ("magnet b",))))
+    X = rows(q, ["it pushes magnet a. the poles repel", "the one pushed is magnet B.",
+                 "a magnet."])
+    assert list(X["concept:magnet_a"]) == ["present", "absent", "absent"]
+    assert list(X["concept:magnet_b"]) == ["absent", "present", "absent"]
+
+
+def test_one_letter_and_a_full_stop_are_two_tokens_in_the_pipeline():
+    from features import load_nlp
+    nlp = load_nlp(FALLBACK)
+    assert [t.text for t in nlp("lever x. Then lever Y.")] == ["lever", "x", ".", "Then",
+                                                               "lever", "Y", "."]
+    assert [t.text for t in nlp("e.g. a lever")][0] == "e.g."
+
+
+def test_a_word_in_quotes_in_a_phrase_is_matched_as_written():
+    q = Question(id="lever", text="Which children balance the see-saw?",
+                 reference_answers=("Anna and Ben are balanced about the pivot.",),
+                 concepts=(Concept("both_balanced", ('"are" balanced',)),
+                           Concept("one_balanced", ('"is" balanced',)),
+                           Concept("any_balanced", ("is balanced",))))
+    X = rows(q, ["Anna and Ben are balanced", "Anna is balanced", "they were balancing"])
+    assert list(X["concept:both_balanced"]) == ["present", "absent", "absent"]
+    assert list(X["concept:one_balanced"]) == ["absent", "present", "absent"]
+    # without quotes, any form of the word matches, as before
+    assert list(X["concept:any_balanced"]) == ["present", "present", "present"]
