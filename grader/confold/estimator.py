@@ -55,7 +55,8 @@ from grader.confold.encoding import (MISSING, EncodedTable, category_sort_key, c
 from grader.confold.evidence import check_evidence, evidence_mask
 from grader.confold.fold import FoldLearner, ProgramLearner, wilson
 from grader.confold.literal_search import LiteralSearch
-from grader.confold.rule_eval import add_derived_predicates, evaluate_ordered, rule_features, split_background
+from grader.confold.rule_eval import (add_derived_predicates, evaluate_ordered, name_rule_values, rule_features,
+                                      split_background)
 from grader.confold.rules import PredicateDefinition, Rule
 from grader.confold.subset_encoding import SubsetEncoder
 
@@ -146,7 +147,7 @@ class ConFold:
             if not isinstance(rule, Rule) or rule.head is None:
                 raise ValueError(f"initial rule {i} must be a Rule with a head (the label it gives)")
 
-        encodings, encoded = encode()
+        encodings, encoded = name_rule_values(*encode(), label_rules + initial + definitions)
         empty = [name for name, col in encoded.columns.items()
                  if (col.codes == col.encoding.code_of(MISSING)).all()]
         if empty:
