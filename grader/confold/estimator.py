@@ -19,6 +19,8 @@ Domain knowledge (the same `grader.confold.rules` objects the `knowledge/` packa
   it left; exceptions are learned for the negatives it covers with the FOLD exception learner
   (as FOLD-RM does for a learned rule once its body is complete); the improvement threshold prunes its exceptions; it is
   dropped when it covers no positive or is right less often than ``min_initial_precision``.
+  An initial rule for a label no training example has is kept as written (as a background
+  rule, in its place), whatever its confidence: a low one sends its answers to a human.
 * Learning then continues (CON-FOLD's loop) on what those rules leave unexplained.
 * ``evidence`` and ``label_order``: for ordered labels (marks), a learned rule for any label
   but the lowest (the first of ``label_order``, which may be a tuple of labels that are all
@@ -170,14 +172,19 @@ class ConFold:
         for rule in label_rules:
             kept, remaining = program.apply_background(rule, remaining)
             rules.append(kept)
+        unmarked = set()  # a teacher's rules for labels no example has: kept as written
         for rule in initial:
-            kept, remaining = program.refine_initial(rule, remaining)
+            if program.has_label(rule.head):
+                kept, remaining = program.refine_initial(rule, remaining)
+            else:
+                kept, remaining = program.keep_unmarked(rule, remaining)
+                unmarked.add(id(kept))
             if kept is not None:
                 rules.append(kept)
         rules += program.learn(remaining)
         if self.confidence_threshold is not None:
-            rules = [r for r in rules
-                     if r.origin == "background" or r.confidence >= self.confidence_threshold]
+            rules = [r for r in rules if r.origin == "background" or id(r) in unmarked
+                     or r.confidence >= self.confidence_threshold]
         if self.default_rule:
             rules.append(_default_rule(rules, table, codes, classes, self.z))
 

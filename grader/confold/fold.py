@@ -277,6 +277,18 @@ class ProgramLearner:
         left = np.sort(np.concatenate([pos[~cov_pos], neg[~cov_neg]]))
         return rule, left
 
+    def keep_unmarked(self, rule: Rule, remaining: np.ndarray) -> tuple[Rule, np.ndarray]:
+        """A teacher's initial rule for a label no training example has: nothing to refine
+        it on, so it is kept as written, as a background rule is (its confidence the given
+        one, or Wilson's on the examples it covers, all of another label: 0.5 on none)."""
+        kept, left = self.apply_background(rule, remaining)
+        kept.origin = "initial"
+        return kept, left
+
+    def has_label(self, label: Label) -> bool:
+        """Whether some training example has `label`."""
+        return _class_index(self.classes, label) >= 0
+
     def refine_initial(self, rule: Rule, remaining: np.ndarray) -> tuple[Rule | None, np.ndarray]:
         """Evaluate a teacher's initial rule on the examples left; learn exceptions for the
         negatives it covers (FOLD-RM does this for a learned rule once its body is complete),

@@ -79,6 +79,7 @@ def test_rubric(model, answer_ids: Sequence[str], answers: Sequence[str], human_
     words = model.words()
     reports = []
     right_total = 0
+    trained_marks = {str(m) for m in learner.classes_}
     for i, rule in enumerate(learner.rules_):
         applies = rule_mask(rule, table)
         mine = decided == i
@@ -88,7 +89,8 @@ def test_rubric(model, answer_ids: Sequence[str], answers: Sequence[str], human_
                  for k in np.flatnonzero(mine & ~right)]
         reports.append(RuleReport(i + 1, rule.origin, rule.name, str(rule.head),
                                   conditions_text(rule, words), int(applies.sum()), int(mine.sum()),
-                                  int(right.sum()), len(wrong), wrong[:examples]))
+                                  int(right.sum()), len(wrong), wrong[:examples],
+                                  note=UNMARKED if str(rule.head) not in trained_marks else ""))
     reports += _dropped_rules(model, X, human, len(learner.rules_), words)
     unmarked = [AnswerCase(str(answer_ids[k]), str(answers[k]), str(human[k]))
                 for k in np.flatnonzero(decided < 0)]
@@ -98,6 +100,7 @@ def test_rubric(model, answer_ids: Sequence[str], answers: Sequence[str], human_
 test_rubric.__test__ = False  # not a pytest test, whatever its name
 
 
+UNMARKED = "no answer it was trained on has this mark yet; kept as written"
 DROPPED = ("not used: the learner leaves out a teacher's rule that covers no answer with its mark, "
            "or is right less than half the time on the answers that reach it")
 

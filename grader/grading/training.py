@@ -24,6 +24,7 @@ from grader.confold.rules import PredicateDefinition, Rule
 from grader.grading.agreement import READER_WEIGHT, WORDING_WEIGHT, ResampledAgreement
 from grader.grading.evidence import feature_evidence
 from grader.grading.wording import WordingSupport
+from knowledge.rule_marks import label_rules, unmarked_rule_notes, with_marks
 from knowledge.schema import Question, mark_number, marks_from_answers
 
 Progress = Callable[[float, str], None]
@@ -110,8 +111,10 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
         if unknown:
             raise ValueError(f"marks {', '.join(map(repr, unknown))} are not among the question's "
                              f"marks ({', '.join(map(repr, question.marks))})")
-    else:
-        question = dataclasses.replace(question, marks=marks_from_answers(marks))
+    else:  # the answers' marks, and those of rules written before any answer had them
+        question = with_marks(question, marks_from_answers(marks + [str(r.head) for r in label_rules(question)]))
+    for note in unmarked_rule_notes(question, marks):
+        warnings.warn(note, stacklevel=3)
     if len(set(marks)) < 2:
         raise ValueError(f"all marked answers have the mark {marks[0]!r}: the learner needs "
                          f"answers with at least two different marks")
