@@ -19,6 +19,7 @@ the spread across questions, and how often a mark of each confidence is right (a
 reads "confidence 0.95" as "right 95 times in 100": the table says whether it is). With
 `--target-accuracy A`, each question is also flagged as `grade --target-accuracy A` flags it
 (`beetle_confidence`): the share flagged and the accuracy of the marks left, on the evaluation answers.
+With `--rubrics DIR --marked N`, the rubric bench (`beetle_rubric`) runs instead.
 """
 
 from __future__ import annotations
@@ -309,6 +310,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="write every evaluation answer's marks and confidences here")
     parser.add_argument("--compare", type=Path, default=None, metavar="CSV",
                         help="an earlier run's --predictions: count the questions that got better or worse")
+    parser.add_argument("--rubrics", type=Path, default=None, metavar="DIR",
+                        help="the rubric bench (grader.bench.beetle_rubric): DIR/<question_id>/question.yaml "
+                             "and DIR/seen_ids.json; each question trained on --marked answers, with its rubric "
+                             "and with the bare file, graded on the rest of the class")
+    parser.add_argument("--marked", type=int, default=30, metavar="N",
+                        help="with --rubrics: marked answers a question (the seen ones and others drawn)")
+    parser.add_argument("--train-only", action="store_true",
+                        help="with --rubrics: grade only the other train answers (no test answer read)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     params = {name: getattr(args, name) for name in
@@ -333,6 +342,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         params["list_confidence"] = args.list_confidence == "on"
     if args.target_accuracy is not None:
         params["target_accuracy"] = args.target_accuracy
+    if args.rubrics is not None:
+        from grader.bench.beetle_rubric import report
+
+        return report(args, params)
     before = None
     if args.compare:
         try:
