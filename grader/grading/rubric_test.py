@@ -80,6 +80,7 @@ def test_rubric(model, answer_ids: Sequence[str], answers: Sequence[str], human_
     reports = []
     right_total = 0
     trained_marks = {str(m) for m in learner.classes_}
+    written = {(str(r.head), tuple(r.body)): r for r in model.question.initial_rules if getattr(r, "head", None)}
     for i, rule in enumerate(learner.rules_):
         applies = rule_mask(rule, table)
         mine = decided == i
@@ -87,10 +88,16 @@ def test_rubric(model, answer_ids: Sequence[str], answers: Sequence[str], human_
         right_total += int(right.sum())
         wrong = [AnswerCase(str(answer_ids[k]), str(answers[k]), str(human[k]), str(rule.head))
                  for k in np.flatnonzero(mine & ~right)]
+        if str(rule.head) not in trained_marks:
+            note = UNMARKED
+        elif rule.origin == "initial":
+            note = _initial_note(rule, written.get((str(rule.head), tuple(rule.body))), table, human, answer_ids,
+                                 words)
+        else:
+            note = ""
         reports.append(RuleReport(i + 1, rule.origin, rule.name, str(rule.head),
                                   conditions_text(rule, words), int(applies.sum()), int(mine.sum()),
-                                  int(right.sum()), len(wrong), wrong[:examples],
-                                  note=UNMARKED if str(rule.head) not in trained_marks else ""))
+                                  int(right.sum()), len(wrong), wrong[:examples], note=note))
     reports += _dropped_rules(model, X, human, len(learner.rules_), words)
     unmarked = [AnswerCase(str(answer_ids[k]), str(answers[k]), str(human[k]))
                 for k in np.flatnonzero(decided < 0)]
@@ -117,10 +124,34 @@ def _dropped_rules(model, X, human: np.ndarray, n_used: int, words) -> list[Rule
     for k, rule in enumerate(dropped):
         applies = rule_mask(rule, table)
         right = int((applies & (human == str(rule.head))).sum())
+        note = (f"{DROPPED} (as the human on {right} of the {int(applies.sum())} it applies to)" if applies.any()
+                else "not used: no marked answer meets its conditions yet")
         out.append(RuleReport(n_used + k + 1, "initial", rule.name, str(rule.head),
-                              conditions_text(rule, words), int(applies.sum()), 0, 0, 0,
-                              note=f"{DROPPED} (as the human on {right} of the {int(applies.sum())} it applies to)"))
+                              conditions_text(rule, words), int(applies.sum()), 0, 0, 0, note=note))
     return out
+
+
+KEPT = "kept as written"
+
+
+def _initial_note(rule, written, table, human: np.ndarray, answer_ids: Sequence[str], words, shown: int = 3) -> str:
+    """What the learner did to a teacher's initial rule it kept, and on which answers: the
+    exceptions it added, each with the marked answers it keeps the rule off."""
+    if written is None:
+        return ""
+    added = rule.exceptions[len(written.exceptions):]
+    if not added:
+        return KEPT
+    body = rule_mask(type(rule)(head=None, body=rule.body, exceptions=list(written.exceptions)), table)
+    parts = []
+    for exc in added:
+        off = np.flatnonzero(body & rule_mask(exc, table))
+        other = [k for k in off if human[k] != str(rule.head)]
+        ids = ", ".join(str(answer_ids[k]) for k in other[:shown]) + (" ..." if len(other) > shown else "")
+        text = words.conditions(exc.body) if exc.body else "always"
+        parts.append(f"not when {text} ({len(other)} of the {len(off)} answers this keeps it off are marked "
+                     f"otherwise{': ' + ids if ids else ''})")
+    return "kept with exceptions the marked answers call for: " + "; ".join(parts)
 
 
 def conditions_text(rule, words) -> str:

@@ -96,3 +96,25 @@ def test_a_teachers_rule_the_learner_leaves_out_is_reported(tmp_path, capsys):
     unused = [r for r in rules if r["note"]]
     assert len(unused) == 1 and unused[0]["origin"] == "initial" and unused[0]["marked"] == 0
     assert unused[0]["applies"] == 2 and "not used" in unused[0]["note"] and "on 0 of the 2" in unused[0]["note"]
+
+
+def test_what_happened_to_each_teachers_rule_is_said_with_the_answers_behind_it(tmp_path, capsys):
+    question = tmp_path / "q.yaml"
+    question.write_text(QUESTION_YAML + "initial_rules:\n"
+                        "  - \"mark(X,'1') :- concept(X,gap,present).\"\n"
+                        "  - \"mark(X,'0') :- concept(X,current,negated).\"\n",
+                        encoding="utf-8")
+    rows = [(f"g{i}", text, "1") for i, text in enumerate(["there is a gap", "a gap in the circuit",
+                                                           "the circuit has a gap", "because of the gap"])]
+    rows += [(f"f{i}", text, "0") for i, text in enumerate(["there is a gap but the battery is flat",
+                                                            "a gap, and the battery is dead", "gap and the battery is flat"])]
+    rows += [("o1", "i do not know", "0"), ("o2", "the bulb is old", "0"), ("o3", "the wires are thin", "0")]
+    ids, answers, marks = zip(*rows)
+    marked = write_marked_csv(tmp_path / "marked.csv", list(answers), list(marks))  # ids a0, a1, ...
+    assert main(["test-rubric", "--question", str(question), "--answers", str(marked), "--json"]) == 0
+    notes = {r["text"].split(" (unless")[0]: r["note"]
+             for r in json.loads(capsys.readouterr().out)["rules"] if r["origin"] == "initial"}
+    gap = notes["says the circuit has a gap"]
+    assert gap.startswith("kept with exceptions the marked answers call for: not when blames the battery")
+    assert "(3 of the 3 answers this keeps it off are marked otherwise: a4, a5, a6)" in gap
+    assert notes["talks about the current, but with a negation"] == "not used: no marked answer meets its conditions yet"

@@ -86,4 +86,4 @@ def test_test_rubric_says_the_rule_is_kept_as_written(tmp_path):
     report = rubric_report(model, [str(i) for i in range(len(ANSWERS))], ANSWERS, MARKS)
     notes = {r.name: r.note for r in report.rules if r.origin == "initial"}
     assert notes["vacuum_carries_sound"] == "no answer it was trained on has this mark yet; kept as written"
-    assert notes.get("medium_and_fades", "") == ""
+    assert notes["medium_and_fades"].startswith("kept")
