@@ -243,12 +243,8 @@ class DataReader:
                     continue
                 bodies = [(body + alt, nodes + alt_nodes) for body, nodes in bodies for alt, alt_nodes in options]
                 continue
-            try:
-                literal = parse_condition(item)
-            except RuleFormatError as err:
-                self.report(err.message, err.expected, item)
-                continue
-            bodies = [(body + (literal,), nodes + [item]) for body, nodes in bodies]
+            literal = self.conditions(item, item)  # () when it does not parse (said)
+            bodies = [(body + literal, nodes + [item] * len(literal)) for body, nodes in bodies]
         return bodies
 
     def alternatives(self, item: dict) -> list[tuple[tuple[Literal, ...], list]]:
@@ -270,14 +266,9 @@ class DataReader:
                 self.report("an alternative of 'any' is a condition or a list of conditions that all hold",
                             "\"concept:gap == present\" or [\"concept:gap == present\", \"length > 3\"]", option)
                 continue
-            literals = []
-            for part in parts:
-                try:
-                    literals.append(parse_condition(part))
-                except RuleFormatError as err:
-                    self.report(err.message, err.expected, part)
+            literals = self.conditions(parts, option)  # each mistake said at its condition
             if len(literals) == len(parts):
-                out.append((tuple(literals), list(parts)))
+                out.append((literals, list(parts)))
         return out
 
     def description(self, data: dict) -> str | None:

@@ -310,6 +310,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="write every evaluation answer's marks and confidences here")
     parser.add_argument("--compare", type=Path, default=None, metavar="CSV",
                         help="an earlier run's --predictions: count the questions that got better or worse")
+    parser.add_argument("--initial-support", dest="min_initial_support", type=int, default=argparse.SUPPRESS,
+                        metavar="K", help="marked answers a teacher's initial rule must mark rightly to be kept "
+                                          "(pipeline default if omitted)")
     parser.add_argument("--rubrics", type=Path, default=None, metavar="DIR",
                         help="the rubric bench (grader.bench.beetle_rubric): DIR/<question_id>/question.yaml "
                              "and DIR/seen_ids.json; each question trained on --marked answers, with its rubric "
@@ -322,7 +325,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     params = {name: getattr(args, name) for name in
               ("ratio", "z", "n_terms", "improvement_threshold", "confidence_threshold", "n_resamples",
-               "learner")
+               "learner", "min_initial_support")
               if hasattr(args, name)}
     if args.default_rule is not None:
         params["default_rule"] = args.default_rule == "on"

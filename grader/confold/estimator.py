@@ -18,7 +18,10 @@ Domain knowledge (the same `grader.confold.rules` objects the `knowledge/` packa
 * ``initial_rules``: come next, in order. Each is evaluated on the examples the rules before
   it left; exceptions are learned for the negatives it covers with the FOLD exception learner
   (as FOLD-RM does for a learned rule once its body is complete); the improvement threshold prunes its exceptions; it is
-  dropped when it covers no positive or is right less often than ``min_initial_precision``.
+  dropped when it marks fewer than ``min_initial_support`` examples (at least one) of its label
+  (a teacher's rule, origin "initial"; one given as "learned", kept from an earlier model, needs one)
+  rightly, or is right less often than ``min_initial_precision``: a rule few answers show is
+  left to the answers' own rules.
   An initial rule for a label no training example has is kept as written (as a background
   rule, in its place), whatever its confidence: a low one sends its answers to a human.
 * Learning then continues (CON-FOLD's loop) on what those rules leave unexplained.
@@ -82,7 +85,8 @@ class ConFold:
                  background: Sequence[Rule | PredicateDefinition] | None = None,
                  initial_rules: Sequence[Rule] | None = None, fold_rm_update: bool = False,
                  min_initial_precision: float = 0.5, default_rule: bool = False,
-                 evidence: Mapping[str, Any] | None = None, label_order: Sequence | None = None):
+                 evidence: Mapping[str, Any] | None = None, label_order: Sequence | None = None,
+                 min_initial_support: int = 1):
         self.ratio = ratio
         self.z = z
         self.improvement_threshold = improvement_threshold
@@ -94,12 +98,14 @@ class ConFold:
         self.default_rule = default_rule
         self.evidence = evidence
         self.label_order = label_order
+        self.min_initial_support = min_initial_support
 
     def get_params(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in ("ratio", "z", "improvement_threshold",
                                               "confidence_threshold", "background", "initial_rules",
                                               "fold_rm_update", "min_initial_precision",
-                                              "default_rule", "evidence", "label_order")}
+                                              "default_rule", "evidence", "label_order",
+                                              "min_initial_support")}
 
     def set_params(self, **params: Any) -> "ConFold":
         unknown = sorted(set(params) - set(self.get_params()))
@@ -166,7 +172,7 @@ class ConFold:
             needs_evidence = _needs_evidence(classes, self.label_order)
         program = ProgramLearner(FoldLearner(table, search, self.ratio, allowed), codes, classes,
                                  self.improvement_threshold, self.z, self.fold_rm_update,
-                                 self.min_initial_precision, needs_evidence)
+                                 self.min_initial_precision, needs_evidence, self.min_initial_support)
         remaining = np.arange(n_rows)
         rules: list[Rule] = []
         for rule in label_rules:
@@ -209,6 +215,9 @@ class ConFold:
         if not (isinstance(self.min_initial_precision, (int, float))
                 and not isinstance(self.min_initial_precision, bool) and 0 <= self.min_initial_precision <= 1):
             raise ValueError(f"min_initial_precision must be a number in [0, 1], got {self.min_initial_precision!r}")
+        if isinstance(self.min_initial_support, bool) or not isinstance(self.min_initial_support, (int, np.integer)) \
+                or self.min_initial_support < 1:
+            raise ValueError(f"min_initial_support must be a whole number >= 1, got {self.min_initial_support!r}")
         for name in ("fold_rm_update", "default_rule"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")

@@ -194,9 +194,10 @@ LITERAL = Fields({"feature": Text(300), "op": Text(2, COMPARISONS), "value": Lab
 LEARNER = Fields({
     "params": Fields({"ratio": Number(0, 1), "z": Number(0, 100),
                       "improvement_threshold": Maybe(Number(0, 1)), "confidence_threshold": Maybe(Number(0, 1)),
-                      "fold_rm_update": Flag(), "min_initial_precision": Number(0, 1), "default_rule": Flag()},
+                      "fold_rm_update": Flag(), "min_initial_precision": Number(0, 1), "default_rule": Flag(),
+                      "min_initial_support": Number(1, 1_000_000, whole=True)},
                      optional=("ratio", "z", "improvement_threshold", "confidence_threshold", "fold_rm_update",
-                               "min_initial_precision", "default_rule")),
+                               "min_initial_precision", "default_rule", "min_initial_support")),
     "target_name": Identifier(), "classes": Items(Label(), 1000), "feature_names_in": Items(Text(300), 100_000),
     "encodings": Items(Fields({"name": Text(300), "kind": Text(40), "categories": Items(Label(), 10_000),
                                "named": Items(Label(), 10_000)}, optional=("named",))),

@@ -225,6 +225,9 @@ class ProgramLearner:
     min_initial_precision: float = 0.5
     #: per class index: must its rules rest on evidence (`ConFold(evidence=...)`); None: no class
     needs_evidence: np.ndarray | None = None
+    #: the answers of its label a teacher's initial rule must mark rightly to be kept (a learned
+    #: rule given as initial, kept from an earlier model, needs one)
+    min_initial_support: int = 1
 
     @property
     def table(self) -> EncodedTable:
@@ -292,8 +295,9 @@ class ProgramLearner:
     def refine_initial(self, rule: Rule, remaining: np.ndarray) -> tuple[Rule | None, np.ndarray]:
         """Evaluate a teacher's initial rule on the examples left; learn exceptions for the
         negatives it covers (FOLD-RM does this for a learned rule once its body is complete),
-        prune them like learned ones, and drop it
-        (None) when it covers no positive or is right less often than `min_initial_precision`."""
+        prune them like learned ones, and drop it (None) when it covers fewer positives than
+        `min_initial_support` or is right less often than `min_initial_precision`."""
+        support = 1 if rule.origin == "learned" else self.min_initial_support  # learned: kept from a model
         rule = copy.deepcopy(rule)
         rule.origin = "initial"
         pos, neg = self._split(remaining, rule.head)
@@ -309,7 +313,7 @@ class ProgramLearner:
             prune_exceptions(rule, self.table, pos, neg, self.improvement_threshold, self.z)
         cov_pos, cov_neg, left = self._after(rule, pos, neg)
         tp, fp = int(cov_pos.sum()), int(cov_neg.sum())
-        if tp == 0 or tp / (tp + fp) < self.min_initial_precision:
+        if tp == 0 or tp < support or tp / (tp + fp) < self.min_initial_precision:
             return None, remaining
         if rule.confidence is None:
             rule.confidence = wilson(tp, tp + fp, self.z)

@@ -30,7 +30,7 @@ MAX_MODEL_FILE_BYTES = 50_000_000
 MAX_JSON_DEPTH = 64
 MAX_NUMBER_CHARS = 40
 PARAMS = ("ratio", "z", "improvement_threshold", "confidence_threshold", "fold_rm_update",
-          "min_initial_precision", "default_rule")
+          "min_initial_precision", "default_rule", "min_initial_support")
 
 
 def _value(v: Any) -> Any:

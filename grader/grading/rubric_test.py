@@ -120,12 +120,18 @@ def _dropped_rules(model, X, human: np.ndarray, n_used: int, words) -> list[Rule
     if not dropped:
         return []
     table = model.learner.encode(X, dropped)
+    support = int(model.params.get("min_initial_support", 1))
     out = []
     for k, rule in enumerate(dropped):
         applies = rule_mask(rule, table)
         right = int((applies & (human == str(rule.head))).sum())
-        note = (f"{DROPPED} (as the human on {right} of the {int(applies.sum())} it applies to)" if applies.any()
-                else "not used: no marked answer meets its conditions yet")
+        if not applies.any():
+            note = "not used: no marked answer meets its conditions yet"
+        elif right < support:
+            note = (f"not used yet: as the human on {right} of the {int(applies.sum())} marked answers it applies "
+                    f"to; a teacher's rule is used once it is right on {support}")
+        else:
+            note = f"{DROPPED} (as the human on {right} of the {int(applies.sum())} it applies to)"
         out.append(RuleReport(n_used + k + 1, "initial", rule.name, str(rule.head),
                               conditions_text(rule, words), int(applies.sum()), 0, 0, 0, note=note))
     return out

@@ -84,7 +84,7 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
           lowest_marks: Sequence[str] | None, keep_rules_of: Any, vote: bool, vote_wording: bool,
           reader_features: bool,
           list_confidence: bool,
-          learner: str, executor: Any, progress: Progress | None) -> Trained:
+          learner: str, executor: Any, progress: Progress | None, min_initial_support: int = 1) -> Trained:
     """Fit the extractor, the rule learner and the resampled rule lists (the options are
     those of `GradingModel.train`, which documents them)."""
     from features import FeatureExtractor
@@ -140,7 +140,8 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
                                background=list(question.background) or None,
                                initial_rules=(list(question.initial_rules)
                                               + _kept_rules(keep_rules_of, list(X.columns))) or None,
-                               evidence=evidence, label_order=label_order)
+                               evidence=evidence, label_order=label_order,
+                               min_initial_support=min_initial_support)
     rule_learner.fit(X, pd.Series(marks, name="mark"))
     for rule in rule_learner.rules_:  # kept rules stay learned ones (not the teacher's)
         if rule.name == KEPT_RULE:
@@ -158,7 +159,8 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
     params = {"ratio": ratio, "z": z, "improvement_threshold": improvement_threshold,
               "confidence_threshold": confidence_threshold, "n_terms": n_terms,
               "n_resamples": n_resamples, "wording_support": wording_support,
-              "evidence_rules": evidence_rules, "vote": vote, "list_confidence": list_confidence}
+              "evidence_rules": evidence_rules, "vote": vote, "list_confidence": list_confidence,
+              "min_initial_support": min_initial_support}
     if vote:  # the vote also marks what the model's own rules leave (files before 2026-11-23: not)
         params["vote_unmarked"] = True
         if vote_wording and wording_support:  # files before 2026-11-24: the lists' vote alone

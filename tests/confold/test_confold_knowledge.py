@@ -127,3 +127,19 @@ def test_values_named_by_rules_survive_saving(tmp_path):
     again = ConFold.load(tmp_path / "m.json")
     assert list(again.predict(NEW)) == list(model.predict(NEW))
     assert [label == "contra" for label in again.predict(NEW)] == [False, True, False, False]
+
+
+def test_a_teachers_rule_is_kept_only_once_enough_answers_show_it():
+    # "ok if c == rare": right on the 2 answers that have it
+    X = pd.DataFrame({"c": ["rare", "rare"] + ["x", "y"] * 8})
+    y = ["ok", "ok"] + ["ok", "no"] * 8
+    rule = Rule("ok", (L("c", "==", "rare"),), origin="initial", name="rare is fine")
+    assert ConFold(initial_rules=[rule]).fit(X, y).rules_[0].name == "rare is fine"
+    shown = ConFold(initial_rules=[rule], min_initial_support=3).fit(X, y)
+    assert all(r.name != "rare is fine" for r in shown.rules_)
+    assert ConFold(initial_rules=[rule], min_initial_support=2).fit(X, y).rules_[0].name == "rare is fine"
+    # a learned rule given back as initial (kept from an earlier model) needs one answer, as before
+    learned = Rule("ok", (L("c", "==", "rare"),), origin="learned", name="kept")
+    assert ConFold(initial_rules=[learned], min_initial_support=3).fit(X, y).rules_[0].name == "kept"
+    with pytest.raises(ValueError, match="min_initial_support must be a whole number >= 1"):
+        ConFold(min_initial_support=0).fit(X, y)

@@ -20,7 +20,7 @@ ANSWERS = [("a1", "there is a gap in the circuit", "1"),
            ("a2", "there is a gap and the battery is flat", "0"),
            ("a3", "the gap", "0"),
            ("a4", "the battery is flat", "0"),
-           ("a5", "a break so no current", "1"),
+           ("a5", "a break so no current", "1"), ("a9", "there is a gap so no current", "1"),
            ("a6", "no idea", "0"), ("a7", "the wires are too thin", "0"), ("a8", "the bulb is old", "0")]
 
 
@@ -40,12 +40,12 @@ def test_the_teachers_rules_figures_are_those_counted_by_hand(files, capsys):
     battery, gap = report["rules"][0], report["rules"][1]
     assert (battery["origin"], battery["mark"], battery["applies"], battery["marked"], battery["right"]) == \
         ("background", "0", 2, 2, 2)
-    # the gap rule applies to a1, a2, a3, a5; a2 was marked by the battery rule before it
+    # the gap rule applies to a1, a2, a3, a5, a9; a2 was marked by the battery rule before it
     assert (gap["origin"], gap["mark"], gap["applies"], gap["marked"], gap["right"], gap["wrong_count"]) == \
-        ("initial", "1", 4, 3, 2, 1)
+        ("initial", "1", 5, 4, 3, 1)
     assert [(c["answer"], c["human_mark"]) for c in gap["wrong"]] == [("the gap", "0")]
     assert gap["text"] == "says the circuit has a gap"  # the rubric's words, not concept:gap
-    assert report["answers"] == 8
+    assert report["answers"] == 9
 
 
 def test_figures_agree_with_grading(files):

@@ -11,20 +11,9 @@ from grader import ConFold
 from grader.confold.rules import Literal, Rule
 from grader.grading.model import GradingModel
 from knowledge import load_question
+from tests.data import BELL_JAR_YAML
 
-QUESTION = """\
-id: bell_jar
-question: A bell rings inside a jar and the air is pumped out. What do you hear, and why?
-reference_answers:
-  - "The sound fades because sound needs a medium such as air to travel through."
-concepts:
-  medium:
-    phrases: [medium, needs air, through air]
-  fades:
-    phrases: [fades, quieter, softer]
-misconceptions:
-  vacuum_carries:
-    phrases: [travels in a vacuum, travels through a vacuum]
+QUESTION = BELL_JAR_YAML + """\
 initial_rules:
   - name: vacuum_carries_sound
     mark: contradictory
@@ -50,8 +39,8 @@ def _train(tmp_path, text: str):
 def test_a_rule_for_a_mark_nobody_has_is_kept_and_said_at_the_rule(tmp_path):
     path, model, said = _train(tmp_path, QUESTION)
     note = [s for s in said if "no marked answer has this mark yet" in s]
-    # the mark is written on line 15, column 11, of the file
-    assert note == [f"rule 'vacuum_carries_sound' for mark 'contradictory' at {path}:15:11: "
+    # the mark is written on line 17, column 11, of the file
+    assert note == [f"rule 'vacuum_carries_sound' for mark 'contradictory' at {path}:17:11: "
                     f"no marked answer has this mark yet; kept as written"]
     first = model.learner.rules_[0]
     assert (first.origin, first.head, first.name) == ("initial", "contradictory", "vacuum_carries_sound")
@@ -64,7 +53,7 @@ def test_a_rule_for_a_mark_nobody_has_is_kept_and_said_at_the_rule(tmp_path):
 def test_with_marks_listed_the_rule_is_kept_too(tmp_path):
     text = QUESTION.replace("reference_answers:", "marks: [incorrect, contradictory, correct]\nreference_answers:")
     path, model, said = _train(tmp_path, text)
-    assert any(re.search(rf"for mark 'contradictory' at {re.escape(str(path))}:16:11: no marked answer", s)
+    assert any(re.search(rf"for mark 'contradictory' at {re.escape(str(path))}:18:11: no marked answer", s)
                for s in said)
     assert model.learner.rules_[0].head == "contradictory"
 

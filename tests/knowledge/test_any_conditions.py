@@ -7,25 +7,10 @@ import pytest
 from grader.confold.rules import Literal as L
 from knowledge import check_question_text, rules_from_yaml
 from knowledge.question_file import read_question_text
+from tests.data import BELL_JAR_YAML
 
-HEAD = """\
-id: bell_jar
-question: A bell rings inside a jar and the air is pumped out. What do you hear, and why?
-marks: [incorrect, contradictory, correct]
-reference_answers:
-  - "The sound fades because sound needs a medium such as air to travel through."
-concepts:
-  medium:
-    phrases: [medium, needs air, through air]
-  fades:
-    phrases: [fades, quieter, softer]
-  silent:
-    phrases: [silent, no sound]
-misconceptions:
-  vacuum_carries:
-    phrases: [travels in a vacuum, travels through a vacuum]
-initial_rules:
-"""
+HEAD = BELL_JAR_YAML.replace("reference_answers:", "marks: [incorrect, contradictory, correct]\nreference_answers:") \
+    + "initial_rules:\n"
 ANY_RULE = """\
   - name: fades_for_want_of_a_medium
     mark: correct
