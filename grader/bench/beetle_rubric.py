@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from grader.bench.beetle import _train_and_grade, load_beetle, relabel
+from grader.bench.beetle_data import load_beetle, relabel, train_and_grade
 
 SCHEMES = ("3way", "2way")
 #: What each source is trained on and graded on: (short name, marked answers, graded answers).
@@ -99,11 +99,11 @@ def grade_question(record: dict, rubric, group: pd.DataFrame, seen: list[str], n
     for scheme in SCHEMES:
         question = {"bare": bare, "rubric": for_scheme(rubric, scheme)}
         for kind in ("bare", "rubric"):
-            marks, _, _ = _train_and_grade(question[kind], marked, rest, scheme, params)
+            marks, _, _ = train_and_grade(question[kind], marked, rest, scheme, params)
             out[f"{kind}_n_{scheme}"] = pd.Series(marks, dtype=object).to_numpy()
             column = np.full(len(rest), None, dtype=object)
             if len(test):
-                marks, _, _ = _train_and_grade(question[kind], train, test, scheme, params)
+                marks, _, _ = train_and_grade(question[kind], train, test, scheme, params)
                 column[np.flatnonzero(rest.split.to_numpy() == "test")] = marks
             out[f"{kind}_all_{scheme}"] = column
     return out
