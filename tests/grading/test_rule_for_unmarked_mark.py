@@ -56,6 +56,8 @@ def test_with_marks_listed_the_rule_is_kept_too(tmp_path):
     assert any(re.search(rf"for mark 'contradictory' at {re.escape(str(path))}:18:11: no marked answer", s)
                for s in said)
     assert model.learner.rules_[0].head == "contradictory"
+    # word marks listed worst to best are in order: no "the marks are words" warning
+    assert not any("are words" in s for s in said) and model.question.marks[0] == "incorrect"
 
 
 def test_confold_keeps_an_initial_rule_for_a_label_no_example_has():
