@@ -177,9 +177,13 @@ def format_report(report: RubricReport, width: int = 70) -> str:
              f"{'precision':>9}  conditions"]
     for r in report.rules:
         precision = "-" if r.precision is None else f"{r.precision:.2f}"
-        label = f"{r.text}" + (f"  [{r.name}]" if r.name else "") + (f"  ({r.note})" if r.note else "")
+        label = f"{r.text}" + (f"  [{r.name}]" if r.name else "")
         lines.append(f"{'R' + str(r.number):>4}  {r.origin:10s} {r.mark:>6}  {r.applies:7d}  {r.marked:5d}  "
                      f"{r.right:5d}  {precision:>9}  {_cut(label, width)}")
+    noted = [r for r in report.rules if r.note]
+    if noted:  # in full: the answers behind a change are part of it
+        lines += ["", "what happened to the teacher's rules:"]
+        lines += [f"  R{r.number}" + (f" [{r.name}]" if r.name else "") + f": {r.note}" for r in noted]
     for r in report.rules:
         if r.wrong:
             more = f" (first {len(r.wrong)} of {r.wrong_count})" if r.wrong_count > len(r.wrong) else ""

@@ -118,3 +118,6 @@ def test_what_happened_to_each_teachers_rule_is_said_with_the_answers_behind_it(
     assert gap.startswith("kept with exceptions the marked answers call for: not when blames the battery")
     assert "(3 of the 3 answers this keeps it off are marked otherwise: a4, a5, a6)" in gap
     assert notes["talks about the current, but with a negation"] == "not used: no marked answer meets its conditions yet"
+    assert main(["test-rubric", "--question", str(question), "--answers", str(marked)]) == 0
+    text = capsys.readouterr().out
+    assert "what happened to the teacher's rules:" in text and "marked otherwise: a4, a5, a6)" in text
