@@ -372,17 +372,19 @@ class _Reader:
 
     def structured(self, item: Any, origin: str) -> list:
         reader = DataReader(lambda msg, exp, where: self.problem(where, msg, exp), origin)
-        rule = reader.rule(item)
-        if rule is None:
-            return []
-        head = item.get("mark")
-        if isinstance(rule, Rule) and isinstance(head, (int, float)) and not isinstance(head, bool):
-            rule.head = self.located.raw.get(id(head), rule.head)  # `mark: 0.50` is the mark "0.50"
-        self.register(rule, item, ("value", item, "mark"))
-        return [rule]
+        out = []
+        for rule, nodes in reader.rules(item):  # several when `if:` says an idea several ways (any:)
+            head = item.get("mark")
+            if isinstance(rule, Rule) and isinstance(head, (int, float)) and not isinstance(head, bool):
+                rule.head = self.located.raw.get(id(head), rule.head)  # `mark: 0.50` is the mark "0.50"
+            self.register(rule, item, ("value", item, "mark"), nodes)
+            out.append(rule)
+        return out
 
-    def register(self, rule: Rule | PredicateDefinition, data: Any, head_where: Any = None) -> None:
-        """Remember where a structured rule and each of its conditions are."""
+    def register(self, rule: Rule | PredicateDefinition, data: Any, head_where: Any = None,
+                 nodes: list | None = None) -> None:
+        """Remember where a structured rule and each of its conditions are (`nodes`: the data
+        item of each body literal, when known; else the items of `if:`, one per literal)."""
         if isinstance(data, dict):
             conditions = data.get("if")
             unless = data.get("unless")
@@ -392,6 +394,7 @@ class _Reader:
         unless = [] if unless is None else unless if isinstance(unless, list) else [unless]
         pos = self.located.of(data)
         self.positions[id(rule)] = (self.located.file, pos,
+                                    [self.located.of(c, pos) for c in nodes] if nodes is not None else
                                     [self.located.of(c, pos) for c in conditions if _parses(c)],
                                     self.located.of(head_where, pos) if head_where else pos)
         for exc, exc_data in zip(rule.exceptions, unless):

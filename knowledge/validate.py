@@ -104,8 +104,8 @@ class _Checker:
                          f"one of {', '.join(dict.fromkeys(q.marks))}")  # a mark written twice: once
         seen: dict[str, object] = {}
         for rule in label_rules:
-            if rule.name:
-                if rule.name in seen:
+            if rule.name:  # one idea said several ways (`any:`, or ASP rules sharing their ab) shares a name
+                if rule.name in seen and not _alike(seen[rule.name], rule):
                     first = self.where(seen[rule.name])
                     self.add(self.where(rule), f"duplicate rule name '{rule.name}' (first at line {first[1]})",
                              "a different name for each rule")
@@ -166,6 +166,11 @@ class _Checker:
                     text = " -> ".join(n for n, _ in steps)
                     self.add(self.where(owner, i), f"'{start}' depends on itself ({start} -> {text})",
                              "derived predicates that do not refer back to themselves")
+
+
+def _alike(first: Rule, other: Rule) -> bool:
+    """Rules of one name that say one idea several ways: the same mark and exceptions."""
+    return first.head == other.head and first.exceptions == other.exceptions
 
 
 def _dependencies(rule, derived: set[str], negative: bool = False) -> Iterable[tuple[str, bool, object, int]]:

@@ -11,7 +11,10 @@ A top-level rule is a mapping
 A condition is a string `FEATURE OP VALUE` (OP one of == != <= > < >=), or `PREDICATE` /
 `not PREDICATE` for a derived predicate. An exception (an item of `unless`) is a condition,
 a list of conditions (all must hold), or a mapping `{if: [...], unless: [...]}` when it has
-exceptions of its own. A derived predicate is `{define: NAME, if: [...], unless: [...]}`, with
+exceptions of its own. An item of `if` may be `{any: [A, B, [C, D]]}`: one of the
+alternatives holds (each a condition or a list of conditions that all hold); the rule is read
+as one rule per alternative, alike but for its conditions (an idea said several ways, with
+the same exceptions written once). A derived predicate is `{define: NAME, if: [...], unless: [...]}`, with
 an optional `description:` (what it says, shown to markers instead of its name).
 
 Values: a bare word is a string, `true`/`false` booleans, bare numbers numbers, and a
@@ -21,6 +24,7 @@ values so that `rules_from_dicts` gives back the same objects.
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import re
@@ -36,6 +40,9 @@ from knowledge.numbers import read_number
 RULE_KEYS = ("name", "mark", "if", "unless", "confidence", "confidence_fixed", "origin")
 DEFINE_KEYS = ("define", "description", "if", "unless")
 EXCEPTION_KEYS = ("if", "unless")
+ANY_KEYS = ("any",)
+#: Rules one structured rule may stand for through its `any:` items (their combinations).
+MAX_ALTERNATIVES = 64
 _CONDITION = re.compile(r"\s*(?:(not)\s+)?(.+?)\s*(==|!=|<=|>=|<|>)\s*(.+?)\s*\Z", re.DOTALL)
 _PREDICATE = re.compile(r"\s*(?:(not)\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*\Z")
 _BARE = re.compile(r"[A-Za-z_?][A-Za-z0-9_.?-]*\Z")
@@ -216,6 +223,54 @@ class DataReader:
                 self.report(err.message, err.expected, item)
         return tuple(out)
 
+    def bodies(self, value: Any) -> list[tuple[tuple[Literal, ...], list]]:
+        """The bodies an `if:` list stands for, each with the data item of each literal: one,
+        or one per combination of alternatives when items are `{any: [...]}` (an idea said
+        several ways: the rule holds when one alternative holds, each a condition or a list of
+        conditions that must all hold)."""
+        if value is None:
+            return [((), [])]
+        bodies: list[tuple[tuple[Literal, ...], list]] = [((), [])]
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, dict):
+                options = self.alternatives(item)
+                if not options:
+                    continue
+                if len(bodies) * len(options) > MAX_ALTERNATIVES:
+                    self.report(f"{len(bodies) * len(options)} combinations of alternatives; a rule may "
+                                f"stand for at most {MAX_ALTERNATIVES}", "fewer alternatives, or several rules",
+                                item)
+                    continue
+                bodies = [(body + alt, nodes + alt_nodes) for body, nodes in bodies for alt, alt_nodes in options]
+                continue
+            literal = self.conditions(item, item)  # () when it does not parse (said)
+            bodies = [(body + literal, nodes + [item] * len(literal)) for body, nodes in bodies]
+        return bodies
+
+    def alternatives(self, item: dict) -> list[tuple[tuple[Literal, ...], list]]:
+        """The alternatives of one `{any: [...]}` item of `if:`, each with its data items."""
+        self.unknown_keys(item, ANY_KEYS)
+        if "any" not in item:
+            if not item:  # otherwise its unknown keys are said, with the closest
+                self.report("an empty mapping in 'if'", "a condition, or any: [...]", item)
+            return []
+        options = item.get("any")
+        if not isinstance(options, list) or not options:
+            self.report("'any' needs a list of alternatives", "any: [CONDITION, [CONDITION, CONDITION], ...]",
+                        ("value", item, "any"))
+            return []
+        out = []
+        for option in options:
+            parts = option if isinstance(option, list) else [option]
+            if not parts or not all(isinstance(p, str) for p in parts):
+                self.report("an alternative of 'any' is a condition or a list of conditions that all hold",
+                            "\"concept:gap == present\" or [\"concept:gap == present\", \"length > 3\"]", option)
+                continue
+            literals = self.conditions(parts, option)  # each mistake said at its condition
+            if len(literals) == len(parts):
+                out.append((literals, list(parts)))
+        return out
+
     def description(self, data: dict) -> str | None:
         """A derived predicate's `description:`: one line of text, or None when not given."""
         text = data.get("description")
@@ -253,6 +308,26 @@ class DataReader:
                 self.report(f"unknown key '{key}'{hint}", ", ".join(allowed), ("key", data, key))
 
     def rule(self, data: Any) -> Rule | PredicateDefinition | None:
+        """The rule `data` describes (the first of several when its `if:` has `any:`)."""
+        read = self.rules(data)
+        return read[0][0] if read else None
+
+    def rules(self, data: Any) -> list[tuple[Rule | PredicateDefinition, list]]:
+        """The rules `data` describes, each with the data item of each body literal: one rule
+        per body of its `if:` (`bodies`), all alike but for their bodies; [] when unreadable."""
+        made = self._rule(data)
+        if made is None:
+            return []
+        first, value = made
+        out = []
+        for body, nodes in self.bodies(value):
+            rule = copy.deepcopy(first) if out else first
+            rule.body = body
+            out.append((rule, nodes))
+        return out
+
+    def _rule(self, data: Any) -> tuple[Rule | PredicateDefinition, Any] | None:
+        """The rule without its body, and the `if:` value its bodies come from."""
         if not isinstance(data, dict):
             self.report(f"a rule must be a mapping or an ASP string, not {type(data).__name__}",
                         "mark: ..., if: [...]", data)
@@ -263,8 +338,8 @@ class DataReader:
             if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", name):
                 self.report(f"invalid predicate name {name!r}", "a name like plausible_g", ("value", data, "define"))
                 name = str(name)
-            return PredicateDefinition(name, self.conditions(data.get("if"), ("value", data, "if")),
-                                       self.exceptions(data.get("unless")), self.description(data))
+            return PredicateDefinition(name, (), self.exceptions(data.get("unless")),
+                                       self.description(data)), data.get("if")
         self.unknown_keys(data, RULE_KEYS)
         if "mark" not in data:
             self.report("missing key 'mark' (the label the rule gives)", "mark: LABEL", data)
@@ -297,9 +372,8 @@ class DataReader:
         if "if" not in data:
             self.report("missing key 'if' (the conditions; use [] for a rule that always applies)",
                         "if: [...]", data)
-        return Rule(head, self.conditions(data.get("if"), ("value", data, "if")),
-                    self.exceptions(data.get("unless")), confidence=confidence,
-                    fixed_confidence=fixed, origin=origin, name=name)
+        return Rule(head, (), self.exceptions(data.get("unless")), confidence=confidence,
+                    fixed_confidence=fixed, origin=origin, name=name), data.get("if")
 
 
 def rules_from_dicts(data: Sequence[dict], default_origin: str = "initial") -> list[Rule | PredicateDefinition]:
@@ -310,10 +384,10 @@ def rules_from_dicts(data: Sequence[dict], default_origin: str = "initial") -> l
                         default_origin)
     if not isinstance(data, list):
         raise KnowledgeError([Problem("<data>", 1, 1, "expected a list of rules", "a list")])
-    out = [reader.rule(d) for d in data]
+    out = [rule for d in data for rule, _ in reader.rules(d)]
     if problems:
         raise KnowledgeError(problems)
-    return [r for r in out if r is not None]
+    return out
 
 
 def rules_from_yaml(text: str, source=None, default_origin: str = "initial") -> list[Rule | PredicateDefinition]:

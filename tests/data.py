@@ -9,6 +9,24 @@ from knowledge.schema import Concept, Misconception, Question
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO / "sample_data"
 
+#: A question on sound (no circuit), without rules: tests add the rules they need.
+BELL_JAR_YAML = """\
+id: bell_jar
+question: A bell rings inside a jar and the air is pumped out. What do you hear, and why?
+reference_answers:
+  - "The sound fades because sound needs a medium such as air to travel through."
+concepts:
+  medium:
+    phrases: [medium, needs air, through air]
+  fades:
+    phrases: [fades, quieter, softer]
+  silent:
+    phrases: [silent, no sound]
+misconceptions:
+  vacuum_carries:
+    phrases: [travels in a vacuum, travels through a vacuum]
+"""
+
 QUESTION_YAML = """\
 id: open_bulb
 question: Why does the bulb not light when the switch is open?

@@ -19,18 +19,17 @@ the spread across questions, and how often a mark of each confidence is right (a
 reads "confidence 0.95" as "right 95 times in 100": the table says whether it is). With
 `--target-accuracy A`, each question is also flagged as `grade --target-accuracy A` flags it
 (`beetle_confidence`): the share flagged and the accuracy of the marks left, on the evaluation answers.
+With `--rubrics DIR --marked N`, the rubric bench (`beetle_rubric`) runs instead.
 """
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import logging
 import math
 import sys
 import time
-import warnings
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -39,31 +38,13 @@ import numpy as np
 import pandas as pd
 
 from grader.bench.beetle_confidence import (CONFIDENCE_BANDS, format_reliability, format_target,  # noqa: F401
-                                            is_unmarked, reliability, target_figures, target_threshold)
+                                            is_unmarked, reliability, target_figures)
+from grader.bench.beetle_data import (MARK_ORDER, NO_CREDIT, SCHEMES, load_beetle,  # noqa: F401 (other benches)
+                                      relabel)
+from grader.bench.beetle_data import train_and_grade as _train_and_grade
 from grader.metrics import macro_f1
 
-SCHEMES = ("5way", "3way", "2way")
-#: Each scheme's labels from the lowest, as a teacher would order the marks: only a rule for a
-#: label above the lowest must rest on what the answer says (`GradingModel.train(evidence_rules=)`).
-#: The labels that give no credit all count as the lowest (`lowest_marks`).
-MARK_ORDER = {"5way": ("non_domain", "irrelevant", "contradictory", "partially_correct_incomplete", "correct"),
-              "3way": ("incorrect", "contradictory", "correct"), "2way": ("incorrect", "correct")}
-NO_CREDIT = {"5way": ("non_domain", "irrelevant", "contradictory"), "3way": ("incorrect", "contradictory"),
-             "2way": ("incorrect",)}
 FLAG_SHARES = (0.2, 0.3)
-_THREE_WAY_KEPT = ("correct", "contradictory")
-
-
-def relabel(label_5way: str, scheme: str) -> str:
-    """A 5-way Beetle label in another scheme: 3-way keeps correct and contradictory and folds
-    the rest into incorrect; 2-way is correct against everything else."""
-    if scheme == "5way":
-        return label_5way
-    if scheme == "3way":
-        return label_5way if label_5way in _THREE_WAY_KEPT else "incorrect"
-    if scheme == "2way":
-        return "correct" if label_5way == "correct" else "incorrect"
-    raise ValueError(f"unknown scheme {scheme!r}; expected one of {', '.join(SCHEMES)}")
 
 
 def flagged_accuracy(y_true: Sequence, y_pred: Sequence, confidence: Sequence[float],
@@ -101,44 +82,6 @@ def scheme_figures(y_true: Sequence, y_pred: Sequence, confidence: Sequence[floa
 
 
 # -- running the pipeline -----------------------------------------------------------------------
-
-
-def load_beetle(data: Path) -> tuple[dict[str, dict], pd.DataFrame]:
-    """(questions by id, answers table) of a Beetle folder, with a clear error if it is not one."""
-    questions_file, answers_file = data / "questions.json", data / "answers.csv"
-    for f in (questions_file, answers_file):
-        if not f.is_file():
-            raise FileNotFoundError(f"{f}: not found (--data must be a folder with questions.json "
-                                    f"and answers.csv)")
-    questions = {q["question_id"]: q for q in json.loads(questions_file.read_text(encoding="utf-8"))}
-    answers = pd.read_csv(answers_file, dtype=str, keep_default_na=False)
-    missing = {"question_id", "answer", "label_5way", "split"} - set(answers.columns)
-    if missing:
-        raise ValueError(f"{answers_file}: no column(s) {', '.join(sorted(missing))}")
-    return questions, answers
-
-
-def _train_and_grade(question, train: pd.DataFrame, test: pd.DataFrame, scheme: str,
-                     params: dict) -> tuple[list, np.ndarray, float]:
-    """(marks, confidences) of the test answers, and the flag threshold for
-    `params["target_accuracy"]` (inf when the marked answers cannot vouch for it; NaN without one)."""
-    from grader.grading.model import GradingModel
-
-    marks = [relabel(y, scheme) for y in train.label_5way]
-    params = dict(params)
-    target = params.pop("target_accuracy", None)
-    if len(set(marks)) < 2:  # the learner needs two marks: nothing is marked automatically
-        return [None] * len(test), np.full(len(test), np.nan), math.inf if target else math.nan
-    if params.pop("marks_listed", True):  # as a teacher who lists the marks, lowest first
-        question = dataclasses.replace(question, marks=MARK_ORDER[scheme])
-        if params.get("evidence_rules", True):
-            params["lowest_marks"] = NO_CREDIT[scheme]
-    with warnings.catch_warnings():  # "marks are words in no order": the header shows marks_listed
-        warnings.simplefilter("ignore")
-        model = GradingModel.train(question, train.answer.tolist(), marks, **params)
-    graded = model.grade(test.answer.tolist())
-    return graded["mark"].tolist(), graded["confidence"].to_numpy(dtype=float), target_threshold(
-        model, train.answer.tolist(), marks, target)
 
 
 def grade_question(question_record: dict, group: pd.DataFrame, cv: int, params: dict,
@@ -309,11 +252,22 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="write every evaluation answer's marks and confidences here")
     parser.add_argument("--compare", type=Path, default=None, metavar="CSV",
                         help="an earlier run's --predictions: count the questions that got better or worse")
+    parser.add_argument("--initial-support", dest="min_initial_support", type=int, default=argparse.SUPPRESS,
+                        metavar="K", help="marked answers a teacher's initial rule must mark rightly to be kept "
+                                          "(pipeline default if omitted)")
+    parser.add_argument("--rubrics", type=Path, default=None, metavar="DIR",
+                        help="the rubric bench (grader.bench.beetle_rubric): DIR/<question_id>/question.yaml "
+                             "and DIR/seen_ids.json; each question trained on --marked answers, with its rubric "
+                             "and with the bare file, graded on the rest of the class")
+    parser.add_argument("--marked", type=int, default=30, metavar="N",
+                        help="with --rubrics: marked answers a question (the seen ones and others drawn)")
+    parser.add_argument("--train-only", action="store_true",
+                        help="with --rubrics: grade only the other train answers (no test answer read)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(message)s")
     params = {name: getattr(args, name) for name in
               ("ratio", "z", "n_terms", "improvement_threshold", "confidence_threshold", "n_resamples",
-               "learner")
+               "learner", "min_initial_support")
               if hasattr(args, name)}
     if args.default_rule is not None:
         params["default_rule"] = args.default_rule == "on"
@@ -333,6 +287,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         params["list_confidence"] = args.list_confidence == "on"
     if args.target_accuracy is not None:
         params["target_accuracy"] = args.target_accuracy
+    if args.rubrics is not None:
+        from grader.bench.beetle_rubric import report
+
+        return report(args, params)
     before = None
     if args.compare:
         try:

@@ -30,7 +30,8 @@ from grader.confold.encoding import MISSING, check_frame, encode_frame, infer_en
 from grader.confold.estimator import _class_codes, _labels, _needs_evidence, _string_columns, target_name
 from grader.confold.evidence import check_evidence, evidence_mask
 from grader.confold.literal_search import LiteralSearch
-from grader.confold.rule_eval import add_derived_predicates, rule_features, rule_mask, split_background
+from grader.confold.rule_eval import (add_derived_predicates, name_rule_values, rule_features, rule_mask,
+                                      split_background)
 from grader.confold.rules import PredicateDefinition, Rule
 
 PARAMS = ("n_rounds", "max_literals", "include_features", "initial_features", "window", "alpha",
@@ -114,7 +115,7 @@ class BoostedRules:
                              f"({len(label_rules)} given): a teacher's marking rules need ConFold")
         columns = list(X.columns)
         encodings = [infer_encoding(name, X[name]) for name in columns]
-        encoded = encode_frame(X, encodings)
+        encodings, encoded = name_rule_values(encodings, encode_frame(X, encodings), definitions)
         empty = [name for name, col in encoded.columns.items()
                  if (col.codes == col.encoding.code_of(MISSING)).all()]
         if empty:

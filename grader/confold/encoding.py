@@ -5,7 +5,10 @@ Every column becomes two arrays of the table's length:
 * `num`: the numeric reading of each cell (float64, NaN when the cell is not a number);
 * `codes`: int32, `NUMERIC_CODE` (0) for a cell that is a number of a numeric or mixed
   column, `1 + i` for the i-th category of the column's vocabulary, and `unseen_code`
-  (`len(categories) + 1`) for a category that was not seen when the encoding was made.
+  (`len(categories) + 1`) for a category that was not seen when the encoding was made;
+  a value a teacher's rule names that the training data never had (`named`) has a code of
+  its own after `unseen_code`, so that a literal naming it holds on that value only, not
+  on every other value the training data lacked.
 
 A missing cell (NaN, None, "" or "?") is the categorical value `MISSING` ("?"), as in
 FOLD-R++. Column kinds:
@@ -44,11 +47,16 @@ class ColumnEncoding:
     name: str
     kind: str
     categories: list = field(default_factory=list)
+    #: values rules name that the training data did not have: not categories the learner
+    #: searches, but each told apart from the others and from the values nobody named
+    named: list = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"unknown column kind {self.kind!r} for {self.name!r}; expected one of {KINDS}")
         self._index = {_key(v): i + 1 for i, v in enumerate(self.categories)}
+        for j, v in enumerate(self.named):
+            self._index.setdefault(_key(v), self.unseen_code + 1 + j)
 
     @property
     def unseen_code(self) -> int:
@@ -63,8 +71,24 @@ class ColumnEncoding:
             code = self._index.get(_key(str(value)))
         return self.unseen_code if code is None else code
 
+    def naming(self, values: Sequence) -> "ColumnEncoding":
+        """This encoding with `values` (named by rules) told apart when it lacks them; itself
+        when it has them all (encodings are shared, never changed)."""
+        new: dict[tuple, Any] = {}
+        for value in values:
+            if value is None or (isinstance(value, float) and np.isnan(value)):
+                value = MISSING
+            if self.code_of(value) == self.unseen_code:
+                new.setdefault(_key(value), value)
+        if not new:
+            return self
+        return ColumnEncoding(self.name, self.kind, list(self.categories), list(self.named) + list(new.values()))
+
     def to_dict(self) -> dict:
-        return {"name": self.name, "kind": self.kind, "categories": list(self.categories)}
+        out = {"name": self.name, "kind": self.kind, "categories": list(self.categories)}
+        if self.named:  # written only when there are: files without them are as before
+            out["named"] = list(self.named)
+        return out
 
 
 def _is_missing_value(value: Any) -> bool:
@@ -255,7 +279,7 @@ def unique_codes(uniques: np.ndarray, encoding: ColumnEncoding, missing_u: np.nd
             code_u[i] = NUMERIC_CODE
         elif encoding.kind == "boolean":
             code_u[i] = encoding.code_of(bool(u)) if _is_bool(u) else encoding.unseen_code
-        elif _is_bool(u) and not any(type(c) is bool for c in encoding.categories):
+        elif _is_bool(u) and not any(type(c) is bool for c in encoding.categories + encoding.named):
             code_u[i] = encoding.unseen_code  # True is not the category 1
         else:
             code_u[i] = encoding.code_of(u)

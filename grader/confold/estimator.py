@@ -18,7 +18,12 @@ Domain knowledge (the same `grader.confold.rules` objects the `knowledge/` packa
 * ``initial_rules``: come next, in order. Each is evaluated on the examples the rules before
   it left; exceptions are learned for the negatives it covers with the FOLD exception learner
   (as FOLD-RM does for a learned rule once its body is complete); the improvement threshold prunes its exceptions; it is
-  dropped when it covers no positive or is right less often than ``min_initial_precision``.
+  dropped when it marks fewer than ``min_initial_support`` examples (at least one) of its label
+  (a teacher's rule, origin "initial"; one given as "learned", kept from an earlier model, needs one)
+  rightly, or is right less often than ``min_initial_precision``: a rule few answers show is
+  left to the answers' own rules.
+  An initial rule for a label no training example has is kept as written (as a background
+  rule, in its place), whatever its confidence: a low one sends its answers to a human.
 * Learning then continues (CON-FOLD's loop) on what those rules leave unexplained.
 * ``evidence`` and ``label_order``: for ordered labels (marks), a learned rule for any label
   but the lowest (the first of ``label_order``, which may be a tuple of labels that are all
@@ -55,7 +60,8 @@ from grader.confold.encoding import (MISSING, EncodedTable, category_sort_key, c
 from grader.confold.evidence import check_evidence, evidence_mask
 from grader.confold.fold import FoldLearner, ProgramLearner, wilson
 from grader.confold.literal_search import LiteralSearch
-from grader.confold.rule_eval import add_derived_predicates, evaluate_ordered, rule_features, split_background
+from grader.confold.rule_eval import (add_derived_predicates, evaluate_ordered, name_rule_values, rule_features,
+                                      split_background)
 from grader.confold.rules import PredicateDefinition, Rule
 from grader.confold.subset_encoding import SubsetEncoder
 
@@ -79,7 +85,8 @@ class ConFold:
                  background: Sequence[Rule | PredicateDefinition] | None = None,
                  initial_rules: Sequence[Rule] | None = None, fold_rm_update: bool = False,
                  min_initial_precision: float = 0.5, default_rule: bool = False,
-                 evidence: Mapping[str, Any] | None = None, label_order: Sequence | None = None):
+                 evidence: Mapping[str, Any] | None = None, label_order: Sequence | None = None,
+                 min_initial_support: int = 1):
         self.ratio = ratio
         self.z = z
         self.improvement_threshold = improvement_threshold
@@ -91,12 +98,14 @@ class ConFold:
         self.default_rule = default_rule
         self.evidence = evidence
         self.label_order = label_order
+        self.min_initial_support = min_initial_support
 
     def get_params(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in ("ratio", "z", "improvement_threshold",
                                               "confidence_threshold", "background", "initial_rules",
                                               "fold_rm_update", "min_initial_precision",
-                                              "default_rule", "evidence", "label_order")}
+                                              "default_rule", "evidence", "label_order",
+                                              "min_initial_support")}
 
     def set_params(self, **params: Any) -> "ConFold":
         unknown = sorted(set(params) - set(self.get_params()))
@@ -146,7 +155,7 @@ class ConFold:
             if not isinstance(rule, Rule) or rule.head is None:
                 raise ValueError(f"initial rule {i} must be a Rule with a head (the label it gives)")
 
-        encodings, encoded = encode()
+        encodings, encoded = name_rule_values(*encode(), label_rules + initial + definitions)
         empty = [name for name, col in encoded.columns.items()
                  if (col.codes == col.encoding.code_of(MISSING)).all()]
         if empty:
@@ -163,20 +172,25 @@ class ConFold:
             needs_evidence = _needs_evidence(classes, self.label_order)
         program = ProgramLearner(FoldLearner(table, search, self.ratio, allowed), codes, classes,
                                  self.improvement_threshold, self.z, self.fold_rm_update,
-                                 self.min_initial_precision, needs_evidence)
+                                 self.min_initial_precision, needs_evidence, self.min_initial_support)
         remaining = np.arange(n_rows)
         rules: list[Rule] = []
         for rule in label_rules:
             kept, remaining = program.apply_background(rule, remaining)
             rules.append(kept)
+        unmarked = set()  # a teacher's rules for labels no example has: kept as written
         for rule in initial:
-            kept, remaining = program.refine_initial(rule, remaining)
+            if program.has_label(rule.head):
+                kept, remaining = program.refine_initial(rule, remaining)
+            else:
+                kept, remaining = program.keep_unmarked(rule, remaining)
+                unmarked.add(id(kept))
             if kept is not None:
                 rules.append(kept)
         rules += program.learn(remaining)
         if self.confidence_threshold is not None:
-            rules = [r for r in rules
-                     if r.origin == "background" or r.confidence >= self.confidence_threshold]
+            rules = [r for r in rules if r.origin == "background" or id(r) in unmarked
+                     or r.confidence >= self.confidence_threshold]
         if self.default_rule:
             rules.append(_default_rule(rules, table, codes, classes, self.z))
 
@@ -201,6 +215,9 @@ class ConFold:
         if not (isinstance(self.min_initial_precision, (int, float))
                 and not isinstance(self.min_initial_precision, bool) and 0 <= self.min_initial_precision <= 1):
             raise ValueError(f"min_initial_precision must be a number in [0, 1], got {self.min_initial_precision!r}")
+        if isinstance(self.min_initial_support, bool) or not isinstance(self.min_initial_support, (int, np.integer)) \
+                or self.min_initial_support < 1:
+            raise ValueError(f"min_initial_support must be a whole number >= 1, got {self.min_initial_support!r}")
         for name in ("fold_rm_update", "default_rule"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")

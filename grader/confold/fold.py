@@ -225,6 +225,9 @@ class ProgramLearner:
     min_initial_precision: float = 0.5
     #: per class index: must its rules rest on evidence (`ConFold(evidence=...)`); None: no class
     needs_evidence: np.ndarray | None = None
+    #: the answers of its label a teacher's initial rule must mark rightly to be kept (a learned
+    #: rule given as initial, kept from an earlier model, needs one)
+    min_initial_support: int = 1
 
     @property
     def table(self) -> EncodedTable:
@@ -277,11 +280,24 @@ class ProgramLearner:
         left = np.sort(np.concatenate([pos[~cov_pos], neg[~cov_neg]]))
         return rule, left
 
+    def keep_unmarked(self, rule: Rule, remaining: np.ndarray) -> tuple[Rule, np.ndarray]:
+        """A teacher's initial rule for a label no training example has: nothing to refine
+        it on, so it is kept as written, as a background rule is (its confidence the given
+        one, or Wilson's on the examples it covers, all of another label: 0.5 on none)."""
+        kept, left = self.apply_background(rule, remaining)
+        kept.origin = "initial"
+        return kept, left
+
+    def has_label(self, label: Label) -> bool:
+        """Whether some training example has `label`."""
+        return _class_index(self.classes, label) >= 0
+
     def refine_initial(self, rule: Rule, remaining: np.ndarray) -> tuple[Rule | None, np.ndarray]:
         """Evaluate a teacher's initial rule on the examples left; learn exceptions for the
         negatives it covers (FOLD-RM does this for a learned rule once its body is complete),
-        prune them like learned ones, and drop it
-        (None) when it covers no positive or is right less often than `min_initial_precision`."""
+        prune them like learned ones, and drop it (None) when it covers fewer positives than
+        `min_initial_support` or is right less often than `min_initial_precision`."""
+        support = 1 if rule.origin == "learned" else self.min_initial_support  # learned: kept from a model
         rule = copy.deepcopy(rule)
         rule.origin = "initial"
         pos, neg = self._split(remaining, rule.head)
@@ -297,7 +313,7 @@ class ProgramLearner:
             prune_exceptions(rule, self.table, pos, neg, self.improvement_threshold, self.z)
         cov_pos, cov_neg, left = self._after(rule, pos, neg)
         tp, fp = int(cov_pos.sum()), int(cov_neg.sum())
-        if tp == 0 or tp / (tp + fp) < self.min_initial_precision:
+        if tp == 0 or tp < support or tp / (tp + fp) < self.min_initial_precision:
             return None, remaining
         if rule.confidence is None:
             rule.confidence = wilson(tp, tp + fp, self.z)

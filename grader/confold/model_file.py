@@ -30,7 +30,7 @@ MAX_MODEL_FILE_BYTES = 50_000_000
 MAX_JSON_DEPTH = 64
 MAX_NUMBER_CHARS = 40
 PARAMS = ("ratio", "z", "improvement_threshold", "confidence_threshold", "fold_rm_update",
-          "min_initial_precision", "default_rule")
+          "min_initial_precision", "default_rule", "min_initial_support")
 
 
 def _value(v: Any) -> Any:
@@ -70,11 +70,17 @@ def model_to_dict(model) -> dict:
         "target_name": model.target_name_,
         "classes": [_value(c) for c in model.classes_],
         "feature_names_in": list(model.feature_names_in_),
-        "encodings": [{"name": e.name, "kind": e.kind, "categories": [_value(c) for c in e.categories]}
-                      for e in model.encodings_],
+        "encodings": [_encoding_to_dict(e) for e in model.encodings_],
         "predicates": [predicate_to_dict(p) for p in model.predicates_],
         "rules": [rule_to_dict(r) for r in model.rules_],
     }
+
+
+def _encoding_to_dict(e) -> dict:
+    out = {"name": e.name, "kind": e.kind, "categories": [_value(c) for c in e.categories]}
+    if e.named:  # values the teacher's rules name that training lacked; absent before
+        out["named"] = [_value(c) for c in e.named]
+    return out
 
 
 def _get(data: Mapping, key: str, where: str, kind: type | tuple) -> Any:
@@ -149,7 +155,8 @@ def model_from_dict(cls, data: Any):
         w = f"model.encodings[{i}]"
         try:
             encodings.append(ColumnEncoding(_get(e, "name", w, str), _get(e, "kind", w, str),
-                                            list(_get(e, "categories", w, list))))
+                                            list(_get(e, "categories", w, list)),
+                                            list(e.get("named", []))))
         except ModelFileError:
             raise
         except ValueError as err:

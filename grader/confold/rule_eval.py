@@ -22,12 +22,12 @@ from typing import Callable, Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from grader.confold.encoding import (EncodedColumn, EncodedTable, boolean_column, check_frame,
-                             encode_column, infer_encoding)
+from grader.confold.encoding import (ColumnEncoding, EncodedColumn, EncodedTable, boolean_column,
+                                     check_frame, encode_column, infer_encoding)
 from grader.confold.rules import Literal, PredicateDefinition, Rule
 
 __all__ = ["apply_rules", "literal_mask", "rule_mask", "evaluate_ordered",
-           "add_derived_predicates", "rule_features", "split_background"]
+           "add_derived_predicates", "rule_features", "split_background", "name_rule_values"]
 
 
 def _is_number(value: object) -> bool:
@@ -114,6 +114,29 @@ def _literals(rule: Rule | PredicateDefinition) -> Iterable[Literal]:
     yield from rule.body
     for exc in rule.exceptions:
         yield from _literals(exc)
+
+
+def name_rule_values(encodings: Sequence[ColumnEncoding], table: EncodedTable,
+                     rules: Iterable[Rule | PredicateDefinition]
+                     ) -> tuple[list[ColumnEncoding], EncodedTable]:
+    """The encodings (and the table's columns) with every value a `==`/`!=` literal of
+    `rules` names told apart, also values the training data never had: otherwise all such
+    values share the code of "not seen in training", and a teacher's `gap == negated` holds
+    on an answer where the gap is present. The table's codes do not change (no row has a
+    value its encoding lacks), only what a literal's value is compared with."""
+    named: dict[str, list] = {}
+    for rule in rules:
+        for lit in _literals(rule):
+            if lit.op in ("==", "!="):
+                named.setdefault(lit.feature, []).append(lit.value)
+    out = []
+    for encoding in encodings:
+        new = encoding.naming(named[encoding.name]) if encoding.name in named else encoding
+        if new is not encoding:
+            col = table.columns[encoding.name]
+            table.columns[encoding.name] = EncodedColumn(num=col.num, codes=col.codes, encoding=new)
+        out.append(new)
+    return out, table
 
 
 def rule_features(rules: Iterable[Rule | PredicateDefinition]) -> list[str]:

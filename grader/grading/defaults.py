@@ -9,6 +9,10 @@ pandas (about 1.5 s). A teacher who asks for help or mistypes an option is answe
 #: (see docs/cli.md).
 DEFAULT_IMPROVEMENT_THRESHOLD = 0.05
 DEFAULT_CONFIDENCE_THRESHOLD = 0.5
+#: The marked answers of its mark a teacher's initial rule must mark rightly to be kept: rules
+#: the answers show on one or two answers cost accuracy on the rest of the class (the rubric
+#: bench, cross-validated inside split=train: docs/beetle.md).
+DEFAULT_MIN_INITIAL_SUPPORT = 3
 #: Marks less confident than this are flagged for a human.
 DEFAULT_FLAG_BELOW = 0.7
 #: Rule lists learned on resamples of the marked answers, beside the model's own

@@ -30,7 +30,7 @@ from grader.confold.rules import Rule
 from grader.grading.agreement import ResampledAgreement, list_share, majority_vote
 from grader.grading.contradiction import contradiction_notes
 from grader.grading.defaults import (DEFAULT_CONFIDENCE_THRESHOLD, DEFAULT_FLAG_BELOW,  # noqa: F401 (re-exported)
-                                     DEFAULT_IMPROVEMENT_THRESHOLD, DEFAULT_RESAMPLES)
+                                     DEFAULT_IMPROVEMENT_THRESHOLD, DEFAULT_MIN_INITIAL_SUPPORT, DEFAULT_RESAMPLES)
 from grader.grading.fit import out_of_place, training_share, unmatched
 from grader.grading.justification import explain_answer
 from grader.grading.marker_text import MarkerWords, confidence_text, rules_text, vote_phrase
@@ -44,7 +44,7 @@ Progress = Callable[[float, str], None]
 #: The options of `GradingModel.train` that a model's `params` record.
 TRAIN_OPTIONS = ("ratio", "z", "improvement_threshold", "confidence_threshold", "n_terms", "default_rule",
                  "n_resamples", "wording_support", "evidence_rules", "lowest_marks", "vote", "list_confidence",
-                 "learner")
+                 "learner", "min_initial_support")
 
 
 class Decisions(NamedTuple):
@@ -96,6 +96,7 @@ class GradingModel:
               keep_rules_of: GradingModel | None = None, vote: bool = True, vote_wording: bool = True,
               reader_features: bool = True,
               list_confidence: bool = True, learner: str = "confold",
+              min_initial_support: int = DEFAULT_MIN_INITIAL_SUPPORT,
               progress: Progress | None = None) -> GradingModel:
         """Fit the extractor and CON-FOLD on marked answers.
 
@@ -135,13 +136,16 @@ class GradingModel:
         `learner`: "confold" (ordered rules with exceptions) or "boosted" (`grader.boosting`:
         each mark's rules vote, the mark with the largest sum wins; its confidence is the
         ensemble's probability, so it takes no resamples, no teacher's label rules, no kept rules).
+        `min_initial_support`: a teacher's initial rule is kept only when it marks at least this
+        many marked answers as the human did (`ConFold`); else the answers' own rules decide.
         """
         return cls(*learn(question, answers, marks, ratio=ratio, z=z, improvement_threshold=improvement_threshold,
                           confidence_threshold=confidence_threshold, n_terms=n_terms, default_rule=default_rule,
                           n_resamples=n_resamples, wording_support=wording_support, evidence_rules=evidence_rules,
                           lowest_marks=lowest_marks, keep_rules_of=keep_rules_of, vote=vote,
                           vote_wording=vote_wording, reader_features=reader_features,
-                          list_confidence=list_confidence, learner=learner, executor=executor, progress=progress))
+                          list_confidence=list_confidence, learner=learner, min_initial_support=min_initial_support,
+                          executor=executor, progress=progress))
 
     def flag_threshold_for(self, target: float):
         """The `ThresholdChoice` for a target accuracy, from the calibration (ValueError if none)."""

@@ -152,6 +152,12 @@ def _check_work(data: dict, where: str) -> None:
     if phrases > MAX_PHRASES:
         fail(where, f"{phrases:,} phrases in all (terms, reference, concepts, misconceptions); "
                     f"at most {MAX_PHRASES:,}")
+    for key in ("reference", "terms"):  # each names a feature column: one name, one column
+        seen: set = set()
+        for i, phrase in enumerate(extractor[key]):
+            if phrase["name"] in seen:
+                fail(f"{where}.extractor.{key}[{i}].name", f"{phrase['name'][:60]!r} names an earlier phrase too")
+            seen.add(phrase["name"])
     keys = sum(len(p) for p in extractor["reference_polarities"])
     if keys > MAX_POLARITY_KEYS:
         fail(f"{where}.extractor.reference_polarities", f"{keys:,} words in all; at most {MAX_POLARITY_KEYS:,}")

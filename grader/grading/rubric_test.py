@@ -79,6 +79,8 @@ def test_rubric(model, answer_ids: Sequence[str], answers: Sequence[str], human_
     words = model.words()
     reports = []
     right_total = 0
+    trained_marks = {str(m) for m in learner.classes_}
+    written = {(str(r.head), tuple(r.body)): r for r in model.question.initial_rules if getattr(r, "head", None)}
     for i, rule in enumerate(learner.rules_):
         applies = rule_mask(rule, table)
         mine = decided == i
@@ -86,9 +88,16 @@ def test_rubric(model, answer_ids: Sequence[str], answers: Sequence[str], human_
         right_total += int(right.sum())
         wrong = [AnswerCase(str(answer_ids[k]), str(answers[k]), str(human[k]), str(rule.head))
                  for k in np.flatnonzero(mine & ~right)]
+        if str(rule.head) not in trained_marks:
+            note = UNMARKED
+        elif rule.origin == "initial":
+            note = _initial_note(rule, written.get((str(rule.head), tuple(rule.body))), table, human, answer_ids,
+                                 words)
+        else:
+            note = ""
         reports.append(RuleReport(i + 1, rule.origin, rule.name, str(rule.head),
                                   conditions_text(rule, words), int(applies.sum()), int(mine.sum()),
-                                  int(right.sum()), len(wrong), wrong[:examples]))
+                                  int(right.sum()), len(wrong), wrong[:examples], note=note))
     reports += _dropped_rules(model, X, human, len(learner.rules_), words)
     unmarked = [AnswerCase(str(answer_ids[k]), str(answers[k]), str(human[k]))
                 for k in np.flatnonzero(decided < 0)]
@@ -98,6 +107,7 @@ def test_rubric(model, answer_ids: Sequence[str], answers: Sequence[str], human_
 test_rubric.__test__ = False  # not a pytest test, whatever its name
 
 
+UNMARKED = "no answer it was trained on has this mark yet; kept as written"
 DROPPED = ("not used: the learner leaves out a teacher's rule that covers no answer with its mark, "
            "or is right less than half the time on the answers that reach it")
 
@@ -110,14 +120,44 @@ def _dropped_rules(model, X, human: np.ndarray, n_used: int, words) -> list[Rule
     if not dropped:
         return []
     table = model.learner.encode(X, dropped)
+    support = int(model.params.get("min_initial_support", 1))
     out = []
     for k, rule in enumerate(dropped):
         applies = rule_mask(rule, table)
         right = int((applies & (human == str(rule.head))).sum())
+        if not applies.any():
+            note = "not used: no marked answer meets its conditions yet"
+        elif right < support:
+            note = (f"not used yet: as the human on {right} of the {int(applies.sum())} marked answers it applies "
+                    f"to; a teacher's rule is used once it is right on {support}")
+        else:
+            note = f"{DROPPED} (as the human on {right} of the {int(applies.sum())} it applies to)"
         out.append(RuleReport(n_used + k + 1, "initial", rule.name, str(rule.head),
-                              conditions_text(rule, words), int(applies.sum()), 0, 0, 0,
-                              note=f"{DROPPED} (as the human on {right} of the {int(applies.sum())} it applies to)"))
+                              conditions_text(rule, words), int(applies.sum()), 0, 0, 0, note=note))
     return out
+
+
+KEPT = "kept as written"
+
+
+def _initial_note(rule, written, table, human: np.ndarray, answer_ids: Sequence[str], words, shown: int = 3) -> str:
+    """What the learner did to a teacher's initial rule it kept, and on which answers: the
+    exceptions it added, each with the marked answers it keeps the rule off."""
+    if written is None:
+        return ""
+    added = rule.exceptions[len(written.exceptions):]
+    if not added:
+        return KEPT
+    body = rule_mask(type(rule)(head=None, body=rule.body, exceptions=list(written.exceptions)), table)
+    parts = []
+    for exc in added:
+        off = np.flatnonzero(body & rule_mask(exc, table))
+        other = [k for k in off if human[k] != str(rule.head)]
+        ids = ", ".join(str(answer_ids[k]) for k in other[:shown]) + (" ..." if len(other) > shown else "")
+        text = words.conditions(exc.body) if exc.body else "always"
+        parts.append(f"not when {text} ({len(other)} of the {len(off)} answers this keeps it off are marked "
+                     f"otherwise{': ' + ids if ids else ''})")
+    return "kept with exceptions the marked answers call for: " + "; ".join(parts)
 
 
 def conditions_text(rule, words) -> str:
@@ -137,9 +177,13 @@ def format_report(report: RubricReport, width: int = 70) -> str:
              f"{'precision':>9}  conditions"]
     for r in report.rules:
         precision = "-" if r.precision is None else f"{r.precision:.2f}"
-        label = f"{r.text}" + (f"  [{r.name}]" if r.name else "") + (f"  ({r.note})" if r.note else "")
+        label = f"{r.text}" + (f"  [{r.name}]" if r.name else "")
         lines.append(f"{'R' + str(r.number):>4}  {r.origin:10s} {r.mark:>6}  {r.applies:7d}  {r.marked:5d}  "
                      f"{r.right:5d}  {precision:>9}  {_cut(label, width)}")
+    noted = [r for r in report.rules if r.note]
+    if noted:  # in full: the answers behind a change are part of it
+        lines += ["", "what happened to the teacher's rules:"]
+        lines += [f"  R{r.number}" + (f" [{r.name}]" if r.name else "") + f": {r.note}" for r in noted]
     for r in report.rules:
         if r.wrong:
             more = f" (first {len(r.wrong)} of {r.wrong_count})" if r.wrong_count > len(r.wrong) else ""

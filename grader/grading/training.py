@@ -24,6 +24,7 @@ from grader.confold.rules import PredicateDefinition, Rule
 from grader.grading.agreement import READER_WEIGHT, WORDING_WEIGHT, ResampledAgreement
 from grader.grading.evidence import feature_evidence
 from grader.grading.wording import WordingSupport
+from knowledge.rule_marks import label_rules, unmarked_rule_notes, with_marks
 from knowledge.schema import Question, mark_number, marks_from_answers
 
 Progress = Callable[[float, str], None]
@@ -83,7 +84,7 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
           lowest_marks: Sequence[str] | None, keep_rules_of: Any, vote: bool, vote_wording: bool,
           reader_features: bool,
           list_confidence: bool,
-          learner: str, executor: Any, progress: Progress | None) -> Trained:
+          learner: str, executor: Any, progress: Progress | None, min_initial_support: int = 1) -> Trained:
     """Fit the extractor, the rule learner and the resampled rule lists (the options are
     those of `GradingModel.train`, which documents them)."""
     from features import FeatureExtractor
@@ -110,8 +111,10 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
         if unknown:
             raise ValueError(f"marks {', '.join(map(repr, unknown))} are not among the question's "
                              f"marks ({', '.join(map(repr, question.marks))})")
-    else:
-        question = dataclasses.replace(question, marks=marks_from_answers(marks))
+    else:  # the answers' marks, and those of rules written before any answer had them
+        question = with_marks(question, marks_from_answers(marks + [str(r.head) for r in label_rules(question)]))
+    for note in unmarked_rule_notes(question, marks):
+        warnings.warn(note, stacklevel=3)
     if len(set(marks)) < 2:
         raise ValueError(f"all marked answers have the mark {marks[0]!r}: the learner needs "
                          f"answers with at least two different marks")
@@ -137,7 +140,8 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
                                background=list(question.background) or None,
                                initial_rules=(list(question.initial_rules)
                                               + _kept_rules(keep_rules_of, list(X.columns))) or None,
-                               evidence=evidence, label_order=label_order)
+                               evidence=evidence, label_order=label_order,
+                               min_initial_support=min_initial_support)
     rule_learner.fit(X, pd.Series(marks, name="mark"))
     for rule in rule_learner.rules_:  # kept rules stay learned ones (not the teacher's)
         if rule.name == KEPT_RULE:
@@ -155,7 +159,8 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
     params = {"ratio": ratio, "z": z, "improvement_threshold": improvement_threshold,
               "confidence_threshold": confidence_threshold, "n_terms": n_terms,
               "n_resamples": n_resamples, "wording_support": wording_support,
-              "evidence_rules": evidence_rules, "vote": vote, "list_confidence": list_confidence}
+              "evidence_rules": evidence_rules, "vote": vote, "list_confidence": list_confidence,
+              "min_initial_support": min_initial_support}
     if vote:  # the vote also marks what the model's own rules leave (files before 2026-11-23: not)
         params["vote_unmarked"] = True
         if vote_wording and wording_support:  # files before 2026-11-24: the lists' vote alone

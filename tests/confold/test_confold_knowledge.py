@@ -90,3 +90,56 @@ def test_bad_knowledge_is_reported():
         ConFold(initial_rules=[Rule("1", (L("concept:speed", "==", "present"),))]).fit(X, y)
     with pytest.raises(ValueError, match="name of a data column"):
         ConFold(background=[PredicateDefinition("value:g", (L("concept:gap", "==", "present"),))]).fit(X, y)
+
+
+def _unseen_values():
+    """Training answers that never show two of the values a teacher's rules name."""
+    X = pd.DataFrame({"c": ["absent"] * 20, "k": ["x", "y"] * 10})
+    return X, ["ok", "no"] * 10
+
+
+NEW = pd.DataFrame({"c": ["present", "negated", "absent", "other"], "k": ["x"] * 4})
+
+
+@pytest.mark.parametrize("op, fires_on", [("==", ["negated"]), ("!=", ["present", "absent", "other"])])
+def test_a_rule_naming_a_value_no_answer_had_holds_only_on_that_value(op, fires_on):
+    X, y = _unseen_values()
+    r = Rule(head="contra", body=(L("c", op, "negated"),), confidence=0.9, fixed_confidence=True,
+             origin="background")
+    labels = ConFold(background=[r]).fit(X, y).predict(NEW)
+    assert [c for c, label in zip(NEW["c"], labels) if label == "contra"] == fires_on
+
+
+def test_a_predicate_naming_a_value_no_answer_had_holds_only_on_that_value():
+    X, y = _unseen_values()
+    denies = PredicateDefinition("denies_c", (L("c", "==", "negated"),))
+    r = Rule(head="contra", body=(L("denies_c", "==", True),), confidence=0.9, origin="background")
+    model = ConFold(background=[denies, r]).fit(X, y)
+    assert [label == "contra" for label in model.predict(NEW)] == [False, True, False, False]
+
+
+def test_values_named_by_rules_survive_saving(tmp_path):
+    X, y = _unseen_values()
+    r = Rule(head="contra", body=(L("c", "==", "negated"),), confidence=0.9, fixed_confidence=True,
+             origin="background")
+    model = ConFold(background=[r]).fit(X, y)
+    model.save(tmp_path / "m.json")
+    again = ConFold.load(tmp_path / "m.json")
+    assert list(again.predict(NEW)) == list(model.predict(NEW))
+    assert [label == "contra" for label in again.predict(NEW)] == [False, True, False, False]
+
+
+def test_a_teachers_rule_is_kept_only_once_enough_answers_show_it():
+    # "ok if c == rare": right on the 2 answers that have it
+    X = pd.DataFrame({"c": ["rare", "rare"] + ["x", "y"] * 8})
+    y = ["ok", "ok"] + ["ok", "no"] * 8
+    rule = Rule("ok", (L("c", "==", "rare"),), origin="initial", name="rare is fine")
+    assert ConFold(initial_rules=[rule]).fit(X, y).rules_[0].name == "rare is fine"
+    shown = ConFold(initial_rules=[rule], min_initial_support=3).fit(X, y)
+    assert all(r.name != "rare is fine" for r in shown.rules_)
+    assert ConFold(initial_rules=[rule], min_initial_support=2).fit(X, y).rules_[0].name == "rare is fine"
+    # a learned rule given back as initial (kept from an earlier model) needs one answer, as before
+    learned = Rule("ok", (L("c", "==", "rare"),), origin="learned", name="kept")
+    assert ConFold(initial_rules=[learned], min_initial_support=3).fit(X, y).rules_[0].name == "kept"
+    with pytest.raises(ValueError, match="min_initial_support must be a whole number >= 1"):
+        ConFold(min_initial_support=0).fit(X, y)

@@ -51,6 +51,8 @@ def test_hostile_json_is_refused_before_parsing(saved, tmp_path, raw, where):
      r"model.extractor.exemplars.mark_of\[0\]: 7 is not the index of one of the 2 marks"),
     (lambda d: d["extractor"]["params"].__setitem__("batch_size", 0),
      r"model.extractor.params.batch_size: 0 is outside 1..100000"),
+    (lambda d: d["extractor"]["terms"].__setitem__(1, dict(d["extractor"]["terms"][0])),
+     r"model.extractor.terms\[1\].name: '.*' names an earlier phrase too"),
     (lambda d: d["extractor"]["terms"].__setitem__(0, {"name": "t", "keys": [[1.5]], "text": "t"}),
      r"model.extractor.terms\[0\].keys\[0\]\[0\]: should be text, found a number"),
     (lambda d: d["learner"]["rules"][0]["body"][0].__setitem__("op", "=~"),

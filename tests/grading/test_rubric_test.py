@@ -20,7 +20,7 @@ ANSWERS = [("a1", "there is a gap in the circuit", "1"),
            ("a2", "there is a gap and the battery is flat", "0"),
            ("a3", "the gap", "0"),
            ("a4", "the battery is flat", "0"),
-           ("a5", "a break so no current", "1"),
+           ("a5", "a break so no current", "1"), ("a9", "there is a gap so no current", "1"),
            ("a6", "no idea", "0"), ("a7", "the wires are too thin", "0"), ("a8", "the bulb is old", "0")]
 
 
@@ -40,12 +40,12 @@ def test_the_teachers_rules_figures_are_those_counted_by_hand(files, capsys):
     battery, gap = report["rules"][0], report["rules"][1]
     assert (battery["origin"], battery["mark"], battery["applies"], battery["marked"], battery["right"]) == \
         ("background", "0", 2, 2, 2)
-    # the gap rule applies to a1, a2, a3, a5; a2 was marked by the battery rule before it
+    # the gap rule applies to a1, a2, a3, a5, a9; a2 was marked by the battery rule before it
     assert (gap["origin"], gap["mark"], gap["applies"], gap["marked"], gap["right"], gap["wrong_count"]) == \
-        ("initial", "1", 4, 3, 2, 1)
+        ("initial", "1", 5, 4, 3, 1)
     assert [(c["answer"], c["human_mark"]) for c in gap["wrong"]] == [("the gap", "0")]
     assert gap["text"] == "says the circuit has a gap"  # the rubric's words, not concept:gap
-    assert report["answers"] == 8
+    assert report["answers"] == 9
 
 
 def test_figures_agree_with_grading(files):
@@ -96,3 +96,28 @@ def test_a_teachers_rule_the_learner_leaves_out_is_reported(tmp_path, capsys):
     unused = [r for r in rules if r["note"]]
     assert len(unused) == 1 and unused[0]["origin"] == "initial" and unused[0]["marked"] == 0
     assert unused[0]["applies"] == 2 and "not used" in unused[0]["note"] and "on 0 of the 2" in unused[0]["note"]
+
+
+def test_what_happened_to_each_teachers_rule_is_said_with_the_answers_behind_it(tmp_path, capsys):
+    question = tmp_path / "q.yaml"
+    question.write_text(QUESTION_YAML + "initial_rules:\n"
+                        "  - \"mark(X,'1') :- concept(X,gap,present).\"\n"
+                        "  - \"mark(X,'0') :- concept(X,current,negated).\"\n",
+                        encoding="utf-8")
+    rows = [(f"g{i}", text, "1") for i, text in enumerate(["there is a gap", "a gap in the circuit",
+                                                           "the circuit has a gap", "because of the gap"])]
+    rows += [(f"f{i}", text, "0") for i, text in enumerate(["there is a gap but the battery is flat",
+                                                            "a gap, and the battery is dead", "gap and the battery is flat"])]
+    rows += [("o1", "i do not know", "0"), ("o2", "the bulb is old", "0"), ("o3", "the wires are thin", "0")]
+    ids, answers, marks = zip(*rows)
+    marked = write_marked_csv(tmp_path / "marked.csv", list(answers), list(marks))  # ids a0, a1, ...
+    assert main(["test-rubric", "--question", str(question), "--answers", str(marked), "--json"]) == 0
+    notes = {r["text"].split(" (unless")[0]: r["note"]
+             for r in json.loads(capsys.readouterr().out)["rules"] if r["origin"] == "initial"}
+    gap = notes["says the circuit has a gap"]
+    assert gap.startswith("kept with exceptions the marked answers call for: not when blames the battery")
+    assert "(3 of the 3 answers this keeps it off are marked otherwise: a4, a5, a6)" in gap
+    assert notes["talks about the current, but with a negation"] == "not used: no marked answer meets its conditions yet"
+    assert main(["test-rubric", "--question", str(question), "--answers", str(marked)]) == 0
+    text = capsys.readouterr().out
+    assert "what happened to the teacher's rules:" in text and "marked otherwise: a4, a5, a6)" in text
