@@ -126,13 +126,43 @@ def cmd_suggest(args: argparse.Namespace, warn) -> int:
 
     from knowledge import load_question
 
-    from grader.exams.exam_io import read_marked_answers, read_table, resolve_column
     from grader.grading.general import GeneralModel
     from grader.grading.suggest import MIN_MARKED_FOR_MODEL, next_answers
 
     if args.n < 1:
         raise ValueError(f"-n must be at least 1, not {args.n}")
     question = load_question(args.question)
+    ids, texts, marks, extra = exam_with_marks(args, question, warn)
+    general = GeneralModel.load(args.general) if args.general is not None else None
+    all_texts = texts + [a for a, _ in extra]
+    all_marks = marks + [m for _, m in extra]
+    picks, model = next_answers(question, all_texts, all_marks, args.n, general)
+    n_marked = sum(m is not None for m in all_marks)
+    if model is None:
+        how = (f"{n_marked} answer(s) marked: fewer than {MIN_MARKED_FOR_MODEL} of two marks, so these stand "
+               f"for the groups of similar answers, largest first")
+    elif getattr(model, "own", model) is None:
+        how = (f"{n_marked} answer(s) marked: fewer than {MIN_MARKED_FOR_MODEL} of two marks, so weighed by "
+               f"the general model's confidence")
+    else:
+        how = (f"{n_marked} answer(s) marked: weighed by the model trained on them"
+               + (" and the general model" if general is not None else ""))
+    if args.json:
+        print(json.dumps({"note": how, "suggestions": [
+            {"id": ids[s.index], "answer": texts[s.index], "reason": s.reason, "similar": s.similar,
+             "confidence": s.confidence} for s in picks]}, indent=1, ensure_ascii=False))
+        return 0
+    print(f"next {len(picks)} answer(s) to mark ({how}):")
+    for rank, s in enumerate(picks, 1):
+        print(f"{rank:3d}. {ids[s.index]}: {json.dumps(texts[s.index], ensure_ascii=False)} ({s.reason})")
+    return 0
+
+
+def exam_with_marks(args: argparse.Namespace, question, warn) -> tuple[list[str], list[str], list, list]:
+    """(ids, answers, marks, extra) of `--answers` with `--marked` (None: unmarked; extra: the
+    (answer, mark) pairs of marked answers not in the exam, which still teach the model)."""
+    from grader.exams.exam_io import read_marked_answers, read_table, resolve_column
+
     frame, rows, _ = read_table(args.answers)
     texts = frame[resolve_column(args.answer_column, frame.columns, args.answers, "answer column")]
     texts = ["" if t is None else str(t) for t in texts.tolist()]
@@ -159,26 +189,4 @@ def cmd_suggest(args: argparse.Namespace, warn) -> int:
         extra = [(a, m) for i, a, m in zip(marked.ids, marked.answers, marked.marks) if i not in position]
     else:
         extra = []
-    general = GeneralModel.load(args.general) if args.general is not None else None
-    all_texts = texts + [a for a, _ in extra]
-    all_marks = marks + [m for _, m in extra]
-    picks, model = next_answers(question, all_texts, all_marks, args.n, general)
-    n_marked = sum(m is not None for m in all_marks)
-    if model is None:
-        how = (f"{n_marked} answer(s) marked: fewer than {MIN_MARKED_FOR_MODEL} of two marks, so these stand "
-               f"for the groups of similar answers, largest first")
-    elif getattr(model, "own", model) is None:
-        how = (f"{n_marked} answer(s) marked: fewer than {MIN_MARKED_FOR_MODEL} of two marks, so weighed by "
-               f"the general model's confidence")
-    else:
-        how = (f"{n_marked} answer(s) marked: weighed by the model trained on them"
-               + (" and the general model" if general is not None else ""))
-    if args.json:
-        print(json.dumps({"note": how, "suggestions": [
-            {"id": ids[s.index], "answer": texts[s.index], "reason": s.reason, "similar": s.similar,
-             "confidence": s.confidence} for s in picks]}, indent=1, ensure_ascii=False))
-        return 0
-    print(f"next {len(picks)} answer(s) to mark ({how}):")
-    for rank, s in enumerate(picks, 1):
-        print(f"{rank:3d}. {ids[s.index]}: {json.dumps(texts[s.index], ensure_ascii=False)} ({s.reason})")
-    return 0
+    return ids, texts, marks, extra
