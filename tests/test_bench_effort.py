@@ -33,6 +33,8 @@ def test_point_counts_the_teachers_marks_as_right():
     p = Point(marked=10, size=40, queue=6, group_decisions=4, auto=24, auto_right=21, grouped=3, grouped_pure=2)
     assert p.decisions == 16 and p.decisions_by_groups == 14
     assert p.accuracy == pytest.approx((40 - 3) / 40)
+    stop = Point(10, 40, 6, 4, 24, 21, 3, 2, checks=14, stop=True, kept=8, kept_right=7)
+    assert stop.decisions_to_stop == 32 and stop.accuracy_at_stop == pytest.approx(39 / 40)
 
 
 def test_fewest_decisions_per_question_and_hand_marking_when_the_target_is_never_reached():
@@ -74,6 +76,7 @@ def test_end_to_end_on_a_small_made_up_class_is_deterministic(tmp_path, capsys):
     assert main(["--data", str(tmp_path), "--seeds", "1", "--scheme", "2way", "--json", str(out1)]) == 0
     printed = capsys.readouterr().out
     assert "fewest decisions per answer reaching 0.97" in printed and "group purity" in printed
+    assert "the stop estimate" in printed and "the tool says stop on" in printed
     assert main(["--data", str(tmp_path), "--seeds", "1", "--scheme", "2way", "--json", str(out2)]) == 0
     one, two = json.loads(out1.read_text()), json.loads(out2.read_text())
     assert one["points"] == two["points"]
@@ -82,4 +85,6 @@ def test_end_to_end_on_a_small_made_up_class_is_deterministic(tmp_path, capsys):
     assert (points.decisions >= points.marked).all() and (points.decisions <= points["size"]).all()
     assert (points.decisions_by_groups <= points.decisions).all()
     assert ((points.accuracy > 0) & (points.accuracy <= 1)).all()
+    assert (points.checks <= points.auto).all() and (points.kept + points.checks <= points.auto).all()
+    assert set(one["2way"]["stop"]) == {"suggested", "random"}
     assert main(["--data", str(tmp_path / "nowhere")]) == 2

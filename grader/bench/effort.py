@@ -43,9 +43,10 @@ def run_one(record: dict, texts: list[str], labels: list[str], scheme: str, orde
 
     truth = [relabel(y, scheme) for y in labels]
     rows = []
-    for p in play(record, texts, truth, scheme, order, seed):
+    for p in play(record, texts, truth, scheme, order, seed, TARGETS[scheme]):
         rows.append(dict(asdict(p), question_id=record["question_id"], scheme=scheme, order=order, seed=seed,
-                         decisions=p.decisions, decisions_by_groups=p.decisions_by_groups, accuracy=p.accuracy))
+                         decisions=p.decisions, decisions_by_groups=p.decisions_by_groups, accuracy=p.accuracy,
+                         decisions_to_stop=p.decisions_to_stop, accuracy_at_stop=p.accuracy_at_stop))
     return rows
 
 
@@ -130,6 +131,56 @@ def report(table: pd.DataFrame, scheme: str) -> tuple[str, dict]:
     return "\n".join(lines), figures
 
 
+def stop_figures(table: pd.DataFrame, order: str) -> tuple[str, dict]:
+    """Where the tool tells the teacher to stop (the first point whose checks vouch for the
+    target; never: the whole class by hand), what it cost and how honest its estimate was."""
+    rows = table[table.order == order]
+    stops, honest = [], []
+    for (qid, seed), curve in rows.groupby(["question_id", "seed"]):
+        size = int(curve["size"].iloc[0])
+        stopped = curve[curve["stop"]].sort_values("marked")
+        first = stopped.iloc[0] if len(stopped) else None
+        stops.append({"question_id": qid, "seed": seed, "size": size, "stopped": first is not None,
+                      "marked": None if first is None else int(first.marked),
+                      "decisions": 1.0 if first is None else first.decisions_to_stop / size,
+                      "accuracy": 1.0 if first is None else float(first.accuracy_at_stop)})
+        if first is not None and first.kept > 0:
+            truth = first.kept_right / first.kept
+            honest.append({"question_id": qid, "estimate": float(first.estimate), "truth": float(truth),
+                           "within_3_points": bool(abs(first.estimate - truth) <= 0.03 + 1e-12),
+                           "inside": bool(first.low - 1e-12 <= truth <= first.high + 1e-12)})
+    stops = pd.DataFrame(stops)
+    per_question = stops.groupby("question_id").agg(size=("size", "first"), decisions=("decisions", "mean"),
+                                                    accuracy=("accuracy", "mean"), stopped=("stopped", "mean"))
+    weights = per_question["size"] / per_question["size"].sum()
+    at_points = rows[rows["estimate"].notna() & (rows["kept"] > 0)]
+    truth_all = at_points["kept_right"] / at_points["kept"]
+    inside_all = float(((at_points["low"] - 1e-12 <= truth_all) & (truth_all <= at_points["high"] + 1e-12)).mean()) \
+        if len(at_points) else float("nan")
+    within_all = float(((at_points["estimate"] - truth_all).abs() <= 0.03 + 1e-12).mean()) if len(at_points) else float("nan")
+    honest = pd.DataFrame(honest, columns=["question_id", "estimate", "truth", "within_3_points", "inside"])
+    figures = {"decisions": float((per_question.decisions * weights).sum()),
+               "accuracy": float((per_question.accuracy * weights).sum()),
+               "spread_decisions": [float(per_question.decisions.min()), float(per_question.decisions.median()),
+                                    float(per_question.decisions.max())],
+               "lowest_accuracy": float(per_question.accuracy.min()),
+               "questions_stopped": float(per_question.stopped.mean()),
+               "at_stop": {"within_3_points": float(honest.within_3_points.mean()) if len(honest) else None,
+                           "inside_interval": float(honest.inside.mean()) if len(honest) else None,
+                           "curves": len(honest)},
+               "every_point": {"within_3_points": within_all, "inside_interval": inside_all, "points": len(at_points)},
+               "per_question": per_question.round(4).to_dict("index")}
+    text = (f"  {order}: the tool says stop on {figures['questions_stopped']:.0%} of the classes; there "
+            f"{figures['decisions']:.3f} decisions per answer (checks included; never stopped: 1.0), final accuracy "
+            f"{figures['accuracy']:.3f} (lowest question {figures['lowest_accuracy']:.3f}); decisions spread "
+            + " / ".join(f"{v:.3f}" for v in figures["spread_decisions"])
+            + f"\n    its estimate at the stop: within 3 points of the truth on "
+            + (f"{figures['at_stop']['within_3_points']:.0%}, truth inside the 90% interval on "
+               f"{figures['at_stop']['inside_interval']:.0%} of {len(honest)} stops" if len(honest) else "- (no stop)")
+            + f"; at every point: {within_all:.0%} within 3 points, {inside_all:.0%} inside, of {len(at_points)}")
+    return text, figures
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m grader.bench effort", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -175,6 +226,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     for scheme in schemes:
         text, figures = report(table, scheme)
         print(text)
+        print(f"the stop estimate (random checks of the machine's marks, as many as would vouch for "
+              f"{TARGETS[scheme]:.2f} if all right; exact bounds, 90% confidence):")
+        figures["stop"] = {}
+        for order in ORDERS:
+            text, figures["stop"][order] = stop_figures(table[table.scheme == scheme], order)
+            print(text)
         out[scheme] = figures
     if args.json:
         from grader.exams.exam_io import atomic_write_text

@@ -39,6 +39,13 @@ class Point:
     auto_right: int  # of them, marked right
     grouped: int  # queued answers in groups of two or more
     grouped_pure: int  # of them, with the true mark of their group's leader
+    checks: int = 0  # machine marks checked at random, as the stop estimate asks (`grader.grading.stop`)
+    stop: bool = False  # whether the checks let the teacher stop here
+    kept: int = 0  # unchecked machine marks the estimate is about (those vouched for when `stop`)
+    kept_right: int = 0  # of them, right
+    estimate: float = float("nan")  # their estimated share right, and its interval
+    low: float = float("nan")
+    high: float = float("nan")
 
     @property
     def decisions(self) -> int:
@@ -48,6 +55,15 @@ class Point:
     @property
     def decisions_by_groups(self) -> int:
         return self.marked + self.group_decisions
+
+    @property
+    def decisions_to_stop(self) -> int:
+        """Everything but the machine marks vouched for is the teacher's (marked, decided, checked)."""
+        return self.size - self.kept
+
+    @property
+    def accuracy_at_stop(self) -> float:
+        return (self.size - self.kept + self.kept_right) / self.size
 
     @property
     def accuracy(self) -> float:
@@ -79,27 +95,41 @@ def queue_by_groups(queue: np.ndarray, group: np.ndarray, leaders: Sequence[int]
     return decisions, grouped, pure
 
 
-def measure(model, question, texts: list[str], truth: np.ndarray, marked: np.ndarray) -> Point:
-    """The point of the curve for the current model and the answers marked so far."""
+def measure(model, question, texts: list[str], truth: np.ndarray, marked: np.ndarray, target: float,
+            rng: np.random.Generator) -> Point:
+    """The point of the curve for the current model and the answers marked so far; the
+    machine's marks are also checked at random as the stop estimate asks (the checks a perfect
+    machine would need to vouch for `target`) and the estimate given."""
     from grader.app.grouping import group_answers
+    from grader.grading.stop import checks_needed, stop_advice
 
     judge = model if model is not None else NoModel(question)
     rest = np.flatnonzero(~marked)
     graded = judge.grade([texts[i] for i in rest])
     flagged = graded["flagged"].to_numpy(dtype=bool)
     proposed = graded["mark"].to_numpy(dtype=object)
-    auto_right = int((proposed[~flagged] == truth[rest][~flagged]).sum())
+    right = proposed == truth[rest]
+    auto_right = int(right[~flagged].sum())
     queue = rest[flagged]
     group, leaders = group_answers(judge.features(texts), texts)
     decisions, grouped, pure = queue_by_groups(queue, group, leaders, truth)
+    machine = np.flatnonzero(~flagged)
+    checked = np.zeros(len(rest), dtype=bool)
+    checked[rng.choice(machine, min(len(machine), checks_needed(len(machine), target)), replace=False)] = True
+    confidence = graded["confidence"].to_numpy(dtype=float)
+    advice = stop_advice(confidence, ~flagged, checked, right, target)
+    kept = ~flagged & ~checked & ((confidence >= advice.threshold) if advice.action == "stop" else True)
     return Point(int(marked.sum()), len(texts), len(queue), decisions, int((~flagged).sum()), auto_right,
-                 grouped, pure)
+                 grouped, pure, int(checked.sum()), advice.action == "stop", int(kept.sum()),
+                 int(right[kept].sum()), advice.estimate, advice.low, advice.high)
 
 
 def play(record: dict, texts: list[str], truth: Sequence[str], scheme: str, order: str,
-         seed: int = 0) -> list[Point]:
-    """The curve of one question's class: a point at each of `checkpoints(len(texts))`."""
+         seed: int = 0, target: float = 0.97) -> list[Point]:
+    """The curve of one question's class: a point at each of `checkpoints(len(texts))`; the
+    stop estimate vouches for `target`."""
     from grader.grading.suggest import choice_confidence, suggest
+
     question = as_question(record, scheme)
     truth = np.asarray(truth, dtype=object)
     n = len(texts)
@@ -107,9 +137,9 @@ def play(record: dict, texts: list[str], truth: Sequence[str], scheme: str, orde
     permutation = np.random.default_rng(seed).permutation(n)
     model, confidence, trained_on = None, None, 0
     points: list[Point] = []
-    for target in checkpoints(n):
-        while marked.sum() < target:
-            size = min(RETRAIN_EVERY, target - int(marked.sum()))
+    for goal in checkpoints(n):
+        while marked.sum() < goal:
+            size = min(RETRAIN_EVERY, goal - int(marked.sum()))
             batch = []
             if order == "suggested":  # the Start view's proposals, asked again after a retrain
                 batch = [s.index for s in suggest(texts, marked, size, confidence)]
@@ -123,7 +153,8 @@ def play(record: dict, texts: list[str], truth: Sequence[str], scheme: str, orde
                     if order == "suggested":
                         confidence = choice_confidence(model, texts)
                     break
-        points.append(measure(model, question, texts, truth, marked))
+        points.append(measure(model, question, texts, truth, marked, target,
+                              np.random.default_rng([seed, goal])))
     return points
 
 

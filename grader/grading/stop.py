@@ -59,10 +59,18 @@ def vouches(population: int, checked: int, wrong: int, target: float, level: flo
 
 def checks_needed(population: int, target: float, level: float = LEVEL) -> int:
     """The fewest random checks, all right, that vouch for `target` on `population` marks."""
-    for n in range(population + 1):
-        if vouches(population, n, 0, target, level):
-            return n
-    return population
+    return _fewest_checks(population, 0, 0, target, level) or 0
+
+
+def _fewest_checks(population: int, checked: int, wrong: int, target: float, level: float) -> int | None:
+    """The fewest further checks, all right, after which `population` marks are vouched for;
+    None when no number of them would do (too many wrong already)."""
+    too_many = math.floor((1 - target) * population + 1e-9) + 1
+    if too_many > population:
+        return 0
+    totals = np.arange(checked, population + 1)
+    ok = hypergeom.cdf(wrong, population, too_many, totals) <= 1 - level + 1e-12
+    return int(totals[ok][0] - checked) if ok.any() else None
 
 
 @dataclass(frozen=True)
@@ -91,6 +99,9 @@ class StopAdvice:
         if self.action == "check":
             return (f"check {self.more_checks} more of the machine's marks, drawn at random: if they are right, "
                     f"its marks can be vouched for at {self.target:.0%}" + (f" (now {figures})" if figures else ""))
+        if self.left == 0:
+            return ("mark more answers (those proposed first): the machine marks too few of the rest for checks "
+                    "to save any work")
         return (f"mark more answers (those proposed first): {self.wrong} of {self.checked} checked machine marks "
                 f"were wrong, too many to vouch for {self.target:.0%}" + (f" (now {figures})" if figures else ""))
 
@@ -137,24 +148,13 @@ def stop_advice(confidence: Sequence[float], machine: Sequence[bool], checked: S
         if not vouches(n_pool, n_checked, n_wrong, target, level):
             break
         best = (t, n_pool, n_checked, n_wrong)
-    if best is not None:
+    if best is not None and best[1] > best[2]:  # something is left to the machine
         t, n_pool, n_checked, n_wrong = best
         return StopAdvice("stop", target, level, float(t), n_pool - n_checked,
                           *interval(n_pool, n_checked, n_wrong, level), n_checked, n_wrong, 0)
     n_pool, n_checked, n_wrong = int(machine.sum()), int(checked.sum()), int(wrong_mark.sum())
     estimate, low, high = interval(n_pool, n_checked, n_wrong, level)
-    more = _more_checks(n_pool, n_checked, n_wrong, target, level)
+    more = _fewest_checks(n_pool, n_checked, n_wrong, target, level) if n_pool > n_checked else None
     action = "check" if more is not None else "mark"
     return StopAdvice(action, target, level, math.nan, n_pool - n_checked, estimate, low, high, n_checked,
                       n_wrong, more or 0)
-
-
-def _more_checks(population: int, checked: int, wrong: int, target: float, level: float) -> int | None:
-    """The fewest further checks, all right, after which all the machine's marks are vouched
-    for; None when no number of them would do (too many wrong already, or too few marks)."""
-    if population == 0:
-        return None
-    for extra in range(population - checked + 1):
-        if vouches(population, checked + extra, wrong, target, level):
-            return extra
-    return None

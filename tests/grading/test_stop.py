@@ -80,3 +80,10 @@ def test_too_many_wrong_says_mark_more():
     assert advice.action == "mark" and "mark more answers" in advice.message()
     with pytest.raises(ValueError, match="between 0 and 1"):
         stop_advice(conf, np.ones(40, bool), np.ones(40, bool), right, 95)
+
+
+def test_no_stop_when_nothing_would_be_left_to_the_machine():
+    conf = np.linspace(0.5, 1.0, 5)
+    advice = stop_advice(conf, np.ones(5, bool), np.ones(5, bool), np.ones(5, bool), 0.95)
+    assert advice.action == "mark" and advice.left == 0
+    assert "too few" in advice.message()
