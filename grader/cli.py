@@ -209,7 +209,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="text (readable), asp (the question file's syntax), clingo (runs in clingo as "
                         "printed, with the facts of `grader features --format clingo`), yaml")
     rubric_commands.add_parsers(sub, _add_columns, _add_learning, _add_force)
-    general_commands.add_parsers(sub, _add_columns, _add_force)
+    general_commands.add_parsers(sub, _add_columns, _add_force, _fraction)
     group_commands.add_parser(sub, _add_columns)
     return parser
 

@@ -13,6 +13,7 @@ import re
 import sys
 from pathlib import Path
 
+from grader import stop_commands
 from grader.output_guard import MODEL, InputFile, check_output, note_inputs, question_inputs
 
 _PAIR = re.compile(r"^(?P<question>.+?\.(?:ya?ml|YA?ML)):(?P<answers>.+)$")
@@ -40,7 +41,7 @@ class PairFiles(argparse.Action):
         note_inputs(namespace, (question, "question file"), (answers, "answers file"))
 
 
-def add_parsers(sub, add_columns, add_force) -> None:
+def add_parsers(sub, add_columns, add_force, fraction) -> None:
     """Register train-general and suggest on the CLI's subparsers."""
     p = sub.add_parser("train-general", help="learn a general model for questions it has not seen",
                        description="Learn one model from several questions' marked answers, on features "
@@ -71,6 +72,7 @@ def add_parsers(sub, add_columns, add_force) -> None:
     p.add_argument("--general", action=InputFile, what="model file", default=None, metavar="general.json",
                    help="a general model: seeds the model while few answers are marked")
     p.add_argument("--json", action="store_true", help="print the suggestions as JSON")
+    stop_commands.add_arguments(p, InputFile, fraction)
     add_columns(p, mark=True)
 
 
@@ -147,14 +149,16 @@ def cmd_suggest(args: argparse.Namespace, warn) -> int:
     else:
         how = (f"{n_marked} answer(s) marked: weighed by the model trained on them"
                + (" and the general model" if general is not None else ""))
+    stop = stop_commands.stop_report(args, question, model, ids, texts, marks, warn)
     if args.json:
         print(json.dumps({"note": how, "suggestions": [
             {"id": ids[s.index], "answer": texts[s.index], "reason": s.reason, "similar": s.similar,
-             "confidence": s.confidence} for s in picks]}, indent=1, ensure_ascii=False))
+             "confidence": s.confidence} for s in picks], "stop": stop}, indent=1, ensure_ascii=False))
         return 0
     print(f"next {len(picks)} answer(s) to mark ({how}):")
     for rank, s in enumerate(picks, 1):
         print(f"{rank:3d}. {ids[s.index]}: {json.dumps(texts[s.index], ensure_ascii=False)} ({s.reason})")
+    print("\n".join(stop_commands.stop_lines(stop)))
     return 0
 
 
