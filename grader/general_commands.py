@@ -63,17 +63,23 @@ def add_parsers(sub, add_columns, add_force, fraction) -> None:
                        "group of similar answers, largest groups first; once answers of two marks are "
                        "marked, the answers the model trained on them is least sure of, weighed by "
                        "how many similar answers their mark would settle.")
-    p.add_argument("--question", required=True, action=InputFile, what="question file", metavar="Q.yaml")
-    p.add_argument("--answers", required=True, action=InputFile, what="answers file", metavar="exam.csv",
-                   help="the answers to choose from")
-    p.add_argument("--marked", action=InputFile, what="answers file", default=None, metavar="so_far.csv",
-                   help="the answers marked so far (id, answer, mark)")
+    add_exam_arguments(p, "the answers to choose from", "the answers marked so far (id, answer, mark)")
     p.add_argument("-n", type=int, default=20, metavar="N", help="how many answers to suggest (default 20)")
     p.add_argument("--general", action=InputFile, what="model file", default=None, metavar="general.json",
                    help="a general model: seeds the model while few answers are marked")
     p.add_argument("--json", action="store_true", help="print the suggestions as JSON")
     stop_commands.add_arguments(p, InputFile, fraction)
     add_columns(p, mark=True)
+
+
+def add_exam_arguments(p: argparse.ArgumentParser, answers_help: str, marked_help: str) -> None:
+    """--question, --answers and --marked: an exam's answers and those marked so far
+    (read by `exam_with_marks`)."""
+    p.add_argument("--question", required=True, action=InputFile, what="question file", metavar="Q.yaml")
+    p.add_argument("--answers", required=True, action=InputFile, what="answers file", metavar="exam.csv",
+                   help=answers_help)
+    p.add_argument("--marked", action=InputFile, what="answers file", default=None, metavar="so_far.csv",
+                   help=marked_help)
 
 
 def cmd_train_general(args: argparse.Namespace, warn) -> int:

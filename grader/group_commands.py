@@ -14,7 +14,7 @@ import argparse
 import json
 from collections import Counter
 
-from grader.output_guard import InputFile
+from grader.general_commands import add_exam_arguments, exam_with_marks
 
 
 def add_parser(sub, add_columns) -> None:
@@ -24,12 +24,8 @@ def add_parser(sub, add_columns) -> None:
                        "wording (as the app's Groups view shows them), largest first: each group's size, its "
                        "leader (the answer the others are alike to) and its members; with --marked, the marks "
                        "the model trained on the marked answers proposes.")
-    p.add_argument("--question", required=True, action=InputFile, what="question file", metavar="Q.yaml")
-    p.add_argument("--answers", required=True, action=InputFile, what="answers file", metavar="exam.csv",
-                   help="the answers to group")
-    p.add_argument("--marked", action=InputFile, what="answers file", default=None, metavar="so_far.csv",
-                   help="the answers marked so far (id, answer, mark): they train the model that finds "
-                        "what the answers say and proposes marks")
+    add_exam_arguments(p, "the answers to group", "the answers marked so far (id, answer, mark): they train the "
+                       "model that finds what the answers say and proposes marks")
     p.add_argument("--json", action="store_true", help="print the groups as JSON")
     add_columns(p, mark=True)
 
@@ -39,7 +35,6 @@ def cmd_groups(args: argparse.Namespace, warn) -> int:
 
     from grader.app.grouping import group_answers
     from grader.app.starter import NoModel
-    from grader.general_commands import exam_with_marks
     from grader.grading.suggest import MIN_MARKED_FOR_MODEL, current_model
 
     question = load_question(args.question)

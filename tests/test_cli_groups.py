@@ -2,17 +2,10 @@
 
 from __future__ import annotations
 
-import csv
 import json
 
 from grader.cli import main
-from tests.data import QUESTION_YAML, marked_answers
-
-
-def _write(path, rows):
-    with open(path, "w", encoding="utf-8", newline="") as f:
-        csv.writer(f).writerows(rows)
-    return path
+from tests.data import QUESTION_YAML, marked_answers, write_rows
 
 
 def _exam(tmp_path):
@@ -22,7 +15,7 @@ def _exam(tmp_path):
     rows = [[f"s{i}", a] for i, a in enumerate(answers)]
     rows += [["copy1", "There is a GAP in the circuit"], ["copy2", "there is a gap in the circuit"],
              ["copy3", "  there is a gap in  the circuit "]]
-    exam = _write(tmp_path / "exam.csv", [["id", "answer"]] + rows)
+    exam = write_rows(tmp_path / "exam.csv", [["id", "answer"]] + rows)
     return question, exam, answers, marks
 
 
@@ -41,7 +34,7 @@ def test_without_marks_only_answers_with_the_same_words_are_grouped(tmp_path, ca
 
 def test_with_marked_answers_the_groups_carry_proposed_marks(tmp_path, capsys):
     question, exam, answers, marks = _exam(tmp_path)
-    so_far = _write(tmp_path / "so_far.csv", [["id", "answer", "mark"]]
+    so_far = write_rows(tmp_path / "so_far.csv", [["id", "answer", "mark"]]
                     + [[f"s{i}", a, m] for i, (a, m) in enumerate(zip(answers[:30], marks[:30]))])
     assert main(["groups", "--question", str(question), "--answers", str(exam), "--marked", str(so_far)]) == 0
     out = capsys.readouterr().out

@@ -2,25 +2,18 @@
 
 from __future__ import annotations
 
-import csv
 import json
 
 from grader.cli import main
-from tests.data import QUESTION_YAML, marked_answers
-
-
-def _write(path, rows):
-    with open(path, "w", encoding="utf-8", newline="") as f:
-        csv.writer(f).writerows(rows)
-    return path
+from tests.data import QUESTION_YAML, marked_answers, write_rows
 
 
 def test_suggest_says_what_to_check_and_reads_the_checks(tmp_path, capsys):
     answers, marks = marked_answers()
     question = tmp_path / "q.yaml"
     question.write_text(QUESTION_YAML, encoding="utf-8")
-    exam = _write(tmp_path / "exam.csv", [["id", "answer"]] + [[f"s{i}", a] for i, a in enumerate(answers)])
-    so_far = _write(tmp_path / "so_far.csv", [["id", "answer", "mark"]]
+    exam = write_rows(tmp_path / "exam.csv", [["id", "answer"]] + [[f"s{i}", a] for i, a in enumerate(answers)])
+    so_far = write_rows(tmp_path / "so_far.csv", [["id", "answer", "mark"]]
                     + [[f"s{i}", a, m] for i, (a, m) in enumerate(zip(answers[:30], marks[:30]))])
     base = ["suggest", "--question", str(question), "--answers", str(exam), "--marked", str(so_far), "-n", "2"]
     assert main(base + ["--json"]) == 0
@@ -30,7 +23,7 @@ def test_suggest_says_what_to_check_and_reads_the_checks(tmp_path, capsys):
         assert len(stop["check"]) == stop["advice"]["more_checks"] > 0
         assert not {int(i[1:]) for i in stop["check"]} & set(range(30))  # never a marked answer
     # the teacher checks every other unmarked answer: the truth is known for them
-    checks = _write(tmp_path / "checks.csv", [["id", "answer", "mark"]]
+    checks = write_rows(tmp_path / "checks.csv", [["id", "answer", "mark"]]
                     + [[f"s{i}", answers[i], marks[i]] for i in range(30, 100, 2)])
     assert main(base + ["--checked", str(checks), "--stop-target", "0.9", "--json"]) == 0
     advice = json.loads(capsys.readouterr().out)["stop"]["advice"]
@@ -38,7 +31,7 @@ def test_suggest_says_what_to_check_and_reads_the_checks(tmp_path, capsys):
     assert main(base + ["--checked", str(checks)]) == 0
     assert "\nstop: " in capsys.readouterr().out
     # a check that is also a marked answer taught the model: refused, with the file named
-    both = _write(tmp_path / "both.csv", [["id", "answer", "mark"], ["s3", answers[3], marks[3]]])
+    both = write_rows(tmp_path / "both.csv", [["id", "answer", "mark"], ["s3", answers[3], marks[3]]])
     assert main(base + ["--checked", str(both)]) == 2
     err = capsys.readouterr().err
     assert str(both) in err and "'s3'" in err and "kept out of the marked answers" in err

@@ -32,7 +32,6 @@ import sys
 import time
 import warnings
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -40,6 +39,7 @@ import pandas as pd
 
 from grader.bench.beetle_confidence import (CONFIDENCE_BANDS, format_reliability, format_target,  # noqa: F401
                                             is_unmarked, reliability, target_figures, target_threshold)
+from grader.bench.parallel import run_tasks
 from grader.metrics import macro_f1
 
 SCHEMES = ("5way", "3way", "2way")
@@ -118,6 +118,12 @@ def load_beetle(data: Path) -> tuple[dict[str, dict], pd.DataFrame]:
     return questions, answers
 
 
+def question_ids(questions: dict, answers: pd.DataFrame, first: int = 0) -> list[str]:
+    """The ids of the questions that have answers, sorted; only the `first` ones when > 0."""
+    qids = sorted(q for q in answers.question_id.unique() if q in questions)
+    return qids[:first] if first > 0 else qids
+
+
 def _train_and_grade(question, train: pd.DataFrame, test: pd.DataFrame, scheme: str,
                      params: dict) -> tuple[list, np.ndarray, float]:
     """(marks, confidences) of the test answers, and the flag threshold for
@@ -192,11 +198,7 @@ def run(data: Path, cv: int = 0, params: dict | None = None, jobs: int = 1,
     groups = [(questions[qid], group) for qid, group in answers.groupby("question_id", sort=True)
               if qid in questions]
     params = dict(params or {})
-    if jobs > 1:
-        with ProcessPoolExecutor(jobs) as pool:
-            results = list(pool.map(grade_question, *zip(*[(q, g, cv, params, seed) for q, g in groups])))
-    else:
-        results = [grade_question(q, g, cv, params, seed) for q, g in groups]
+    results = run_tasks(grade_question, [(q, g, cv, params, seed) for q, g in groups], jobs)
     predictions = pd.concat(results, ignore_index=True)
     return predictions, figures(predictions)
 

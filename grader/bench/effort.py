@@ -23,14 +23,14 @@ import json
 import sys
 import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from grader.bench.beetle import load_beetle, relabel
+from grader.bench.beetle import load_beetle, question_ids, relabel
+from grader.bench.parallel import run_tasks
 
 TARGETS = {"2way": 0.97, "3way": 0.95}
 ORDERS = ("suggested", "random")
@@ -201,9 +201,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (FileNotFoundError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    qids = sorted(q for q in answers.question_id.unique() if q in questions)
-    if args.questions > 0:
-        qids = qids[:args.questions]
+    qids = question_ids(questions, answers, args.questions)
     schemes = ("2way", "3way") if args.scheme == "both" else (args.scheme,)
     tasks = []
     for qid in sorted(qids, key=lambda q: -int((answers.question_id == q).sum())):  # longest first
@@ -212,11 +210,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             for order in ORDERS:
                 for seed in (range(args.seed, args.seed + args.seeds) if order == "random" else [args.seed]):
                     tasks.append((questions[qid], group.answer.tolist(), group.label_5way.tolist(), scheme, order, seed))
-    if args.jobs > 1:
-        with ProcessPoolExecutor(args.jobs) as pool:
-            results = list(pool.map(run_one, *zip(*tasks)))
-    else:
-        results = [run_one(*t) for t in tasks]
+    results = run_tasks(run_one, tasks, args.jobs)
     table = pd.DataFrame([r for rows in results for r in rows])
     n_answers = int(answers.question_id.isin(qids).sum())
     print(f"a teacher's effort on Beetle ({args.data}): {len(qids)} questions, {n_answers} answers (both splits), "
