@@ -79,6 +79,7 @@ def test_end_to_end_on_a_small_made_up_class_is_deterministic(tmp_path, capsys):
     assert "the stop estimate" in printed and "the tool says stop on" in printed
     assert main(["--data", str(tmp_path), "--seeds", "1", "--scheme", "2way", "--json", str(out2)]) == 0
     one, two = json.loads(out1.read_text()), json.loads(out2.read_text())
+    assert "NaN" not in out1.read_text()  # plain JSON: no estimate is null
     assert one["points"] == two["points"]
     points = pd.DataFrame(one["points"])
     assert set(points.marked) == {10, 20} and set(points.order) == {"suggested", "random"}

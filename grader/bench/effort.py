@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from collections.abc import Sequence
@@ -181,6 +182,19 @@ def stop_figures(table: pd.DataFrame, order: str) -> tuple[str, dict]:
     return text, figures
 
 
+def _plain(value):
+    """`value` as plain JSON: numpy numbers as Python ones, NaN as null (NaN is not JSON)."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, (np.integer, np.bool_)):
+        return value.item()
+    if isinstance(value, (float, np.floating)):
+        return None if math.isnan(value) else float(value)
+    return value
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m grader.bench effort", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -230,7 +244,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         from grader.exams.exam_io import atomic_write_text
 
-        atomic_write_text(args.json, json.dumps(out, indent=1, default=float) + "\n")
+        atomic_write_text(args.json, json.dumps(_plain(out), indent=1) + "\n")
     return 0
 
 
