@@ -16,7 +16,7 @@ import warnings
 from pathlib import Path
 from typing import Sequence
 
-from grader import general_commands, grade_commands, group_commands, rubric_commands
+from grader import general_commands, grade_commands, group_commands, rubric_commands, stop_commands
 from grader.grading.defaults import (DEFAULT_CONFIDENCE_THRESHOLD, DEFAULT_FLAG_BELOW,
                                      DEFAULT_IMPROVEMENT_THRESHOLD, DEFAULT_RESAMPLES)
 from grader.output_guard import MODEL, REPORT_JSON, InputFile, check_inputs, check_output, question_inputs
@@ -184,6 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="discard the output of an interrupted run instead of resuming it")
     p.add_argument("--save-models", type=Path, metavar="DIR",
                    help="with --exam: save the models trained for the exam in this folder")
+    stop_commands.add_arguments(p, InputFile, _fraction)
     _add_force(p)
 
     p = sub.add_parser("evaluate", help="cross-validate on marked answers",

@@ -21,6 +21,9 @@ def cmd_grade(args: argparse.Namespace, warn: Callable[[Sequence[str]], None]) -
     """Grade an export with one model (--model) or an exam's questions (--exam); `warn`
     prints warnings the way the rest of the command does."""
     exam = None
+    if args.exam is not None and args.checked is not None:
+        raise ValueError("--checked: the stop estimate is given for grade --model (one question) for now, "
+                         "not --exam")
     if args.exam is not None:  # the exam file and every file it names, before any work
         from grader.exams.exam_file import check_named_files, read_exam
 
@@ -77,6 +80,11 @@ def cmd_grade(args: argparse.Namespace, warn: Callable[[Sequence[str]], None]) -
     rate = f"; {done / result.seconds:.0f} rows/s" if done >= 1000 and result.seconds > 0 else ""
     print(f"graded {result.rows} rows into {result.out_path}{resumed}; {result.flagged} flagged "
           f"for review{rate}")
+    if args.model is not None:  # one question: whether its marks can be signed
+        from grader import stop_commands
+
+        marks = getattr(getattr(grader, "question", None), "marks", ())
+        print("\n".join(stop_commands.stop_lines(stop_commands.graded_stop_report(args, marks, warn))))
     return 0
 
 

@@ -1,4 +1,4 @@
-"""The stop estimate on the command line: `grader suggest --checked checks.csv [--stop-target A]`.
+"""The stop estimate on the command line: `grader suggest|grade ... --checked checks.csv [--stop-target A]`.
 
 `grader.grading.stop` says, from random spot checks of the machine's marks kept out of
 training, whether the teacher can stop marking. Here the checks are read from a file (id,
@@ -32,30 +32,59 @@ def stop_report(args: argparse.Namespace, question, model, ids: Sequence[str], t
     marked yet, as `model` marks them (no model: nothing is left to the machine)."""
     import numpy as np
 
+    open_ = np.asarray([m is None for m in marks], dtype=bool)
+    if model is None:
+        return _advise(args, question.marks, ids, np.full(len(texts), None, dtype=object),
+                       np.full(len(texts), np.nan), np.zeros(len(texts), dtype=bool), warn, open_)
+    graded = model.grade(list(texts))
+    return _advise(args, question.marks, ids, graded["mark"].to_numpy(dtype=object),
+                   graded["confidence"].to_numpy(dtype=float), open_ & ~graded["flagged"].to_numpy(dtype=bool),
+                   warn, open_)
+
+
+def graded_stop_report(args: argparse.Namespace, marks_scale: Sequence[str], warn) -> dict:
+    """The same for `grader grade --model`: the class is the graded output `args.out` (its
+    mark, confidence and flagged columns; ids from `--id-column`, else an id column, else the
+    row numbers, as the answers files are read)."""
+    import numpy as np
+    import pandas as pd
+
+    from grader.exams.exam_io import read_table, resolve_column
+
+    frame, rows, _ = read_table(args.out)
+    id_column = args.id_column or "id"
+    if args.id_column or any(c.strip().casefold() == "id" for c in frame.columns):
+        ids = [str(i).strip() for i in frame[resolve_column(id_column, frame.columns, args.out, "id column")]]
+    else:
+        ids = [str(r) for r in rows]
+    proposed = frame["mark"].to_numpy(dtype=object)
+    proposed = np.where(proposed == "", None, proposed)
+    confidence = pd.to_numeric(frame["confidence"], errors="coerce").to_numpy(dtype=float)
+    machine = (frame["flagged"].to_numpy(dtype=object) == "no") & np.asarray([p is not None for p in proposed])
+    return _advise(args, marks_scale, ids, proposed, confidence, machine, warn, np.ones(len(ids), dtype=bool))
+
+
+def _advise(args: argparse.Namespace, marks_scale: Sequence[str], ids: Sequence[str], proposed, confidence,
+            machine, warn, open_) -> dict:
+    """The advice from `--checked` (answers whose `open_` is False were marked: a check among
+    them is refused) and, when checks are wanting, the ids to check drawn at random."""
+    import numpy as np
+
     from grader.exams.exam_io import read_marked_answers
     from grader.grading.stop import stop_advice
 
-    open_ = np.asarray([m is None for m in marks], dtype=bool)
-    if model is None:
-        confidence = np.full(len(texts), np.nan)
-        machine = np.zeros(len(texts), dtype=bool)
-        proposed = np.full(len(texts), None, dtype=object)
-    else:
-        graded = model.grade(list(texts))
-        confidence = graded["confidence"].to_numpy(dtype=float)
-        machine = open_ & ~graded["flagged"].to_numpy(dtype=bool)
-        proposed = graded["mark"].to_numpy(dtype=object)
-    checked = np.zeros(len(texts), dtype=bool)
-    right = np.zeros(len(texts), dtype=bool)
+    checked = np.zeros(len(ids), dtype=bool)
+    right = np.zeros(len(ids), dtype=bool)
     if args.checked is not None:
-        checks = read_marked_answers(args.checked, id_column=args.id_column, answer_column=args.answer_column,
-                                     mark_column=args.mark_column, marks=question.marks)
+        checks = read_marked_answers(args.checked, id_column=args.id_column or "id",
+                                     answer_column=getattr(args, "answer_column", None) or "answer",
+                                     mark_column=getattr(args, "mark_column", "mark"), marks=marks_scale)
         warn(checks.warnings)
         position = {answer_id: i for i, answer_id in reversed(list(enumerate(ids)))}
         trained = [c for c in checks.ids if c in position and not open_[position[c]]]
         if trained:
             raise ValueError(f"{args.checked}: answer(s) {', '.join(map(repr, trained[:5]))} are also marked in "
-                             f"{args.marked}: a spot check must be kept out of the marked answers the model learns from")
+                             f"{getattr(args, 'marked', None)}: a spot check must be kept out of the marked answers the model learns from")
         unknown = [c for c in checks.ids if c not in position]
         if unknown:
             warn([f"{args.checked}: {len(unknown)} checked answer(s) are not in {args.answers} (ids "

@@ -26,27 +26,39 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import hypergeom
 
+#: Thresholds are tried on a grid of 1 / STEPS.
+STEPS = 100
 #: Confidence of the promise (and of its interval: two-sided, each tail (1 - LEVEL) / 2).
 LEVEL = 0.9
 
 
 def wrong_upper(population: int, checked: int, wrong: int, alpha: float) -> int:
     """The largest number of wrong marks among `population` that `wrong` of `checked` checked
-    at random leave plausible at level `alpha` (one-sided, exact)."""
-    hi = population - (checked - wrong)
-    candidates = np.arange(wrong, hi + 1)
-    plausible = hypergeom.cdf(wrong, population, candidates, checked) > alpha
-    return int(candidates[plausible].max()) if plausible.any() else wrong
+    at random leave plausible at level `alpha` (one-sided, exact). P(at most `wrong` seen)
+    falls as the wrong marks grow: a binary search."""
+    lo, hi = wrong, population - (checked - wrong)  # plausible at lo (or nothing is)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if hypergeom.cdf(wrong, population, mid, checked) > alpha:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
 def wrong_lower(population: int, checked: int, wrong: int, alpha: float) -> int:
-    """The smallest number of wrong marks left plausible at level `alpha` (one-sided, exact)."""
+    """The smallest number of wrong marks left plausible at level `alpha` (one-sided, exact);
+    P(at least `wrong` seen) grows with the wrong marks: a binary search."""
     if wrong == 0:
         return 0
-    hi = population - (checked - wrong)
-    candidates = np.arange(wrong, hi + 1)
-    plausible = hypergeom.sf(wrong - 1, population, candidates, checked) > alpha
-    return int(candidates[plausible].min()) if plausible.any() else wrong
+    lo, hi = wrong, population - (checked - wrong)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if hypergeom.sf(wrong - 1, population, mid, checked) > alpha:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
 
 
 def vouches(population: int, checked: int, wrong: int, target: float, level: float = LEVEL) -> bool:
@@ -64,13 +76,18 @@ def checks_needed(population: int, target: float, level: float = LEVEL) -> int:
 
 def _fewest_checks(population: int, checked: int, wrong: int, target: float, level: float) -> int | None:
     """The fewest further checks, all right, after which `population` marks are vouched for;
-    None when no number of them would do (too many wrong already)."""
-    too_many = math.floor((1 - target) * population + 1e-9) + 1
-    if too_many > population:
-        return 0
-    totals = np.arange(checked, population + 1)
-    ok = hypergeom.cdf(wrong, population, too_many, totals) <= 1 - level + 1e-12
-    return int(totals[ok][0] - checked) if ok.any() else None
+    None when no number of them would do (too many wrong already). A binary search: more
+    checks with no more wrong only make the promise easier."""
+    if not vouches(population, population, wrong, target, level):
+        return None
+    lo, hi = checked, population  # vouches at hi
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if vouches(population, mid, wrong, target, level):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo - checked
 
 
 @dataclass(frozen=True)
@@ -138,14 +155,15 @@ def stop_advice(confidence: Sequence[float], machine: Sequence[bool], checked: S
     machine = np.asarray(machine, dtype=bool) & ~np.isnan(conf)
     checked = np.asarray(checked, dtype=bool) & machine
     wrong_mark = checked & ~np.asarray(right, dtype=bool)
-    levels = np.unique(conf[machine])[::-1]  # most confident first
-    best = None
-    for t in levels:
-        pool = machine & (conf >= t)
-        n_pool, n_checked, n_wrong = int(pool.sum()), int((pool & checked).sum()), int((pool & wrong_mark).sum())
-        if best is None and n_checked < checks_needed(n_pool, target, level):
-            continue  # not enough checks here to vouch at all: the sequence starts further down
+    # most confident first, on a grid of 0.01 so that a large class is tried at 101 thresholds at most
+    levels = np.unique(np.floor(conf[machine] * STEPS + 1e-9) / STEPS)[::-1]
+    pools = [machine & (conf >= t) for t in levels]
+    counts = [(int(p.sum()), int((p & checked).sum()), int((p & wrong_mark).sum())) for p in pools]
+    start = _start(counts, target, level)
+    best, failed = None, None
+    for t, (n_pool, n_checked, n_wrong) in zip(levels[start:], counts[start:]):
         if not vouches(n_pool, n_checked, n_wrong, target, level):
+            failed = (n_pool, n_checked, n_wrong)
             break
         best = (t, n_pool, n_checked, n_wrong)
     if best is not None and best[1] > best[2]:  # something is left to the machine
@@ -154,7 +172,23 @@ def stop_advice(confidence: Sequence[float], machine: Sequence[bool], checked: S
                           *interval(n_pool, n_checked, n_wrong, level), n_checked, n_wrong, 0)
     n_pool, n_checked, n_wrong = int(machine.sum()), int(checked.sum()), int(wrong_mark.sum())
     estimate, low, high = interval(n_pool, n_checked, n_wrong, level)
-    more = _fewest_checks(n_pool, n_checked, n_wrong, target, level) if n_pool > n_checked else None
+    # what would make the first threshold tried (the one that failed) vouch, or all the machine's marks
+    first = failed if failed is not None and best is None else (n_pool, n_checked, n_wrong)
+    more = _fewest_checks(*first, target, level) if first[0] > first[1] else None
+    if more == 0:  # the sequence failed above: more checks there, drawn among all the machine's marks
+        more = None
     action = "check" if more is not None else "mark"
     return StopAdvice(action, target, level, math.nan, n_pool - n_checked, estimate, low, high, n_checked,
                       n_wrong, more or 0)
+
+
+def _start(counts: list[tuple[int, int, int]], target: float, level: float) -> int:
+    """Where the sequence starts: the most confident threshold whose answers hold enough checks
+    to vouch for the target even with one of them wrong, else with none wrong, else the last.
+    It depends on where the checks fell, never on whether they were right, so every test
+    after it keeps the full level."""
+    for slack in (1, 0):
+        for i, (n_pool, n_checked, _) in enumerate(counts):
+            if n_pool > n_checked and vouches(n_pool, n_checked, slack, target, level):
+                return i
+    return max(len(counts) - 1, 0)

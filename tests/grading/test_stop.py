@@ -87,3 +87,29 @@ def test_no_stop_when_nothing_would_be_left_to_the_machine():
     advice = stop_advice(conf, np.ones(5, bool), np.ones(5, bool), np.ones(5, bool), 0.95)
     assert advice.action == "mark" and advice.left == 0
     assert "too few" in advice.message()
+
+
+def test_bounds_match_a_search_over_every_count_of_wrong_marks():
+    from scipy.stats import hypergeom
+
+    from grader.grading.stop import wrong_lower, wrong_upper
+
+    for population, checked, wrong in ((30, 10, 0), (30, 10, 2), (90, 33, 1), (12, 12, 3), (50, 1, 1)):
+        counts = np.arange(wrong, population - (checked - wrong) + 1)
+        upper = counts[hypergeom.cdf(wrong, population, counts, checked) > 0.05].max()
+        lower = counts[hypergeom.sf(wrong - 1, population, counts, checked) > 0.05].min() if wrong else 0
+        assert (wrong_lower(population, checked, wrong, 0.05), wrong_upper(population, checked, wrong, 0.05)) \
+            == (lower, upper)
+
+
+def test_a_large_class_is_advised_at_once():
+    import time
+
+    rng = np.random.default_rng(0)
+    conf = rng.random(50_000)
+    right = rng.random(50_000) < 0.995
+    started = time.process_time()
+    advice = stop_advice(conf, conf > 0.3, rng.random(50_000) < 0.03, right, 0.95)
+    assert time.process_time() - started < 5  # a minute before the binary searches
+    kept = (conf > 0.3) & (conf >= advice.threshold)
+    assert advice.action == "stop" and right[kept].mean() >= 0.95
