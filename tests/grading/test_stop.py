@@ -113,3 +113,13 @@ def test_a_large_class_is_advised_at_once():
     assert time.process_time() - started < 5  # a minute before the binary searches
     kept = (conf > 0.3) & (conf >= advice.threshold)
     assert advice.action == "stop" and right[kept].mean() >= 0.95
+
+
+def test_a_sequence_failing_above_asks_for_checks_there_never_for_none():
+    conf = np.r_[np.full(100, 0.99), np.full(900, 0.5)]
+    checked = np.r_[np.arange(100) < 60, np.arange(900) < 240]
+    right = np.ones(1000, dtype=bool)
+    right[[0, 1]] = False  # two of the most confident checks are wrong
+    advice = stop_advice(conf, np.ones(1000, bool), checked, right, 0.95)
+    assert advice.action in ("check", "mark")
+    assert advice.action == "mark" or advice.more_checks > 0
