@@ -16,7 +16,7 @@ import warnings
 from pathlib import Path
 from typing import Sequence
 
-from grader import general_commands, grade_commands, rubric_commands
+from grader import general_commands, grade_commands, group_commands, rubric_commands, stop_commands
 from grader.grading.defaults import (DEFAULT_CONFIDENCE_THRESHOLD, DEFAULT_FLAG_BELOW,
                                      DEFAULT_IMPROVEMENT_THRESHOLD, DEFAULT_RESAMPLES)
 from grader.output_guard import MODEL, REPORT_JSON, InputFile, check_inputs, check_output, question_inputs
@@ -196,6 +196,7 @@ def build_parser() -> argparse.ArgumentParser:
     files.add_argument("--feedback", choices=("none", "comment", "comment-or-rule"), default="none",
                        help="feedback in the Moodle file and the comments file: comment-or-rule gives "
                             "the justification of the rule that gave each mark (default: none)")
+    stop_commands.add_arguments(p, InputFile, _fraction)
     _add_force(p)
 
     p = sub.add_parser("evaluate", help="cross-validate on marked answers",
@@ -221,7 +222,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="text (readable), asp (the question file's syntax), clingo (runs in clingo as "
                         "printed, with the facts of `grader features --format clingo`), yaml")
     rubric_commands.add_parsers(sub, _add_columns, _add_learning, _add_force)
-    general_commands.add_parsers(sub, _add_columns, _add_force)
+    general_commands.add_parsers(sub, _add_columns, _add_force, _fraction)
+    group_commands.add_parser(sub, _add_columns)
     return parser
 
 
@@ -322,7 +324,8 @@ COMMANDS = {"train": cmd_train, "grade": lambda args: grade_commands.cmd_grade(a
             "test-rubric": lambda args: rubric_commands.cmd_test_rubric(args, _load_marked, _learning_params),
             "features": rubric_commands.cmd_features,
             "train-general": lambda args: general_commands.cmd_train_general(args, _warn),
-            "suggest": lambda args: general_commands.cmd_suggest(args, _warn)}
+            "suggest": lambda args: general_commands.cmd_suggest(args, _warn),
+            "groups": lambda args: group_commands.cmd_groups(args, _warn)}
 
 
 # -- errors --------------------------------------------------------------------------------

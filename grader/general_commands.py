@@ -13,6 +13,7 @@ import re
 import sys
 from pathlib import Path
 
+from grader import stop_commands
 from grader.output_guard import MODEL, InputFile, check_output, note_inputs, question_inputs
 
 _PAIR = re.compile(r"^(?P<question>.+?\.(?:ya?ml|YA?ML)):(?P<answers>.+)$")
@@ -40,7 +41,7 @@ class PairFiles(argparse.Action):
         note_inputs(namespace, (question, "question file"), (answers, "answers file"))
 
 
-def add_parsers(sub, add_columns, add_force) -> None:
+def add_parsers(sub, add_columns, add_force, fraction) -> None:
     """Register train-general and suggest on the CLI's subparsers."""
     p = sub.add_parser("train-general", help="learn a general model for questions it has not seen",
                        description="Learn one model from several questions' marked answers, on features "
@@ -62,16 +63,23 @@ def add_parsers(sub, add_columns, add_force) -> None:
                        "group of similar answers, largest groups first; once answers of two marks are "
                        "marked, the answers the model trained on them is least sure of, weighed by "
                        "how many similar answers their mark would settle.")
-    p.add_argument("--question", required=True, action=InputFile, what="question file", metavar="Q.yaml")
-    p.add_argument("--answers", required=True, action=InputFile, what="answers file", metavar="exam.csv",
-                   help="the answers to choose from")
-    p.add_argument("--marked", action=InputFile, what="answers file", default=None, metavar="so_far.csv",
-                   help="the answers marked so far (id, answer, mark)")
+    add_exam_arguments(p, "the answers to choose from", "the answers marked so far (id, answer, mark)")
     p.add_argument("-n", type=int, default=20, metavar="N", help="how many answers to suggest (default 20)")
     p.add_argument("--general", action=InputFile, what="model file", default=None, metavar="general.json",
                    help="a general model: seeds the model while few answers are marked")
     p.add_argument("--json", action="store_true", help="print the suggestions as JSON")
+    stop_commands.add_arguments(p, InputFile, fraction)
     add_columns(p, mark=True)
+
+
+def add_exam_arguments(p: argparse.ArgumentParser, answers_help: str, marked_help: str) -> None:
+    """--question, --answers and --marked: an exam's answers and those marked so far
+    (read by `exam_with_marks`)."""
+    p.add_argument("--question", required=True, action=InputFile, what="question file", metavar="Q.yaml")
+    p.add_argument("--answers", required=True, action=InputFile, what="answers file", metavar="exam.csv",
+                   help=answers_help)
+    p.add_argument("--marked", action=InputFile, what="answers file", default=None, metavar="so_far.csv",
+                   help=marked_help)
 
 
 def cmd_train_general(args: argparse.Namespace, warn) -> int:
@@ -126,13 +134,45 @@ def cmd_suggest(args: argparse.Namespace, warn) -> int:
 
     from knowledge import load_question
 
-    from grader.exams.exam_io import read_marked_answers, read_table, resolve_column
     from grader.grading.general import GeneralModel
     from grader.grading.suggest import MIN_MARKED_FOR_MODEL, next_answers
 
     if args.n < 1:
         raise ValueError(f"-n must be at least 1, not {args.n}")
     question = load_question(args.question)
+    ids, texts, marks, extra = exam_with_marks(args, question, warn)
+    general = GeneralModel.load(args.general) if args.general is not None else None
+    all_texts = texts + [a for a, _ in extra]
+    all_marks = marks + [m for _, m in extra]
+    picks, model = next_answers(question, all_texts, all_marks, args.n, general)
+    n_marked = sum(m is not None for m in all_marks)
+    if model is None:
+        how = (f"{n_marked} answer(s) marked: fewer than {MIN_MARKED_FOR_MODEL} of two marks, so these stand "
+               f"for the groups of similar answers, largest first")
+    elif getattr(model, "own", model) is None:
+        how = (f"{n_marked} answer(s) marked: fewer than {MIN_MARKED_FOR_MODEL} of two marks, so weighed by "
+               f"the general model's confidence")
+    else:
+        how = (f"{n_marked} answer(s) marked: weighed by the model trained on them"
+               + (" and the general model" if general is not None else ""))
+    stop = stop_commands.stop_report(args, question, model, ids, texts, marks, warn)
+    if args.json:
+        print(json.dumps({"note": how, "suggestions": [
+            {"id": ids[s.index], "answer": texts[s.index], "reason": s.reason, "similar": s.similar,
+             "confidence": s.confidence} for s in picks], "stop": stop}, indent=1, ensure_ascii=False))
+        return 0
+    print(f"next {len(picks)} answer(s) to mark ({how}):")
+    for rank, s in enumerate(picks, 1):
+        print(f"{rank:3d}. {ids[s.index]}: {json.dumps(texts[s.index], ensure_ascii=False)} ({s.reason})")
+    print("\n".join(stop_commands.stop_lines(stop)))
+    return 0
+
+
+def exam_with_marks(args: argparse.Namespace, question, warn) -> tuple[list[str], list[str], list, list]:
+    """(ids, answers, marks, extra) of `--answers` with `--marked` (None: unmarked; extra: the
+    (answer, mark) pairs of marked answers not in the exam, which still teach the model)."""
+    from grader.exams.exam_io import read_marked_answers, read_table, resolve_column
+
     frame, rows, _ = read_table(args.answers)
     texts = frame[resolve_column(args.answer_column, frame.columns, args.answers, "answer column")]
     texts = ["" if t is None else str(t) for t in texts.tolist()]
@@ -159,26 +199,4 @@ def cmd_suggest(args: argparse.Namespace, warn) -> int:
         extra = [(a, m) for i, a, m in zip(marked.ids, marked.answers, marked.marks) if i not in position]
     else:
         extra = []
-    general = GeneralModel.load(args.general) if args.general is not None else None
-    all_texts = texts + [a for a, _ in extra]
-    all_marks = marks + [m for _, m in extra]
-    picks, model = next_answers(question, all_texts, all_marks, args.n, general)
-    n_marked = sum(m is not None for m in all_marks)
-    if model is None:
-        how = (f"{n_marked} answer(s) marked: fewer than {MIN_MARKED_FOR_MODEL} of two marks, so these stand "
-               f"for the groups of similar answers, largest first")
-    elif getattr(model, "own", model) is None:
-        how = (f"{n_marked} answer(s) marked: fewer than {MIN_MARKED_FOR_MODEL} of two marks, so weighed by "
-               f"the general model's confidence")
-    else:
-        how = (f"{n_marked} answer(s) marked: weighed by the model trained on them"
-               + (" and the general model" if general is not None else ""))
-    if args.json:
-        print(json.dumps({"note": how, "suggestions": [
-            {"id": ids[s.index], "answer": texts[s.index], "reason": s.reason, "similar": s.similar,
-             "confidence": s.confidence} for s in picks]}, indent=1, ensure_ascii=False))
-        return 0
-    print(f"next {len(picks)} answer(s) to mark ({how}):")
-    for rank, s in enumerate(picks, 1):
-        print(f"{rank:3d}. {ids[s.index]}: {json.dumps(texts[s.index], ensure_ascii=False)} ({s.reason})")
-    return 0
+    return ids, texts, marks, extra

@@ -25,6 +25,9 @@ def cmd_grade(args: argparse.Namespace, warn: Callable[[Sequence[str]], None]) -
         raise ValueError("--moodle, --canvas and --canvas-comments need --exam (its students, questions "
                          "and name)")
     exam = None
+    if args.exam is not None and args.checked is not None:
+        raise ValueError("--checked: the stop estimate is given for grade --model (one question) for now, "
+                         "not --exam")
     if args.exam is not None:  # the exam file and every file it names, before any work
         from grader.exams.exam_file import check_named_files, read_exam
 
@@ -85,6 +88,11 @@ def cmd_grade(args: argparse.Namespace, warn: Callable[[Sequence[str]], None]) -
           f"for review{rate}")
     if grade_files:
         _write_grade_files(exam, models, result.out_path, grade_files, args.attempt, args.feedback, warn)
+    if args.model is not None:  # one question: whether its marks can be signed
+        from grader import stop_commands
+
+        marks = getattr(getattr(grader, "question", None), "marks", ())
+        print("\n".join(stop_commands.stop_lines(stop_commands.graded_stop_report(args, marks, warn))))
     return 0
 
 

@@ -81,6 +81,15 @@ def marked_answers() -> tuple[list[str], list[str]]:
     return answers, marks
 
 
+def write_rows(path: Path, rows: list[list[str]]) -> Path:
+    """A CSV file of these rows (the first is the header)."""
+    import csv
+
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        csv.writer(f).writerows(rows)
+    return path
+
+
 def write_marked_csv(path: Path, answers: list[str], marks: list[str]) -> Path:
     import csv
 

@@ -93,9 +93,16 @@ def similarity(features: pd.DataFrame, answers: Sequence[str]) -> np.ndarray:
 def meaning_groups(features: pd.DataFrame, answers: Sequence[str], *,
                    alike: float = ALIKE) -> np.ndarray:
     """A group number per answer: answers alike enough to the same leader share it."""
+    return group_answers(features, answers, alike=alike)[0]
+
+
+def group_answers(features: pd.DataFrame, answers: Sequence[str], *,
+                  alike: float = ALIKE) -> tuple[np.ndarray, list[int]]:
+    """(a group number per answer, each group's leader): the leader of group g is the answer
+    `leaders[g]`, the one the group's other answers are alike to."""
     n = len(answers)
     if n == 0:
-        return np.zeros(0, dtype=np.int64)
+        return np.zeros(0, dtype=np.int64), []
     sim = similarity(features, answers)
     # leaders: answers most like many others come first, then the export's order
     order = np.argsort(-(sim >= alike).sum(axis=1), kind="stable")
@@ -110,4 +117,4 @@ def meaning_groups(features: pd.DataFrame, answers: Sequence[str], *,
                 continue
         group[i] = len(leaders)
         leaders.append(int(i))
-    return group
+    return group, leaders

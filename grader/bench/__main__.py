@@ -22,6 +22,7 @@ SUBCOMMANDS = {
     "model_files": ("grader.bench.model_files", "crafted model files: crashes and slow loads"),
     "general": ("grader.bench.general", "the general model leave-questions-out on Beetle (3-/2-way)"),
     "learning-curve": ("grader.bench.learning_curve", "a teacher marking a bare exam: suggested vs random order"),
+    "effort": ("grader.bench.effort", "a teacher's decisions per answer and final accuracy, the app's workflow"),
 }
 
 

@@ -31,7 +31,6 @@ import math
 import sys
 import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -40,8 +39,9 @@ import pandas as pd
 from grader.bench.beetle_confidence import (CONFIDENCE_BANDS, format_reliability, format_target,  # noqa: F401
                                             is_unmarked, reliability, target_figures)
 from grader.bench.beetle_data import (MARK_ORDER, NO_CREDIT, SCHEMES, load_beetle,  # noqa: F401 (other benches)
-                                      relabel)
+                                      question_ids, relabel)
 from grader.bench.beetle_data import train_and_grade as _train_and_grade
+from grader.bench.parallel import run_tasks
 from grader.metrics import macro_f1
 
 FLAG_SHARES = (0.2, 0.3)
@@ -135,11 +135,7 @@ def run(data: Path, cv: int = 0, params: dict | None = None, jobs: int = 1,
     groups = [(questions[qid], group) for qid, group in answers.groupby("question_id", sort=True)
               if qid in questions]
     params = dict(params or {})
-    if jobs > 1:
-        with ProcessPoolExecutor(jobs) as pool:
-            results = list(pool.map(grade_question, *zip(*[(q, g, cv, params, seed) for q, g in groups])))
-    else:
-        results = [grade_question(q, g, cv, params, seed) for q, g in groups]
+    results = run_tasks(grade_question, [(q, g, cv, params, seed) for q, g in groups], jobs)
     predictions = pd.concat(results, ignore_index=True)
     return predictions, figures(predictions)
 

@@ -56,6 +56,12 @@ def load_beetle(data: Path) -> tuple[dict[str, dict], pd.DataFrame]:
     return questions, answers
 
 
+def question_ids(questions: dict, answers: pd.DataFrame, first: int = 0) -> list[str]:
+    """The ids of the questions that have answers, sorted; only the `first` ones when > 0."""
+    qids = sorted(q for q in answers.question_id.unique() if q in questions)
+    return qids[:first] if first > 0 else qids
+
+
 def train_and_grade(question, train: pd.DataFrame, test: pd.DataFrame, scheme: str,
                     params: dict) -> tuple[list, np.ndarray, float]:
     """(marks, confidences) of the test answers, and the flag threshold for

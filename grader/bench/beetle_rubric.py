@@ -20,13 +20,13 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from grader.bench.beetle_data import load_beetle, relabel, train_and_grade
+from grader.bench.parallel import run_tasks
 
 SCHEMES = ("3way", "2way")
 #: What each source is trained on and graded on: (short name, marked answers, graded answers).
@@ -124,11 +124,7 @@ def run(data: Path, rubrics: Path, n: int, params: dict | None = None, jobs: int
                          f"{short[0]} was written from")
     tasks = [(questions[qid], rubric_of[qid], group, seen.get(qid, []), n, seed, i, dict(params or {}), train_only)
              for i, (qid, group) in enumerate(answers.groupby("question_id", sort=True)) if qid in rubric_of]
-    if jobs > 1:
-        with ProcessPoolExecutor(jobs) as pool:
-            parts = list(pool.map(grade_question, *zip(*tasks)))
-    else:
-        parts = [grade_question(*task) for task in tasks]
+    parts = run_tasks(grade_question, tasks, jobs)
     return pd.concat(parts, ignore_index=True)
 
 

@@ -29,13 +29,13 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from grader.bench.beetle import load_beetle, relabel
+from grader.bench.beetle import load_beetle, question_ids, relabel
+from grader.bench.parallel import run_tasks
 
 CHECKPOINTS = (10, 20, 40, 80)
 ORDERS = ("random", "suggested", "random+general", "suggested+general")
@@ -158,19 +158,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if args.split == "train":
         answers = answers[answers.split == "train"].reset_index(drop=True)
-    qids = sorted(q for q in answers.question_id.unique() if q in questions)
-    if args.questions > 0:
-        qids = qids[:args.questions]
+    qids = question_ids(questions, answers, args.questions)
     generals = {q: None for q in qids}
     if any(o.endswith("+general") for o in orders):
         generals = general_models(args.data, args.scheme, qids, resamples=5)
     tasks = [(questions[q], answers[answers.question_id == q].reset_index(drop=True), args.scheme, orders,
               args.seeds, CHECKPOINTS, args.batch, generals[q]) for q in qids]
-    if args.jobs > 1:
-        with ProcessPoolExecutor(args.jobs) as pool:
-            results = list(pool.map(run_question, *zip(*tasks)))
-    else:
-        results = [run_question(*t) for t in tasks]
+    results = run_tasks(run_question, tasks, args.jobs)
     table = pd.DataFrame([r for rows in results for r in rows])
     n_answers = int(answers.question_id.isin(qids).sum())
     print(f"learning curve on Beetle ({args.data}), {args.scheme}: {len(qids)} question{'s' if len(qids) != 1 else ''}, {n_answers} answers "

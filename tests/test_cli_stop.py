@@ -1,0 +1,63 @@
+"""`grader suggest` says whether the teacher can stop marking, from spot checks kept out of training."""
+
+from __future__ import annotations
+
+import json
+
+from grader.cli import main
+from tests.data import QUESTION_YAML, marked_answers, write_rows
+
+
+def test_suggest_says_what_to_check_and_reads_the_checks(tmp_path, capsys):
+    answers, marks = marked_answers()
+    question = tmp_path / "q.yaml"
+    question.write_text(QUESTION_YAML, encoding="utf-8")
+    exam = write_rows(tmp_path / "exam.csv", [["id", "answer"]] + [[f"s{i}", a] for i, a in enumerate(answers)])
+    so_far = write_rows(tmp_path / "so_far.csv", [["id", "answer", "mark"]]
+                    + [[f"s{i}", a, m] for i, (a, m) in enumerate(zip(answers[:30], marks[:30]))])
+    base = ["suggest", "--question", str(question), "--answers", str(exam), "--marked", str(so_far), "-n", "2"]
+    assert main(base + ["--json"]) == 0
+    stop = json.loads(capsys.readouterr().out)["stop"]
+    assert stop["advice"]["checked"] == 0 and stop["advice"]["action"] in ("check", "mark")
+    if stop["advice"]["action"] == "check":
+        assert len(stop["check"]) == stop["advice"]["more_checks"] > 0
+        assert not {int(i[1:]) for i in stop["check"]} & set(range(30))  # never a marked answer
+    # the teacher checks every other unmarked answer: the truth is known for them
+    checks = write_rows(tmp_path / "checks.csv", [["id", "answer", "mark"]]
+                    + [[f"s{i}", answers[i], marks[i]] for i in range(30, 100, 2)])
+    assert main(base + ["--checked", str(checks), "--stop-target", "0.9", "--json"]) == 0
+    advice = json.loads(capsys.readouterr().out)["stop"]["advice"]
+    assert advice["target"] == 0.9 and advice["checked"] > 0 and advice["message"]
+    assert main(base + ["--checked", str(checks)]) == 0
+    assert "\nstop: " in capsys.readouterr().out
+    # a check that is also a marked answer taught the model: refused, with the file named
+    both = write_rows(tmp_path / "both.csv", [["id", "answer", "mark"], ["s3", answers[3], marks[3]]])
+    assert main(base + ["--checked", str(both)]) == 2
+    err = capsys.readouterr().err
+    assert str(both) in err and "'s3'" in err and "kept out of the marked answers" in err
+
+
+def test_grade_with_one_model_says_whether_its_marks_can_be_signed(tmp_path, capsys):
+    answers, marks = marked_answers()
+    question = tmp_path / "q.yaml"
+    question.write_text(QUESTION_YAML, encoding="utf-8")
+    marked = write_rows(tmp_path / "marked.csv", [["id", "answer", "mark"]]
+                        + [[f"s{i}", answers[i], marks[i]] for i in range(60)])
+    model = tmp_path / "m.json"
+    assert main(["train", "--question", str(question), "--answers", str(marked), "--model", str(model),
+                 "--no-calibrate"]) == 0
+    exam = write_rows(tmp_path / "exam.csv", [["id", "answer"]] + [[f"s{i}", answers[i]] for i in range(60, 100)])
+    out = tmp_path / "graded.csv"
+    capsys.readouterr()
+    assert main(["grade", "--model", str(model), "--answers", str(exam), "--out", str(out), "--no-progress"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("graded 40 rows") and lines[1].startswith("stop: ")
+    checks = write_rows(tmp_path / "checks.csv", [["id", "answer", "mark"]]
+                        + [[f"s{i}", answers[i], marks[i]] for i in range(60, 100, 2)])
+    assert main(["grade", "--model", str(model), "--answers", str(exam), "--out", str(out), "--no-progress",
+                 "--checked", str(checks), "--stop-target", "0.8", "--restart"]) == 0
+    said = capsys.readouterr().out
+    assert "stop: " in said and ("checked at random" in said or "check" in said or "mark more" in said)
+    (tmp_path / "exam.yaml").write_text("questions: []\n", encoding="utf-8")
+    assert main(["grade", "--exam", str(tmp_path / "exam.yaml"), "--out", str(out), "--checked", str(checks)]) == 2
+    assert "--checked" in capsys.readouterr().err
