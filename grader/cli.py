@@ -147,8 +147,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--answers", required=True, action=InputFile, what="answers file", metavar="marked.csv")
     p.add_argument("--model", required=True, type=Path, metavar="model.json", help="model file to write")
     p.add_argument("--no-calibrate", dest="calibrate", action="store_false",
-                   help="do not keep cross-validated confidences in the model (grade --target-accuracy "
-                        "needs them; keeping them trains 5 more models)")
+                   help="do not keep cross-validated confidences in the model: its confidences are then the "
+                        "raw ones, not probabilities, and grade --target-accuracy cannot use it (keeping "
+                        "them trains 5 more models)")
     _add_force(p)
     _add_columns(p)
     _add_learning(p)
@@ -207,6 +208,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--folds", type=_positive_int, default=5)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--json", type=Path, metavar="report.json", help="also write the report as JSON")
+    p.add_argument("--raw-confidence", dest="calibrated", action="store_false",
+                   help="measure the raw confidences, not the probabilities a model trained by grader train "
+                        "shows (each fold's model calibrated on its own training answers: 5 times slower)")
     _add_force(p)
     _add_columns(p)
     _add_learning(p)
@@ -266,10 +270,12 @@ def cmd_train(args: argparse.Namespace) -> int:
 
         try:
             calibrate(model, marked.answers, marked.marks)
-            calibrated = " with cross-validated confidences (for grade --target-accuracy)"
+            calibrated = (" with cross-validated confidences (its confidences are the probability that a "
+                          "mark is right; for grade --target-accuracy)")
         except TooFewToCrossValidate as e:  # the model itself is fine: written without them
-            _warn([f"{e}: the model is written without cross-validated confidences, so "
-                   f"grade --target-accuracy cannot use it until more answers are marked"])
+            _warn([f"{e}: the model is written without cross-validated confidences, so its confidences "
+                   f"are raw ones, not probabilities, and grade --target-accuracy cannot use it until "
+                   f"more answers are marked"])
     model.save(args.model)
     marks = ", ".join(f"{m}: {n}" for m, n in model.trained_on["marks"].items())
     print(f"trained on {len(marked)} answers ({marks}); {len(model.learner.rules_)} rules; "
@@ -285,7 +291,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         check_output(args.json, REPORT_JSON, [*question_inputs(args.question), args.answers], args.force)
     question, marked = _load_marked(args, args.question)
     report = cross_validate(question, marked.answers, marked.marks, folds=args.folds, seed=args.seed,
-                            **_learning_params(args))
+                            calibrated=args.calibrated, **_learning_params(args))
     print(report.text())
     if args.json is not None:
         atomic_write_text(args.json, json.dumps(report.to_dict(), indent=1) + "\n")

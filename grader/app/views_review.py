@@ -139,9 +139,9 @@ def answer_card(session: ExamSession, store: ReviewStore, row: pd.Series,
         a.metric("Proposed mark", md_escape(row["proposed"]) if not is_missing(row["proposed"]) else NO_MARK)
         conf = row["confidence"]
         b.metric("Confidence", "—" if pd.isna(conf) else f"{conf:.0%}",
-                 help="The share of the rule lists, the model's and those learned from resamples of "
-                      "the marked answers, that give this mark, times how well the answer reads "
-                      "like the marked answers given this mark (see Why).")
+                 help="How likely this mark is to be right, where the model is calibrated on its "
+                      "cross-validated marked answers; it rests on the share of the rule lists that give "
+                      "the mark and on how well the answer reads like the answers given it (see Why).")
         show_why(qs, row)
         features = qs.features.iloc[answer_position(qs, aid)].to_dict()
         found = features_found(features, qs.descriptions)

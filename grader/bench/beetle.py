@@ -194,6 +194,17 @@ def scheme_reliability(predictions: pd.DataFrame) -> dict[str, list[dict]]:
             for scheme in SCHEMES}
 
 
+def scheme_calibration_error(predictions: pd.DataFrame) -> dict[str, float]:
+    """{scheme: the 10-bin calibration error of its own-label marks} (`metrics.expected_calibration_error`:
+    an unmarked answer counts as a wrong mark of confidence 0)."""
+    from grader.metrics import expected_calibration_error
+
+    return {scheme: expected_calibration_error(
+        [relabel(y, scheme) for y in predictions.label_5way],
+        [None if is_unmarked(m) else m for m in predictions[f"mark_{scheme}"]],
+        pd.to_numeric(predictions[f"confidence_{scheme}"], errors="coerce").to_numpy()) for scheme in SCHEMES}
+
+
 def _threshold(text: str) -> float | None:
     return None if text.lower() in ("none", "off") else float(text)
 
@@ -244,6 +255,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="also flag each question as grade --target-accuracy A does (its own "
                              "cross-validated marked answers; 5 more models per question and fold) and "
                              "print the share flagged and the accuracy left on the evaluation answers")
+    parser.add_argument("--raw-confidence", dest="calibrated", action="store_false",
+                        help="the models' raw confidences: no model is calibrated on its own training "
+                             "answers as grader train calibrates it (5 fewer models per question and fold)")
     parser.add_argument("--predictions", type=Path, default=None, metavar="CSV",
                         help="write every evaluation answer's marks and confidences here")
     parser.add_argument("--compare", type=Path, default=None, metavar="CSV",
@@ -283,6 +297,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         params["list_confidence"] = args.list_confidence == "on"
     if args.target_accuracy is not None:
         params["target_accuracy"] = args.target_accuracy
+    if not args.calibrated:
+        params["calibrated"] = False
     if args.rubrics is not None:
         from grader.bench.beetle_rubric import report
 
@@ -311,6 +327,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(format_spread(per_question_accuracy(predictions), before))
     by_confidence = scheme_reliability(predictions)
     print(format_reliability(by_confidence))
+    calibration_error = scheme_calibration_error(predictions)
+    print("calibration error (10 bins, mean gap between a confidence and the share right): "
+          + ", ".join(f"{scheme} {e:.3f}" for scheme, e in calibration_error.items()))
     to_target = {}
     if args.target_accuracy is not None:
         to_target = {scheme: target_figures(
@@ -334,7 +353,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         bands = {scheme: [{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in r.items()}
                           for r in rows] for scheme, rows in by_confidence.items()}
         report = {"data": str(args.data), "cv": args.cv, "seed": args.seed, "params": params,
-                  "figures": figures_json, "reliability": bands, "target_accuracy": to_target}
+                  "figures": figures_json, "reliability": bands, "target_accuracy": to_target,
+                  "calibration_error": {k: None if math.isnan(v) else v for k, v in calibration_error.items()}}
         atomic_write_text(args.json, json.dumps(report, indent=1) + "\n")
     return 0
 

@@ -15,7 +15,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from grader.bench.beetle_confidence import target_threshold
+from grader.grading.evaluation import TooFewToCrossValidate, calibrate
+from grader.grading.flag_threshold import choose_threshold
 from knowledge.rule_marks import with_marks
 
 SCHEMES = ("5way", "3way", "2way")
@@ -65,12 +66,15 @@ def question_ids(questions: dict, answers: pd.DataFrame, first: int = 0) -> list
 def train_and_grade(question, train: pd.DataFrame, test: pd.DataFrame, scheme: str,
                     params: dict) -> tuple[list, np.ndarray, float]:
     """(marks, confidences) of the test answers, and the flag threshold for
-    `params["target_accuracy"]` (inf when the marked answers cannot vouch for it; NaN without one)."""
+    `params["target_accuracy"]` (inf when the marked answers cannot vouch for it; NaN without one).
+    The model is calibrated on its own training answers, as `grader train` does (its confidences
+    are then probabilities), unless `params["calibrated"]` is False (the raw confidences)."""
     from grader.grading.model import GradingModel
 
     marks = [relabel(y, scheme) for y in train.label_5way]
     params = dict(params)
     target = params.pop("target_accuracy", None)
+    calibrated = params.pop("calibrated", True)
     if len(set(marks)) < 2:  # the learner needs two marks: nothing is marked automatically
         return [None] * len(test), np.full(len(test), np.nan), math.inf if target else math.nan
     if params.pop("marks_listed", True):  # as a teacher who lists the marks, lowest first
@@ -80,6 +84,17 @@ def train_and_grade(question, train: pd.DataFrame, test: pd.DataFrame, scheme: s
     with warnings.catch_warnings():  # "marks are words in no order": the header shows marks_listed
         warnings.simplefilter("ignore")
         model = GradingModel.train(question, train.answer.tolist(), marks, **params)
+    if calibrated or target:
+        try:
+            calibrate(model, train.answer.tolist(), marks)
+        except TooFewToCrossValidate:
+            pass  # raw confidences, and no target can be vouched for (as grader train)
+    pairs = model.calibration
+    if not calibrated:
+        model.calibration = None  # the raw confidences, and a threshold on them
+    threshold = math.nan if not target else math.inf if pairs is None else (
+        model.flag_threshold_for(target).threshold if calibrated
+        else choose_threshold([math.nan if c is None else c for c in pairs["confidence"]], pairs["correct"],
+                              target).threshold)
     graded = model.grade(test.answer.tolist())
-    return graded["mark"].tolist(), graded["confidence"].to_numpy(dtype=float), target_threshold(
-        model, train.answer.tolist(), marks, target)
+    return graded["mark"].tolist(), graded["confidence"].to_numpy(dtype=float), threshold

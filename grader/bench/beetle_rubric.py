@@ -96,6 +96,7 @@ def grade_question(record: dict, rubric, group: pd.DataFrame, seen: list[str], n
     test = rest[rest.split == "test"].reset_index(drop=True)
     out = pd.DataFrame({"question_id": bare.id, "id": rest.id.to_numpy(), "split": rest.split.to_numpy(),
                         "label_5way": rest.label_5way.to_numpy()})
+    params = {**params, "calibrated": False}  # only the marks are compared: no confidence needed
     for scheme in SCHEMES:
         question = {"bare": bare, "rubric": for_scheme(rubric, scheme)}
         for kind in ("bare", "rubric"):

@@ -125,6 +125,8 @@ class Explanation:
     #: set by the grading model when its confidence is not the product below (the share of
     #: its rule lists that give the label, times the support): the figure it flags by
     overall: float | None = None
+    #: what `overall_confidence` is called in the text: the grading model names a probability
+    confidence_name: str = "overall confidence"
     #: set by the grading model: writes `text()` in its domain's words instead
     wording: Callable[["Explanation"], str] | None = field(default=None, repr=False, compare=False)
 
@@ -160,7 +162,7 @@ class Explanation:
         if self._has_support:
             lines.append(self.support_note or f"other evidence supports it {self.support:.2f}")
         if lines:
-            lines[-1] += f": overall confidence {self.overall_confidence:.2f}"
+            lines[-1] += f": {self.confidence_name} {self.overall_confidence:.2f}"
         return lines
 
     def text(self) -> str:

@@ -108,8 +108,12 @@ def flagging_curve(y_true: np.ndarray, y_pred: np.ndarray, confidence: np.ndarra
 
 
 def cross_validate(question: Question, answers: Sequence[str], marks: Sequence[str], *, folds: int = 5,
-                   seed: int = 0, **train_params) -> EvaluationReport:
-    """Train and test a GradingModel on `folds` stratified splits of the marked answers."""
+                   seed: int = 0, calibrated: bool = False, **train_params) -> EvaluationReport:
+    """Train and test a GradingModel on `folds` stratified splits of the marked answers.
+    `calibrated`: each fold's model is calibrated as `grader train` calibrates (`calibrate`, a
+    cross-validation inside the fold's training answers only), so that the confidences measured
+    are the probabilities a teacher reads; else they are the raw confidences (what `calibrate`
+    keeps). A fold too small to calibrate keeps its raw confidences."""
     from grader.grading.model import GradingModel
 
     answers = ["" if a is None else str(a) for a in answers]
@@ -132,8 +136,13 @@ def cross_validate(question: Question, answers: Sequence[str], marks: Sequence[s
         train = ~test
         if len(set(y[train].tolist())) < 2:
             raise TooFewToCrossValidate(f"fold {k + 1} leaves a single mark to train on; use fewer folds")
-        model = GradingModel.train(question, [answers[i] for i in np.flatnonzero(train)], y[train].tolist(),
-                                   **train_params)
+        train_answers = [answers[i] for i in np.flatnonzero(train)]
+        model = GradingModel.train(question, train_answers, y[train].tolist(), **train_params)
+        if calibrated:
+            try:
+                calibrate(model, train_answers, y[train].tolist(), folds=folds, seed=seed)
+            except TooFewToCrossValidate:
+                pass  # the model a teacher would get: raw confidences, said by `grader train`
         held_out = [answers[i] for i in np.flatnonzero(test)]
         labels, confidences, *_ = model.decide(model.features(held_out), held_out)
         pred[test] = np.asarray(labels, dtype=object)
@@ -148,14 +157,15 @@ def cross_validate(question: Question, answers: Sequence[str], marks: Sequence[s
         ece=float(metrics.expected_calibration_error(y, pred, conf)),
         coverage=float(np.mean([p is not None for p in pred])),
         curve=flagging_curve(y, pred, conf), folds=folds, seed=seed, n=len(y), marks=order,
-        fold_accuracy=fold_accuracy, params=dict(train_params),
+        fold_accuracy=fold_accuracy, params={**train_params, **({"calibrated": True} if calibrated else {})},
         predictions=pd.DataFrame({"mark": y, "predicted": pred, "confidence": conf, "fold": fold_of}))
     return report
 
 
 def calibrate(model, answers: Sequence[str], marks: Sequence[str], folds: int = 5, seed: int = 0) -> None:
-    """Keep in `model` the cross-validated confidences of its marked answers (models trained
-    with its options on the other folds), for flagging to a target accuracy
+    """Keep in `model` the cross-validated raw confidences of its marked answers (models trained
+    with its options on the other folds): its confidences become probabilities fitted on them
+    (`GradingModel.probability`), and it can flag to a target accuracy
     (`GradingModel.flag_threshold_for`, `grader.grading.flag_threshold`).
     `TooFewToCrossValidate` when the answers cannot be split into `folds`."""
     from grader.grading.model import TRAIN_OPTIONS

@@ -50,6 +50,8 @@ def explain_answer(model: Any, answer: str) -> Explanation:
     if model.params.get("list_confidence") and explanation.rule_index is not None \
             and not np.isnan(decisions.confidence[0]):
         explanation.overall = float(decisions.confidence[0])  # the share of the rule lists, not the rule's
+        if model.calibrated:  # the figure shown: a probability fitted on cross-validated marked answers
+            explanation.confidence_name = "so the mark is right with a probability of about"
     return explanation
 
 

@@ -293,7 +293,8 @@ class MarkerWords:
                    "learned": "a rule learned from the marked answers"}.get(e.origin or "", "a rule")
             if (e.origin or "").startswith("resample "):  # the vote took the mark from a resampled model
                 who = f"a rule learned from {e.origin} of the marked answers, {vote_phrase(True, self.vote_by_wording)}"
-            conf = "" if e.confidence is None else f", confidence {e.confidence:.2f}"
+            # the rule's own figure, on the answers it was learned from: not the mark's probability
+            conf = "" if e.confidence is None else f", rule confidence {e.confidence:.2f}"
             lines.append(f"rule {e.rule_index + 1}: {who}{conf}")
             lines += e._agreement_lines()
         if e.tried:

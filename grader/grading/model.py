@@ -34,6 +34,7 @@ from grader.grading.defaults import (DEFAULT_CONFIDENCE_THRESHOLD, DEFAULT_FLAG_
 from grader.grading.fit import out_of_place, training_share, unmatched
 from grader.grading.justification import explain_answer
 from grader.grading.marker_text import MarkerWords, confidence_text, rules_text, vote_phrase
+from grader.grading.probability import ProbabilityMap
 from grader.grading.model_file import ModelParts, model_data, model_fingerprint, parts_from_data, write_model_json
 from grader.grading.wording import WordingSupport, support_phrases, weigh
 from grader.grading.training import LEARNERS, as_text as _as_text, is_blank, learn, marks_order_note  # noqa: F401 (re-exported)
@@ -51,14 +52,16 @@ class Decisions(NamedTuple):
     """The model's decisions on a set of answers, aligned with them."""
 
     marks: np.ndarray       # object: the mark, None where no rule applies
-    confidence: np.ndarray  # share of the rule lists giving the mark (`agreement.list_share`; older
-                            # files: rule confidence x agreement) x wording support; NaN where no mark
+    confidence: np.ndarray  # the probability that the mark is right: `raw` through the model's
+                            # `probability` map (`raw` itself for a model without calibration)
     rule_index: np.ndarray  # index in learner.rules_ of the rule that fired, -1 where none
     agreement: np.ndarray   # share of the resampled models giving the same mark; NaN if none were kept
     support: np.ndarray     # wording support of the mark (`grader.grading.wording`); NaN if none
     preferred: np.ndarray   # object: the mark the wording prefers, None where no support figure
     borrowed: np.ndarray    # object: (resample, rule index) where the vote of the resampled rule
                             # lists changed the mark (`agreement.majority_vote`), else None
+    raw: np.ndarray         # share of the rule lists giving the mark (`agreement.list_share`; older
+                            # files: rule confidence x agreement) x wording support; NaN where no mark
 
 
 class GradingModel:
@@ -72,9 +75,9 @@ class GradingModel:
         self.learner = learner
         self.agreement = agreement  # None in model files written before it existed
         self.wording = wording  # None in model files written before it existed, or turned off
-        #: cross-validated confidences and right/wrong of the marked answers
-        #: (`grader.grading.evaluation.calibrate`), for
-        #: flagging to a target accuracy; None until calibrated
+        #: cross-validated raw confidences and right/wrong of the marked answers
+        #: (`grader.grading.evaluation.calibrate`): the confidence shown is fitted on them
+        #: (`probability`), and flagging to a target accuracy; None until calibrated
         self.calibration: dict | None = None
         self.trained_on = trained_on
         self.params = params
@@ -147,6 +150,31 @@ class GradingModel:
                           list_confidence=list_confidence, learner=learner, min_initial_support=min_initial_support,
                           executor=executor, progress=progress))
 
+    @property
+    def calibration(self) -> dict | None:
+        return self._calibration
+
+    @calibration.setter
+    def calibration(self, pairs: dict | None) -> None:
+        self._calibration = pairs
+        self._probability: ProbabilityMap | None = None
+
+    @property
+    def calibrated(self) -> bool:
+        """Whether the confidences are probabilities fitted on cross-validated marked answers
+        (else they are the raw confidences: trained with --no-calibrate, or on too few answers)."""
+        return not self.probability.is_identity
+
+    @property
+    def probability(self) -> ProbabilityMap:
+        """The map from a raw confidence to the probability that the mark is right
+        (`grader.grading.probability`), fitted on `calibration`; the identity without it."""
+        if self._probability is None:
+            pairs = self._calibration
+            self._probability = (ProbabilityMap() if not pairs else
+                                 ProbabilityMap.fit(pairs["confidence"], pairs["correct"]))
+        return self._probability
+
     def flag_threshold_for(self, target: float):
         """The `ThresholdChoice` for a target accuracy, from the calibration (ValueError if none)."""
         from grader.grading.flag_threshold import choose_threshold
@@ -155,7 +183,9 @@ class GradingModel:
             raise ValueError("this model has no cross-validated confidences to choose a threshold from; "
                              "train it again with grader train (which keeps them unless --no-calibrate, "
                              "once there are enough marked answers for 5 folds)")
-        conf = [math.nan if c is None else c for c in self.calibration["confidence"]]
+        # the pairs' raw confidences as the probabilities shown, so that the threshold is one on
+        # the figure grade flags by (the map is monotone: the same answers are flagged)
+        conf = self.probability([math.nan if c is None else c for c in self.calibration["confidence"]])
         return choose_threshold(conf, self.calibration["correct"], target)
 
     # -- using it ------------------------------------------------------------------------
@@ -200,8 +230,8 @@ class GradingModel:
             support, preferred = self.wording.judge(texts, [
                 None if i < 0 and b is None else m for m, i, b in zip(labels, index, borrowed)], scores)
             confidence = weigh(confidence, support)
-        return Decisions(labels, confidence, np.asarray(index, dtype=np.int64), agreement, support,
-                         np.asarray(preferred, dtype=object), borrowed)
+        return Decisions(labels, self.probability(confidence), np.asarray(index, dtype=np.int64), agreement,
+                         support, np.asarray(preferred, dtype=object), borrowed, confidence)
 
     def _list_confidence(self, main_labels: np.ndarray, labels: np.ndarray, rule_confidence: np.ndarray,
                          index: np.ndarray, borrowed: np.ndarray, verdicts: list) -> np.ndarray:
@@ -247,7 +277,7 @@ class GradingModel:
         contradicted = contradiction_notes(self.question, X, decisions.marks, [
             tested[i] if b is None else frozenset(lit.feature for lit in self.borrowed_rule(b).body)
             for i, b in zip(decisions.rule_index, decisions.borrowed)])[codes]
-        labels, confidences, index, agreement, support, preferred, borrowed = (a[codes] for a in decisions)
+        labels, confidences, index, agreement, support, preferred, borrowed, _ = (a[codes] for a in decisions)
         voted = np.array([b is not None for b in borrowed], dtype=bool)
         blank = np.fromiter((not t for t in texts), dtype=bool, count=len(texts))
         no_rule = (index < 0) & ~voted

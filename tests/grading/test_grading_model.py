@@ -55,7 +55,7 @@ def test_flag_threshold_moves_flags(model):
 
 def test_marks_agree_with_the_learner(model):
     X = model.features(NEW)
-    labels, confidences, index, agreement, support, _, borrowed = model.decide(X, NEW)
+    labels, confidences, index, agreement, support, _, borrowed, _ = model.decide(X, NEW)
     learner_labels, learner_conf = model.learner.predict_with_confidence(X)
     # the learner's mark, unless most resampled rule lists give another (test_agreement.py)
     assert list(labels) == [m if b is None else model.borrowed_rule(b).head

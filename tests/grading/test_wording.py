@@ -88,7 +88,7 @@ def test_a_mark_the_wording_contradicts_is_less_sure_and_one_it_agrees_with_keep
     assert np.isnan(wording.support(["the battery is flat"], [None])[0])
     assert np.isnan(wording.support(["the battery is flat"], ["2"])[0])  # a mark it was not fitted on
     phrases = support_phrases(np.array([0.2, 1.0, np.nan]), ["1", "1", None], ["0", "1", None])
-    assert phrases.tolist() == ["; answers worded like this one were more often marked 0 (wording support 0.20)",
+    assert phrases.tolist() == ["; but answers worded like this one were more often marked 0 (wording support 0.20)",
                                 "; answers worded like this one were marked 1 too", ""]
 
 
