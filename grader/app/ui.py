@@ -220,6 +220,16 @@ def shown_id(exam_id: str, answer_id: str) -> str:
     return pseudonym(exam_id, answer_id) if anonymous() else str(answer_id)
 
 
+def answer_key(kind: str, exam_id: str, question_id: str, answer_id: str) -> str:
+    """The key of a widget about one answer: the question and a hash of the student's id,
+    never the id itself (Streamlit puts every key on the page, as a `st-key-<key>` class,
+    where anonymous marking must not show an e-mail address)."""
+    import hashlib
+
+    digest = hashlib.sha256(f"{exam_id}\x00{answer_id}".encode("utf-8")).hexdigest()[:16]
+    return f"{kind}|{question_id}|{digest}"
+
+
 def shown_time(iso: object) -> str:
     """A stored UTC time in the browser's time zone (the server's when the browser does not
     say)."""

@@ -154,7 +154,8 @@ def _apply_group(store: ReviewStore, exam_id: str, members: pd.DataFrame, key: s
         state["seen"][(d.question_id, d.answer_id)] = d.version
     text = f"Saved mark {mark} for {len(saved)} answer(s) of the group."
     if conflicts:
-        others = "; ".join(f"{c.current.answer_id}: {c.current.new_mark} by {c.current.marker}"
+        others = "; ".join(f"{shown_id(exam_id, c.current.answer_id)}: {c.current.new_mark} by "
+                           f"{c.current.marker}"
                            for c in conflicts)
         notice("warning", text + f" {len(conflicts)} answer(s) were decided by someone else "
                                f"meanwhile and were left as they are: {others}.")

@@ -18,7 +18,7 @@ from grader.app.review import (NO_MARK, features_found, flagged, marker_stats,
                                review_queue, undoable)
 from grader.app.session import ExamSession, QuestionSession
 from grader.app.review_store import ConflictError, ReviewStore
-from grader.app.ui import marker, md_escape, notice, show_notice, shown_id, shown_time
+from grader.app.ui import answer_key, marker, md_escape, notice, show_notice, shown_id, shown_time
 from features.text import is_missing  # None, or the NaN a pandas merge leaves where no mark is
 
 
@@ -195,21 +195,22 @@ def decision_form(session: ExamSession, store: ReviewStore, row: pd.Series,
     qid, aid = row["question_id"], row["answer_id"]
     marks = list(qs.marks) or sorted(qs.table["proposed"].dropna().unique())
     current = row["mark"] if row["mark"] in marks else None
-    key = f"{qid}|{aid}"
+    mark_key, comment_key = (answer_key(kind, session.exam_id, qid, aid)  # no student id in a key
+                             for kind in ("mark", "comment"))
     # One way to save, whatever the key: the mark chosen in the radio (the proposed or current
     # mark is chosen at first, so accepting it is one click or Enter). With a second "Accept"
     # button, Enter in the comment box pressed the form's first button and saved the proposed
     # mark although the marker had chosen another.
-    with st.form(f"decide|{key}", border=True):
+    with st.form(answer_key("decide", session.exam_id, qid, aid), border=True):
         st.radio("Mark", marks, index=marks.index(current) if current else None,
-                 horizontal=True, key=f"mark|{key}", format_func=md_escape,
+                 horizontal=True, key=mark_key, format_func=md_escape,
                  help=f"Proposed: {md_escape(row['proposed'])}" if not is_missing(row["proposed"])
                  else "No rule proposes a mark")
-        st.text_input("Comment (optional)", key=f"comment|{key}")
+        st.text_input("Comment (optional)", key=comment_key)
         st.form_submit_button("Save the chosen mark", type="primary", width="stretch",
                               on_click=_save_one, args=(store, session.exam_id, qid, aid,
-                                                        row["mark"], f"mark|{key}",
-                                                        f"comment|{key}", None, row["answer"]))
+                                                        row["mark"], mark_key, comment_key, None,
+                                                        row["answer"]))
 
 
 # -- views ---------------------------------------------------------------------------------

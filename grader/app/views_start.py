@@ -18,7 +18,7 @@ from grader.app.review_training import extended_training_text
 from grader.app.session import ExamSession, QuestionSession, train_or_load
 from grader.app.settings import AppSettings
 from grader.app.starter import NoModel, RetrainJobs, retrain_due, retrain_job
-from grader.app.ui import marker, md_escape, notice, show_notice, shown_id
+from grader.app.ui import answer_key, marker, md_escape, notice, show_notice, shown_id
 from grader.grading.suggest import MIN_MARKED_FOR_MODEL, suggest
 from features.text import is_missing
 
@@ -139,8 +139,8 @@ def start_view(session: ExamSession, store: ReviewStore, settings: AppSettings) 
             st.text(row["answer"] if str(row["answer"]).strip() else "(blank answer)")
             if not is_missing(row["proposed"]):
                 st.caption(md_escape(f"proposed: {row['proposed']} ({row['explanation']})"))
-            key = f"start_mark|{qid}|{aid}"
-            with st.form(f"start|{qid}|{aid}", border=False):
+            key = answer_key("start_mark", session.exam_id, qid, aid)  # no student id in a key
+            with st.form(answer_key("start", session.exam_id, qid, aid), border=False):
                 st.radio("Mark", choices, index=None, horizontal=True, key=key, format_func=md_escape)
                 st.form_submit_button("Save", on_click=_save,
                                       args=(store, session.exam_id, qid, aid, row["mark"], key, row["answer"],

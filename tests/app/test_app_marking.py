@@ -13,12 +13,13 @@ pytest.importorskip("streamlit")
 
 from grader.app.settings import AppSettings  # noqa: E402
 from tests.app.test_app import _button, _exam_id, _metric, _plain, _start, _view  # noqa: E402
+from grader.app.ui import answer_key  # noqa: E402
 
 
 def _save_a_mark(at) -> None:
     """Choose the first mark on the card (the first answer may have no proposed mark) and save."""
     qid, aid = at.selectbox(key="review_pick").value
-    radio = at.radio(key=f"mark|{qid}|{aid}")
+    radio = at.radio(key=answer_key("mark", _exam_id(), qid, aid))
     radio.set_value(radio.value or radio.options[0])
     _button(at, "Save the chosen mark").click().run()
 

@@ -22,7 +22,7 @@ import pytest
 
 from grader.app.session import exam_id_for, open_exam, prepare_sample
 from grader.app.settings import REPO, AppSettings
-from grader.exams.exam_io import read_exam
+from grader.exams.exam_io import read_exam, read_table, resolve_column
 from grader.app.keys import NEXT_KEY, PREVIOUS_KEY, UNDO_KEY
 from grader.app.review_store import ReviewStore
 
@@ -331,3 +331,25 @@ def test_the_marks_view_opens_at_once_and_fills_in_its_figures_by_itself(server,
     _settle(page)
     assert page.get_by_text(re.compile("in the background")).count() == 0
     _shot(page, "marks-figures")
+
+
+def _student_ids() -> set[str]:
+    """The sample export's student ids (e-mail addresses), as written and as a widget key
+    would spell them in a `st-key-...` class."""
+    exam = read_exam(REPO / "sample_data" / "exam" / "exam.yaml")
+    frame, _, _ = read_table(exam.answers)
+    ids = {i.strip() for i in frame[resolve_column(exam.id_column, frame.columns, exam.answers, "id")]}
+    return ids | {re.sub(r"[^A-Za-z0-9_-]", "-", i) for i in ids}
+
+
+def test_anonymous_marking_puts_no_student_id_in_the_page(server, browser):
+    url, store, exam_id = server
+    page = _open(browser, url, "Ivy")
+    ids = _student_ids()
+    for view in ("Review", "Groups", "Start", "Spot checks"):
+        page.locator('[data-testid="stSidebar"]').get_by_text(view, exact=True).click()
+        _settle(page)
+        html = page.content()
+        assert "answer " in html  # the page shows students, by their pseudonyms
+        leaked = sorted(i for i in ids if i in html)
+        assert not leaked, f"{view}: {leaked[:3]}"

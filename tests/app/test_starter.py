@@ -142,13 +142,16 @@ def test_start_view_proposes_answers_and_saves_a_mark(bare_exam, tmp_path, monke
     radios = [r for r in at.radio if str(r.key).startswith("start_mark|")]
     assert len(radios) == 10
     first = radios[0]
-    aid = str(first.key).split("|")[2]
     first.set_value("1")
     next(b for b in at.button if b.label == "Save").click().run()
     assert not at.exception, at.exception
     store = ReviewStore(tmp_path / "decisions.sqlite")
-    saved = store.current(store.exams()[0][0])
-    assert saved[(QUESTION, aid)].new_mark == "1"
+    exam_id = store.exams()[0][0]
+    [saved] = store.current(exam_id).values()
+    assert saved.new_mark == "1" and saved.question_id == QUESTION
+    from grader.app.ui import answer_key
+
+    assert first.key == answer_key("start_mark", exam_id, QUESTION, saved.answer_id)
     assert "1 of 60" in [m.value for m in at.metric if m.label == "Answers marked"][0]
 
 
