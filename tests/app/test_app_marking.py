@@ -120,7 +120,7 @@ def test_groups_show_a_sample_and_size_and_counts_update_at_once(app_env):
     assert list(members.columns) == ["answer", "student", "proposed", "mark", "decided by"]
     assert len(members) == size
     # take one answer out (as the button does for the selected rows): the group is smaller
-    at.session_state["group_out"] = {(qid, members["student"].iloc[0])}
+    store.edit_groups(_exam_id(), qid, [members["student"].iloc[0]], "out", marker="Tess Marker")
     at.run()
     kept = at.selectbox(key="group_pick")
     if size > 2:
@@ -186,14 +186,16 @@ def test_an_exam_that_cannot_be_opened_leaves_no_progress_bar_and_the_sidebar_us
 
 
 def test_a_group_splits_into_answers_with_identical_features(app_env):
+    _, store = app_env
     at = _start()
     _view(at, "Groups")
     pick = at.selectbox(key="group_pick")
     qid, gid = pick.value
+    covered_first = int(pick.format_func(pick.value).split()[0])
     covered = sum(int(label.split()[0]) for label in pick.options)
     _button(at, "Split by what the rubric finds").click().run()
     assert not at.exception, at.exception
-    assert (qid, gid) in at.session_state["group_split"]
+    assert len(store.group_edits(_exam_id())["split"]) == covered_first  # kept in the store
     after = at.selectbox(key="group_pick")
     assert after.value != (qid, gid)  # the group as a whole is gone
     # its answers are in groups of identical features (two or more), the others on their own

@@ -353,3 +353,30 @@ def test_anonymous_marking_puts_no_student_id_in_the_page(server, browser):
         assert "answer " in html  # the page shows students, by their pseudonyms
         leaked = sorted(i for i in ids if i in html)
         assert not leaked, f"{view}: {leaked[:3]}"
+
+
+def _group_size(page) -> int:
+    """The size of the group shown, from its "Apply to all N answers" button."""
+    button = page.get_by_role("button", name=re.compile(r"^Apply to all \d+ answers$"))
+    return int(re.search(r"\d+", button.inner_text())[0])
+
+
+def test_an_answer_taken_out_of_a_group_stays_out_after_a_reload(server, browser):
+    url, store, exam_id = server
+    page = _open(browser, url, "Gus")
+    page.locator('[data-testid="stSidebar"]').get_by_text("Groups", exact=True).click()
+    _settle(page)
+    size = _group_size(page)
+    grid = page.locator('[data-testid="stDataFrame"]').first
+    box = grid.bounding_box()
+    page.mouse.click(box["x"] + 12, box["y"] + 35 + 17)  # the first member's row marker
+    _settle(page)
+    page.get_by_role("button", name="Take the selected answer out").click()
+    _settle(page)
+    page.get_by_text("Took 1 answer(s) out").first.wait_for()
+    assert _group_size(page) == size - 1
+    page.reload()
+    page.get_by_text("Review queue").first.wait_for()
+    page.locator('[data-testid="stSidebar"]').get_by_text("Groups", exact=True).click()
+    _settle(page)
+    assert _group_size(page) == size - 1  # not the whole group again
