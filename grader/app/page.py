@@ -22,7 +22,7 @@ from grader.app.session import prepare_sample
 from grader.app.settings import AppSettings
 from grader.app.ui import (cross_validations, get_session, get_store, md_escape, remember_marker,
                            remembered_marker, shown_id, write_marker_cookie)
-from grader.app.views_open import open_exam_sidebar
+from grader.app.views_open import back_to_open_exam, open_exam_sidebar, opened
 
 VIEWS = ("Review", "Groups", "Start", "Marks", "Spot checks", "Rubric", "Learn from reviews", "Export")
 ALL_QUESTIONS = "All questions"
@@ -96,14 +96,19 @@ def main() -> None:
         except OSError as exc:
             st.error(f"Cannot prepare the sample exam: {md_escape(exc)}")
             st.stop()
-        state["exam_path"] = str(exam_path)
+    state["exam_path"] = str(exam_path)
     try:
         session = get_session(Path(exam_path), settings)
     except Exception as exc:  # a bad exam file, CSV or rubric: a message, not a traceback
         st.error(md_escape(f"Cannot open {exam_path}: {exc}"))
-        if state.get("exam_path") and state["exam_path"] != str(prepare_sample(settings)):
-            st.info("Choose another exam in the sidebar, or the sample exam.")
-        st.stop()
+        before = back_to_open_exam()  # the exam open before stays open, as the marker left it
+        if before is None:
+            if state["exam_path"] != str(prepare_sample(settings)):
+                st.info("Choose another exam in the sidebar, or the sample exam.")
+            st.stop()
+        session = get_session(before, settings)
+        st.info(md_escape(f"{session.name} stays open."))
+    opened(session.exam_id, state["exam_path"])
 
     # nothing marked yet: begin with the answers worth marking
     starter = any(getattr(q, "starter", False) for q in session.questions.values())

@@ -144,15 +144,15 @@ def remember_session(settings: AppSettings, session: ExamSession) -> None:
 
 
 def saved_sessions(settings: AppSettings) -> list[dict]:
-    """Exams opened before, most recent first."""
+    """Exams opened before, most recent first (each with its `exam_id`, its folder's name)."""
     found = []
     for f in (settings.workdir / "exams").glob("*/session.json"):
         try:
             info = json.loads(f.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue
-        if Path(info.get("path", "")).exists():
-            found.append(info)
+        if isinstance(info, dict) and Path(info.get("path", "")).exists():
+            found.append({**info, "exam_id": f.parent.name})
     return sorted(found, key=lambda i: i.get("opened_at", ""), reverse=True)
 
 

@@ -380,3 +380,41 @@ def test_an_answer_taken_out_of_a_group_stays_out_after_a_reload(server, browser
     page.locator('[data-testid="stSidebar"]').get_by_text("Groups", exact=True).click()
     _settle(page)
     assert _group_size(page) == size - 1  # not the whole group again
+
+
+def _open_exam_file(page, path: Path) -> None:
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    if not sidebar.get_by_text("An exam file on this computer").is_visible():
+        sidebar.get_by_text("Open another exam").click()
+    sidebar.get_by_text("An exam file on this computer").click()
+    _settle(page)
+    box = sidebar.get_by_role("textbox", name="Path of the exam file (exam.yaml)")
+    box.fill(str(path))
+    box.press("Enter")
+    _settle(page)
+    sidebar.locator(".st-key-open_path_button button").click()
+    _settle(page)
+
+
+def test_an_opened_exam_stays_open_after_a_reload_and_after_a_failed_open(server, browser):
+    url, store, exam_id = server
+    folder = store.path.parent / "sample_data" / "exam"  # the server's working folder: served
+    one = folder / "one-question.yaml"
+    one.write_text("name: One question only\nanswers: responses.csv\nlayout: wide\n"
+                   "id_column: Email address\nquestions:\n  - id: vertical_throw\n"
+                   "    question: ../vertical_throw/question.yaml\n    column: Response 1\n"
+                   "    training: ../vertical_throw/marked.csv\n", encoding="utf-8")
+    broken = folder / "broken.yaml"
+    broken.write_text(one.read_text(encoding="utf-8").replace("Response 1", "No such column"),
+                      encoding="utf-8")
+    page = _open(browser, url, "Hal")
+    _open_exam_file(page, one)
+    page.get_by_role("heading", name="One question only").wait_for()
+    page.reload()
+    page.get_by_text("Review queue").first.wait_for()
+    _settle(page)
+    assert page.get_by_role("heading", name="One question only").count() == 1  # not the sample
+    _open_exam_file(page, broken)
+    page.get_by_text(re.compile("Cannot open .*broken.yaml")).first.wait_for()
+    assert page.get_by_role("heading", name="One question only").count() == 1
+    assert page.get_by_text("Review queue").count() >= 1  # still marking, not an empty page
