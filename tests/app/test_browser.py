@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -41,8 +42,9 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """`streamlit run app.py` on a free port, with a warm working folder and a fresh database."""
+def served(tmp_path_factory):
+    """`streamlit run app.py` on a free port, with a warm working folder and a fresh database:
+    (url, store, exam id, the server's process, the file its terminal output goes to)."""
     workdir = tmp_path_factory.mktemp("browser-work")
     settings = AppSettings.from_env({"GRADER_WORKDIR": str(workdir)})
     exam_path = prepare_sample(settings)
@@ -53,11 +55,11 @@ def server(tmp_path_factory):
            "GRADER_MARKER": "nobody"}
     env.pop("GRADER_SAMPLE_EXAM", None)
     log = (workdir / "server.log").open("w")
+    # as `./dev app` starts it (the venv's streamlit script, from the repository, its config),
+    # in a process group of its own so that its background workers end with it
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(REPO / "app.py"),
-         "--server.headless", "true", "--server.port", str(port),
-         "--browser.gatherUsageStats", "false"],
-        cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
+        [str(Path(sys.executable).parent / "streamlit"), "run", "app.py", "--server.port", str(port)],
+        cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     url = f"http://localhost:{port}"
     try:
         deadline = time.time() + 60
@@ -72,14 +74,21 @@ def server(tmp_path_factory):
                 raise RuntimeError("streamlit did not start:\n"
                                    + (workdir / "server.log").read_text())
             time.sleep(0.3)
-        yield url, ReviewStore(db), exam_id_for(exam_path, read_exam(exam_path).name)
+        yield (url, ReviewStore(db), exam_id_for(exam_path, read_exam(exam_path).name), proc,
+               workdir / "server.log")
     finally:
-        proc.terminate()
+        os.killpg(proc.pid, signal.SIGTERM)  # the server and its workers, not only the server
         try:
             proc.wait(10)
         except subprocess.TimeoutExpired:
-            proc.kill()
+            os.killpg(proc.pid, signal.SIGKILL)
         log.close()
+
+
+@pytest.fixture(scope="module")
+def server(served):
+    """(url, store, exam id) of the served app."""
+    return served[:3]
 
 
 @pytest.fixture(scope="module")
@@ -418,3 +427,39 @@ def test_an_opened_exam_stays_open_after_a_reload_and_after_a_failed_open(server
     page.get_by_text(re.compile("Cannot open .*broken.yaml")).first.wait_for()
     assert page.get_by_role("heading", name="One question only").count() == 1
     assert page.get_by_text("Review queue").count() >= 1  # still marking, not an empty page
+
+
+def _workers(pid: int) -> dict[int, int]:
+    """{pid: CPU ticks used} of the background workers process `pid` spawned."""
+    found = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            cmdline = (stat.parent / "cmdline").read_text()
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid and "spawn_main" in cmdline:
+            found[int(stat.parent.name)] = int(fields[11]) + int(fields[12])  # utime + stime
+    return found
+
+
+def test_a_served_apps_terminal_stays_quiet(served, browser):
+    """Issue 32: the file watcher walked .venv and printed a 330 KB warning, and every background
+    worker printed "No runtime found" as it imported the page. Started as `./dev app` starts it,
+    the page loaded and the workers running, the terminal holds only Streamlit's greeting."""
+    url, store, exam_id, proc, log = served
+    page = _open(browser, url, "Quinn")
+    page.locator('[data-testid="stSidebar"]').get_by_text("Rubric", exact=True).click()
+    _settle(page)  # the view starts the two retrain workers
+    before: dict[int, int] = {}
+    for _ in range(60):  # until two workers are started and idle (their imports done)
+        now = _workers(proc.pid)
+        if sum(before.get(p) == ticks for p, ticks in now.items()) >= 2:
+            break
+        before = now
+        page.wait_for_timeout(2000)
+    page.wait_for_timeout(1000)
+    text = log.read_text(encoding="utf-8", errors="replace")
+    assert "No runtime found" not in text
+    assert "watch" not in text.lower()
+    assert len(text) < 2000, text[:2000]
