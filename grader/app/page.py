@@ -132,8 +132,10 @@ def main() -> None:
         st.toggle("Anonymous marking", value=settings.anonymous, key="anonymous",
                   help="Hide students' ids and names in the marking views (the export still "
                        "carries them). The setting GRADER_ANONYMOUS says how a session starts.")
+        # one View control per exam: an exam with a question nobody marked opens on Start, even
+        # when opened from the sidebar (a control kept across exams kept the view it had)
         view = st.radio("View", VIEWS, index=VIEWS.index("Start" if starter else "Review"),
-                        key="view")
+                        key=f"view|{session.exam_id}")
         st.caption(f"Decisions are saved in {md_escape(settings.db_path)}")
 
     decisions = store.current(session.exam_id)

@@ -65,8 +65,13 @@ def _button(at: AppTest, label: str):
     raise AssertionError(f"no button {label!r}; buttons: {[b.label for b in at.button]}")
 
 
+def view_radio(at: AppTest):
+    """The sidebar's View control (one per exam: its key holds the exam's id)."""
+    return next(r for r in at.sidebar.radio if r.label == "View")
+
+
 def _view(at: AppTest, name: str) -> None:
-    at.sidebar.radio(key="view").set_value(name).run()
+    view_radio(at).set_value(name).run()
     assert not at.exception, at.exception
 
 

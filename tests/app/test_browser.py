@@ -463,3 +463,26 @@ def test_a_served_apps_terminal_stays_quiet(served, browser):
     assert "No runtime found" not in text
     assert "watch" not in text.lower()
     assert len(text) < 2000, text[:2000]
+
+
+def test_an_exam_with_a_question_nobody_marked_opens_on_the_start_view(server, browser):
+    """docs/app.md: the app opens on the Start view when a question has no marked answers;
+    opened from the sidebar, such an exam stayed on the view the marker was on."""
+    url, store, exam_id = server
+    folder = store.path.parent / "bare"
+    folder.mkdir(exist_ok=True)
+    sample = REPO / "sample_data" / "open_circuit_bulb"
+    (folder / "question.yaml").write_bytes((sample / "question.yaml").read_bytes())
+    (folder / "export.csv").write_text("id,answer\ns1,the switch is open so no current\n"
+                                       "s2,the bulb is broken\ns3,there is a gap in the circuit\n",
+                                       encoding="utf-8")
+    exam = folder / "exam.yaml"
+    exam.write_text("name: Nobody marked it\nanswers: export.csv\nlayout: long\nid_column: id\n"
+                    "questions:\n  - id: open_circuit_bulb\n    question: question.yaml\n",
+                    encoding="utf-8")
+    page = _open(browser, url, "Uma")
+    _open_exam_file(page, exam)
+    page.get_by_role("heading", name="Nobody marked it").wait_for()
+    page.get_by_text("Mark these next").first.wait_for()
+    view = page.locator('[data-testid="stSidebar"] [role="radiogroup"]').filter(has_text="Learn from reviews")
+    assert view.locator("input:checked").evaluate("e => e.closest('label').innerText").strip() == "Start"

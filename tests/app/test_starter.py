@@ -21,6 +21,7 @@ from grader.exams.exam_io import read_marked_answers  # noqa: E402
 from grader.grading.general import NOT_TRAINED_NOTE, GeneralModel  # noqa: E402
 from knowledge import load_question  # noqa: E402
 from tests.data import SAMPLE  # noqa: E402
+from tests.app.test_app import view_radio  # noqa: E402
 
 QUESTION = "open_circuit_bulb"
 
@@ -136,7 +137,7 @@ def test_start_view_proposes_answers_and_saves_a_mark(bare_exam, tmp_path, monke
     at = AppTest.from_file(str(REPO / "app.py"), default_timeout=180)
     at.run()
     assert not at.exception, at.exception
-    view = at.sidebar.radio(key="view")
+    view = view_radio(at)
     assert view.value == "Start" == view.options[view.proto.default]  # also where a redraw starts
     assert any(s.value == "Mark these next" for s in at.subheader)
     radios = [r for r in at.radio if str(r.key).startswith("start_mark|")]
@@ -165,5 +166,5 @@ def test_every_view_opens_on_a_bare_exam(bare_exam, tmp_path, monkeypatch):
     at = AppTest.from_file(str(REPO / "app.py"), default_timeout=180)
     at.run()
     for view in ("Review", "Groups", "Marks", "Rubric", "Learn from reviews", "Export", "Start"):
-        at.sidebar.radio(key="view").set_value(view).run()
+        view_radio(at).set_value(view).run()
         assert not at.exception, (view, at.exception)
