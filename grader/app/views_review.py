@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from grader.app.keys import KEYS_HELP, NEXT_KEY, PREVIOUS_KEY, UNDO_KEY, keyboard_shortcuts
+from grader.app.keys import KEYS_HELP, NEXT_KEY, PREVIOUS_KEY, UNDO_KEY, keyboard_shortcuts, mark_keys_help
 from grader.app.review import (NO_MARK, features_found, flagged, marker_stats,
                                review_queue, undoable)
 from grader.app.session import ExamSession, QuestionSession
@@ -130,7 +130,7 @@ def answer_card(session: ExamSession, store: ReviewStore, row: pd.Series,
             st.info(md_escape(f"Decided: {row['mark']} by {row['marker']} at "
                               f"{shown_time(row['decided_at'])}"
                               + (f" — {row['comment']}" if row["comment"] else "")))
-        decision_form(session, store, row, qs)
+        decision_form(session, store, row, qs, keys_help)
         if keys_help:
             st.caption(KEYS_HELP)
         marking_scheme(qs)
@@ -191,7 +191,7 @@ def _explanation_text(qs: QuestionSession, row: pd.Series) -> str:
 
 
 def decision_form(session: ExamSession, store: ReviewStore, row: pd.Series,
-                  qs: QuestionSession) -> None:
+                  qs: QuestionSession, keys_help: bool = False) -> None:
     qid, aid = row["question_id"], row["answer_id"]
     marks = list(qs.marks) or sorted(qs.table["proposed"].dropna().unique())
     current = row["mark"] if row["mark"] in marks else None
@@ -206,6 +206,8 @@ def decision_form(session: ExamSession, store: ReviewStore, row: pd.Series,
                  horizontal=True, key=mark_key, format_func=md_escape,
                  help=f"Proposed: {md_escape(row['proposed'])}" if not is_missing(row["proposed"])
                  else "No rule proposes a mark")
+        if keys_help:  # which key gives which mark, under the marks
+            st.caption(md_escape(mark_keys_help([str(m) for m in marks])))
         st.text_input("Comment (optional)", key=comment_key)
         st.form_submit_button("Save the chosen mark", type="primary", width="stretch",
                               on_click=_save_one, args=(store, session.exam_id, qid, aid,

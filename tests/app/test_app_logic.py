@@ -194,3 +194,11 @@ def test_the_app_flags_what_the_cli_flags_whatever_the_threshold():
     grades = model.grade(new, flag_below=0.0)
     table = proposed_table("open_bulb", ["a", "b", "c", "d"], new, grades, model.features(new))
     assert flagged(table, threshold=0.0).tolist() == grades["flagged"].tolist() == [True, True, False, True]
+
+
+def test_the_form_says_which_key_gives_which_mark():
+    from grader.app.keys import mark_keys_help
+
+    assert mark_keys_help(["0", "0.5", "1"]) == "Type the mark to choose it (0, 0.5, 1)."
+    assert mark_keys_help(["correct", "partial", "wrong"]) == "Press 1 for correct, 2 for partial, 3 for wrong."
+    assert mark_keys_help(["0", "half", "1"]).startswith("Press 1 for 0,")  # not all numbers: places

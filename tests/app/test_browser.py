@@ -307,7 +307,7 @@ def test_keys_choose_a_mark_save_move_through_the_queue_and_undo(server, browser
     checked = form.locator('[role="radiogroup"] input:checked')
     proposed = checked.first.evaluate("e => e.closest('label').innerText").strip() if checked.count() else None
     index = next(i for i, m in enumerate(options) if m != proposed)
-    page.keyboard.press(str(index + 1))
+    page.keyboard.type(options[index])  # the sample's marks are numbers: typed as they are
     page.wait_for_function(
         "(m) => { const c = document.querySelector('[data-testid=\"stForm\"] input:checked');"
         " return c && c.closest('label').innerText.trim() === m; }", arg=options[index])
@@ -486,3 +486,25 @@ def test_an_exam_with_a_question_nobody_marked_opens_on_the_start_view(server, b
     page.get_by_text("Mark these next").first.wait_for()
     view = page.locator('[data-testid="stSidebar"] [role="radiogroup"]').filter(has_text="Learn from reviews")
     assert view.locator("input:checked").evaluate("e => e.closest('label').innerText").strip() == "Start"
+
+
+def _chosen(page) -> str:
+    return page.locator('[data-testid="stForm"] input:checked').first.evaluate(
+        "e => e.closest('label').innerText").strip()
+
+
+def test_number_keys_give_the_mark_they_name(server, browser):
+    """With marks 0, 0.5 and 1, the key 1 chose the first mark, 0."""
+    url, store, exam_id = server
+    page = _open(browser, url, "Nia")
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    _keys_ready(page)
+    form = page.locator('[data-testid="stForm"]').first
+    assert [t.strip() for t in form.locator('[role="radiogroup"] label').all_inner_texts()] == ["0", "0.5", "1"]
+    form.get_by_text("Type the mark to choose it (0, 0.5, 1).").wait_for()
+    for typed, mark in (("1", "1"), ("0.5", "0.5"), ("0", "0"), (".5", "0.5")):
+        page.wait_for_timeout(1100)  # a new number, not the digits of the one before
+        page.keyboard.type(typed)
+        page.wait_for_function("(m) => { const c = document.querySelector('[data-testid=\"stForm\"] input:checked');"
+                               " return c && c.closest('label').innerText.trim() === m; }", arg=mark)
+        assert _chosen(page) == mark
