@@ -231,7 +231,13 @@ def review_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame,
     everything = switch.toggle("Pick from all answers", key="review_all",
                                help="Review any answer, not only the flagged ones nobody has "
                                     "decided on.")
-    queue = review_queue(table, threshold, also=st.session_state.get("spot_wrong", set()))
+    several = table["question_id"].nunique() > 1
+    mixed = several and switch.toggle("Mix the questions", key="review_mixed",
+                                      help="One queue of all questions, least confident first. "
+                                           "Off: question by question, each question's answers "
+                                           "least confident first.")
+    queue = review_queue(table, threshold, also=st.session_state.get("spot_wrong", set()),
+                         by_question=None if mixed else list(session.questions))
     pool = table if everything else queue
     is_flagged = flagged(table, threshold)
     decided = int((is_flagged & table["reviewed"]).sum())
@@ -261,8 +267,13 @@ def review_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame,
                     "one stays in the queue (J or →).")
     with undo_col:
         _undo_button(store, session.exam_id)
-    where = "of all answers" if everything else "in the queue, least confident first"
-    st.markdown(f"**Answer {position + 1} of {len(keys)}** {where} · {decided} of "
+    where = ("of all answers" if everything else
+             "in the queue, least confident first" if mixed or not several else
+             "in the queue, question by question")
+    qid = keys[position][0]
+    this_question = (f" · {md_escape(qid)}: {sum(k[0] == qid for k in keys)} in the queue"
+                     if several and not mixed and not everything else "")
+    st.markdown(f"**Answer {position + 1} of {len(keys)}** {where}{this_question} · {decided} of "
                 f"{int(is_flagged.sum())} flagged answers decided")
     answer_card(session, store, pool.iloc[position], keys_help=True)
     keyboard_shortcuts()

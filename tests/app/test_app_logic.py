@@ -202,3 +202,14 @@ def test_the_form_says_which_key_gives_which_mark():
     assert mark_keys_help(["0", "0.5", "1"]) == "Type the mark to choose it (0, 0.5, 1)."
     assert mark_keys_help(["correct", "partial", "wrong"]) == "Press 1 for correct, 2 for partial, 3 for wrong."
     assert mark_keys_help(["0", "half", "1"]).startswith("Press 1 for 0,")  # not all numbers: places
+
+
+def test_the_queue_goes_question_by_question_when_asked():
+    first = _table().assign(question_id="q2")
+    second = _table().assign(question_id="q1", confidence=_table()["confidence"] - 0.05)
+    both = pd.concat([first, second], ignore_index=True)
+    mixed = review_queue(both, 0.7)
+    assert mixed["question_id"].tolist()[:2] == ["q1", "q2"]  # least confident of all first
+    ordered = review_queue(both, 0.7, by_question=["q2", "q1"])
+    assert ordered["question_id"].tolist() == ["q2"] * 3 + ["q1"] * 3  # the exam's order
+    assert ordered["answer_id"].tolist()[:3] == review_queue(first, 0.7)["answer_id"].tolist()

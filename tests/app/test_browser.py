@@ -508,3 +508,14 @@ def test_number_keys_give_the_mark_they_name(server, browser):
         page.wait_for_function("(m) => { const c = document.querySelector('[data-testid=\"stForm\"] input:checked');"
                                " return c && c.closest('label').innerText.trim() === m; }", arg=mark)
         assert _chosen(page) == mark
+
+
+def test_the_review_queue_goes_question_by_question_unless_mixed(server, browser):
+    url, store, exam_id = server
+    page = _open(browser, url, "Ola")
+    page.get_by_text(re.compile(r"in the queue, question by question · vertical_throw")).first.wait_for()
+    card = page.locator('[data-testid="stCaptionContainer"]').filter(has_text=re.compile(r"^\w+: "))
+    assert card.first.inner_text().startswith("vertical_throw: ")  # the exam's first question first
+    page.locator(".st-key-review_mixed label").first.click()
+    _settle(page)
+    page.get_by_text(re.compile(r"in the queue, least confident first")).first.wait_for()
