@@ -107,6 +107,12 @@ def conflict_panel(store: ReviewStore, exam_id: str) -> None:
 
 # -- one answer -------------------------------------------------------------------------------
 
+#: The height of the student's answer box (pixels, about seven lines; longer answers scroll)
+#: and of the room kept for the notice of the last save.
+ANSWER_BOX_PX = 170
+NOTICE_PX = 64
+
+
 def answer_position(qs: QuestionSession, aid: str) -> int:
     return int(np.flatnonzero(qs.table["answer_id"].to_numpy() == aid)[0])
 
@@ -122,7 +128,9 @@ def answer_card(session: ExamSession, store: ReviewStore, row: pd.Series,
     left, right = st.columns([3, 2], gap="large")
     with left:
         st.markdown("**Student's answer**")
-        with st.container(border=True):
+        # one height for every answer: a long one scrolls inside its box, and the form below (its
+        # Save button) stays where it was from one answer to the next
+        with st.container(border=True, height=ANSWER_BOX_PX):
             st.text(row["answer"] if str(row["answer"]).strip() else "(blank answer)")
         # escaped: never bold, a link or a broken code span
         st.caption(f"from {md_escape(shown_id(session.exam_id, aid))}")
@@ -225,7 +233,8 @@ def _label(row: pd.Series, exam_id: str) -> str:
 
 def review_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame,
                 threshold: float) -> None:
-    show_notice()
+    with st.container(height=NOTICE_PX, border=False):  # the same room with or without a notice,
+        show_notice()                                   # so that a save moves nothing below it
     conflict_panel(store, session.exam_id)
     title, switch = st.columns([3, 1.2], vertical_alignment="center")
     everything = switch.toggle("Pick from all answers", key="review_all",

@@ -519,3 +519,20 @@ def test_the_review_queue_goes_question_by_question_unless_mixed(server, browser
     page.locator(".st-key-review_mixed label").first.click()
     _settle(page)
     page.get_by_text(re.compile(r"in the queue, least confident first")).first.wait_for()
+
+
+def test_save_stays_where_it_was_and_the_answer_box_keeps_its_height(server, browser):
+    url, store, exam_id = server
+    page = _open(browser, url, "Pia")
+    save = page.get_by_role("button", name="Save the chosen mark")
+    on_page = ("e => { const main = document.querySelector('[data-testid=\"stMain\"]');"
+               " return e.getBoundingClientRect().top + (main ? main.scrollTop : 0) + window.scrollY; }")
+    where = save.evaluate(on_page)
+    _choose_and_save(page, "0")
+    page.get_by_text("Saved:").first.wait_for()
+    _settle(page)
+    assert abs(save.evaluate(on_page) - where) < 2  # the notice took no room from the form
+    # the answer's box has one height whatever the answer, scrolling a long one
+    box = page.get_by_text("Student's answer").locator("xpath=following::*[@data-testid='stVerticalBlockBorderWrapper' or @data-testid='stVerticalBlock'][1]")
+    style = box.evaluate("e => [getComputedStyle(e).height, getComputedStyle(e).overflowY]")
+    assert style[1] in ("auto", "scroll") and style[0] == "170px", style
