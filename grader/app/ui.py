@@ -210,6 +210,22 @@ def write_marker_cookie() -> None:
               "'; path=/; max-age=31536000; SameSite=Strict';</script>", unsafe_allow_javascript=True)
 
 
+def ask_name(form_key: str) -> None:
+    """In a decision form, while the marker has given no name: a box for it, so that the first
+    decision asks for the name instead of crediting it to someone (`take_name` reads it)."""
+    if not marker():
+        st.text_input("Your name (saved with this decision and the next ones)", key=f"ask_name|{form_key}")
+
+
+def take_name(form_key: str) -> None:
+    """Form callback, before saving: a name typed into the form's box becomes the marker's
+    name, in the sidebar and kept in this browser as one typed there."""
+    name = str(st.session_state.pop(f"ask_name|{form_key}", "") or "").strip()
+    if name and not marker():
+        st.session_state["marker"] = name
+        remember_marker()
+
+
 def anonymous() -> bool:
     """Whether the marking views hide students' ids (the sidebar's setting)."""
     return bool(st.session_state.get("anonymous", True))

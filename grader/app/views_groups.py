@@ -16,7 +16,7 @@ from grader.app.grouping import meaning_groups
 from grader.app.review import NO_MARK, features_found, group_summary
 from grader.app.review_store import SPLIT, TAKEN_OUT, NewDecision, ReviewStore
 from grader.app.session import ExamSession
-from grader.app.ui import marker, md_escape, notice, show_notice, shown_id
+from grader.app.ui import ask_name, marker, md_escape, notice, show_notice, shown_id
 from grader.app.views_review import answer_position, ready_to_decide, show_why
 
 
@@ -137,6 +137,7 @@ def groups_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame,
                      index=marks.index(proposed) if proposed in marks else None,
                      horizontal=True, key=f"gmark|{key}", format_func=md_escape)
             st.text_input("Comment (optional)", key=f"gcomment|{key}")
+            ask_name(f"gmark|{key}")
             st.form_submit_button(f"Apply to all {len(members)} answers", type="primary",
                                   width="stretch", on_click=_apply_group,
                                   args=(store, session.exam_id, members, key))
@@ -151,7 +152,7 @@ def _apply_group(store: ReviewStore, exam_id: str, members: pd.DataFrame, key: s
     state = st.session_state
     mark = state.get(f"gmark|{key}")
     comment = str(state.get(f"gcomment|{key}", "") or "")
-    if not ready_to_decide(mark):
+    if not ready_to_decide(mark, f"gmark|{key}"):
         return
     out = store.group_edits(exam_id)[TAKEN_OUT]  # also those another marker took out meanwhile
     todo = [NewDecision(q, a, mark, state["seen"].get((q, a), 0), old_mark=m, answer_text=t)

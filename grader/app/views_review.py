@@ -18,16 +18,20 @@ from grader.app.review import (NO_MARK, features_found, flagged, marker_stats,
                                review_queue, undoable)
 from grader.app.session import ExamSession, QuestionSession
 from grader.app.review_store import ConflictError, ReviewStore
-from grader.app.ui import answer_key, marker, md_escape, notice, show_notice, shown_id, shown_time
+from grader.app.ui import (answer_key, ask_name, marker, md_escape, notice, show_notice, shown_id, shown_time,
+                          take_name)
 from features.text import is_missing  # None, or the NaN a pandas merge leaves where no mark is
 
 
 # -- saving ---------------------------------------------------------------------------------
 
-def ready_to_decide(mark: str | None) -> bool:
-    """A decision needs the marker's name (the audit trail) and a mark; say which is missing."""
+def ready_to_decide(mark: str | None, form_key: str | None = None) -> bool:
+    """A decision needs the marker's name (the audit trail) and a mark; say which is missing.
+    `form_key`: the form that asked for the name (`ui.ask_name`), if it did."""
+    if form_key is not None:
+        take_name(form_key)
     if not marker():
-        notice("error", "Type your name in the sidebar first: every decision is saved with it.")
+        notice("error", "Type your name first: every decision is saved with it.")
         return False
     if not mark:
         notice("error", "Choose a mark first.")
@@ -42,7 +46,7 @@ def _save_one(store: ReviewStore, exam_id: str, qid: str, aid: str, old_mark: st
     state = st.session_state
     mark = fixed_mark if fixed_mark is not None else state.get(mark_key)
     comment = str(state.get(comment_key, "") or "")
-    if not ready_to_decide(mark):
+    if not ready_to_decide(mark, mark_key):
         return
     base = state["seen"].get((qid, aid), 0)
     try:
@@ -217,6 +221,7 @@ def decision_form(session: ExamSession, store: ReviewStore, row: pd.Series,
         if keys_help:  # which key gives which mark, under the marks
             st.caption(md_escape(mark_keys_help([str(m) for m in marks])))
         st.text_input("Comment (optional)", key=comment_key)
+        ask_name(mark_key)
         st.form_submit_button("Save the chosen mark", type="primary", width="stretch",
                               on_click=_save_one, args=(store, session.exam_id, qid, aid,
                                                         row["mark"], mark_key, comment_key, None,

@@ -18,7 +18,8 @@ from grader.app.review_training import extended_training_text
 from grader.app.session import ExamSession, QuestionSession, train_or_load
 from grader.app.settings import AppSettings
 from grader.app.starter import NoModel, RetrainJobs, retrain_due, retrain_job
-from grader.app.ui import answer_key, marker, md_escape, notice, show_notice, shown_id
+from grader.app.ui import (answer_key, ask_name, marker, md_escape, notice, show_notice, shown_id,
+                          take_name)
 from grader.grading.suggest import MIN_MARKED_FOR_MODEL, suggest
 from features.text import is_missing
 
@@ -48,8 +49,9 @@ def _model_status(qs: QuestionSession, n_marked: int) -> str:
 def _save(store: ReviewStore, exam_id: str, qid: str, aid: str, old_mark, key: str, text: str,
           version: int) -> None:
     mark = st.session_state.get(key)
+    take_name(key)
     if not marker():
-        notice("error", "Type your name in the sidebar first: every decision is saved with it.")
+        notice("error", "Type your name first: every decision is saved with it.")
         return
     if not mark:
         notice("error", "Choose a mark first.")
@@ -142,6 +144,7 @@ def start_view(session: ExamSession, store: ReviewStore, settings: AppSettings) 
             key = answer_key("start_mark", session.exam_id, qid, aid)  # no student id in a key
             with st.form(answer_key("start", session.exam_id, qid, aid), border=False):
                 st.radio("Mark", choices, index=None, horizontal=True, key=key, format_func=md_escape)
+                ask_name(key)
                 st.form_submit_button("Save", on_click=_save,
                                       args=(store, session.exam_id, qid, aid, row["mark"], key, row["answer"],
                                             int(row["version"])))

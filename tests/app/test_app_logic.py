@@ -213,3 +213,9 @@ def test_the_queue_goes_question_by_question_when_asked():
     ordered = review_queue(both, 0.7, by_question=["q2", "q1"])
     assert ordered["question_id"].tolist() == ["q2"] * 3 + ["q1"] * 3  # the exam's order
     assert ordered["answer_id"].tolist()[:3] == review_queue(first, 0.7)["answer_id"].tolist()
+
+
+def test_a_marker_has_no_name_until_they_give_one():
+    """The login name was every new browser's marker's name (decisions credited to "root")."""
+    assert AppSettings.from_env({}).marker == ""
+    assert AppSettings.from_env({"GRADER_MARKER": " Ann "}).marker == "Ann"

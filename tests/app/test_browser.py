@@ -536,3 +536,25 @@ def test_save_stays_where_it_was_and_the_answer_box_keeps_its_height(server, bro
     box = page.get_by_text("Student's answer").locator("xpath=following::*[@data-testid='stVerticalBlockBorderWrapper' or @data-testid='stVerticalBlock'][1]")
     style = box.evaluate("e => [getComputedStyle(e).height, getComputedStyle(e).overflowY]")
     assert style[1] in ("auto", "scroll") and style[0] == "170px", style
+
+
+def test_the_first_decision_asks_for_the_markers_name(server, browser):
+    url, store, exam_id = server
+    context = browser.new_context(viewport={"width": 1440, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(WAIT_MS)
+    page.goto(url)
+    page.get_by_text("Review queue").first.wait_for()
+    name = page.get_by_label("Your name (saved with each decision)", exact=True)
+    name.fill("")  # a browser with no name (this server's setting gives one)
+    name.press("Enter")
+    _settle(page)
+    form = page.locator('[data-testid="stForm"]').first
+    asked = form.get_by_label("Your name (saved with this decision and the next ones)")
+    asked.fill("Rae")
+    _choose_and_save(page, "1")
+    page.get_by_text("Saved:").first.wait_for()
+    assert [d.new_mark for d in store.history(exam_id) if d.marker == "Rae"] == ["1"]
+    _name_is(page, "Rae")  # the sidebar has it for the next decisions
+    page.get_by_label("Your name (saved with this decision and the next ones)").wait_for(state="detached")
+    context.close()
