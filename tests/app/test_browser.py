@@ -558,3 +558,26 @@ def test_the_first_decision_asks_for_the_markers_name(server, browser):
     _name_is(page, "Rae")  # the sidebar has it for the next decisions
     page.get_by_label("Your name (saved with this decision and the next ones)").wait_for(state="detached")
     context.close()
+
+
+def test_the_start_view_marks_the_answers_like_one_at_once_leaving_one_out(server, browser):
+    url, store, exam_id = server
+    page = _open(browser, url, "Sol")
+    page.locator('[data-testid="stSidebar"]').get_by_text("Start", exact=True).click()
+    _settle(page)
+    opener = page.get_by_text(re.compile(r"^Mark the \d+ answers like it at once$")).first
+    size = int(re.search(r"\d+", opener.inner_text())[0])
+    opener.click()
+    form = page.locator('[data-testid="stForm"]').filter(has_text="Apply to the ticked answers").first
+    grid = form.locator('[data-testid="stDataFrame"]').first
+    grid.wait_for()
+    box = grid.bounding_box()
+    page.mouse.click(box["x"] + 30, box["y"] + 35 + 17)  # the first member's tick cell
+    page.keyboard.press(" ")  # untick it: left out
+    page.wait_for_timeout(300)
+    form.locator('[data-testid="stRadio"] label').filter(has_text=re.compile(r"^\s*0\s*$")).click()
+    form.get_by_role("button", name="Apply to the ticked answers").click()
+    _settle(page)
+    page.get_by_text(f"Saved mark 0 for {size - 1} answer(s), 1 left out.").first.wait_for()
+    mine = [d for d in store.history(exam_id) if d.marker == "Sol"]
+    assert len(mine) == size - 1 and {(d.scope, d.new_mark) for d in mine} == {("group", "0")}

@@ -168,3 +168,25 @@ def test_every_view_opens_on_a_bare_exam(bare_exam, tmp_path, monkeypatch):
     for view in ("Review", "Groups", "Marks", "Rubric", "Learn from reviews", "Export", "Start"):
         view_radio(at).set_value(view).run()
         assert not at.exception, (view, at.exception)
+
+
+def test_the_answers_a_proposed_answer_stands_for_are_marked_at_once(bare_exam, tmp_path, monkeypatch):
+    monkeypatch.setenv("GRADER_WORKDIR", str(tmp_path / "work"))
+    monkeypatch.setenv("GRADER_DB", str(tmp_path / "decisions.sqlite"))
+    monkeypatch.setenv("GRADER_MARKER", "Tess Marker")
+    monkeypatch.setenv("GRADER_SERVE_DIR", str(tmp_path))
+    monkeypatch.setenv("GRADER_SAMPLE_EXAM", str(bare_exam))
+    monkeypatch.delenv("GRADER_GENERAL_MODEL", raising=False)
+    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=180)
+    at.run()
+    radio = next(r for r in at.radio if str(r.key).startswith("start_group|"))
+    members = next(df.value for df in at.dataframe if "mark it" in df.value.columns)
+    assert len(members) > 1 and members["mark it"].all()  # every member shown, ticked
+    radio.set_value("0")
+    next(b for b in at.button if b.label == "Apply to the ticked answers").click().run()
+    assert not at.exception, at.exception
+    store = ReviewStore(tmp_path / "decisions.sqlite")
+    trail = store.history(store.exams()[0][0])
+    assert len(trail) == len(members)  # one decision per answer, as a group decision
+    assert {(d.scope, d.new_mark, d.marker) for d in trail} == {("group", "0", "Tess Marker")}
+    assert any(s.value.startswith(f"Saved mark 0 for {len(members)} answer") for s in at.success)
