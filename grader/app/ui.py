@@ -226,6 +226,20 @@ def take_name(form_key: str) -> None:
         remember_marker()
 
 
+def ready_to_decide(mark: str | None, form_key: str | None = None) -> bool:
+    """A decision needs the marker's name (the audit trail) and a mark; say which is missing.
+    `form_key`: the form that asked for the name (`ui.ask_name`), if it did."""
+    if form_key is not None:
+        take_name(form_key)
+    if not marker():
+        notice("error", "Type your name first: every decision is saved with it.")
+        return False
+    if not mark:
+        notice("error", "Choose a mark first.")
+        return False
+    return True
+
+
 def anonymous() -> bool:
     """Whether the marking views hide students' ids (the sidebar's setting)."""
     return bool(st.session_state.get("anonymous", True))

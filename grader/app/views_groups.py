@@ -16,8 +16,8 @@ from grader.app.grouping import meaning_groups
 from grader.app.review import NO_MARK, features_found, group_summary
 from grader.app.review_store import SPLIT, TAKEN_OUT, NewDecision, ReviewStore
 from grader.app.session import ExamSession
-from grader.app.ui import ask_name, marker, md_escape, notice, show_notice, shown_id
-from grader.app.views_review import answer_position, ready_to_decide, show_why
+from grader.app.ui import ask_name, marker, md_escape, notice, ready_to_decide, show_notice, shown_id
+from grader.app.views_review import answer_position, show_why
 
 
 def _meaning_groups(session: ExamSession, qid: str) -> dict[str, str]:

@@ -18,26 +18,12 @@ from grader.app.review import (NO_MARK, features_found, flagged, marker_stats,
                                review_queue, undoable)
 from grader.app.session import ExamSession, QuestionSession
 from grader.app.review_store import ConflictError, ReviewStore
-from grader.app.ui import (answer_key, ask_name, marker, md_escape, notice, show_notice, shown_id, shown_time,
-                          take_name)
+from grader.app.ui import (answer_key, ask_name, marker, md_escape, notice, ready_to_decide, show_notice, shown_id,
+                          shown_time)
 from features.text import is_missing  # None, or the NaN a pandas merge leaves where no mark is
 
 
 # -- saving ---------------------------------------------------------------------------------
-
-def ready_to_decide(mark: str | None, form_key: str | None = None) -> bool:
-    """A decision needs the marker's name (the audit trail) and a mark; say which is missing.
-    `form_key`: the form that asked for the name (`ui.ask_name`), if it did."""
-    if form_key is not None:
-        take_name(form_key)
-    if not marker():
-        notice("error", "Type your name first: every decision is saved with it.")
-        return False
-    if not mark:
-        notice("error", "Choose a mark first.")
-        return False
-    return True
-
 
 def _save_one(store: ReviewStore, exam_id: str, qid: str, aid: str, old_mark: str | None,
               mark_key: str | None, comment_key: str, fixed_mark: str | None = None,

@@ -19,8 +19,8 @@ from grader.app.review_training import extended_training_text
 from grader.app.session import ExamSession, QuestionSession, train_or_load
 from grader.app.settings import AppSettings
 from grader.app.starter import NoModel, RetrainJobs, retrain_due, retrain_job
-from grader.app.ui import (answer_key, ask_name, marker, md_escape, notice, show_notice, shown_id,
-                          take_name)
+from grader.app.ui import (answer_key, ask_name, marker, md_escape, notice, ready_to_decide, show_notice,
+                          shown_id)
 from grader.grading.suggest import MIN_MARKED_FOR_MODEL, suggest
 from features.text import is_missing
 
@@ -50,12 +50,7 @@ def _model_status(qs: QuestionSession, n_marked: int) -> str:
 def _save(store: ReviewStore, exam_id: str, qid: str, aid: str, old_mark, key: str, text: str,
           version: int) -> None:
     mark = st.session_state.get(key)
-    take_name(key)
-    if not marker():
-        notice("error", "Type your name first: every decision is saved with it.")
-        return
-    if not mark:
-        notice("error", "Choose a mark first.")
+    if not ready_to_decide(mark, key):
         return
     try:
         store.record(exam_id, qid, aid, marker=marker(), new_mark=mark, base_version=version,
@@ -178,12 +173,7 @@ def _group_form(session: ExamSession, store: ReviewStore, qid: str, members: pd.
 def _apply_group(store: ReviewStore, exam_id: str, members: pd.DataFrame, key: str) -> None:
     state = st.session_state
     mark = state.get(f"{key}|mark")
-    take_name(f"{key}|mark")
-    if not marker():
-        notice("error", "Type your name first: every decision is saved with it.")
-        return
-    if not mark:
-        notice("error", "Choose a mark first.")
+    if not ready_to_decide(mark, f"{key}|mark"):
         return
     edits = (state.get(f"{key}|members") or {}).get("edited_rows", {})
     left_out = {int(r) for r, change in edits.items() if change.get("mark it") is False}

@@ -127,6 +127,12 @@ def _settle(page) -> None:
     page.locator('[data-testid="stStatusWidget"]').wait_for(state="hidden")
 
 
+def _go_to(page, view: str) -> None:
+    """Show `view` (a choice of the sidebar's View control)."""
+    page.locator('[data-testid="stSidebar"]').get_by_text(view, exact=True).click()
+    _settle(page)
+
+
 def _current_answer(page) -> str:
     return page.locator('[data-testid="stSelectbox"]').filter(has_text="Answer").first.inner_text()
 
@@ -224,16 +230,22 @@ def _name_is(page, name: str) -> None:
     assert box.input_value() == name
 
 
-def test_the_markers_name_survives_a_reload_and_a_new_tab(server, browser):
-    url, store, exam_id = server
+def _new_browser_named(browser, url: str, name: str):
+    """(context, page): a browser of its own (no cookie) whose marker typed `name` in the sidebar."""
     context = browser.new_context(viewport={"width": 1440, "height": 1000})
     page = context.new_page()
     page.set_default_timeout(WAIT_MS)
     page.goto(url)
     page.get_by_text("Review queue").first.wait_for()
-    name = page.get_by_label("Your name (saved with each decision)", exact=True)
-    name.fill("Dee")
-    name.press("Enter")
+    box = page.get_by_label("Your name (saved with each decision)", exact=True)
+    box.fill(name)
+    box.press("Enter")
+    return context, page
+
+
+def test_the_markers_name_survives_a_reload_and_a_new_tab(server, browser):
+    url, store, exam_id = server
+    context, page = _new_browser_named(browser, url, "Dee")
     _settle(page)
     for _ in range(50):  # the page sets the cookie once the run that saw the name has drawn
         if any(c["name"] == "grader_marker" and c["value"] == "Dee" for c in context.cookies()):
@@ -255,8 +267,7 @@ def test_the_markers_name_survives_a_reload_and_a_new_tab(server, browser):
 def test_the_rubric_editor_checks_the_text_when_the_teacher_pauses(server, browser):
     url, store, exam_id = server
     page = _open(browser, url, "Eve")
-    page.locator('[data-testid="stSidebar"]').get_by_text("Rubric", exact=True).click()
-    _settle(page)
+    _go_to(page, "Rubric")
     box = page.locator('textarea[aria-label="Question file"]')
     box.wait_for()
     box.click()
@@ -331,8 +342,7 @@ def test_the_marks_view_opens_at_once_and_fills_in_its_figures_by_itself(server,
     no click or reload (the page looks again every second while the job runs)."""
     url, store, exam_id = server
     page = _open(browser, url, "Flo")
-    page.locator('[data-testid="stSidebar"]').get_by_text("Marks", exact=True).click()
-    _settle(page)
+    _go_to(page, "Marks")
     page.get_by_text(re.compile("in the background")).first.wait_for()
     assert page.get_by_text("Cross-validated figures of each question's model").count() == 0
     _shot(page, "marks-waiting")
@@ -356,8 +366,7 @@ def test_anonymous_marking_puts_no_student_id_in_the_page(server, browser):
     page = _open(browser, url, "Ivy")
     ids = _student_ids()
     for view in ("Review", "Groups", "Start", "Spot checks"):
-        page.locator('[data-testid="stSidebar"]').get_by_text(view, exact=True).click()
-        _settle(page)
+        _go_to(page, view)
         html = page.content()
         assert "answer " in html  # the page shows students, by their pseudonyms
         leaked = sorted(i for i in ids if i in html)
@@ -373,8 +382,7 @@ def _group_size(page) -> int:
 def test_an_answer_taken_out_of_a_group_stays_out_after_a_reload(server, browser):
     url, store, exam_id = server
     page = _open(browser, url, "Gus")
-    page.locator('[data-testid="stSidebar"]').get_by_text("Groups", exact=True).click()
-    _settle(page)
+    _go_to(page, "Groups")
     size = _group_size(page)
     grid = page.locator('[data-testid="stDataFrame"]').first
     box = grid.bounding_box()
@@ -386,8 +394,7 @@ def test_an_answer_taken_out_of_a_group_stays_out_after_a_reload(server, browser
     assert _group_size(page) == size - 1
     page.reload()
     page.get_by_text("Review queue").first.wait_for()
-    page.locator('[data-testid="stSidebar"]').get_by_text("Groups", exact=True).click()
-    _settle(page)
+    _go_to(page, "Groups")
     assert _group_size(page) == size - 1  # not the whole group again
 
 
@@ -540,14 +547,7 @@ def test_save_stays_where_it_was_and_the_answer_box_keeps_its_height(server, bro
 
 def test_the_first_decision_asks_for_the_markers_name(server, browser):
     url, store, exam_id = server
-    context = browser.new_context(viewport={"width": 1440, "height": 1000})
-    page = context.new_page()
-    page.set_default_timeout(WAIT_MS)
-    page.goto(url)
-    page.get_by_text("Review queue").first.wait_for()
-    name = page.get_by_label("Your name (saved with each decision)", exact=True)
-    name.fill("")  # a browser with no name (this server's setting gives one)
-    name.press("Enter")
+    context, page = _new_browser_named(browser, url, "")  # no name (this server's setting gives one)
     _settle(page)
     form = page.locator('[data-testid="stForm"]').first
     asked = form.get_by_label("Your name (saved with this decision and the next ones)")
@@ -563,8 +563,7 @@ def test_the_first_decision_asks_for_the_markers_name(server, browser):
 def test_the_start_view_marks_the_answers_like_one_at_once_leaving_one_out(server, browser):
     url, store, exam_id = server
     page = _open(browser, url, "Sol")
-    page.locator('[data-testid="stSidebar"]').get_by_text("Start", exact=True).click()
-    _settle(page)
+    _go_to(page, "Start")
     opener = page.get_by_text(re.compile(r"^Mark the \d+ answers like it at once$")).first
     size = int(re.search(r"\d+", opener.inner_text())[0])
     opener.click()

@@ -127,7 +127,8 @@ def test_an_upload_without_marked_answers_makes_a_bare_exam(tmp_path):
     assert "question: question.yaml" in text and "training" not in text
 
 
-def test_start_view_proposes_answers_and_saves_a_mark(bare_exam, tmp_path, monkeypatch):
+def _open_bare(bare_exam: Path, tmp_path: Path, monkeypatch) -> AppTest:
+    """The app opened on `bare_exam` (no general model), its decisions in tmp_path."""
     monkeypatch.setenv("GRADER_WORKDIR", str(tmp_path / "work"))
     monkeypatch.setenv("GRADER_DB", str(tmp_path / "decisions.sqlite"))
     monkeypatch.setenv("GRADER_MARKER", "Tess Marker")
@@ -136,6 +137,11 @@ def test_start_view_proposes_answers_and_saves_a_mark(bare_exam, tmp_path, monke
     monkeypatch.delenv("GRADER_GENERAL_MODEL", raising=False)
     at = AppTest.from_file(str(REPO / "app.py"), default_timeout=180)
     at.run()
+    return at
+
+
+def test_start_view_proposes_answers_and_saves_a_mark(bare_exam, tmp_path, monkeypatch):
+    at = _open_bare(bare_exam, tmp_path, monkeypatch)
     assert not at.exception, at.exception
     view = view_radio(at)
     assert view.value == "Start" == view.options[view.proto.default]  # also where a redraw starts
@@ -157,28 +163,14 @@ def test_start_view_proposes_answers_and_saves_a_mark(bare_exam, tmp_path, monke
 
 
 def test_every_view_opens_on_a_bare_exam(bare_exam, tmp_path, monkeypatch):
-    monkeypatch.setenv("GRADER_WORKDIR", str(tmp_path / "work"))
-    monkeypatch.setenv("GRADER_DB", str(tmp_path / "decisions.sqlite"))
-    monkeypatch.setenv("GRADER_MARKER", "Tess Marker")
-    monkeypatch.setenv("GRADER_SERVE_DIR", str(tmp_path))
-    monkeypatch.setenv("GRADER_SAMPLE_EXAM", str(bare_exam))
-    monkeypatch.delenv("GRADER_GENERAL_MODEL", raising=False)
-    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=180)
-    at.run()
+    at = _open_bare(bare_exam, tmp_path, monkeypatch)
     for view in ("Review", "Groups", "Marks", "Rubric", "Learn from reviews", "Export", "Start"):
         view_radio(at).set_value(view).run()
         assert not at.exception, (view, at.exception)
 
 
 def test_the_answers_a_proposed_answer_stands_for_are_marked_at_once(bare_exam, tmp_path, monkeypatch):
-    monkeypatch.setenv("GRADER_WORKDIR", str(tmp_path / "work"))
-    monkeypatch.setenv("GRADER_DB", str(tmp_path / "decisions.sqlite"))
-    monkeypatch.setenv("GRADER_MARKER", "Tess Marker")
-    monkeypatch.setenv("GRADER_SERVE_DIR", str(tmp_path))
-    monkeypatch.setenv("GRADER_SAMPLE_EXAM", str(bare_exam))
-    monkeypatch.delenv("GRADER_GENERAL_MODEL", raising=False)
-    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=180)
-    at.run()
+    at = _open_bare(bare_exam, tmp_path, monkeypatch)
     radio = next(r for r in at.radio if str(r.key).startswith("start_group|"))
     members = next(df.value for df in at.dataframe if "mark it" in df.value.columns)
     assert len(members) > 1 and members["mark it"].all()  # every member shown, ticked
