@@ -23,7 +23,7 @@ from grader.app.settings import AppSettings
 from grader.app.served_files import cannot_open_text
 from grader.app.ui import (cross_validations, get_session, get_store, md_escape, remember_marker,
                            remembered_marker, shown_id, write_marker_cookie)
-from grader.app.views_open import open_exam_sidebar
+from grader.app.views_open import back_to_open_exam, open_exam_sidebar, opened
 
 VIEWS = ("Review", "Groups", "Start", "Marks", "Spot checks", "Rubric", "Learn from reviews", "Export")
 ALL_QUESTIONS = "All questions"
@@ -97,14 +97,19 @@ def main() -> None:
         except OSError as exc:
             st.error(f"Cannot prepare the sample exam: {md_escape(exc)}")
             st.stop()
-        state["exam_path"] = str(exam_path)
+    state["exam_path"] = str(exam_path)
     try:
         session = get_session(Path(exam_path), settings)
     except Exception as exc:  # a bad exam file, CSV or rubric: a message, not a traceback
         st.error(md_escape(cannot_open_text(exam_path, exc)))
-        if state.get("exam_path") and state["exam_path"] != str(prepare_sample(settings)):
-            st.info("Choose another exam in the sidebar, or the sample exam.")
-        st.stop()
+        before = back_to_open_exam()  # the exam open before stays open, as the marker left it
+        if before is None:
+            if state["exam_path"] != str(prepare_sample(settings)):
+                st.info("Choose another exam in the sidebar, or the sample exam.")
+            st.stop()
+        session = get_session(before, settings)
+        st.info(md_escape(f"{session.name} stays open."))
+    opened(session.exam_id, state["exam_path"])
 
     # nothing marked yet: begin with the answers worth marking
     starter = any(getattr(q, "starter", False) for q in session.questions.values())
@@ -128,8 +133,10 @@ def main() -> None:
         st.toggle("Anonymous marking", value=settings.anonymous, key="anonymous",
                   help="Hide students' ids and names in the marking views (the export still "
                        "carries them). The setting GRADER_ANONYMOUS says how a session starts.")
+        # one View control per exam: an exam with a question nobody marked opens on Start, even
+        # when opened from the sidebar (a control kept across exams kept the view it had)
         view = st.radio("View", VIEWS, index=VIEWS.index("Start" if starter else "Review"),
-                        key="view")
+                        key=f"view|{session.exam_id}")
         st.caption(f"Decisions are saved in {md_escape(settings.db_path)}")
 
     decisions = store.current(session.exam_id)

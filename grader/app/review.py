@@ -133,15 +133,23 @@ def flagged(table: pd.DataFrame, threshold: float) -> pd.Series:
 
 
 def review_queue(table: pd.DataFrame, threshold: float,
-                 also: Collection[tuple[str, str]] = ()) -> pd.DataFrame:
+                 also: Collection[tuple[str, str]] = (),
+                 by_question: Sequence[str] | None = None) -> pd.DataFrame:
     """Flagged answers nobody has decided on yet, least confident first; `also`: (question,
-    answer) ids that go to the queue whatever their flag (a spot check found them wrong)."""
+    answer) ids that go to the queue whatever their flag (a spot check found them wrong).
+    `by_question`: the questions in this order, each question's answers together (a marker
+    keeps one question's scheme in mind, as in Moodle's manual grading); None: mixed."""
     sent = pd.Series([(q, a) in also for q, a in zip(table["question_id"], table["answer_id"])],
                      index=table.index, dtype=bool)
     todo = table[(flagged(table, threshold) | sent) & ~table["reviewed"]]
     conf = todo["confidence"].fillna(-1.0)
-    return todo.assign(_c=conf).sort_values(["_c", "question_id", "answer_id"],
-                                            kind="stable").drop(columns="_c")
+    if by_question is None:
+        return todo.assign(_c=conf).sort_values(["_c", "question_id", "answer_id"],
+                                                kind="stable").drop(columns="_c")
+    order = {q: i for i, q in enumerate(by_question)}
+    place = todo["question_id"].map(order).fillna(len(order))
+    return todo.assign(_q=place, _c=conf).sort_values(["_q", "_c", "answer_id"],
+                                                      kind="stable").drop(columns=["_q", "_c"])
 
 
 def filter_table(table: pd.DataFrame, threshold: float, *, marks: Sequence[str] | None = None,

@@ -63,7 +63,22 @@ CREATE TABLE IF NOT EXISTS decisions (
 CREATE INDEX IF NOT EXISTS decisions_by_answer
     ON decisions (exam_id, question_id, answer_id, id);
 CREATE TABLE IF NOT EXISTS store_info (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS group_edits (
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
+    exam_id       TEXT NOT NULL,
+    question_id   TEXT NOT NULL,
+    answer_id     TEXT NOT NULL,
+    kind          TEXT NOT NULL,
+    marker        TEXT NOT NULL,
+    edited_at     TEXT NOT NULL
+);
 """
+# group_edits came after schema version 2 without a version of its own: a table only added (the
+# script above makes it in an older file), which a program that does not know it leaves alone.
+
+#: What a marker did to the Groups view's groups (`ReviewStore.edit_groups`): an answer taken
+#: out of its group (decided on its own), or an answer's group split by what the rubric finds.
+TAKEN_OUT, SPLIT = "out", "split"
 
 
 class StoreError(RuntimeError):
@@ -239,7 +254,30 @@ class ReviewStore:
                 "SELECT exam_id, COUNT(*), MAX(decided_at) FROM decisions GROUP BY exam_id "
                 "ORDER BY MAX(id) DESC").fetchall()]
 
+    def group_edits(self, exam_id: str) -> dict[str, set[tuple[str, str]]]:
+        """{TAKEN_OUT: {(question, answer), ...}, SPLIT: {...}}: the answers markers took out
+        of their groups, and those whose groups they split, kept across reloads."""
+        found: dict[str, set[tuple[str, str]]] = {TAKEN_OUT: set(), SPLIT: set()}
+        with self._connect() as db:
+            for q, a, kind in db.execute("SELECT question_id, answer_id, kind FROM group_edits "
+                                         "WHERE exam_id=?", (exam_id,)):
+                found.setdefault(kind, set()).add((q, a))
+        return found
+
     # -- writing -------------------------------------------------------------------------
+    def edit_groups(self, exam_id: str, question_id: str, answer_ids: Iterable[str], kind: str, *,
+                    marker: str) -> None:
+        """Note that `answer_ids` were taken out of their group (`TAKEN_OUT`) or their group
+        split (`SPLIT`), one row each, so that a reload shows the groups as the marker left
+        them and a group's "apply to all" never reaches an answer taken out."""
+        if kind not in (TAKEN_OUT, SPLIT):
+            raise ValueError(f"a group edit is {TAKEN_OUT!r} or {SPLIT!r}, not {kind!r}")
+        check_lengths(marker, "")
+        with self._write() as db:
+            db.executemany("INSERT INTO group_edits (exam_id, question_id, answer_id, kind, marker, "
+                           "edited_at) VALUES (?,?,?,?,?,?)",
+                           [(exam_id, question_id, a, kind, marker, _now()) for a in answer_ids])
+
     def record(self, exam_id: str, question_id: str, answer_id: str, *, marker: str,
                new_mark: str, base_version: int, old_mark: str | None = None,
                comment: str = "", scope: str = "answer", answer_text: str | None = None) -> Decision:

@@ -7,7 +7,6 @@ Each setting is an environment variable with a default that works on a fresh clo
 
 from __future__ import annotations
 
-import getpass
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,7 +25,7 @@ class AppSettings:
     workdir: Path          # the app's working folder: models, uploads, exports, sample copy
     db_path: Path          # the SQLite file of the markers' decisions
     sample_exam: Path      # the exam opened when the app starts
-    marker: str            # the marker's name shown in the name box at first
+    marker: str            # the marker's name shown in the name box at first ("": none, asked for)
     max_upload_mb: float   # uploads larger than this are refused with a message
     flag_below: float      # answers with a confidence below this go to the review queue
     serve_dir: Path = field(default_factory=Path.cwd)  # exam files may be opened only below this
@@ -41,11 +40,11 @@ class AppSettings:
         db = Path(env.get("GRADER_DB") or workdir / "reviews.sqlite").expanduser()
         sample = Path(env.get("GRADER_SAMPLE_EXAM")
                       or REPO / "sample_data" / "exam" / "exam.yaml").expanduser()
-        marker = (env.get("GRADER_MARKER") or _user_name()).strip() or "marker"
+        marker = (env.get("GRADER_MARKER") or "").strip()  # none: asked for at the first decision
         try:
             check_lengths(marker)
         except ValueError as err:
-            raise ValueError(f"setting GRADER_MARKER (or the user name, without it): {err}") from None
+            raise ValueError(f"setting GRADER_MARKER: {err}") from None
         max_mb = _number(env, "GRADER_MAX_UPLOAD_MB", 20.0, low=0.001, high=200.0)
         flag = _number(env, "GRADER_FLAG_BELOW", 0.7, low=0.0, high=1.0)
         serve = Path(env.get("GRADER_SERVE_DIR") or Path.cwd()).expanduser()
@@ -61,13 +60,6 @@ class AppSettings:
     @property
     def max_upload_bytes(self) -> int:
         return int(self.max_upload_mb * 1024 * 1024)
-
-
-def _user_name() -> str:
-    try:
-        return getpass.getuser()
-    except Exception:  # no user name in some containers
-        return "marker"
 
 
 def _number(env: Mapping[str, str], name: str, default: float, *, low: float,

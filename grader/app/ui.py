@@ -144,15 +144,15 @@ def remember_session(settings: AppSettings, session: ExamSession) -> None:
 
 
 def saved_sessions(settings: AppSettings) -> list[dict]:
-    """Exams opened before, most recent first."""
+    """Exams opened before, most recent first (each with its `exam_id`, its folder's name)."""
     found = []
     for f in (settings.workdir / "exams").glob("*/session.json"):
         try:
             info = json.loads(f.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue
-        if Path(info.get("path", "")).exists():
-            found.append(info)
+        if isinstance(info, dict) and Path(info.get("path", "")).exists():
+            found.append({**info, "exam_id": f.parent.name})
     return sorted(found, key=lambda i: i.get("opened_at", ""), reverse=True)
 
 
@@ -210,6 +210,36 @@ def write_marker_cookie() -> None:
               "'; path=/; max-age=31536000; SameSite=Strict';</script>", unsafe_allow_javascript=True)
 
 
+def ask_name(form_key: str) -> None:
+    """In a decision form, while the marker has given no name: a box for it, so that the first
+    decision asks for the name instead of crediting it to someone (`take_name` reads it)."""
+    if not marker():
+        st.text_input("Your name (saved with this decision and the next ones)", key=f"ask_name|{form_key}")
+
+
+def take_name(form_key: str) -> None:
+    """Form callback, before saving: a name typed into the form's box becomes the marker's
+    name, in the sidebar and kept in this browser as one typed there."""
+    name = str(st.session_state.pop(f"ask_name|{form_key}", "") or "").strip()
+    if name and not marker():
+        st.session_state["marker"] = name
+        remember_marker()
+
+
+def ready_to_decide(mark: str | None, form_key: str | None = None) -> bool:
+    """A decision needs the marker's name (the audit trail) and a mark; say which is missing.
+    `form_key`: the form that asked for the name (`ui.ask_name`), if it did."""
+    if form_key is not None:
+        take_name(form_key)
+    if not marker():
+        notice("error", "Type your name first: every decision is saved with it.")
+        return False
+    if not mark:
+        notice("error", "Choose a mark first.")
+        return False
+    return True
+
+
 def anonymous() -> bool:
     """Whether the marking views hide students' ids (the sidebar's setting)."""
     return bool(st.session_state.get("anonymous", True))
@@ -218,6 +248,16 @@ def anonymous() -> bool:
 def shown_id(exam_id: str, answer_id: str) -> str:
     """A student's id as the marking views show it: a pseudonym under anonymous marking."""
     return pseudonym(exam_id, answer_id) if anonymous() else str(answer_id)
+
+
+def answer_key(kind: str, exam_id: str, question_id: str, answer_id: str) -> str:
+    """The key of a widget about one answer: the question and a hash of the student's id,
+    never the id itself (Streamlit puts every key on the page, as a `st-key-<key>` class,
+    where anonymous marking must not show an e-mail address)."""
+    import hashlib
+
+    digest = hashlib.sha256(f"{exam_id}\x00{answer_id}".encode("utf-8")).hexdigest()[:16]
+    return f"{kind}|{question_id}|{digest}"
 
 
 def shown_time(iso: object) -> str:

@@ -14,10 +14,10 @@ import streamlit as st
 
 from grader.app.grouping import meaning_groups
 from grader.app.review import NO_MARK, features_found, group_summary
-from grader.app.review_store import NewDecision, ReviewStore
+from grader.app.review_store import SPLIT, TAKEN_OUT, NewDecision, ReviewStore
 from grader.app.session import ExamSession
-from grader.app.ui import marker, md_escape, notice, show_notice, shown_id
-from grader.app.views_review import answer_position, ready_to_decide, show_why
+from grader.app.ui import ask_name, marker, md_escape, notice, ready_to_decide, show_notice, shown_id
+from grader.app.views_review import answer_position, show_why
 
 
 def _meaning_groups(session: ExamSession, qid: str) -> dict[str, str]:
@@ -31,30 +31,39 @@ def _meaning_groups(session: ExamSession, qid: str) -> dict[str, str]:
     return cache[key]
 
 
-def grouped(session: ExamSession, table: pd.DataFrame) -> pd.DataFrame:
-    """The table with `group` set to the groups of alike answers, after the marker's splits
-    (a group split into answers with identical features) and answers taken out."""
-    state = st.session_state
-    out, split = state.setdefault("group_out", set()), state.setdefault("group_split", set())
+def grouped(session: ExamSession, store: ReviewStore, table: pd.DataFrame) -> pd.DataFrame:
+    """The table with `group` set to the groups of alike answers, after the markers' splits
+    (a group split into answers with identical features) and answers taken out, as the store
+    keeps them (a reload shows the groups as they were left)."""
+    edits = store.group_edits(session.exam_id)
+    out, split = edits[TAKEN_OUT], edits[SPLIT]
     groups = []
     for q, a, same_features in zip(table["question_id"], table["answer_id"], table["group"]):
         g = _meaning_groups(session, q).get(a, f"alone:{a}")
         if (q, a) in out:
             g = f"alone:{a}"
-        elif (q, g) in split:
+        elif (q, a) in split:
             g = f"{g}/{same_features}"
         groups.append(g)
     return table.assign(group=groups)
 
 
-def _take_out(qid: str, answer_ids: list[str]) -> None:
-    st.session_state.setdefault("group_out", set()).update((qid, a) for a in answer_ids)
+def _take_out(store: ReviewStore, exam_id: str, qid: str, answer_ids: list[str]) -> None:
+    try:
+        store.edit_groups(exam_id, qid, answer_ids, TAKEN_OUT, marker=marker())
+    except ValueError as exc:  # a name over the limit
+        notice("error", str(exc))
+        return
     notice("info", f"Took {len(answer_ids)} answer(s) out of the group: they are decided one by "
                    "one in the Review view.")
 
 
-def _split(qid: str, gid: str) -> None:
-    st.session_state.setdefault("group_split", set()).add((qid, gid))
+def _split(store: ReviewStore, exam_id: str, qid: str, answer_ids: list[str]) -> None:
+    try:
+        store.edit_groups(exam_id, qid, answer_ids, SPLIT, marker=marker())
+    except ValueError as exc:
+        notice("error", str(exc))
+        return
     st.session_state.pop("group_pick", None)
     notice("info", "Split the group into answers with identical features.")
 
@@ -62,7 +71,7 @@ def _split(qid: str, gid: str) -> None:
 def groups_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame,
                 threshold: float) -> None:
     show_notice()
-    table = grouped(session, table)
+    table = grouped(session, store, table)
     groups = group_summary(table)
     st.subheader("Groups of answers that mean the same")
     if groups.empty:
@@ -107,11 +116,13 @@ def groups_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame,
         a.button("Take the selected answers out" if len(chosen) != 1 else
                  "Take the selected answer out", key="group_take_out",
                  disabled=not chosen or len(chosen) >= len(members), width="stretch",
-                 on_click=_take_out, args=(qid, [members["answer_id"].iloc[i] for i in chosen]),
+                 on_click=_take_out,
+                 args=(store, session.exam_id, qid, [members["answer_id"].iloc[i] for i in chosen]),
                  help="Select rows in the table first; those answers leave the group.")
         b.button("Split by what the rubric finds", key="group_split_button", width="stretch",
                  disabled="/" in gid, on_click=_split,
-                 args=(qid, gid), help="Split this group into answers with identical features.")
+                 args=(store, session.exam_id, qid, members["answer_id"].tolist()),
+                 help="Split this group into answers with identical features.")
         found = features_found(qs.features.iloc[answer_position(qs, first["answer_id"])].to_dict(),
                                qs.descriptions)
         st.markdown("**Found in the first answer of the group**")
@@ -126,6 +137,7 @@ def groups_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame,
                      index=marks.index(proposed) if proposed in marks else None,
                      horizontal=True, key=f"gmark|{key}", format_func=md_escape)
             st.text_input("Comment (optional)", key=f"gcomment|{key}")
+            ask_name(f"gmark|{key}")
             st.form_submit_button(f"Apply to all {len(members)} answers", type="primary",
                                   width="stretch", on_click=_apply_group,
                                   args=(store, session.exam_id, members, key))
@@ -140,11 +152,12 @@ def _apply_group(store: ReviewStore, exam_id: str, members: pd.DataFrame, key: s
     state = st.session_state
     mark = state.get(f"gmark|{key}")
     comment = str(state.get(f"gcomment|{key}", "") or "")
-    if not ready_to_decide(mark):
+    if not ready_to_decide(mark, f"gmark|{key}"):
         return
+    out = store.group_edits(exam_id)[TAKEN_OUT]  # also those another marker took out meanwhile
     todo = [NewDecision(q, a, mark, state["seen"].get((q, a), 0), old_mark=m, answer_text=t)
             for q, a, m, t in zip(members["question_id"], members["answer_id"], members["mark"],
-                                  members["answer"])]
+                                  members["answer"]) if (q, a) not in out]
     try:
         saved, conflicts = store.record_many(exam_id, todo, marker=marker(), comment=comment)
     except ValueError as exc:  # a name or comment over the limits
@@ -154,7 +167,8 @@ def _apply_group(store: ReviewStore, exam_id: str, members: pd.DataFrame, key: s
         state["seen"][(d.question_id, d.answer_id)] = d.version
     text = f"Saved mark {mark} for {len(saved)} answer(s) of the group."
     if conflicts:
-        others = "; ".join(f"{c.current.answer_id}: {c.current.new_mark} by {c.current.marker}"
+        others = "; ".join(f"{shown_id(exam_id, c.current.answer_id)}: {c.current.new_mark} by "
+                           f"{c.current.marker}"
                            for c in conflicts)
         notice("warning", text + f" {len(conflicts)} answer(s) were decided by someone else "
                                f"meanwhile and were left as they are: {others}.")

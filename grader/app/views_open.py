@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import streamlit as st
@@ -14,14 +15,50 @@ SOURCES = ("The sample exam", "An exam file on this computer", "Upload files",
            "A session opened before")
 
 
+#: What opening another exam resets (the answer, group and question chosen belong to the exam
+#: open before); kept aside until the new exam has opened, put back if it cannot be.
+_RESET = ("review_pick", "group_pick", "conflict", "retrain_report", "export_path", "question")
+
+
 def _open(path: Path | None) -> None:
-    if path is None:
-        st.session_state.pop("exam_path", None)
-    else:
-        st.session_state["exam_path"] = str(path)
-    for key in ("review_pick", "group_pick", "conflict", "retrain_report", "export_path"):
-        st.session_state.pop(key, None)
-    st.session_state["question"] = "All questions"
+    state = st.session_state
+    state["exam_path"] = "" if path is None else str(path)  # "": the sample, chosen
+    state["before_open"] = {k: state[k] for k in _RESET if k in state}
+    for key in _RESET:
+        state.pop(key, None)
+    state["question"] = "All questions"
+
+
+def opened(exam_id: str, path: str) -> None:
+    """The exam in `path` is open: a reload (a new session) opens it again from the page's
+    address (`?exam=<exam id>`, found again through the working folder's note of it)."""
+    st.session_state.pop("before_open", None)
+    st.session_state["exam_open"] = path
+    if st.query_params.get("exam") != exam_id:
+        st.query_params["exam"] = exam_id
+
+
+def back_to_open_exam() -> Path | None:
+    """After an exam failed to open: the exam open before (its answer, group and question as
+    they were), or None when there was none."""
+    state = st.session_state
+    before, failed = state.get("exam_open"), state.get("exam_path")
+    if not before or before == failed:
+        return None
+    state["exam_path"] = before
+    for key in _RESET:
+        state.pop(key, None)
+    state.update(state.pop("before_open", {}))
+    return Path(before)
+
+
+def _in_address(settings: AppSettings) -> Path | None:
+    """The exam the page's address names (`?exam=`), if it was opened in this working folder."""
+    exam_id = st.query_params.get("exam")
+    if not exam_id or not re.fullmatch(r"[a-z0-9-]{1,60}", exam_id):
+        return None
+    found = next((s for s in saved_sessions(settings) if s.get("exam_id") == exam_id), None)
+    return Path(found["path"]) if found else None
 
 
 def open_exam_sidebar(settings: AppSettings) -> Path | None:
@@ -52,6 +89,8 @@ def open_exam_sidebar(settings: AppSettings) -> Path | None:
                 if st.button("Open", key="open_saved_button", width="stretch"):
                     _open(Path(st.session_state["open_saved"]))
     path = st.session_state.get("exam_path")
+    if path is None:  # a new session (a reload): the exam the address names, if any
+        return _in_address(settings)
     return Path(path) if path else None
 
 

@@ -13,27 +13,17 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from grader.app.keys import KEYS_HELP, NEXT_KEY, PREVIOUS_KEY, UNDO_KEY, keyboard_shortcuts
+from grader.app.keys import KEYS_HELP, NEXT_KEY, PREVIOUS_KEY, UNDO_KEY, keyboard_shortcuts, mark_keys_help
 from grader.app.review import (NO_MARK, features_found, flagged, marker_stats,
                                review_queue, undoable)
 from grader.app.session import ExamSession, QuestionSession
 from grader.app.review_store import ConflictError, ReviewStore
-from grader.app.ui import marker, md_escape, notice, show_notice, shown_id, shown_time
+from grader.app.ui import (answer_key, ask_name, marker, md_escape, notice, ready_to_decide, show_notice, shown_id,
+                          shown_time)
 from features.text import is_missing  # None, or the NaN a pandas merge leaves where no mark is
 
 
 # -- saving ---------------------------------------------------------------------------------
-
-def ready_to_decide(mark: str | None) -> bool:
-    """A decision needs the marker's name (the audit trail) and a mark; say which is missing."""
-    if not marker():
-        notice("error", "Type your name in the sidebar first: every decision is saved with it.")
-        return False
-    if not mark:
-        notice("error", "Choose a mark first.")
-        return False
-    return True
-
 
 def _save_one(store: ReviewStore, exam_id: str, qid: str, aid: str, old_mark: str | None,
               mark_key: str | None, comment_key: str, fixed_mark: str | None = None,
@@ -42,7 +32,7 @@ def _save_one(store: ReviewStore, exam_id: str, qid: str, aid: str, old_mark: st
     state = st.session_state
     mark = fixed_mark if fixed_mark is not None else state.get(mark_key)
     comment = str(state.get(comment_key, "") or "")
-    if not ready_to_decide(mark):
+    if not ready_to_decide(mark, mark_key):
         return
     base = state["seen"].get((qid, aid), 0)
     try:
@@ -107,6 +97,12 @@ def conflict_panel(store: ReviewStore, exam_id: str) -> None:
 
 # -- one answer -------------------------------------------------------------------------------
 
+#: The height of the student's answer box (pixels, about seven lines; longer answers scroll)
+#: and of the room kept for the notice of the last save.
+ANSWER_BOX_PX = 170
+NOTICE_PX = 64
+
+
 def answer_position(qs: QuestionSession, aid: str) -> int:
     return int(np.flatnonzero(qs.table["answer_id"].to_numpy() == aid)[0])
 
@@ -122,7 +118,9 @@ def answer_card(session: ExamSession, store: ReviewStore, row: pd.Series,
     left, right = st.columns([3, 2], gap="large")
     with left:
         st.markdown("**Student's answer**")
-        with st.container(border=True):
+        # one height for every answer: a long one scrolls inside its box, and the form below (its
+        # Save button) stays where it was from one answer to the next
+        with st.container(border=True, height=ANSWER_BOX_PX):
             st.text(row["answer"] if str(row["answer"]).strip() else "(blank answer)")
         # escaped: never bold, a link or a broken code span
         st.caption(f"from {md_escape(shown_id(session.exam_id, aid))}")
@@ -130,7 +128,7 @@ def answer_card(session: ExamSession, store: ReviewStore, row: pd.Series,
             st.info(md_escape(f"Decided: {row['mark']} by {row['marker']} at "
                               f"{shown_time(row['decided_at'])}"
                               + (f" — {row['comment']}" if row["comment"] else "")))
-        decision_form(session, store, row, qs)
+        decision_form(session, store, row, qs, keys_help)
         if keys_help:
             st.caption(KEYS_HELP)
         marking_scheme(qs)
@@ -191,25 +189,29 @@ def _explanation_text(qs: QuestionSession, row: pd.Series) -> str:
 
 
 def decision_form(session: ExamSession, store: ReviewStore, row: pd.Series,
-                  qs: QuestionSession) -> None:
+                  qs: QuestionSession, keys_help: bool = False) -> None:
     qid, aid = row["question_id"], row["answer_id"]
     marks = list(qs.marks) or sorted(qs.table["proposed"].dropna().unique())
     current = row["mark"] if row["mark"] in marks else None
-    key = f"{qid}|{aid}"
+    mark_key, comment_key = (answer_key(kind, session.exam_id, qid, aid)  # no student id in a key
+                             for kind in ("mark", "comment"))
     # One way to save, whatever the key: the mark chosen in the radio (the proposed or current
     # mark is chosen at first, so accepting it is one click or Enter). With a second "Accept"
     # button, Enter in the comment box pressed the form's first button and saved the proposed
     # mark although the marker had chosen another.
-    with st.form(f"decide|{key}", border=True):
+    with st.form(answer_key("decide", session.exam_id, qid, aid), border=True):
         st.radio("Mark", marks, index=marks.index(current) if current else None,
-                 horizontal=True, key=f"mark|{key}", format_func=md_escape,
+                 horizontal=True, key=mark_key, format_func=md_escape,
                  help=f"Proposed: {md_escape(row['proposed'])}" if not is_missing(row["proposed"])
                  else "No rule proposes a mark")
-        st.text_input("Comment (optional)", key=f"comment|{key}")
+        if keys_help:  # which key gives which mark, under the marks
+            st.caption(md_escape(mark_keys_help([str(m) for m in marks])))
+        st.text_input("Comment (optional)", key=comment_key)
+        ask_name(mark_key)
         st.form_submit_button("Save the chosen mark", type="primary", width="stretch",
                               on_click=_save_one, args=(store, session.exam_id, qid, aid,
-                                                        row["mark"], f"mark|{key}",
-                                                        f"comment|{key}", None, row["answer"]))
+                                                        row["mark"], mark_key, comment_key, None,
+                                                        row["answer"]))
 
 
 # -- views ---------------------------------------------------------------------------------
@@ -222,13 +224,20 @@ def _label(row: pd.Series, exam_id: str) -> str:
 
 def review_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame,
                 threshold: float) -> None:
-    show_notice()
+    with st.container(height=NOTICE_PX, border=False):  # the same room with or without a notice,
+        show_notice()                                   # so that a save moves nothing below it
     conflict_panel(store, session.exam_id)
     title, switch = st.columns([3, 1.2], vertical_alignment="center")
     everything = switch.toggle("Pick from all answers", key="review_all",
                                help="Review any answer, not only the flagged ones nobody has "
                                     "decided on.")
-    queue = review_queue(table, threshold, also=st.session_state.get("spot_wrong", set()))
+    several = table["question_id"].nunique() > 1
+    mixed = several and switch.toggle("Mix the questions", key="review_mixed",
+                                      help="One queue of all questions, least confident first. "
+                                           "Off: question by question, each question's answers "
+                                           "least confident first.")
+    queue = review_queue(table, threshold, also=st.session_state.get("spot_wrong", set()),
+                         by_question=None if mixed else list(session.questions))
     pool = table if everything else queue
     is_flagged = flagged(table, threshold)
     decided = int((is_flagged & table["reviewed"]).sum())
@@ -258,8 +267,13 @@ def review_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame,
                     "one stays in the queue (J or →).")
     with undo_col:
         _undo_button(store, session.exam_id)
-    where = "of all answers" if everything else "in the queue, least confident first"
-    st.markdown(f"**Answer {position + 1} of {len(keys)}** {where} · {decided} of "
+    where = ("of all answers" if everything else
+             "in the queue, least confident first" if mixed or not several else
+             "in the queue, question by question")
+    qid = keys[position][0]
+    this_question = (f" · {md_escape(qid)}: {sum(k[0] == qid for k in keys)} in the queue"
+                     if several and not mixed and not everything else "")
+    st.markdown(f"**Answer {position + 1} of {len(keys)}** {where}{this_question} · {decided} of "
                 f"{int(is_flagged.sum())} flagged answers decided")
     answer_card(session, store, pool.iloc[position], keys_help=True)
     keyboard_shortcuts()

@@ -8,7 +8,7 @@ import streamlit as st
 from grader.app.review_store import ConflictError, ReviewStore
 from grader.app.session import ExamSession
 from grader.app.spot_check import check_results, draw_sample, estimate
-from grader.app.ui import marker, notice, show_notice, shown_id
+from grader.app.ui import answer_key, marker, notice, show_notice, shown_id
 
 
 def spot_check_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame, threshold: float) -> None:
@@ -39,9 +39,9 @@ def spot_check_view(session: ExamSession, store: ReviewStore, table: pd.DataFram
                       f"confidence {row['confidence']:.0%}")
             left.text(row["answer"])
             if result is None:
-                right.button("Right", key=f"spot_right|{qid}|{aid}", on_click=_right,
+                right.button("Right", key=answer_key("spot_right", session.exam_id, qid, aid), on_click=_right,
                              args=(store, session.exam_id, qid, aid, row["proposed"], row["answer"]))
-                right.button("Wrong: to the review queue", key=f"spot_wrong|{qid}|{aid}",
+                right.button("Wrong: to the review queue", key=answer_key("spot_wrong", session.exam_id, qid, aid),
                              on_click=_wrong, args=(qid, aid, session.exam_id))
             else:
                 right.text("checked: right" if result else
@@ -59,7 +59,11 @@ def _right(store: ReviewStore, exam_id: str, qid: str, aid: str, mark: str, answ
     try:
         d = store.record(exam_id, qid, aid, marker=marker(), new_mark=mark, base_version=base,
                          old_mark=mark, comment="spot check: right", answer_text=answer)
-    except (ValueError, ConflictError) as exc:
+    except ConflictError as exc:  # its message names the student: said as the page shows them
+        notice("error", f"Not saved: {exc.current.marker} decided on {shown_id(exam_id, aid)} "
+                        f"meanwhile ({exc.current.new_mark}).")
+        return
+    except ValueError as exc:
         notice("error", f"Not saved: {exc}")
         return
     st.session_state["seen"][(qid, aid)] = d.version

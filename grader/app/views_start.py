@@ -10,15 +10,17 @@ marked answers it proposes the answers worth reviewing the same way.
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
 from grader.app.review import with_decisions
-from grader.app.review_store import ConflictError, ReviewStore
+from grader.app.review_store import ConflictError, NewDecision, ReviewStore
 from grader.app.review_training import extended_training_text
 from grader.app.session import ExamSession, QuestionSession, train_or_load
 from grader.app.settings import AppSettings
 from grader.app.starter import NoModel, RetrainJobs, retrain_due, retrain_job
-from grader.app.ui import marker, md_escape, notice, show_notice, shown_id
+from grader.app.ui import (answer_key, ask_name, marker, md_escape, notice, ready_to_decide, show_notice,
+                          shown_id)
 from grader.grading.suggest import MIN_MARKED_FOR_MODEL, suggest
 from features.text import is_missing
 
@@ -48,11 +50,7 @@ def _model_status(qs: QuestionSession, n_marked: int) -> str:
 def _save(store: ReviewStore, exam_id: str, qid: str, aid: str, old_mark, key: str, text: str,
           version: int) -> None:
     mark = st.session_state.get(key)
-    if not marker():
-        notice("error", "Type your name in the sidebar first: every decision is saved with it.")
-        return
-    if not mark:
-        notice("error", "Choose a mark first.")
+    if not ready_to_decide(mark, key):
         return
     try:
         store.record(exam_id, qid, aid, marker=marker(), new_mark=mark, base_version=version,
@@ -139,9 +137,58 @@ def start_view(session: ExamSession, store: ReviewStore, settings: AppSettings) 
             st.text(row["answer"] if str(row["answer"]).strip() else "(blank answer)")
             if not is_missing(row["proposed"]):
                 st.caption(md_escape(f"proposed: {row['proposed']} ({row['explanation']})"))
-            key = f"start_mark|{qid}|{aid}"
-            with st.form(f"start|{qid}|{aid}", border=False):
+            key = answer_key("start_mark", session.exam_id, qid, aid)  # no student id in a key
+            with st.form(answer_key("start", session.exam_id, qid, aid), border=False):
                 st.radio("Mark", choices, index=None, horizontal=True, key=key, format_func=md_escape)
+                ask_name(key)
                 st.form_submit_button("Save", on_click=_save,
                                       args=(store, session.exam_id, qid, aid, row["mark"], key, row["answer"],
                                             int(row["version"])))
+            if len(pick.members) > 1:
+                _group_form(session, store, qid, table.iloc[list(pick.members)], choices)
+
+
+def _group_form(session: ExamSession, store: ReviewStore, qid: str, members: pd.DataFrame,
+                choices: list[str]) -> None:
+    """The answers a proposed answer stands for, marked at once: each member is shown (ticked;
+    untick one to leave it out) and one mark is saved for every ticked answer, one decision
+    per answer in the audit trail as in the Groups view."""
+    key = answer_key("start_group", session.exam_id, qid, members["answer_id"].iloc[0])
+    with st.expander(f"Mark the {len(members)} answers like it at once"):
+        with st.form(key, border=False):
+            shown = pd.DataFrame({"mark it": True, "answer": members["answer"].to_numpy(),
+                                  "student": [shown_id(session.exam_id, a) for a in members["answer_id"]]})
+            st.data_editor(shown, key=f"{key}|members", hide_index=True, width="stretch",
+                           disabled=["answer", "student"], height=min(300, 38 + 35 * len(shown)),
+                           column_config={"mark it": st.column_config.CheckboxColumn("mark it", width="small"),
+                                          "answer": st.column_config.TextColumn("answer", width="large"),
+                                          "student": st.column_config.TextColumn("student")})
+            st.radio("Mark for the ticked answers", choices, index=None, horizontal=True,
+                     key=f"{key}|mark", format_func=md_escape)
+            ask_name(f"{key}|mark")
+            st.form_submit_button("Apply to the ticked answers", on_click=_apply_group,
+                                  args=(store, session.exam_id, members, key))
+
+
+def _apply_group(store: ReviewStore, exam_id: str, members: pd.DataFrame, key: str) -> None:
+    state = st.session_state
+    mark = state.get(f"{key}|mark")
+    if not ready_to_decide(mark, f"{key}|mark"):
+        return
+    edits = (state.get(f"{key}|members") or {}).get("edited_rows", {})
+    left_out = {int(r) for r, change in edits.items() if change.get("mark it") is False}
+    todo = [NewDecision(q, a, mark, int(v), old_mark=m, answer_text=t)
+            for i, (q, a, m, t, v) in enumerate(zip(members["question_id"], members["answer_id"], members["mark"],
+                                                    members["answer"], members["version"]))
+            if i not in left_out]
+    try:
+        saved, conflicts = store.record_many(exam_id, todo, marker=marker())
+    except ValueError as exc:
+        notice("error", str(exc))
+        return
+    text = f"Saved mark {mark} for {len(saved)} answer(s)" + (f", {len(left_out)} left out." if left_out else ".")
+    if conflicts:
+        text += (f" {len(conflicts)} answer(s) were decided by someone else meanwhile and were left as "
+                 "they are: " + "; ".join(f"{shown_id(exam_id, c.current.answer_id)}: {c.current.new_mark} by "
+                                          f"{c.current.marker}" for c in conflicts) + ".")
+    notice("warning" if conflicts else "success", text)

@@ -43,6 +43,7 @@ class Suggestion:
     reason: str
     similar: int  # unmarked answers similar to it and closer to it than to any marked one (itself included)
     confidence: float | None  # the current model's confidence in its mark, None before a model
+    members: tuple[int, ...] = ()  # the positions of those `similar` answers (its own first)
 
 
 def answer_vectors(texts: Sequence[str]) -> np.ndarray:
@@ -108,8 +109,11 @@ def suggest(answers: Sequence[str], marked: Sequence[bool], n: int,
         if confidence is not None:
             reason += ("; the model gives it no mark" if np.isnan(conf_u[best])
                        else f"; the model's confidence in its mark: {conf_u[best]:.2f}")
+        alike = np.flatnonzero(closer[codes] & ~marked)
+        members = (first,) + tuple(int(i) for i in alike if i != first)
         picks.append(Suggestion(int(first), reason, similar,
-                                None if confidence is None or np.isnan(conf_u[best]) else float(conf_u[best])))
+                                None if confidence is None or np.isnan(conf_u[best]) else float(conf_u[best]),
+                                members))
         covered = np.maximum(covered, sim[row])
         open_[row] = False
     return picks

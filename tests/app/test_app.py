@@ -21,6 +21,7 @@ from grader.app.session import exam_id_for, open_exam, prepare_sample  # noqa: E
 from grader.exams.exam_io import read_exam  # noqa: E402
 from grader.app.settings import REPO, AppSettings  # noqa: E402
 from grader.app.review_store import ReviewStore  # noqa: E402
+from grader.app.ui import answer_key  # noqa: E402
 
 TIMEOUT = 180
 
@@ -64,8 +65,13 @@ def _button(at: AppTest, label: str):
     raise AssertionError(f"no button {label!r}; buttons: {[b.label for b in at.button]}")
 
 
+def view_radio(at: AppTest):
+    """The sidebar's View control (one per exam: its key holds the exam's id)."""
+    return next(r for r in at.sidebar.radio if r.label == "View")
+
+
 def _view(at: AppTest, name: str) -> None:
-    at.sidebar.radio(key="view").set_value(name).run()
+    view_radio(at).set_value(name).run()
     assert not at.exception, at.exception
 
 
@@ -106,11 +112,11 @@ def test_override_is_saved_at_once_with_marker_time_and_old_mark(app_env):
     at = _start()
     before = int(_metric(at, "To review"))
     qid, aid = at.selectbox(key="review_pick").value
-    radio = at.radio(key=f"mark|{qid}|{aid}")
+    radio = at.radio(key=answer_key("mark", _exam_id(), qid, aid))
     proposed = at.metric[-2].value  # "Proposed mark" of the card
     new = next(m for m in radio.options if m != proposed)
     radio.set_value(new)
-    at.text_input(key=f"comment|{qid}|{aid}").set_value("the unit is missing")
+    at.text_input(key=answer_key("comment", _exam_id(), qid, aid)).set_value("the unit is missing")
     _button(at, "Save the chosen mark").click().run()
     assert not at.exception, at.exception
     saved = store.latest(_exam_id(), qid, aid)
@@ -132,7 +138,7 @@ def test_a_concurrent_decision_is_shown_not_overwritten(app_env):
     # another marker decides on the same answer while this page shows it
     theirs = store.record(_exam_id(), qid, aid, marker="Other Marker", new_mark="1",
                           base_version=0, comment="mine first")
-    radio = at.radio(key=f"mark|{qid}|{aid}")
+    radio = at.radio(key=answer_key("mark", _exam_id(), qid, aid))
     radio.set_value("0")
     _button(at, "Save the chosen mark").click().run()
     assert not at.exception, at.exception

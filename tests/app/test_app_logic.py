@@ -196,3 +196,28 @@ def test_the_app_flags_what_the_cli_flags_whatever_the_threshold():
     grades = model.grade(new, flag_below=0.0)
     table = proposed_table("open_bulb", ["a", "b", "c", "d"], new, grades, model.features(new))
     assert flagged(table, threshold=0.0).tolist() == grades["flagged"].tolist() == [True, True, False, True]
+
+
+def test_the_form_says_which_key_gives_which_mark():
+    from grader.app.keys import mark_keys_help
+
+    assert mark_keys_help(["0", "0.5", "1"]) == "Type the mark to choose it (0, 0.5, 1)."
+    assert mark_keys_help(["correct", "partial", "wrong"]) == "Press 1 for correct, 2 for partial, 3 for wrong."
+    assert mark_keys_help(["0", "half", "1"]).startswith("Press 1 for 0,")  # not all numbers: places
+
+
+def test_the_queue_goes_question_by_question_when_asked():
+    first = _table().assign(question_id="q2")
+    second = _table().assign(question_id="q1", confidence=_table()["confidence"] - 0.05)
+    both = pd.concat([first, second], ignore_index=True)
+    mixed = review_queue(both, 0.7)
+    assert mixed["question_id"].tolist()[:2] == ["q1", "q2"]  # least confident of all first
+    ordered = review_queue(both, 0.7, by_question=["q2", "q1"])
+    assert ordered["question_id"].tolist() == ["q2"] * 3 + ["q1"] * 3  # the exam's order
+    assert ordered["answer_id"].tolist()[:3] == review_queue(first, 0.7)["answer_id"].tolist()
+
+
+def test_a_marker_has_no_name_until_they_give_one():
+    """The login name was every new browser's marker's name (decisions credited to "root")."""
+    assert AppSettings.from_env({}).marker == ""
+    assert AppSettings.from_env({"GRADER_MARKER": " Ann "}).marker == "Ann"

@@ -15,6 +15,7 @@ from markdown_it import MarkdownIt
 
 from grader.app.ui import md_escape
 from tests.app.test_app import _button, _exam_id, _plain, _start
+from grader.app.ui import answer_key  # noqa: E402
 
 HOSTILE_ID = "mia\n\n**bold** [x](http://e) `tick` <b>tag</b> $x^2$ :smile: :red[red]"
 HOSTILE_NAME = "**Boss** [click](http://evil.example)\n\n# Big :material/home: ~~s~~"
@@ -84,7 +85,7 @@ def test_a_marker_name_with_markdown_appears_literally_in_the_conflict_buttons(a
     at = _start()
     qid, aid = at.selectbox(key="review_pick").value
     store.record(_exam_id(), qid, aid, marker=HOSTILE_NAME, new_mark="1", base_version=0)
-    at.radio(key=f"mark|{qid}|{aid}").set_value("0")
+    at.radio(key=answer_key("mark", _exam_id(), qid, aid)).set_value("0")
     _button(at, "Save the chosen mark").click().run()
     assert not at.exception, at.exception
     warning = next(w.value for w in at.warning if "decided on answer" in w.value)
@@ -99,8 +100,8 @@ def test_an_overlong_comment_or_name_is_refused_with_a_message(app_env):
     _, store = app_env
     at = _start()
     qid, aid = at.selectbox(key="review_pick").value
-    at.radio(key=f"mark|{qid}|{aid}").set_value("0")
-    at.text_input(key=f"comment|{qid}|{aid}").set_value("x" * 2001)
+    at.radio(key=answer_key("mark", _exam_id(), qid, aid)).set_value("0")
+    at.text_input(key=answer_key("comment", _exam_id(), qid, aid)).set_value("x" * 2001)
     _button(at, "Save the chosen mark").click().run()
     assert not at.exception, at.exception
     assert any("a comment has at most 2,000 characters" in _plain(e.value) for e in at.error)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -22,7 +23,7 @@ import pytest
 
 from grader.app.session import exam_id_for, open_exam, prepare_sample
 from grader.app.settings import REPO, AppSettings
-from grader.exams.exam_io import read_exam
+from grader.exams.exam_io import read_exam, read_table, resolve_column
 from grader.app.keys import NEXT_KEY, PREVIOUS_KEY, UNDO_KEY
 from grader.app.review_store import ReviewStore
 
@@ -41,8 +42,9 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """`streamlit run app.py` on a free port, with a warm working folder and a fresh database."""
+def served(tmp_path_factory):
+    """`streamlit run app.py` on a free port, with a warm working folder and a fresh database:
+    (url, store, exam id, the server's process, the file its terminal output goes to)."""
     workdir = tmp_path_factory.mktemp("browser-work")
     settings = AppSettings.from_env({"GRADER_WORKDIR": str(workdir)})
     exam_path = prepare_sample(settings)
@@ -53,11 +55,11 @@ def server(tmp_path_factory):
            "GRADER_MARKER": "nobody"}
     env.pop("GRADER_SAMPLE_EXAM", None)
     log = (workdir / "server.log").open("w")
+    # as `./dev app` starts it (the venv's streamlit script, from the repository, its config),
+    # in a process group of its own so that its background workers end with it
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(REPO / "app.py"),
-         "--server.headless", "true", "--server.port", str(port),
-         "--browser.gatherUsageStats", "false"],
-        cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
+        [str(Path(sys.executable).parent / "streamlit"), "run", "app.py", "--server.port", str(port)],
+        cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
     url = f"http://localhost:{port}"
     try:
         deadline = time.time() + 60
@@ -72,14 +74,21 @@ def server(tmp_path_factory):
                 raise RuntimeError("streamlit did not start:\n"
                                    + (workdir / "server.log").read_text())
             time.sleep(0.3)
-        yield url, ReviewStore(db), exam_id_for(exam_path, read_exam(exam_path).name)
+        yield (url, ReviewStore(db), exam_id_for(exam_path, read_exam(exam_path).name), proc,
+               workdir / "server.log")
     finally:
-        proc.terminate()
+        os.killpg(proc.pid, signal.SIGTERM)  # the server and its workers, not only the server
         try:
             proc.wait(10)
         except subprocess.TimeoutExpired:
-            proc.kill()
+            os.killpg(proc.pid, signal.SIGKILL)
         log.close()
+
+
+@pytest.fixture(scope="module")
+def server(served):
+    """(url, store, exam id) of the served app."""
+    return served[:3]
 
 
 @pytest.fixture(scope="module")
@@ -116,6 +125,12 @@ def _settle(page) -> None:
     """Wait until the script run triggered by the last action is over."""
     page.wait_for_timeout(300)
     page.locator('[data-testid="stStatusWidget"]').wait_for(state="hidden")
+
+
+def _go_to(page, view: str) -> None:
+    """Show `view` (a choice of the sidebar's View control)."""
+    page.locator('[data-testid="stSidebar"]').get_by_text(view, exact=True).click()
+    _settle(page)
 
 
 def _current_answer(page) -> str:
@@ -215,16 +230,22 @@ def _name_is(page, name: str) -> None:
     assert box.input_value() == name
 
 
-def test_the_markers_name_survives_a_reload_and_a_new_tab(server, browser):
-    url, store, exam_id = server
+def _new_browser_named(browser, url: str, name: str):
+    """(context, page): a browser of its own (no cookie) whose marker typed `name` in the sidebar."""
     context = browser.new_context(viewport={"width": 1440, "height": 1000})
     page = context.new_page()
     page.set_default_timeout(WAIT_MS)
     page.goto(url)
     page.get_by_text("Review queue").first.wait_for()
-    name = page.get_by_label("Your name (saved with each decision)", exact=True)
-    name.fill("Dee")
-    name.press("Enter")
+    box = page.get_by_label("Your name (saved with each decision)", exact=True)
+    box.fill(name)
+    box.press("Enter")
+    return context, page
+
+
+def test_the_markers_name_survives_a_reload_and_a_new_tab(server, browser):
+    url, store, exam_id = server
+    context, page = _new_browser_named(browser, url, "Dee")
     _settle(page)
     for _ in range(50):  # the page sets the cookie once the run that saw the name has drawn
         if any(c["name"] == "grader_marker" and c["value"] == "Dee" for c in context.cookies()):
@@ -246,8 +267,7 @@ def test_the_markers_name_survives_a_reload_and_a_new_tab(server, browser):
 def test_the_rubric_editor_checks_the_text_when_the_teacher_pauses(server, browser):
     url, store, exam_id = server
     page = _open(browser, url, "Eve")
-    page.locator('[data-testid="stSidebar"]').get_by_text("Rubric", exact=True).click()
-    _settle(page)
+    _go_to(page, "Rubric")
     box = page.locator('textarea[aria-label="Question file"]')
     box.wait_for()
     box.click()
@@ -298,7 +318,7 @@ def test_keys_choose_a_mark_save_move_through_the_queue_and_undo(server, browser
     checked = form.locator('[role="radiogroup"] input:checked')
     proposed = checked.first.evaluate("e => e.closest('label').innerText").strip() if checked.count() else None
     index = next(i for i, m in enumerate(options) if m != proposed)
-    page.keyboard.press(str(index + 1))
+    page.keyboard.type(options[index])  # the sample's marks are numbers: typed as they are
     page.wait_for_function(
         "(m) => { const c = document.querySelector('[data-testid=\"stForm\"] input:checked');"
         " return c && c.closest('label').innerText.trim() === m; }", arg=options[index])
@@ -322,8 +342,7 @@ def test_the_marks_view_opens_at_once_and_fills_in_its_figures_by_itself(server,
     no click or reload (the page looks again every second while the job runs)."""
     url, store, exam_id = server
     page = _open(browser, url, "Flo")
-    page.locator('[data-testid="stSidebar"]').get_by_text("Marks", exact=True).click()
-    _settle(page)
+    _go_to(page, "Marks")
     page.get_by_text(re.compile("in the background")).first.wait_for()
     assert page.get_by_text("Cross-validated figures of each question's model").count() == 0
     _shot(page, "marks-waiting")
@@ -331,3 +350,233 @@ def test_the_marks_view_opens_at_once_and_fills_in_its_figures_by_itself(server,
     _settle(page)
     assert page.get_by_text(re.compile("in the background")).count() == 0
     _shot(page, "marks-figures")
+
+
+def _student_ids() -> set[str]:
+    """The sample export's student ids (e-mail addresses), as written and as a widget key
+    would spell them in a `st-key-...` class."""
+    exam = read_exam(REPO / "sample_data" / "exam" / "exam.yaml")
+    frame, _, _ = read_table(exam.answers)
+    ids = {i.strip() for i in frame[resolve_column(exam.id_column, frame.columns, exam.answers, "id")]}
+    return ids | {re.sub(r"[^A-Za-z0-9_-]", "-", i) for i in ids}
+
+
+def test_anonymous_marking_puts_no_student_id_in_the_page(server, browser):
+    url, store, exam_id = server
+    page = _open(browser, url, "Ivy")
+    ids = _student_ids()
+    for view in ("Review", "Groups", "Start", "Spot checks"):
+        _go_to(page, view)
+        html = page.content()
+        assert "answer " in html  # the page shows students, by their pseudonyms
+        leaked = sorted(i for i in ids if i in html)
+        assert not leaked, f"{view}: {leaked[:3]}"
+
+
+def _group_size(page) -> int:
+    """The size of the group shown, from its "Apply to all N answers" button."""
+    button = page.get_by_role("button", name=re.compile(r"^Apply to all \d+ answers$"))
+    return int(re.search(r"\d+", button.inner_text())[0])
+
+
+def test_an_answer_taken_out_of_a_group_stays_out_after_a_reload(server, browser):
+    url, store, exam_id = server
+    page = _open(browser, url, "Gus")
+    _go_to(page, "Groups")
+    size = _group_size(page)
+    grid = page.locator('[data-testid="stDataFrame"]').first
+    box = grid.bounding_box()
+    page.mouse.click(box["x"] + 12, box["y"] + 35 + 17)  # the first member's row marker
+    _settle(page)
+    page.get_by_role("button", name="Take the selected answer out").click()
+    _settle(page)
+    page.get_by_text("Took 1 answer(s) out").first.wait_for()
+    assert _group_size(page) == size - 1
+    page.reload()
+    page.get_by_text("Review queue").first.wait_for()
+    _go_to(page, "Groups")
+    assert _group_size(page) == size - 1  # not the whole group again
+
+
+def _open_exam_file(page, path: Path) -> None:
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    if not sidebar.get_by_text("An exam file on this computer").is_visible():
+        sidebar.get_by_text("Open another exam").click()
+    sidebar.get_by_text("An exam file on this computer").click()
+    _settle(page)
+    box = sidebar.get_by_role("textbox", name="Path of the exam file (exam.yaml)")
+    box.fill(str(path))
+    box.press("Enter")
+    _settle(page)
+    sidebar.locator(".st-key-open_path_button button").click()
+    _settle(page)
+
+
+def test_an_opened_exam_stays_open_after_a_reload_and_after_a_failed_open(server, browser):
+    url, store, exam_id = server
+    folder = store.path.parent / "sample_data" / "exam"  # the server's working folder: served
+    one = folder / "one-question.yaml"
+    one.write_text("name: One question only\nanswers: responses.csv\nlayout: wide\n"
+                   "id_column: Email address\nquestions:\n  - id: vertical_throw\n"
+                   "    question: ../vertical_throw/question.yaml\n    column: Response 1\n"
+                   "    training: ../vertical_throw/marked.csv\n", encoding="utf-8")
+    broken = folder / "broken.yaml"
+    broken.write_text(one.read_text(encoding="utf-8").replace("Response 1", "No such column"),
+                      encoding="utf-8")
+    page = _open(browser, url, "Hal")
+    _open_exam_file(page, one)
+    page.get_by_role("heading", name="One question only").wait_for()
+    page.reload()
+    page.get_by_text("Review queue").first.wait_for()
+    _settle(page)
+    assert page.get_by_role("heading", name="One question only").count() == 1  # not the sample
+    _open_exam_file(page, broken)
+    page.get_by_text(re.compile("Cannot open .*broken.yaml")).first.wait_for()
+    assert page.get_by_role("heading", name="One question only").count() == 1
+    assert page.get_by_text("Review queue").count() >= 1  # still marking, not an empty page
+
+
+def _workers(pid: int) -> dict[int, int]:
+    """{pid: CPU ticks used} of the background workers process `pid` spawned."""
+    found = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            cmdline = (stat.parent / "cmdline").read_text()
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid and "spawn_main" in cmdline:
+            found[int(stat.parent.name)] = int(fields[11]) + int(fields[12])  # utime + stime
+    return found
+
+
+def test_a_served_apps_terminal_stays_quiet(served, browser):
+    """Issue 32: the file watcher walked .venv and printed a 330 KB warning, and every background
+    worker printed "No runtime found" as it imported the page. Started as `./dev app` starts it,
+    the page loaded and the workers running, the terminal holds only Streamlit's greeting."""
+    url, store, exam_id, proc, log = served
+    page = _open(browser, url, "Quinn")
+    page.locator('[data-testid="stSidebar"]').get_by_text("Rubric", exact=True).click()
+    _settle(page)  # the view starts the two retrain workers
+    before: dict[int, int] = {}
+    for _ in range(60):  # until two workers are started and idle (their imports done)
+        now = _workers(proc.pid)
+        if sum(before.get(p) == ticks for p, ticks in now.items()) >= 2:
+            break
+        before = now
+        page.wait_for_timeout(2000)
+    page.wait_for_timeout(1000)
+    text = log.read_text(encoding="utf-8", errors="replace")
+    assert "No runtime found" not in text
+    assert "watch" not in text.lower()
+    assert len(text) < 2000, text[:2000]
+
+
+def test_an_exam_with_a_question_nobody_marked_opens_on_the_start_view(server, browser):
+    """docs/app.md: the app opens on the Start view when a question has no marked answers;
+    opened from the sidebar, such an exam stayed on the view the marker was on."""
+    url, store, exam_id = server
+    folder = store.path.parent / "bare"
+    folder.mkdir(exist_ok=True)
+    sample = REPO / "sample_data" / "open_circuit_bulb"
+    (folder / "question.yaml").write_bytes((sample / "question.yaml").read_bytes())
+    (folder / "export.csv").write_text("id,answer\ns1,the switch is open so no current\n"
+                                       "s2,the bulb is broken\ns3,there is a gap in the circuit\n",
+                                       encoding="utf-8")
+    exam = folder / "exam.yaml"
+    exam.write_text("name: Nobody marked it\nanswers: export.csv\nlayout: long\nid_column: id\n"
+                    "questions:\n  - id: open_circuit_bulb\n    question: question.yaml\n",
+                    encoding="utf-8")
+    page = _open(browser, url, "Uma")
+    _open_exam_file(page, exam)
+    page.get_by_role("heading", name="Nobody marked it").wait_for()
+    page.get_by_text("Mark these next").first.wait_for()
+    view = page.locator('[data-testid="stSidebar"] [role="radiogroup"]').filter(has_text="Learn from reviews")
+    assert view.locator("input:checked").evaluate("e => e.closest('label').innerText").strip() == "Start"
+
+
+def _chosen(page) -> str:
+    return page.locator('[data-testid="stForm"] input:checked').first.evaluate(
+        "e => e.closest('label').innerText").strip()
+
+
+def test_number_keys_give_the_mark_they_name(server, browser):
+    """With marks 0, 0.5 and 1, the key 1 chose the first mark, 0."""
+    url, store, exam_id = server
+    page = _open(browser, url, "Nia")
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    _keys_ready(page)
+    form = page.locator('[data-testid="stForm"]').first
+    assert [t.strip() for t in form.locator('[role="radiogroup"] label').all_inner_texts()] == ["0", "0.5", "1"]
+    form.get_by_text("Type the mark to choose it (0, 0.5, 1).").wait_for()
+    for typed, mark in (("1", "1"), ("0.5", "0.5"), ("0", "0"), (".5", "0.5")):
+        page.wait_for_timeout(1100)  # a new number, not the digits of the one before
+        page.keyboard.type(typed)
+        page.wait_for_function("(m) => { const c = document.querySelector('[data-testid=\"stForm\"] input:checked');"
+                               " return c && c.closest('label').innerText.trim() === m; }", arg=mark)
+        assert _chosen(page) == mark
+
+
+def test_the_review_queue_goes_question_by_question_unless_mixed(server, browser):
+    url, store, exam_id = server
+    page = _open(browser, url, "Ola")
+    page.get_by_text(re.compile(r"in the queue, question by question · vertical_throw")).first.wait_for()
+    card = page.locator('[data-testid="stCaptionContainer"]').filter(has_text=re.compile(r"^\w+: "))
+    assert card.first.inner_text().startswith("vertical_throw: ")  # the exam's first question first
+    page.locator(".st-key-review_mixed label").first.click()
+    _settle(page)
+    page.get_by_text(re.compile(r"in the queue, least confident first")).first.wait_for()
+
+
+def test_save_stays_where_it_was_and_the_answer_box_keeps_its_height(server, browser):
+    url, store, exam_id = server
+    page = _open(browser, url, "Pia")
+    save = page.get_by_role("button", name="Save the chosen mark")
+    on_page = ("e => { const main = document.querySelector('[data-testid=\"stMain\"]');"
+               " return e.getBoundingClientRect().top + (main ? main.scrollTop : 0) + window.scrollY; }")
+    where = save.evaluate(on_page)
+    _choose_and_save(page, "0")
+    page.get_by_text("Saved:").first.wait_for()
+    _settle(page)
+    assert abs(save.evaluate(on_page) - where) < 2  # the notice took no room from the form
+    # the answer's box has one height whatever the answer, scrolling a long one
+    box = page.get_by_text("Student's answer").locator("xpath=following::*[@data-testid='stVerticalBlockBorderWrapper' or @data-testid='stVerticalBlock'][1]")
+    style = box.evaluate("e => [getComputedStyle(e).height, getComputedStyle(e).overflowY]")
+    assert style[1] in ("auto", "scroll") and style[0] == "170px", style
+
+
+def test_the_first_decision_asks_for_the_markers_name(server, browser):
+    url, store, exam_id = server
+    context, page = _new_browser_named(browser, url, "")  # no name (this server's setting gives one)
+    _settle(page)
+    form = page.locator('[data-testid="stForm"]').first
+    asked = form.get_by_label("Your name (saved with this decision and the next ones)")
+    asked.fill("Rae")
+    _choose_and_save(page, "1")
+    page.get_by_text("Saved:").first.wait_for()
+    assert [d.new_mark for d in store.history(exam_id) if d.marker == "Rae"] == ["1"]
+    _name_is(page, "Rae")  # the sidebar has it for the next decisions
+    page.get_by_label("Your name (saved with this decision and the next ones)").wait_for(state="detached")
+    context.close()
+
+
+def test_the_start_view_marks_the_answers_like_one_at_once_leaving_one_out(server, browser):
+    url, store, exam_id = server
+    page = _open(browser, url, "Sol")
+    _go_to(page, "Start")
+    opener = page.get_by_text(re.compile(r"^Mark the \d+ answers like it at once$")).first
+    size = int(re.search(r"\d+", opener.inner_text())[0])
+    opener.click()
+    form = page.locator('[data-testid="stForm"]').filter(has_text="Apply to the ticked answers").first
+    grid = form.locator('[data-testid="stDataFrame"]').first
+    grid.wait_for()
+    box = grid.bounding_box()
+    page.mouse.click(box["x"] + 30, box["y"] + 35 + 17)  # the first member's tick cell
+    page.keyboard.press(" ")  # untick it: left out
+    page.wait_for_timeout(300)
+    form.locator('[data-testid="stRadio"] label').filter(has_text=re.compile(r"^\s*0\s*$")).click()
+    form.get_by_role("button", name="Apply to the ticked answers").click()
+    _settle(page)
+    page.get_by_text(f"Saved mark 0 for {size - 1} answer(s), 1 left out.").first.wait_for()
+    mine = [d for d in store.history(exam_id) if d.marker == "Sol"]
+    assert len(mine) == size - 1 and {(d.scope, d.new_mark) for d in mine} == {("group", "0")}

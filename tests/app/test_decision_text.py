@@ -102,6 +102,7 @@ def test_in_the_app_a_replaced_answer_text_goes_back_to_the_queue(app_env):
 
     from grader.app.review_store import answer_hash
     from tests.app.test_app import _button, _exam_id, _metric, _start
+    from grader.app.ui import answer_key
 
     _, store = app_env
     at = _start()
@@ -111,7 +112,7 @@ def test_in_the_app_a_replaced_answer_text_goes_back_to_the_queue(app_env):
     column = rows[0].index({"vertical_throw": "Response 1", "open_circuit_bulb": "Response 2",
                             "resistor_current": "Response 3"}[qid])
     row = next(r for r in rows[1:] if r[rows[0].index("Email address")].strip() == aid)
-    at.radio(key=f"mark|{qid}|{aid}").set_value("0")
+    at.radio(key=answer_key("mark", _exam_id(), qid, aid)).set_value("0")
     _button(at, "Save the chosen mark").click().run()
     saved = store.latest(_exam_id(), qid, aid)
     assert saved.answer_hash == answer_hash(row[column])  # the text the marker saw

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from grader.app.review_store import ConflictError, NewDecision, ReviewStore, StoreError
+from grader.app.review_store import SPLIT, TAKEN_OUT, ConflictError, NewDecision, ReviewStore, StoreError
 
 
 @pytest.fixture()
@@ -168,3 +168,24 @@ def test_half_a_character_in_a_name_or_comment_is_refused_with_a_message(store):
     with pytest.raises(ValueError, match="a comment .* has half of a character"):
         store.record_many("exam", [NewDecision("q", "a", "1", 0)], marker="Ann", comment="ok \ud800")
     assert store.history("exam") == []
+
+
+def test_answers_taken_out_of_a_group_are_kept_across_reopening(tmp_path):
+    path = tmp_path / "r.sqlite"
+    ReviewStore(path).edit_groups("e", "q", ["a", "b"], TAKEN_OUT, marker="Ann")
+    ReviewStore(path).edit_groups("e", "q", ["c"], SPLIT, marker="Ann")
+    ReviewStore(path).edit_groups("other", "q", ["d"], TAKEN_OUT, marker="Ann")
+    edits = ReviewStore(path).group_edits("e")
+    assert edits == {TAKEN_OUT: {("q", "a"), ("q", "b")}, SPLIT: {("q", "c")}}
+    with pytest.raises(ValueError, match="'out' or 'split'"):
+        ReviewStore(path).edit_groups("e", "q", ["a"], "merge", marker="Ann")
+
+
+def test_a_database_of_schema_version_2_gets_the_group_edits_table(tmp_path):
+    path = tmp_path / "old.sqlite"
+    with sqlite3.connect(path) as db:  # as version 2 made it: decisions and store_info only
+        db.executescript("CREATE TABLE store_info (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+                         "INSERT INTO store_info VALUES ('schema_version', '2');")
+    store = ReviewStore(path)
+    store.edit_groups("e", "q", ["a"], TAKEN_OUT, marker="Ann")
+    assert store.group_edits("e")[TAKEN_OUT] == {("q", "a")}

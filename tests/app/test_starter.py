@@ -21,6 +21,7 @@ from grader.exams.exam_io import read_marked_answers  # noqa: E402
 from grader.grading.general import NOT_TRAINED_NOTE, GeneralModel  # noqa: E402
 from knowledge import load_question  # noqa: E402
 from tests.data import SAMPLE  # noqa: E402
+from tests.app.test_app import view_radio  # noqa: E402
 
 QUESTION = "open_circuit_bulb"
 
@@ -126,7 +127,8 @@ def test_an_upload_without_marked_answers_makes_a_bare_exam(tmp_path):
     assert "question: question.yaml" in text and "training" not in text
 
 
-def test_start_view_proposes_answers_and_saves_a_mark(bare_exam, tmp_path, monkeypatch):
+def _open_bare(bare_exam: Path, tmp_path: Path, monkeypatch) -> AppTest:
+    """The app opened on `bare_exam` (no general model), its decisions in tmp_path."""
     monkeypatch.setenv("GRADER_WORKDIR", str(tmp_path / "work"))
     monkeypatch.setenv("GRADER_DB", str(tmp_path / "decisions.sqlite"))
     monkeypatch.setenv("GRADER_MARKER", "Tess Marker")
@@ -135,32 +137,48 @@ def test_start_view_proposes_answers_and_saves_a_mark(bare_exam, tmp_path, monke
     monkeypatch.delenv("GRADER_GENERAL_MODEL", raising=False)
     at = AppTest.from_file(str(REPO / "app.py"), default_timeout=180)
     at.run()
+    return at
+
+
+def test_start_view_proposes_answers_and_saves_a_mark(bare_exam, tmp_path, monkeypatch):
+    at = _open_bare(bare_exam, tmp_path, monkeypatch)
     assert not at.exception, at.exception
-    view = at.sidebar.radio(key="view")
+    view = view_radio(at)
     assert view.value == "Start" == view.options[view.proto.default]  # also where a redraw starts
     assert any(s.value == "Mark these next" for s in at.subheader)
     radios = [r for r in at.radio if str(r.key).startswith("start_mark|")]
     assert len(radios) == 10
     first = radios[0]
-    aid = str(first.key).split("|")[2]
     first.set_value("1")
     next(b for b in at.button if b.label == "Save").click().run()
     assert not at.exception, at.exception
     store = ReviewStore(tmp_path / "decisions.sqlite")
-    saved = store.current(store.exams()[0][0])
-    assert saved[(QUESTION, aid)].new_mark == "1"
+    exam_id = store.exams()[0][0]
+    [saved] = store.current(exam_id).values()
+    assert saved.new_mark == "1" and saved.question_id == QUESTION
+    from grader.app.ui import answer_key
+
+    assert first.key == answer_key("start_mark", exam_id, QUESTION, saved.answer_id)
     assert "1 of 60" in [m.value for m in at.metric if m.label == "Answers marked"][0]
 
 
 def test_every_view_opens_on_a_bare_exam(bare_exam, tmp_path, monkeypatch):
-    monkeypatch.setenv("GRADER_WORKDIR", str(tmp_path / "work"))
-    monkeypatch.setenv("GRADER_DB", str(tmp_path / "decisions.sqlite"))
-    monkeypatch.setenv("GRADER_MARKER", "Tess Marker")
-    monkeypatch.setenv("GRADER_SERVE_DIR", str(tmp_path))
-    monkeypatch.setenv("GRADER_SAMPLE_EXAM", str(bare_exam))
-    monkeypatch.delenv("GRADER_GENERAL_MODEL", raising=False)
-    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=180)
-    at.run()
+    at = _open_bare(bare_exam, tmp_path, monkeypatch)
     for view in ("Review", "Groups", "Marks", "Rubric", "Learn from reviews", "Export", "Start"):
-        at.sidebar.radio(key="view").set_value(view).run()
+        view_radio(at).set_value(view).run()
         assert not at.exception, (view, at.exception)
+
+
+def test_the_answers_a_proposed_answer_stands_for_are_marked_at_once(bare_exam, tmp_path, monkeypatch):
+    at = _open_bare(bare_exam, tmp_path, monkeypatch)
+    radio = next(r for r in at.radio if str(r.key).startswith("start_group|"))
+    members = next(df.value for df in at.dataframe if "mark it" in df.value.columns)
+    assert len(members) > 1 and members["mark it"].all()  # every member shown, ticked
+    radio.set_value("0")
+    next(b for b in at.button if b.label == "Apply to the ticked answers").click().run()
+    assert not at.exception, at.exception
+    store = ReviewStore(tmp_path / "decisions.sqlite")
+    trail = store.history(store.exams()[0][0])
+    assert len(trail) == len(members)  # one decision per answer, as a group decision
+    assert {(d.scope, d.new_mark, d.marker) for d in trail} == {("group", "0", "Tess Marker")}
+    assert any(s.value.startswith(f"Saved mark 0 for {len(members)} answer") for s in at.success)

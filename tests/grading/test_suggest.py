@@ -30,6 +30,19 @@ def test_first_suggestions_represent_the_largest_groups_and_cover_the_variety():
     assert picks[0].similar >= 3 and "answers like it" in picks[0].reason
 
 
+def test_a_suggestion_names_the_answers_it_stands_for():
+    answers = GAP + BATTERY + ODD + ["there is a gap in the circuit"]  # a copy counts too
+    marked = [False] * len(answers)
+    marked[1] = True  # a marked answer is never a member
+    picks = suggest(answers, marked, 3)
+    for p in picks:
+        assert len(p.members) == p.similar and p.members[0] == p.index
+        assert not any(marked[i] for i in p.members)
+    gap = next(p for p in picks if "gap" in answers[p.index])
+    assert {answers[i] for i in gap.members} <= set(GAP) and len(gap.members) >= 3
+    assert not any("battery" in answers[i] for i in gap.members)
+
+
 def test_marked_and_duplicate_answers_are_not_suggested_twice():
     answers = ["gap", "gap", "Gap", "battery", "battery", "idk"]
     marked = [True, False, False, False, False, False]
