@@ -212,18 +212,21 @@ def test_learning_from_reviews_retrains_and_keeps_the_extended_training_set(app_
     session = open_exam(prepare_sample(settings), settings)
     table = session.questions["open_circuit_bulb"].table
     exam = _exam_id()
-    for aid, proposed in zip(table["answer_id"][:5], table["proposed"][:5]):
+    # enough reviews against the proposed marks that retraining changes some of the other marks
+    # (a few contradicting reviews are meant to change little: retrain-stability)
+    n = 20
+    for aid, proposed in zip(table["answer_id"][:n], table["proposed"][:n]):
         store.record(exam, "open_circuit_bulb", aid, marker="Tess Marker",
                      new_mark="0" if proposed != "0" else "1", base_version=0)
     at = _start()
     at.sidebar.selectbox(key="question").set_value("open_circuit_bulb").run()
     _view(at, "Learn from reviews")
-    _button(at, "Add the 5 reviewed answers").click().run()
+    _button(at, f"Add the {n} reviewed answers").click().run()
     assert not at.exception, at.exception
     extended = workdir / "exams" / exam / "training" / "open_circuit_bulb.csv"
     with extended.open(encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
-    assert sum(r["id"].startswith("review:") for r in rows) == 5
+    assert sum(r["id"].startswith("review:") for r in rows) == n
     assert any(m.value == "**After learning from the reviews**" for m in at.markdown)
     assert int(_metric(at, "Training answers now")) == len(rows)
     # anonymous marking (on at first): the changed marks name no student
