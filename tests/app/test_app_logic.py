@@ -178,7 +178,7 @@ def test_settings_come_from_the_environment_with_clear_errors(tmp_path):
         AppSettings.from_env({"GRADER_FLAG_BELOW": "high"})
     with pytest.raises(ValueError, match="GRADER_MAX_UPLOAD_MB"):
         AppSettings.from_env({"GRADER_MAX_UPLOAD_MB": "-1"})
-    with pytest.raises(ValueError, match="GRADER_MARKER .*half of a character"):  # not UTF-8 in the environment
+    with pytest.raises(ValueError, match="GRADER_MARKER: .*half of a character"):  # not UTF-8 in the environment
         AppSettings.from_env({"GRADER_MARKER": b"Ann\xe9".decode("utf-8", "surrogateescape")})
 
 

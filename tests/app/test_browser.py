@@ -20,6 +20,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from grader.app.session import exam_id_for, open_exam, prepare_sample
 from grader.app.settings import REPO, AppSettings
@@ -492,6 +493,9 @@ def test_an_exam_with_a_question_nobody_marked_opens_on_the_start_view(server, b
     page.get_by_role("heading", name="Nobody marked it").wait_for()
     page.get_by_text("Mark these next").first.wait_for()
     view = page.locator('[data-testid="stSidebar"] [role="radiogroup"]').filter(has_text="Learn from reviews")
+    # while the page reruns, the View control of the exam open before may still be drawn beside
+    # the new exam's: wait until only the new one is left
+    expect(view).to_have_count(1, timeout=WAIT_MS)
     assert view.locator("input:checked").evaluate("e => e.closest('label').innerText").strip() == "Start"
 
 
