@@ -254,6 +254,20 @@ def _free_name(name: str, taken: set[str]) -> str:
 SECTIONS = {CONCEPT: "concepts", MISCONCEPTION: "misconceptions"}
 
 
+def added_to(question, proposals: Sequence[Proposal]):
+    """`question` with the proposals as concepts and misconceptions (a teacher who accepts them all)."""
+    from knowledge.rule_marks import with_marks
+    from knowledge.schema import Concept, Misconception
+
+    made = {CONCEPT: Concept, MISCONCEPTION: Misconception}
+    new = {kind: tuple(made[kind](p.name, tuple(p.phrases), p.description) for p in proposals if p.kind == kind)
+           for kind in made}
+    out = with_marks(question, question.marks)  # a copy that keeps where its rules are in its file
+    out.concepts = (*question.concepts, *new[CONCEPT])
+    out.misconceptions = (*question.misconceptions, *new[MISCONCEPTION])
+    return out
+
+
 def with_proposals(text: str, proposals: Sequence[Proposal], where: str = "question file") -> str:
     """The question file's text with the proposals added at the end of its `concepts:` and
     `misconceptions:` sections (made when missing), each under a comment with its support; the
