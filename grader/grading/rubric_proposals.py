@@ -5,8 +5,8 @@ writing it from the question alone guesses them. The marked answers show them: t
 pairs of adjacent words (as the rubric reads them: misspellings mended, negations marked) that
 separate the marks best, by their mutual information with the mark (`features.terms`), are
 grouped into ideas: a phrase that finds mostly answers another one already finds adds nothing;
-one that finds other answers of the same mark joins it when the two together separate the
-marks better (an idea said several ways). A phrase the answers say denied ("no gap") is
+one that shares a word (or the start of one) with it and finds other answers of the same mark
+joins it when the two together separate the marks better (an idea said several ways). A phrase the answers say denied ("no gap") is
 proposed as a misconception when the answers that deny it have a lower mark than those that
 say it; a phrase said by answers of a lower mark, when the order of the marks is known, too.
 Every proposal carries the marked answers behind it, by mark, to show the teacher.
@@ -30,10 +30,10 @@ CONCEPT, MISCONCEPTION = "concept", "misconception"
 MAX_OVERLAP = 0.5
 #: A phrase that finds this share of the answers an idea finds (of the two together) is the same idea.
 SAME = 0.8
-#: Two phrases are one idea said two ways when together they separate the marks this much better.
-JOIN_GAIN = 1.1
 #: Phrases one proposed idea holds at most.
 MAX_PHRASES = 6
+#: Words YAML reads as true, false or nothing: never a proposal's name.
+YAML_WORDS = frozenset({"y", "yes", "n", "no", "true", "false", "on", "off", "null"})
 #: Ids shown beside a proposal's support.
 SHOWN_IDS = 8
 
@@ -123,12 +123,14 @@ class _Candidate:
     mi: float
 
 
-def _known_words(keyed: list[tuple[str, ...]]) -> list[frozenset[str]]:
-    return [frozenset(k for k in keys if k not in CUES) for keys in keyed]
+def _known_words(keyed: list[tuple[str, ...]]) -> list[tuple[frozenset[str], bool]]:
+    """The words of each of the file's phrases, and whether it holds a negation ("no gap" says
+    only the denied form: "gap" said is still worth proposing)."""
+    return [(frozenset(k for k in keys if k not in CUES), any(k in CUES for k in keys)) for keys in keyed]
 
 
 def _candidates(read: list[tuple[list[str], list[bool]]], marks: list[str], order: Sequence[str],
-                min_answers: int, known: list[frozenset[str]]) -> list[_Candidate]:
+                min_answers: int, known: list[tuple[frozenset[str], bool]]) -> list[_Candidate]:
     """Every phrase said (or said denied) in at least `min_answers` answers, with its MI."""
     plain: dict[tuple, set[int]] = {}
     denied: dict[tuple, set[int]] = {}
@@ -142,13 +144,15 @@ def _candidates(read: list[tuple[list[str], list[bool]]], marks: list[str], orde
     rank = {m: i for i, m in enumerate(order)}
     out = []
     for gram in sorted(plain.keys() | denied.keys()):
-        if any(set(gram) <= words for words in known):
-            continue  # the teacher's file has it already
+        if all(len(w) < 2 for w in gram):
+            continue  # a letter on its own is a label or a symbol
         said = _rows(plain.get(gram, ()), len(marks))
         for rows, cue in ((said, ""), (_rows(denied.get(gram, ()), len(marks)), "denied")):
-            if rows.sum() < min_answers:
-                continue
+            if rows.sum() < min_answers or any(set(gram) <= words and (cue or not neg) for words, neg in known):
+                continue  # too rare, or the teacher's file has it already
             mark = _typical_mark(rows, y)
+            if (y[rows] == mark).sum() < min_answers:
+                continue  # too few answers of its mark say it to show the teacher
             kind = CONCEPT
             if cue:
                 if not _lower(mark, _typical_mark(said, y) if said.any() else None, rank):
@@ -202,8 +206,8 @@ def _group(candidates: list[_Candidate], marks: list[str], caps: dict[str, int])
     """Ideas from the candidates, best first. A candidate whose words hold those of a phrase an
     idea has, or that finds nearly the same answers as an idea, adds nothing; one whose words
     are part of a phrase an idea has replaces that phrase (it finds more); one found elsewhere
-    among answers of the same mark and kind joins that idea when together they separate the
-    marks clearly better (an idea said several ways); else it starts an idea while there is room."""
+    among answers of the same mark and kind, akin to one of its phrases (`_akin`), joins that idea
+    when together they separate the marks better; else it starts an idea while there is room."""
     y = np.asarray(marks, dtype=object)
     groups: list[_Candidate] = []
     parts: list[list[np.ndarray]] = []  # per idea, the answers each of its phrases finds
@@ -221,9 +225,9 @@ def _group(candidates: list[_Candidate], marks: list[str], caps: dict[str, int])
             if inner:  # "gap" for "gap between"
                 g.grams[inner[0]], p[inner[0]] = gram, c.has
                 placed = True
-            elif (g.mark == c.mark and len(g.grams) < MAX_PHRASES
+            elif (g.mark == c.mark and len(g.grams) < MAX_PHRASES and _akin(gram, g.grams)
                   and (c.has & g.has).sum() <= MAX_OVERLAP * c.has.sum()
-                  and _mi(g.has | c.has, y) > JOIN_GAIN * g.mi):
+                  and _mi(g.has | c.has, y) > g.mi):
                 g.grams.append(gram)
                 p.append(c.has)
                 placed = True
@@ -237,6 +241,15 @@ def _group(candidates: list[_Candidate], marks: list[str], caps: dict[str, int])
     return groups
 
 
+def _akin(gram: tuple, grams: list[tuple]) -> bool:
+    """Does `gram` share a word, or the start of one (3 letters or more), with one of `grams`?
+    Nothing else says two phrases are one idea: "accelerate down" and "accelerate downwards",
+    "9.8" and "9.81" are; "square" and "still", both said by good answers, are not."""
+    words = gram[1:]
+    return any(a == b or (min(len(a), len(b)) >= 3 and (a.startswith(b) or b.startswith(a)))
+               for other in grams for a in words for b in other[1:])
+
+
 def _phrase(gram: tuple) -> str:
     cue, words = gram[0], gram[1:]
     return f"{cue} {phrase_text(words)}" if cue else phrase_text(words)
@@ -245,6 +258,8 @@ def _phrase(gram: tuple) -> str:
 def _free_name(name: str, taken: set[str]) -> str:
     name = name if name[:1].isascii() and name[:1].isalpha() else f"idea_{name}"
     name = "".join(ch if (ch.isascii() and ch.isalnum()) or ch == "_" else "_" for ch in name.lower())
+    if name in YAML_WORDS:  # `no:` would be the key False
+        name = f"{name}_said"
     out, k = name, 2
     while out in taken:
         out, k = f"{name}_{k}", k + 1

@@ -111,3 +111,16 @@ def test_cli_writes_a_copy_and_never_the_input(tmp_path, capsys):
     assert knowledge.load_question(out).misconceptions
     assert main(["suggest-rubric", "--question", str(path), "--answers", str(marked), "--out", str(path)]) == 2
     assert "also an input" in capsys.readouterr().err and path.read_text(encoding="utf-8") == LEVER_YAML
+
+
+def test_a_word_yaml_reads_as_true_or_false_is_never_a_name(tmp_path):
+    """'yes' alone separated the marks of the sample: `yes:` was the key True, and the file invalid."""
+    path, question = _question(tmp_path)
+    answers = ["yes it does", "yes", "yes because of torque", "no", "no it does not", "no way"] * 2
+    marks = ["correct"] * 3 + ["incorrect"] * 3
+    proposals = propose(question, [f"y{k}" for k in range(12)], answers, marks * 2, order=question.marks)
+    assert {p.name for p in proposals} & {"yes_said", "no_said"}
+    out = tmp_path / "out.yaml"
+    out.write_text(with_proposals(LEVER_YAML, proposals), encoding="utf-8")
+    names = {c.name for c in (*knowledge.load_question(out).concepts, *knowledge.load_question(out).misconceptions)}
+    assert {p.name for p in proposals} <= names
