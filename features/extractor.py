@@ -253,6 +253,12 @@ class FeatureExtractor:
                     self._real_words.mend(a.text_keys)
         return analyses
 
+    def read(self, answers: Iterable[Any]) -> list[Analysis]:
+        """Each answer as the rubric reads it (words mended, negations marked), for tools that
+        look at the words themselves (`grader suggest-rubric`)."""
+        self._check_fitted()
+        return list(self._analyse(answers))
+
     def transform(self, answers: Iterable[Any]) -> pd.DataFrame:
         """One row per answer, in order, with the columns of `feature_specs_`."""
         self._check_fitted()

@@ -329,6 +329,7 @@ COMMANDS = {"train": cmd_train, "grade": lambda args: grade_commands.cmd_grade(a
             "explain": cmd_explain, "rules": cmd_rules,
             "test-rubric": lambda args: rubric_commands.cmd_test_rubric(args, _load_marked, _learning_params),
             "features": rubric_commands.cmd_features,
+            "suggest-rubric": lambda args: rubric_commands.cmd_suggest_rubric(args, _load_marked),
             "train-general": lambda args: general_commands.cmd_train_general(args, _warn),
             "suggest": lambda args: general_commands.cmd_suggest(args, _warn),
             "groups": lambda args: group_commands.cmd_groups(args, _warn)}

@@ -24,6 +24,8 @@ from typing import Iterable, Sequence
 #: The kinds of file the command line writes, as a teacher would name them.
 MODEL, GRADED_CSV, REPORT_JSON = "model file", "graded CSV", "evaluation report"
 FEATURES = "feature table"
+#: A question file with proposals added (`grader suggest-rubric`); never recognised: replaced only with --force.
+QUESTION_FILE = "question file"
 #: Moodle's or Canvas's grade file, or Canvas's comments (`grader grade --moodle/--canvas`).
 GRADE_FILE = "grade file"
 

@@ -1,5 +1,6 @@
-"""`grader test-rubric` and `grader features`: a marking scheme tested on marked answers, and the
-features of answers as a table or as facts for an ASP system.
+"""`grader test-rubric`, `grader suggest-rubric` and `grader features`: a marking scheme tested on
+marked answers, concepts and misconceptions proposed from them, and the features of answers as a
+table or as facts for an ASP system.
 
 Kept apart from `grader.cli` (which registers them) so that each module stays one idea: the
 CLI's common commands there, rubric authoring here. See docs/cli.md.
@@ -12,7 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-from grader.output_guard import FEATURES, InputFile, check_output
+from grader.output_guard import FEATURES, QUESTION_FILE, InputFile, check_output
 
 
 def add_parsers(sub, add_columns, add_learning, add_force) -> None:
@@ -34,6 +35,21 @@ def add_parsers(sub, add_columns, add_learning, add_force) -> None:
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     add_columns(p)
     add_learning(p)
+
+    p = sub.add_parser("suggest-rubric", help="propose concepts and misconceptions from marked answers",
+                       description="Propose concepts and misconceptions with the phrases the class uses, "
+                       "from the answers a teacher has marked (the words that separate the marks, grouped "
+                       "into ideas; denied phrases of lower marks as misconceptions), each with the marked "
+                       "answers that say it, and write the question file with them added for the teacher "
+                       "to edit. The input question file is never replaced.")
+    p.add_argument("--question", required=True, action=InputFile, what="question file", metavar="Q.yaml")
+    p.add_argument("--answers", required=True, action=InputFile, what="answers file", metavar="marked.csv")
+    p.add_argument("--out", type=Path, default=None, metavar="proposed.yaml",
+                   help="where to write the question file with the proposals (default: Q.proposed.yaml "
+                        "next to Q.yaml)")
+    p.add_argument("--json", action="store_true", help="print the proposals as JSON")
+    add_columns(p)
+    add_force(p)
 
     p = sub.add_parser("features", help="the features of answers: a table, or facts for clingo",
                        description="The features a model reads in each answer, as CSV or as ASP "
@@ -74,6 +90,36 @@ def cmd_test_rubric(args: argparse.Namespace, load_marked, learning_params) -> i
         print(json.dumps(asdict(report), indent=1, ensure_ascii=False))
     else:
         sys.stdout.write(f"{note}\n{format_report(report)}")
+    return 0
+
+
+def cmd_suggest_rubric(args: argparse.Namespace, load_marked) -> int:
+    from grader.exams.exam_io import atomic_write_text
+    from grader.grading.rubric_proposals import known_order, propose, with_proposals
+    from knowledge import check_question_text, read_question_file_text
+
+    out = args.out or args.question.with_name(f"{args.question.stem}.proposed.yaml")
+    check_output(out, QUESTION_FILE, [args.question, args.answers], args.force)
+    question, marked = load_marked(args, args.question)
+    proposals = propose(question, marked.ids, marked.answers, marked.marks,
+                        order=known_order(question.marks, marked.marks))
+    text = with_proposals(read_question_file_text(args.question), proposals, str(args.question))
+    problems = check_question_text(text, args.question)
+    if problems:  # a proposal the file cannot take: say it rather than write a broken file
+        raise ValueError(f"the proposals would make {out} invalid: {problems[0]}")
+    atomic_write_text(out, text)
+    if args.json:
+        from dataclasses import asdict
+
+        print(json.dumps({"out": str(out), "proposals": [asdict(p) | {"reason": p.reason} for p in proposals]},
+                         indent=1, ensure_ascii=False))
+        return 0
+    for p in proposals:
+        print(f"{p.kind} {p.name}: {', '.join(p.phrases)}\n  {p.reason}")
+    print(f"{len(proposals)} proposal(s) added to a copy of {args.question}: {out} (edit it, keep what you "
+          f"agree with, then use it as the question file)" if proposals else
+          f"no proposal: no phrase separates the marks of these {len(marked)} answers; {out} is a copy of "
+          f"{args.question}")
     return 0
 
 

@@ -91,3 +91,21 @@ def test_the_command_prints_the_table_and_says_what_is_wrong(folder, capsys, tmp
     assert "fewer than the 4 answers the rubric of Q1 was written from" in capsys.readouterr().err
     assert main(["--data", str(data), "--rubrics", str(tmp_path / "nowhere")]) == 2
     assert "seen_ids.json: not found" in capsys.readouterr().err
+
+
+def test_proposals_are_accepted_from_the_marked_answers_only(folder):
+    from grader.bench.beetle_rubric import accepted
+    from knowledge.schema import Question
+
+    data, rubrics = folder
+    answers = pd.read_csv(data / "answers.csv", dtype=str)
+    marked = answers[answers.id.isin(["g00", "g01", "g02", "g10", "g11", "b00", "b01", "b02", "b10", "b11", "b12"])]
+    bare = Question("Q1", "What do you hear?", ("The sound fades",))
+    question = accepted(bare, marked, "3way")
+    phrases = {p for c in question.concepts for p in c.phrases}
+    assert "medium" in phrases or "need" in phrases  # said by the answers marked correct
+    assert not any("bell" in p for p in phrases)  # no answer of those marked says it
+    assert bare.concepts == ()  # the bare file itself is not changed
+    rows = run(data, rubrics, 10, {"n_resamples": 0}, seed=3, proposals=True)
+    assert len(rows) == 16 and set(rows.attrs["unsensible"].columns) == {"question_id", "scheme", "source",
+                                                                         "rule", "why"}

@@ -16,19 +16,26 @@ import pandas as pd
 from grader.grading.rubric_test import RubricReport
 
 
-def rubric_record(question_text: str, question_path: Path, training_path: Path) -> RubricReport:
-    """The record of the rules of an (unsaved) question text on the marked answers in
+def question_and_marked(question_text: str, question_path: Path, training_path: Path):
+    """(Question, MarkedAnswers) of an (unsaved) question text and the marked answers in
     `training_path`. Raises KnowledgeError for a text with problems."""
     from grader.exams.exam_io import read_marked_answers
-    from grader.grading.model import GradingModel
-    from grader.grading.rubric_test import test_rubric
     from knowledge import KnowledgeError
     from knowledge.question_file import read_question_text
 
     question, problems = read_question_text(question_text, question_path)
     if problems or question is None:
         raise KnowledgeError(problems)
-    marked = read_marked_answers(training_path, marks=question.marks)
+    return question, read_marked_answers(training_path, marks=question.marks)
+
+
+def rubric_record(question_text: str, question_path: Path, training_path: Path) -> RubricReport:
+    """The record of the rules of an (unsaved) question text on the marked answers in
+    `training_path`. Raises KnowledgeError for a text with problems."""
+    from grader.grading.model import GradingModel
+    from grader.grading.rubric_test import test_rubric
+
+    question, marked = question_and_marked(question_text, question_path, training_path)
     model = GradingModel.train(question, marked.answers, marked.marks, n_resamples=0, wording_support=False)
     return test_rubric(model, marked.ids, marked.answers, marked.marks)
 

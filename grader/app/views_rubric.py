@@ -147,6 +147,57 @@ def _show_record(text: str, path: Path, training_path: Path) -> None:
             st.dataframe(wrong, hide_index=True, width="stretch")
 
 
+@st.cache_data(max_entries=20, show_spinner="Reading the marked answers for phrases to propose…")
+def _proposals(text: str, path: str, training_path: str, stamp: tuple) -> list:
+    from grader.app.rubric_suggestions import proposals_for
+
+    return proposals_for(text, Path(path), Path(training_path))
+
+
+def _accept(key: str, proposal, path: Path) -> None:
+    """A button's callback: the proposal goes into the editor's text (run before the widgets)."""
+    from grader.app.rubric_suggestions import accept
+
+    try:
+        st.session_state[key] = accept(st.session_state[key], proposal, str(path))
+    except ValueError as exc:  # e.g. a section written on one line: said, the text unchanged
+        st.session_state["rubric_proposal_problem"] = str(exc)
+
+
+def _reject(rejected_key: str, proposal) -> None:
+    from grader.app.rubric_suggestions import key_of
+
+    st.session_state.setdefault(rejected_key, set()).add(key_of(proposal))
+
+
+def _show_proposals(text: str, path: Path, training_path: Path, key: str, qid: str) -> None:
+    """Concepts and misconceptions proposed from the marked answers, each to accept or reject."""
+    from grader.app.rubric_suggestions import shown
+
+    try:
+        stamp = (training_path.stat().st_mtime_ns, training_path.stat().st_size)
+        proposals = _proposals(text, str(path), str(training_path), stamp)
+    except Exception as exc:  # a help; the editor works without it
+        st.caption(md_escape(f"Could not propose phrases from the marked answers: {exc}"))
+        return
+    rejected_key = f"rubric_rejected|{qid}"
+    todo = shown(proposals, st.session_state.get(rejected_key, set()))
+    problem = st.session_state.pop("rubric_proposal_problem", None)
+    if problem:
+        st.error(md_escape(problem))
+    with st.expander(f"Proposed from the marked answers: {len(todo)} concept(s) and misconception(s)"):
+        if not todo:
+            st.caption("No proposal left: no other phrase of the marked answers separates the marks.")
+        st.caption("Phrases the class uses that separate the marks. Accept adds one to the text above "
+                   "(nothing is saved until you save); edit it there as you like.")
+        for i, p in enumerate(todo):
+            st.markdown(f"**{md_escape(p.kind)} {md_escape(p.name)}**: {md_escape(', '.join(p.phrases))}")
+            st.caption(md_escape(p.reason))
+            a, b = st.columns(2)
+            a.button("Accept", key=f"rubric_accept|{qid}|{i}", on_click=_accept, args=(key, p, path))
+            b.button("Reject", key=f"rubric_reject|{qid}|{i}", on_click=_reject, args=(rejected_key, p))
+
+
 #: How long the teacher pauses before the text is sent and checked (milliseconds).
 PAUSE_MS = 800
 
@@ -224,6 +275,7 @@ def rubric_view(session: ExamSession, store: ReviewStore, settings: AppSettings)
             st.success("No problems found.")
         if not problems:
             _show_record(text, path, qs.training_path)
+            _show_proposals(text, path, qs.training_path, key, qs.id)
         history = sorted((path.parent / ".history").glob(f"{path.stem}*")) if (
             path.parent / ".history").is_dir() else []
         if history:

@@ -271,6 +271,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "and with the bare file, graded on the rest of the class")
     parser.add_argument("--marked", type=int, default=30, metavar="N",
                         help="with --rubrics: marked answers a question (the seen ones and others drawn)")
+    parser.add_argument("--proposals", action="store_true",
+                        help="with --rubrics: accept every concept and misconception grader suggest-rubric proposes "
+                             "from the answers each model is trained on (bare file and rubric)")
     parser.add_argument("--train-only", action="store_true",
                         help="with --rubrics: grade only the other train answers (no test answer read)")
     args = parser.parse_args(argv)

@@ -64,11 +64,12 @@ def question_ids(questions: dict, answers: pd.DataFrame, first: int = 0) -> list
 
 
 def train_and_grade(question, train: pd.DataFrame, test: pd.DataFrame, scheme: str,
-                    params: dict) -> tuple[list, np.ndarray, float]:
+                    params: dict, models: list | None = None) -> tuple[list, np.ndarray, float]:
     """(marks, confidences) of the test answers, and the flag threshold for
     `params["target_accuracy"]` (inf when the marked answers cannot vouch for it; NaN without one).
     The model is calibrated on its own training answers, as `grader train` does (its confidences
-    are then probabilities), unless `params["calibrated"]` is False (the raw confidences)."""
+    are then probabilities), unless `params["calibrated"]` is False (the raw confidences).
+    `models`: a list the trained model is appended to (for benches that read its rules)."""
     from grader.grading.model import GradingModel
 
     marks = [relabel(y, scheme) for y in train.label_5way]
@@ -84,6 +85,8 @@ def train_and_grade(question, train: pd.DataFrame, test: pd.DataFrame, scheme: s
     with warnings.catch_warnings():  # "marks are words in no order": the header shows marks_listed
         warnings.simplefilter("ignore")
         model = GradingModel.train(question, train.answer.tolist(), marks, **params)
+    if models is not None:
+        models.append(model)
     if calibrated or target:
         try:
             calibrate(model, train.answer.tolist(), marks)

@@ -12,7 +12,11 @@ questions on which the rubric is better, the same or worse, and the spread acros
 
 The rubrics are used as written; their rules give 5-way labels, mapped to a scheme as the
 labels are (`beetle.relabel`). With `--train-only`, no test answer is read or graded: the rest
-of the class is the other train answers (for development decisions).
+of the class is the other train answers (for development decisions). With `--proposals`, each
+question file (bare and rubric) first gets every concept and misconception `grader
+suggest-rubric` proposes from the answers that model is trained on (a teacher who accepts them
+all). Every learned rule is read by the sensible-rules check (`grader.grading.sensible_rules`):
+those that give no reason a teacher would accept for their mark are counted and listed.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from grader.bench.beetle_data import load_beetle, relabel, train_and_grade
+from grader.bench.beetle_data import MARK_ORDER, load_beetle, relabel, train_and_grade
 from grader.bench.parallel import run_tasks
 
 SCHEMES = ("3way", "2way")
@@ -82,10 +86,22 @@ def marked_ids(train: pd.DataFrame, seen: list[str], n: int, seed: int, index: i
     return list(seen) + [others[i] for i in sorted(drawn)]
 
 
+def accepted(question, marked: pd.DataFrame, scheme: str):
+    """`question` with every proposal `grader suggest-rubric` makes from `marked` accepted."""
+    from grader.grading.rubric_proposals import added_to, propose
+
+    marks = [relabel(y, scheme) for y in marked.label_5way]
+    return added_to(question, propose(question, marked.id.tolist(), marked.answer.tolist(), marks,
+                                      order=MARK_ORDER[scheme]))
+
+
 def grade_question(record: dict, rubric, group: pd.DataFrame, seen: list[str], n: int, seed: int,
-                   index: int, params: dict, train_only: bool) -> pd.DataFrame:
+                   index: int, params: dict, train_only: bool, proposals: bool = False
+                   ) -> tuple[pd.DataFrame, list[dict]]:
     """One row per graded answer of the question: its labels and each source's marks (the
-    "all" sources on test answers only)."""
+    "all" sources on test answers only); and the learned rules the sensible-rules check finds."""
+    from grader.grading.sensible_rules import unsensible_rules
+
     from knowledge.schema import Question
 
     bare = Question(record["question_id"], record["question"], tuple(record["reference_answers"]))
@@ -97,22 +113,30 @@ def grade_question(record: dict, rubric, group: pd.DataFrame, seen: list[str], n
     out = pd.DataFrame({"question_id": bare.id, "id": rest.id.to_numpy(), "split": rest.split.to_numpy(),
                         "label_5way": rest.label_5way.to_numpy()})
     params = {**params, "calibrated": False}  # only the marks are compared: no confidence needed
+    found: list[dict] = []
     for scheme in SCHEMES:
         question = {"bare": bare, "rubric": for_scheme(rubric, scheme)}
         for kind in ("bare", "rubric"):
-            marks, _, _ = train_and_grade(question[kind], marked, rest, scheme, params)
+            models: list = []
+            q = accepted(question[kind], marked, scheme) if proposals else question[kind]
+            marks, _, _ = train_and_grade(q, marked, rest, scheme, params, models)
             out[f"{kind}_n_{scheme}"] = pd.Series(marks, dtype=object).to_numpy()
             column = np.full(len(rest), None, dtype=object)
             if len(test):
-                marks, _, _ = train_and_grade(question[kind], train, test, scheme, params)
+                q = accepted(question[kind], train, scheme) if proposals else question[kind]
+                marks, _, _ = train_and_grade(q, train, test, scheme, params, models)
                 column[np.flatnonzero(rest.split.to_numpy() == "test")] = marks
             out[f"{kind}_all_{scheme}"] = column
-    return out
+            for model, source in zip(models, ("n", "all")):
+                found += [{"question_id": bare.id, "scheme": scheme, "source": f"{kind}_{source}", "rule": rule,
+                           "why": why} for rule, why in unsensible_rules(model, MARK_ORDER[scheme][:1])]
+    return out, found
 
 
 def run(data: Path, rubrics: Path, n: int, params: dict | None = None, jobs: int = 1, seed: int = 0,
-        train_only: bool = False) -> pd.DataFrame:
-    """Grade every question that has a rubric (in `jobs` processes); the rows of `grade_question`."""
+        train_only: bool = False, proposals: bool = False) -> pd.DataFrame:
+    """Grade every question that has a rubric (in `jobs` processes); the rows of `grade_question`,
+    with the sensible-rules check's findings in `.attrs["unsensible"]` (a DataFrame)."""
     if n < 1:
         raise ValueError(f"--marked must be a number of answers, at least those the rubric's writer saw; got {n}")
     questions, answers = load_beetle(data)
@@ -123,10 +147,14 @@ def run(data: Path, rubrics: Path, n: int, params: dict | None = None, jobs: int
     if short:
         raise ValueError(f"--marked {n} is fewer than the {len(seen[short[0]])} answers the rubric of "
                          f"{short[0]} was written from")
-    tasks = [(questions[qid], rubric_of[qid], group, seen.get(qid, []), n, seed, i, dict(params or {}), train_only)
+    tasks = [(questions[qid], rubric_of[qid], group, seen.get(qid, []), n, seed, i, dict(params or {}), train_only,
+              proposals)
              for i, (qid, group) in enumerate(answers.groupby("question_id", sort=True)) if qid in rubric_of]
     parts = run_tasks(grade_question, tasks, jobs)
-    return pd.concat(parts, ignore_index=True)
+    rows = pd.concat([p[0] for p in parts], ignore_index=True)
+    rows.attrs["unsensible"] = pd.DataFrame([f for p in parts for f in p[1]],
+                                            columns=["question_id", "scheme", "source", "rule", "why"])
+    return rows
 
 
 def accuracy(rows: pd.DataFrame, source: str, scheme: str) -> pd.Series:
@@ -186,6 +214,18 @@ def format_summary(result: dict, has_test: bool) -> str:
     return "\n".join(lines)
 
 
+def format_unsensible(found: pd.DataFrame, shown: int = 10) -> str:
+    """How many learned rules give no reason a teacher would accept, per source, and the first few."""
+    if found.empty:
+        return "\nsensible rules: every learned rule for a mark above the lowest rests on what the answer says"
+    counts = found.groupby(["source", "why"]).size()
+    lines = ["", f"sensible rules: {len(found)} learned rule(s) give no reason a teacher would accept "
+                 f"(per source and reason):"]
+    lines += [f"  {source:11s} {n:4d}  {why}" for (source, why), n in counts.items()]
+    lines += [f"  {r.question_id} {r.scheme} {r.source}: {r.rule}" for r in found.head(shown).itertuples()]
+    return "\n".join(lines)
+
+
 def report(args, params: dict) -> int:
     """Run the rubric bench for `beetle.main`'s arguments; print and write what they ask for."""
     import sys
@@ -193,17 +233,20 @@ def report(args, params: dict) -> int:
 
     t0 = time.perf_counter()
     try:
-        rows = run(args.data, args.rubrics, args.marked, params, args.jobs, args.seed, args.train_only)
+        rows = run(args.data, args.rubrics, args.marked, params, args.jobs, args.seed, args.train_only,
+                   args.proposals)
     except (FileNotFoundError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     result = summary(rows)
     has_test = bool((rows.split == "test").any())
-    print(f"Beetle rubric bench ({args.data}, rubrics {args.rubrics}): {args.marked} marked answers a question "
+    print(f"Beetle rubric bench ({args.data}, rubrics {args.rubrics}"
+          f"{', every proposal of suggest-rubric accepted' if args.proposals else ''}): {args.marked} marked answers a question "
           f"(those the rubric was written from and others drawn with seed {args.seed}); graded the rest of the "
           f"class: {len(rows)} answers ({int((rows.split == 'test').sum())} test), {rows.question_id.nunique()} "
           f"questions; training options {params or '(pipeline defaults)'} [{time.perf_counter() - t0:.0f}s]")
     print(format_summary(result, has_test))
+    print(format_unsensible(rows.attrs["unsensible"]))
     if args.predictions:
         from grader.exams.exam_io import atomic_write_text
 
@@ -213,7 +256,9 @@ def report(args, params: dict) -> int:
 
         figures = {scheme: {k: (v.round(4).to_dict() if isinstance(v, pd.DataFrame) else v) for k, v in r.items()}
                    for scheme, r in result.items()}
+        unsensible = rows.attrs["unsensible"].to_dict(orient="records")
         atomic_write_text(args.json, json.dumps({"data": str(args.data), "rubrics": str(args.rubrics),
                                                  "marked": args.marked, "seed": args.seed, "params": params,
-                                                 "figures": figures}, indent=1, default=str) + "\n")
+                                                 "proposals": args.proposals, "figures": figures,
+                                                 "unsensible_rules": unsensible}, indent=1, default=str) + "\n")
     return 0
