@@ -8,6 +8,7 @@ Set GRADER_SCREENSHOTS=<folder> to keep screenshots of the pages.
 
 from __future__ import annotations
 
+import csv
 import os
 import re
 import shutil
@@ -584,3 +585,28 @@ def test_the_start_view_marks_the_answers_like_one_at_once_leaving_one_out(serve
     page.get_by_text(f"Saved mark 0 for {size - 1} answer(s), 1 left out.").first.wait_for()
     mine = [d for d in store.history(exam_id) if d.marker == "Sol"]
     assert len(mine) == size - 1 and {(d.scope, d.new_mark) for d in mine} == {("group", "0")}
+
+
+def test_the_moodle_file_has_one_row_per_student_the_export_named(server, browser):
+    """Issue 32, defects 1 and 6: a student with two attempts got a second row with a made-up id
+    ('... (row 23)'), which Moodle's importer refuses whole, and an attempt in progress was
+    exported as 0. The page says which attempt counts and what was left out."""
+    url, store, exam_id = server
+    page = _open(browser, url, "Gil")
+    _go_to(page, "Export")
+    page.get_by_text("Moodle grade import (one row per student)", exact=True).click()
+    _settle(page)
+    page.get_by_text(re.compile(r"2 attempts of 1 student:\W+the last attempt counts")).first.wait_for()
+    page.get_by_text(re.compile(r"not submitted \(In progress\) left ungraded")).first.wait_for()
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download CSV").click()
+    with open(download.value.path(), encoding="utf-8-sig", newline="") as f:
+        rows = list(csv.DictReader(f))
+    exam = read_exam(REPO / "sample_data" / "exam" / "exam.yaml")
+    frame, _, _ = read_table(exam.answers)
+    named = {i.strip() for i in frame[resolve_column(exam.id_column, frame.columns, exam.answers, "id")]}
+    ids = [r[exam.id_column] for r in rows]  # the identity column is named as in the export
+    assert len(ids) == len(set(ids)) and set(ids) <= named  # one row each, only ids the export named
+    in_progress = frame[frame["State"].str.strip() == "In progress"]
+    unfinished = {i.strip() for i in in_progress[resolve_column(exam.id_column, frame.columns, exam.answers, "id")]}
+    assert unfinished and not unfinished & set(ids)  # no grade for an attempt in progress
