@@ -88,7 +88,7 @@ def graded_answers(table: pd.DataFrame, answers: pd.DataFrame, rows: pd.DataFram
     answer's spreadsheet row and the student's id as the export holds it, not the id the app
     gives a repeated or blank one ("a (row 25)", "row 122"), which no platform knows.
     `rows`: the export as read (`_row` its spreadsheet row); `feedback`: a key of FEEDBACK."""
-    keyed = table[["question_id", "answer_id", "mark", "proposed", "comment", "explanation"]].merge(
+    keyed = table[["question_id", "answer_id", "mark", "proposed", "comment", "feedback"]].merge(
         answers[["question_id", "answer_id", "row"]], on=["question_id", "answer_id"])
     by_row = rows.set_index("_row")
     at = keyed["row"].to_numpy()
@@ -100,7 +100,7 @@ def graded_answers(table: pd.DataFrame, answers: pd.DataFrame, rows: pd.DataFram
         "student": by_row[id_col].reindex(at).fillna("").to_numpy(object) if id_col else "",
         "state": by_row[state].reindex(at).fillna("").to_numpy(object) if state else "",
         "mark": keyed["mark"].to_numpy(object),
-        "feedback": feedback_texts(feedback, keyed["comment"], keyed["explanation"], keyed["mark"],
+        "feedback": feedback_texts(feedback, keyed["comment"], keyed["feedback"], keyed["mark"],
                                    keyed["proposed"]),
     }, columns=GRADED_COLUMNS)
 
