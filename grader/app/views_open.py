@@ -9,6 +9,7 @@ import streamlit as st
 
 from grader.app.settings import AppSettings
 from grader.app.uploads import UploadError, save_upload
+from grader.app.views_upload_wide import wide_upload_form
 from grader.app.ui import md_escape, saved_sessions
 
 SOURCES = ("The sample exam", "An exam file on this computer", "Upload files",
@@ -94,8 +95,19 @@ def open_exam_sidebar(settings: AppSettings) -> Path | None:
     return Path(path) if path else None
 
 
+#: What an uploaded export holds: its layout (docs/cli.md, exam.yaml).
+EXPORT_SHAPES = ("A platform's export: one row per student, a column of answers per question",
+                 "One answer per row, one question")
+
+
 def upload_form(settings: AppSettings) -> None:
-    st.caption(f"Up to {settings.max_upload_mb:g} MB per file.")
+    st.caption(f"Up to {settings.max_upload_mb:g} MB per file. Takes a platform's whole export "
+               f"(Moodle's responses report: a Response 1, Response 2... column per question) or "
+               f"one question's answers, one per row.")
+    shape = st.radio("The export holds", EXPORT_SHAPES, key="up_shape")
+    if shape == EXPORT_SHAPES[0]:
+        wide_upload_form(settings, _open)
+        return
     with st.form("upload", border=False):
         q = st.file_uploader("Question file (YAML)", type=["yaml", "yml"], key="up_question")
         m = st.file_uploader("Marked answers (CSV: id, answer, mark), if any", type=["csv", "txt"],
