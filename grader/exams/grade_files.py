@@ -131,6 +131,20 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+def no_id_note(rows: Sequence[int]) -> str:
+    """What is said of the export's rows without a student id (names rows, never ids)."""
+    rows = sorted(set(int(r) for r in rows))
+    return (f"{_plural(len(rows), 'row')} without a student id left out of the grade files "
+            f"(a platform's average row, or a student it cannot match): {rows_text(rows)}")
+
+
+def unsubmitted_note(rows: Sequence[int], states: Sequence[str]) -> str:
+    """What is said of attempts not submitted (`UNFINISHED_STATES`), left ungraded."""
+    rows = sorted(set(int(r) for r in rows))
+    said = ", ".join(sorted({str(s).strip() for s in states}))
+    return f"{_plural(len(rows), 'attempt')} not submitted ({said}) left ungraded: {rows_text(rows)}"
+
+
 def student_grades(graded: pd.DataFrame, questions: Sequence[str], attempt: str = "last") -> StudentGrades:
     """The grade of each student from `graded` (GRADED_COLUMNS), the attempt that counts
     chosen by `attempt` (a key of ATTEMPTS), in the order students first appear."""
@@ -142,16 +156,12 @@ def student_grades(graded: pd.DataFrame, questions: Sequence[str], attempt: str 
     notes = []
     blank = (g["student"] == "").to_numpy()
     if blank.any():
-        rows = sorted(set(g.loc[blank, "row"].tolist()))
-        notes.append(f"{_plural(len(rows), 'row')} without a student id left out of the grade files "
-                     f"(a platform's average row, or a student it cannot match): {rows_text(rows)}")
+        notes.append(no_id_note(g.loc[blank, "row"].tolist()))
     undone = unfinished(g["state"].tolist()) & ~blank
     if undone.any():
-        rows = sorted(set(g.loc[undone, "row"].tolist()))
-        states = ", ".join(sorted({str(s).strip() for s in g.loc[undone, "state"]}))
         finished = set(g.loc[~undone & ~blank, "student"])
         alone = len(set(g.loc[undone, "student"]) - finished)
-        note = f"{_plural(len(rows), 'attempt')} not submitted ({states}) left ungraded: {rows_text(rows)}"
+        note = unsubmitted_note(g.loc[undone, "row"].tolist(), g.loc[undone, "state"].tolist())
         if alone:
             note += f"; {_plural(alone, 'student')} with no other attempt get{'s' if alone == 1 else ''} no grade"
         notes.append(note)

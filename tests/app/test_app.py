@@ -427,3 +427,13 @@ def test_a_wide_export_goes_in_mapped_in_the_app_and_opens_as_an_exam(app_env):
     exam = read_exam(kept[0])
     assert [(q.id, q.column) for q in exam.questions] == [("vertical_throw", "Response 1"),
                                                           ("open_circuit_bulb", "Response 2")]
+
+
+def test_the_exam_says_at_opening_which_attempts_were_not_submitted_and_exports_them_ungraded(app_env):
+    """Issue 32: said at Export only, and the long and wide exports gave such attempts marks."""
+    at = _start()
+    said = [_plain(c.value) for c in at.caption if "not submitted" in c.value]
+    assert said and said[0].startswith("1 attempt not submitted (In progress) left ungraded: row ")
+    _view(at, "Export")
+    at.radio(key="export_shape").set_value("long").run()
+    assert any("not submitted (In progress)" in _plain(w.value) for w in at.warning)
