@@ -437,3 +437,19 @@ def test_the_exam_says_at_opening_which_attempts_were_not_submitted_and_exports_
     _view(at, "Export")
     at.radio(key="export_shape").set_value("long").run()
     assert any("not submitted (In progress)" in _plain(w.value) for w in at.warning)
+
+
+def test_the_moodle_files_feedback_is_what_the_student_reads_not_the_markers_justification(app_env):
+    """Issue 32: the feedback column held "1 mark by rule 3 (rule confidence 0.90): ...; 20 of 20
+    resampled models agree; answers worded like this one ..."."""
+    at = _start()
+    _view(at, "Export")
+    at.radio(key="export_shape").set_value("moodle").run()
+    at.radio(key="export_feedback_moodle").set_value("comment-or-rule").run()
+    assert not at.exception, at.exception
+    frame = at.dataframe[0].value
+    feedback = [t for c in frame.columns if c.endswith(" feedback") for t in frame[c] if t]
+    assert feedback, list(frame.columns)
+    for text in feedback:
+        assert text.startswith("Your answer ") and text.endswith("."), text
+        assert not re.search(r"\brule\b|confidence|resampled|worded|wording", text), text
