@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Callable
 
 import streamlit as st
 
@@ -106,7 +107,7 @@ def upload_form(settings: AppSettings) -> None:
                f"one question's answers, one per row.")
     shape = st.radio("The export holds", EXPORT_SHAPES, key="up_shape")
     if shape == EXPORT_SHAPES[0]:
-        wide_upload_form(settings, _open)
+        wide_upload_form(settings, keep_upload)
         return
     with st.form("upload", border=False):
         q = st.file_uploader("Question file (YAML)", type=["yaml", "yml"], key="up_question")
@@ -125,11 +126,17 @@ def upload_form(settings: AppSettings) -> None:
     if not (q and e):
         st.error("Upload the question file and the export (and the marked answers, if there are any).")
         return
+    keep_upload(lambda: save_upload(settings.workdir, question=(q.name, q.getvalue()),
+                                    marked=(m.name, m.getvalue()) if m else None, export=(e.name, e.getvalue()),
+                                    id_column=id_col, answer_column=answer_col,
+                                    max_bytes=settings.max_upload_bytes))
+
+
+def keep_upload(save: Callable[[], Path]) -> None:
+    """Store an upload (`save` returns the exam file it made) and open it; a refused upload is
+    said, and the exam open stays open."""
     try:
-        path = save_upload(settings.workdir, question=(q.name, q.getvalue()),
-                           marked=(m.name, m.getvalue()) if m else None, export=(e.name, e.getvalue()),
-                           id_column=id_col, answer_column=answer_col,
-                           max_bytes=settings.max_upload_bytes)
+        path = save()
     except UploadError as exc:
         st.error(md_escape(str(exc)))
         return

@@ -31,8 +31,9 @@ def _columns(name: str, data: bytes, max_bytes: int) -> list[str]:
     return st.session_state[key]
 
 
-def wide_upload_form(settings: AppSettings, open_exam: Callable[[Path], None]) -> None:
-    """Upload a wide export and its question files, map its columns, keep it as an exam."""
+def wide_upload_form(settings: AppSettings, keep: Callable[[Callable[[], Path]], None]) -> None:
+    """Upload a wide export and its question files, map its columns, keep it as an exam
+    (`keep`: stores it by the function given and opens it, or says why it cannot)."""
     questions = st.file_uploader("Question files (YAML), one per question", type=["yaml", "yml"],
                                  accept_multiple_files=True, key="upw_questions")
     marked = st.file_uploader("Marked answers (CSV: id, answer, mark), a file per question, if any",
@@ -69,15 +70,9 @@ def wide_upload_form(settings: AppSettings, open_exam: Callable[[Path], None]) -
                              f"not be graded (they stay in the export)."))
     if not st.button("Keep as an exam and open it", key="upw_keep", type="primary", width="stretch"):
         return
-    try:
-        path = save_wide_upload(settings.workdir, questions=choices, export=(export.name, export.getvalue()),
-                                marked={m.name: m.getvalue() for m in marked or []}, id_column=id_column,
-                                max_bytes=settings.max_upload_bytes)
-    except UploadError as exc:
-        st.error(md_escape(str(exc)))
-        return
-    open_exam(path)
-    st.rerun()
+    keep(lambda: save_wide_upload(settings.workdir, questions=choices, export=(export.name, export.getvalue()),
+                                  marked={m.name: m.getvalue() for m in marked or []}, id_column=id_column,
+                                  max_bytes=settings.max_upload_bytes))
 
 
 def _likely_marked(question_name: str, names: list[str]) -> int:
