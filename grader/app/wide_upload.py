@@ -57,10 +57,13 @@ def question_label(name: str, data: bytes) -> str:
     """How the marker tells the uploaded question files apart: "vertical_throw (question.yaml)",
     or the file's name alone while its id cannot be read (its problems are said on keeping)."""
     import knowledge
+    from knowledge.yaml_source import load_located
 
-    try:
-        loaded = yaml.safe_load(knowledge.decode_question_text(data, name))
-    except (knowledge.KnowledgeError, yaml.YAMLError):
+    try:  # the question files' reader: bounded nesting, what looks like a date stays text
+        loaded, _, problems = load_located(knowledge.decode_question_text(data, name), name)
+    except knowledge.KnowledgeError:
+        return name
+    if problems:
         return name
     qid = loaded.get("id") if isinstance(loaded, dict) else None
     return f"{qid} ({name})" if isinstance(qid, (str, int)) and str(qid).strip() else name
