@@ -192,4 +192,5 @@ def _grade_columns() -> tuple[str, ...]:
     argument errors) does without."""
     from grader.exams.chunk_graders import GRADE_COLUMNS
 
-    return GRADE_COLUMNS
+    # outputs written before grading added `feedback` are graded outputs too
+    return tuple(c for c in GRADE_COLUMNS if c != "feedback")

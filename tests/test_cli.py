@@ -87,7 +87,7 @@ def test_grade_writes_every_column_plus_the_grades(files, capsys, tmp_path):
                           "--answer-column", "answer text", "--flag-below", "0.5", "--no-progress"], capsys)
     assert code == 0, err
     rows = read_csv(out_path)
-    assert rows[0] == ["Student", "Answer text", "mark", "confidence", "flagged", "rule", "explanation"]
+    assert rows[0] == ["Student", "Answer text", "mark", "confidence", "flagged", "rule", "explanation", "feedback"]
     assert [r[0] for r in rows[1:]] == ["ann", "bob", "cy", "dee"]
     assert rows[1][2] == "1" and rows[1][4] == "no"
     assert rows[3][4] == "yes"  # blank answer

@@ -18,7 +18,8 @@ import pandas as pd
 from grader.app.review import flagged
 from grader.exams.exam_io import (OUTPUT_ENCODING, csv_text, neutralise_frame, resolve_column,
                                   write_csv_safely)
-from grader.exams.grade_files import GRADED_COLUMNS, feedback_texts, state_column, total_text
+from grader.exams.grade_files import (GRADED_COLUMNS, feedback_texts, no_id_note, state_column, total_text,
+                                      unfinished, unsubmitted_note)
 
 
 def export_long(table: pd.DataFrame, threshold: float) -> pd.DataFrame:
@@ -88,7 +89,7 @@ def graded_answers(table: pd.DataFrame, answers: pd.DataFrame, rows: pd.DataFram
     answer's spreadsheet row and the student's id as the export holds it, not the id the app
     gives a repeated or blank one ("a (row 25)", "row 122"), which no platform knows.
     `rows`: the export as read (`_row` its spreadsheet row); `feedback`: a key of FEEDBACK."""
-    keyed = table[["question_id", "answer_id", "mark", "proposed", "comment", "explanation"]].merge(
+    keyed = table[["question_id", "answer_id", "mark", "proposed", "comment", "feedback"]].merge(
         answers[["question_id", "answer_id", "row"]], on=["question_id", "answer_id"])
     by_row = rows.set_index("_row")
     at = keyed["row"].to_numpy()
@@ -100,9 +101,52 @@ def graded_answers(table: pd.DataFrame, answers: pd.DataFrame, rows: pd.DataFram
         "student": by_row[id_col].reindex(at).fillna("").to_numpy(object) if id_col else "",
         "state": by_row[state].reindex(at).fillna("").to_numpy(object) if state else "",
         "mark": keyed["mark"].to_numpy(object),
-        "feedback": feedback_texts(feedback, keyed["comment"], keyed["explanation"], keyed["mark"],
+        "feedback": feedback_texts(feedback, keyed["comment"], keyed["feedback"], keyed["mark"],
                                    keyed["proposed"]),
     }, columns=GRADED_COLUMNS)
+
+
+def _unsubmitted(rows: pd.DataFrame) -> tuple[list[int], list[str]]:
+    """(spreadsheet rows, their states) of the attempts the export's State column says were
+    not submitted; none when it has no such column."""
+    state = state_column([c for c in rows.columns if c != "_row"])
+    if state is None:
+        return [], []
+    undone = unfinished(rows[state].fillna("").tolist())
+    return rows.loc[undone, "_row"].astype(int).tolist(), rows.loc[undone, state].tolist()
+
+
+def without_unsubmitted_marks(table: pd.DataFrame, answers: pd.DataFrame,
+                              rows: pd.DataFrame) -> tuple[pd.DataFrame, list[str]]:
+    """The marks table with no mark for an answer of an attempt not submitted ("In progress"),
+    as the grade files leave it, so that no export sends it as a grade (nor counts it in a
+    total); and the note saying so. The proposal stays (the long export's detail)."""
+    undone, states = _unsubmitted(rows)
+    if not undone:
+        return table, []
+    at = table[["question_id", "answer_id"]].merge(answers[["question_id", "answer_id", "row"]], how="left",
+                                                   on=["question_id", "answer_id"])["row"]
+    hit = at.isin(undone).to_numpy()
+    if not hit.any():
+        return table, []
+    out = table.copy()
+    out["mark"] = out["mark"].astype(object).where(~hit, None)
+    return out, [unsubmitted_note(undone, states)]
+
+
+def exam_notes(rows: pd.DataFrame, id_column: str | None) -> list[str]:
+    """What the marker should know from the exam's opening (not only at Export): the rows
+    without a student id (graded, but in no grade file) and the attempts not submitted."""
+    notes = []
+    if id_column:
+        column = resolve_column(id_column, [c for c in rows.columns if c != "_row"], "the export", "id column")
+        blank = rows[column].fillna("").astype(str).str.strip() == ""
+        if blank.any():
+            notes.append(no_id_note(rows.loc[blank, "_row"].tolist()))
+    undone, states = _unsubmitted(rows)
+    if undone:
+        notes.append(unsubmitted_note(undone, states) + " (in every export)")
+    return notes
 
 
 def csv_bytes(frame: pd.DataFrame) -> bytes:

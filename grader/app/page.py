@@ -15,6 +15,7 @@ import streamlit as st
 
 from grader.app import (views_export, views_groups, views_marks, views_review, views_rubric, views_spot,
                         views_start)
+from grader.app.export import exam_notes
 from grader.app.review import progress_counts, with_decisions
 from grader.app.review_store import MAX_MARKER_CHARS, StoreError
 from grader.app.cross_validation import FAILED, threshold_for_target
@@ -149,6 +150,8 @@ def main() -> None:
         threshold = _target_threshold(session, settings, float(state["target_accuracy"]))
 
     st.header(md_escape(session.name))
+    for note in exam_notes(session.rows, session.exam.id_column):  # rows, never ids: anonymous too
+        st.caption(md_escape(note[:1].upper() + note[1:] + "."))
     if session.warnings:
         with st.expander(f"Notes on the exam and its marks ({len(session.warnings)})"):
             for w in session.warnings:

@@ -12,6 +12,8 @@ confidence       the confidence of the rule that fired (NaN when none)
 rule             the rule that fired, short
 explanation      one line of justification
 group            answers of a question with identical features share a group
+needs_human      flagged whatever the threshold (no rule, a blank answer, a contradiction)
+feedback         what the student may read of the proposed mark's reasons ("" when nothing)
 mark             the current mark: the latest marker's decision, else the proposed mark
 reviewed         a marker decided on this answer (as it reads now)
 marker, decided_at, comment    the latest decision, if any
@@ -37,7 +39,7 @@ from grader.app.review_store import RESTORE, UNDO, Decision, answer_hash
 NO_MARK = "—"  # how a missing mark is shown
 
 PROPOSAL_COLUMNS = ["question_id", "answer_id", "answer", "proposed", "confidence", "rule",
-                    "explanation", "group", "needs_human"]
+                    "explanation", "group", "needs_human", "feedback"]
 DECISION_COLUMNS = ["mark", "reviewed", "marker", "decided_at", "comment", "version"]
 TABLE_COLUMNS = PROPOSAL_COLUMNS + DECISION_COLUMNS
 
@@ -71,6 +73,9 @@ def proposed_table(question_id: str, answer_ids: Sequence[str], answers: Sequenc
         # no rule, a blank answer (the grading model's one rule for it), a contradiction
         "needs_human": (grades["needs_human"].to_numpy(bool) if "needs_human" in grades
                         else np.fromiter((m is None for m in marks), dtype=bool, count=n)),
+        # what the student may read of the rule's reasons (`GradingModel.student_texts`)
+        "feedback": (grades["feedback"].fillna("").astype(str).to_numpy() if "feedback" in grades
+                     else [""] * n),
     })
     return with_decisions(table, {})
 

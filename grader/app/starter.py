@@ -43,7 +43,8 @@ class NoModel:
         n = len(answers)
         return pd.DataFrame({"mark": pd.Series([None] * n, dtype=object), "confidence": np.full(n, np.nan),
                              "flagged": np.ones(n, dtype=bool), "rule": [""] * n,
-                             "explanation": [NO_MODEL_NOTE] * n, "needs_human": np.ones(n, dtype=bool)})
+                             "explanation": [NO_MODEL_NOTE] * n, "needs_human": np.ones(n, dtype=bool),
+                             "feedback": [""] * n})
 
     def features(self, answers: Sequence[str]) -> pd.DataFrame:
         """The answer's words only (case and spacing aside): the Groups view then groups

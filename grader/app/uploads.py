@@ -28,7 +28,8 @@ def megabytes(n_bytes: int) -> str:
     return f"{n_bytes / (1024 * 1024):.1f}".removesuffix(".0") + " MB"
 
 
-def _check_size(name: str, data: bytes, max_bytes: int) -> None:
+def check_size(name: str, data: bytes, max_bytes: int) -> None:
+    """`UploadError` for a file over the upload limit or empty."""
     if len(data) > max_bytes:
         raise UploadError(f"{name} is {megabytes(len(data))}; the limit is "
                           f"{megabytes(max_bytes)} (setting GRADER_MAX_UPLOAD_MB)")
@@ -41,40 +42,21 @@ def save_upload(workdir: Path, *, question: tuple[str, bytes], marked: tuple[str
                 max_bytes: int) -> Path:
     """Check and store uploaded (name, bytes) files; return the path of the exam file made.
     `marked` None: no answers are marked yet (the app proposes the answers to mark first)."""
-    import knowledge
-
     files = [f for f in (question, marked, export) if f is not None]
     for name, data in files:
-        _check_size(name, data, max_bytes)
+        check_size(name, data, max_bytes)
     digest = hashlib.sha256(b"\0".join(d for _, d in files) + (b"" if marked else b"\0unmarked")
                             + f"{id_column}\0{answer_column}".encode()).hexdigest()[:16]
     folder = Path(workdir) / "uploads" / digest
     folder.mkdir(parents=True, exist_ok=True)
 
-    try:
-        text = knowledge.decode_question_text(question[1], question[0])
-    except knowledge.KnowledgeError as exc:
-        raise UploadError(str(exc)) from None
-    q_path = folder / "question.yaml"
-    # checked where it is stored, so a rule file it names can only be one uploaded with it
-    problems = knowledge.check_question_text(text, q_path)
-    if problems:
-        listed = "; ".join(f"line {p.line}, column {p.column}: {p.message}" for p in problems[:5])
-        more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""
-        raise UploadError(f"{question[0]} has {len(problems)} problem(s): {listed}{more}")
-    atomic_write_text(q_path, text)
-    # the id as the question reader reads it (plain yaml.safe_load fails on `title: 2024-13-45`)
-    try:
-        loaded = knowledge.load_question(q_path)
-    except knowledge.KnowledgeError as exc:
-        raise UploadError(str(exc).replace(str(q_path), question[0])) from None
+    loaded = store_question(folder / "question.yaml", question)
     question_id = loaded.id
 
     m_path, e_path = folder / "marked.csv", folder / "export.csv"
     atomic_write_bytes(e_path, export[1])
     if marked is not None:
-        atomic_write_bytes(m_path, marked[1])
-        _check_marked(m_path, marked[0], loaded)
+        store_marked(m_path, marked, loaded)
     try:
         frame, _, _ = read_table(e_path)
         if frame.empty:
@@ -82,7 +64,7 @@ def save_upload(workdir: Path, *, question: tuple[str, bytes], marked: tuple[str
         ids = resolve_column(id_column, frame.columns, e_path, "id column")
         answers = resolve_column(answer_column, frame.columns, e_path, "answer column")
     except (ValueError, OSError) as exc:
-        raise UploadError(f"{export[0]}: {_strip_path(exc, e_path, export[0])}") from None
+        raise UploadError(f"{export[0]}: {strip_path(exc, e_path, export[0])}") from None
 
     entry = {"id": question_id, "question": "question.yaml"}
     if marked is not None:
@@ -94,20 +76,49 @@ def save_upload(workdir: Path, *, question: tuple[str, bytes], marked: tuple[str
     return exam_path
 
 
+def store_question(q_path: Path, question: tuple[str, bytes]):
+    """Check an uploaded question file (name, bytes), store it as `q_path` and return it as
+    read (`knowledge.Question`); its problems are said by the name it was uploaded as."""
+    import knowledge
+
+    try:
+        text = knowledge.decode_question_text(question[1], question[0])
+    except knowledge.KnowledgeError as exc:
+        raise UploadError(str(exc)) from None
+    # checked where it is stored, so a rule file it names can only be one uploaded with it
+    problems = knowledge.check_question_text(text, q_path)
+    if problems:
+        listed = "; ".join(f"line {p.line}, column {p.column}: {p.message}" for p in problems[:5])
+        more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""
+        raise UploadError(f"{question[0]} has {len(problems)} problem(s): {listed}{more}")
+    atomic_write_text(q_path, text)
+    # the id as the question reader reads it (plain yaml.safe_load fails on `title: 2024-13-45`)
+    try:
+        return knowledge.load_question(q_path)
+    except knowledge.KnowledgeError as exc:
+        raise UploadError(str(exc).replace(str(q_path), question[0])) from None
+
+
+def store_marked(m_path: Path, marked: tuple[str, bytes], loaded) -> None:
+    """Store uploaded marked answers (name, bytes) as `m_path`, checked against the question."""
+    atomic_write_bytes(m_path, marked[1])
+    _check_marked(m_path, marked[0], loaded)
+
+
 def _check_marked(m_path: Path, name: str, loaded) -> None:
     """Everything opening the exam will ask of the marked answers, checked now and said in the
     marker's terms: marks among the question's, at least two different marks to learn from."""
     try:
         answers_marked = read_marked_answers(m_path, marks=tuple(loaded.marks))
     except (ValueError, OSError) as exc:
-        raise UploadError(f"{name}: {_strip_path(exc, m_path, name)}") from None
+        raise UploadError(f"{name}: {strip_path(exc, m_path, name)}") from None
     if len(set(answers_marked.marks)) < 2:
         found = ", ".join(sorted(set(answers_marked.marks))) or "none"
         raise UploadError(f"{name}: the marked answers need at least two different marks to "
                           f"learn from (found: {found})")
 
 
-def _strip_path(exc: Exception, path: Path, uploaded_name: str) -> str:
+def strip_path(exc: Exception, path: Path, uploaded_name: str) -> str:
     """The error message without our storage path (the marker knows the file by the name it
     had when uploaded)."""
     return str(exc).replace(f"{path}: ", "").replace(str(path), uploaded_name)

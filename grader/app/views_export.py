@@ -8,7 +8,8 @@ from datetime import datetime, timezone
 import pandas as pd
 import streamlit as st
 
-from grader.app.export import csv_bytes, export_long, export_wide, graded_answers, save_export
+from grader.app.export import (csv_bytes, export_long, export_wide, graded_answers, save_export,
+                               without_unsubmitted_marks)
 from grader.app.review import audit_trail, with_decisions
 from grader.app.review_store import ReviewStore
 from grader.app.session import ExamSession
@@ -43,11 +44,11 @@ def export_frame(session: ExamSession, table: pd.DataFrame, threshold: float, sh
     teacher should know about it (attempts chosen, rows left out). `attempt`, `feedback`:
     keys of ATTEMPTS and FEEDBACK, for the grade files."""
     questions = list(session.questions)
-    if shape == "long":
-        return export_long(table, threshold), f"{session.exam_id}-graded", []
-    if shape == "wide":
-        return (export_wide(session.rows, session.answers, table, threshold),
-                f"{session.exam_id}-graded-wide", [])
+    if shape in ("long", "wide"):  # an attempt not submitted is no grade here either
+        kept, notes = without_unsubmitted_marks(table, session.answers, session.rows)
+        if shape == "long":
+            return export_long(kept, threshold), f"{session.exam_id}-graded", notes
+        return export_wide(session.rows, session.answers, kept, threshold), f"{session.exam_id}-graded-wide", notes
     graded = graded_answers(table, session.answers, session.rows, session.exam.id_column,
                             "none" if shape == "canvas" else feedback)
     grades = student_grades(graded, questions, attempt)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Callable
 
 import streamlit as st
 
 from grader.app.settings import AppSettings
 from grader.app.uploads import UploadError, save_upload
+from grader.app.views_upload_wide import wide_upload_form
 from grader.app.ui import md_escape, saved_sessions
 
 SOURCES = ("The sample exam", "An exam file on this computer", "Upload files",
@@ -94,8 +96,19 @@ def open_exam_sidebar(settings: AppSettings) -> Path | None:
     return Path(path) if path else None
 
 
+#: What an uploaded export holds: its layout (docs/cli.md, exam.yaml).
+EXPORT_SHAPES = ("A platform's export: one row per student, a column of answers per question",
+                 "One answer per row, one question")
+
+
 def upload_form(settings: AppSettings) -> None:
-    st.caption(f"Up to {settings.max_upload_mb:g} MB per file.")
+    st.caption(f"Up to {settings.max_upload_mb:g} MB per file. Takes a platform's whole export "
+               f"(Moodle's responses report: a Response 1, Response 2... column per question) or "
+               f"one question's answers, one per row.")
+    shape = st.radio("The export holds", EXPORT_SHAPES, key="up_shape")
+    if shape == EXPORT_SHAPES[0]:
+        wide_upload_form(settings, keep_upload)
+        return
     with st.form("upload", border=False):
         q = st.file_uploader("Question file (YAML)", type=["yaml", "yml"], key="up_question")
         m = st.file_uploader("Marked answers (CSV: id, answer, mark), if any", type=["csv", "txt"],
@@ -113,11 +126,17 @@ def upload_form(settings: AppSettings) -> None:
     if not (q and e):
         st.error("Upload the question file and the export (and the marked answers, if there are any).")
         return
+    keep_upload(lambda: save_upload(settings.workdir, question=(q.name, q.getvalue()),
+                                    marked=(m.name, m.getvalue()) if m else None, export=(e.name, e.getvalue()),
+                                    id_column=id_col, answer_column=answer_col,
+                                    max_bytes=settings.max_upload_bytes))
+
+
+def keep_upload(save: Callable[[], Path]) -> None:
+    """Store an upload (`save` returns the exam file it made) and open it; a refused upload is
+    said, and the exam open stays open."""
     try:
-        path = save_upload(settings.workdir, question=(q.name, q.getvalue()),
-                           marked=(m.name, m.getvalue()) if m else None, export=(e.name, e.getvalue()),
-                           id_column=id_col, answer_column=answer_col,
-                           max_bytes=settings.max_upload_bytes)
+        path = save()
     except UploadError as exc:
         st.error(md_escape(str(exc)))
         return

@@ -1,7 +1,7 @@
 """What grades a chunk of an export's rows: one answer column, a wide export, a long one.
 
 A chunk grader turns a chunk of input rows (a DataFrame of text) into the columns to add to
-them (mark, confidence, flagged, rule, explanation, as CSV text), with the model of each
+them (mark, confidence, flagged, rule, explanation, feedback, as CSV text), with the model of each
 answer's question; `grader.exams.batch` streams an export through one, resumably. Each has a
 fingerprint of what it does (its models' and its settings'), which is how an interrupted run
 knows it may continue.
@@ -20,8 +20,9 @@ from grader.exams.exam_io import Exam, resolve_column
 from grader.grading.defaults import DEFAULT_FLAG_BELOW
 from grader.grading.model_file import content_hash
 
-#: The columns grading adds for each answer column.
-GRADE_COLUMNS = ("mark", "confidence", "flagged", "rule", "explanation")
+#: The columns grading adds for each answer column (`feedback`: what the student may read,
+#: which `grader grade --moodle/--canvas --feedback comment-or-rule` sends back).
+GRADE_COLUMNS = ("mark", "confidence", "flagged", "rule", "explanation", "feedback")
 
 
 class AnswerGrader(Protocol):
@@ -53,6 +54,7 @@ def format_grades(grades: pd.DataFrame) -> pd.DataFrame:
         "flagged": np.where(grades["flagged"].to_numpy(dtype=bool), "yes", "no").astype(object),
         "rule": grades["rule"].to_numpy(dtype=object),
         "explanation": grades["explanation"].to_numpy(dtype=object),
+        "feedback": grades["feedback"].to_numpy(dtype=object) if "feedback" in grades else "",
     }, dtype=object)
 
 
@@ -129,7 +131,7 @@ class LongGrader:
     def grade_chunk(self, frame: pd.DataFrame) -> pd.DataFrame:
         qcol, acol = self._columns
         out = pd.DataFrame({"mark": "", "confidence": "", "flagged": "yes", "rule": "",
-                            "explanation": ""}, index=range(len(frame)), dtype=object)
+                            "explanation": "", "feedback": ""}, index=range(len(frame)), dtype=object)
         out.attrs["warnings"] = []
         questions = np.asarray([q.strip() for q in frame[qcol].tolist()], dtype=object)
         for qid in pd.unique(questions):

@@ -17,9 +17,10 @@ import on a row whose id matches no user or is empty, so:
 - each of these is said in `StudentGrades.notes`, naming the spreadsheet rows (never the
   ids: the notes are shown under anonymous marking too).
 
-Feedback (`FEEDBACK`): the marker's comment, else, when chosen, the one-line justification
-of the rule that gave the mark (never for a mark a marker changed, which that rule did not
-give). Moodle takes it as a column per question (mapped to the question's feedback when
+Feedback (`FEEDBACK`): the marker's comment, else, when chosen, what the student's answer
+says or lacks by the rule that gave the mark, in the rubric's words (the grading model's
+`feedback` column: no rule numbers, confidences or votes; nothing for a mark resting only
+on the model's own figures; never for a mark a marker changed, which that rule did not give). Moodle takes it as a column per question (mapped to the question's feedback when
 importing); Canvas's gradebook import takes none, so it goes in a comments file of its own.
 """
 
@@ -39,7 +40,8 @@ ATTEMPTS = {"last": "the last attempt counts", "highest": "the attempt with the 
             "first": "the first attempt counts"}
 #: What goes back to the students with their marks.
 FEEDBACK = {"none": "no feedback", "comment": "the marker's comment",
-            "comment-or-rule": "the marker's comment, else the justification of the rule that gave the mark"}
+            "comment-or-rule": "the marker's comment, else what the answer says or lacks by the rule "
+                               "that gave the mark, in the rubric's words"}
 #: The column of a platform's export saying whether an attempt was submitted (Moodle: "State").
 STATE_COLUMN = "state"
 #: States of an attempt that was not submitted: graded by nobody, sent as no grade.
@@ -62,14 +64,15 @@ def unfinished(states: Sequence[str]) -> np.ndarray:
                        count=len(states))
 
 
-def feedback_texts(choice: str, comments: Sequence[str], explanations: Sequence[str],
+def feedback_texts(choice: str, comments: Sequence[str], rule_feedback: Sequence[str],
                    marks: Sequence[object], proposed: Sequence[object]) -> list[str]:
     """The feedback of each answer under `choice` (a key of FEEDBACK): the comment, else
-    (comment-or-rule) the rule's justification where the mark is the one the rule gave."""
+    (comment-or-rule) the rule's feedback for the student (the grading model's `feedback`)
+    where the mark is the one the rule gave."""
     if choice not in FEEDBACK:
         raise ValueError(f"feedback {choice!r}: expected one of {', '.join(FEEDBACK)}")
     out = []
-    for comment, why, mark, given in zip(comments, explanations, marks, proposed):
+    for comment, why, mark, given in zip(comments, rule_feedback, marks, proposed):
         comment = "" if comment is None or comment != comment else str(comment).strip()
         if choice == "none":
             out.append("")
@@ -128,6 +131,20 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+def no_id_note(rows: Sequence[int]) -> str:
+    """What is said of the export's rows without a student id (names rows, never ids)."""
+    rows = sorted(set(int(r) for r in rows))
+    return (f"{_plural(len(rows), 'row')} without a student id left out of the grade files "
+            f"(a platform's average row, or a student it cannot match): {rows_text(rows)}")
+
+
+def unsubmitted_note(rows: Sequence[int], states: Sequence[str]) -> str:
+    """What is said of attempts not submitted (`UNFINISHED_STATES`), left ungraded."""
+    rows = sorted(set(int(r) for r in rows))
+    said = ", ".join(sorted({str(s).strip() for s in states}))
+    return f"{_plural(len(rows), 'attempt')} not submitted ({said}) left ungraded: {rows_text(rows)}"
+
+
 def student_grades(graded: pd.DataFrame, questions: Sequence[str], attempt: str = "last") -> StudentGrades:
     """The grade of each student from `graded` (GRADED_COLUMNS), the attempt that counts
     chosen by `attempt` (a key of ATTEMPTS), in the order students first appear."""
@@ -139,16 +156,12 @@ def student_grades(graded: pd.DataFrame, questions: Sequence[str], attempt: str 
     notes = []
     blank = (g["student"] == "").to_numpy()
     if blank.any():
-        rows = sorted(set(g.loc[blank, "row"].tolist()))
-        notes.append(f"{_plural(len(rows), 'row')} without a student id left out of the grade files "
-                     f"(a platform's average row, or a student it cannot match): {rows_text(rows)}")
+        notes.append(no_id_note(g.loc[blank, "row"].tolist()))
     undone = unfinished(g["state"].tolist()) & ~blank
     if undone.any():
-        rows = sorted(set(g.loc[undone, "row"].tolist()))
-        states = ", ".join(sorted({str(s).strip() for s in g.loc[undone, "state"]}))
         finished = set(g.loc[~undone & ~blank, "student"])
         alone = len(set(g.loc[undone, "student"]) - finished)
-        note = f"{_plural(len(rows), 'attempt')} not submitted ({states}) left ungraded: {rows_text(rows)}"
+        note = unsubmitted_note(g.loc[undone, "row"].tolist(), g.loc[undone, "state"].tolist())
         if alone:
             note += f"; {_plural(alone, 'student')} with no other attempt get{'s' if alone == 1 else ''} no grade"
         notes.append(note)
@@ -229,7 +242,7 @@ def canvas_comments(grades: StudentGrades) -> pd.DataFrame:
 
 def graded_output(exam: Exam, out_path: Path, feedback: str = "none") -> pd.DataFrame:
     """`GRADED_COLUMNS` of an exam graded by `grader grade --exam` into `out_path`: the marks
-    and justifications as that file holds them (read back to the text they were before being
+    and the students' feedback as that file holds them (read back to the text they were before being
     made formula-safe), the ids and states as the export holds them. Row i of the output is
     row i of the export (`grader.exams.batch`)."""
     frame, rows, _ = read_table(exam.answers)
@@ -252,7 +265,10 @@ def graded_output(exam: Exam, out_path: Path, feedback: str = "none") -> pd.Data
                                                        "question column")].str.strip() == q.id).to_numpy())
                   if exam.question_column else np.arange(n))
         marks = [written_text(m) or None for m in graded[f"{prefix}mark"].to_numpy(object)[at]]
-        why = [written_text(e) for e in graded[f"{prefix}explanation"].to_numpy(object)[at]]
+        if f"{prefix}feedback" not in graded.columns:
+            raise ValueError(f"{out_path}: no {prefix}feedback column (graded before grading wrote the "
+                             f"students' feedback); grade the exam again")
+        why = [written_text(e) for e in graded[f"{prefix}feedback"].to_numpy(object)[at]]
         parts.append(pd.DataFrame({"question_id": q.id, "row": rows[at], "student": students[at],
                                    "state": states[at], "mark": pd.Series(marks, dtype=object),
                                    "feedback": feedback_texts(feedback, [""] * len(at), why, marks, marks)},

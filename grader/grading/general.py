@@ -297,7 +297,9 @@ class GeneralGrader:
         marks = np.asarray([None if i < 0 else self.marks[str(m)] for m, i in zip(labels, index)], dtype=object)
         return pd.DataFrame({"mark": pd.Series(marks, dtype=object), "confidence": confidence,
                              "flagged": flagged, "rule": texts_of_rules[index],
-                             "explanation": explanation, "needs_human": needs_human})
+                             "explanation": explanation, "needs_human": needs_human,
+                             # general rules weigh the model's own figures: nothing for a student
+                             "feedback": [""] * len(texts)})
 
     def rules(self, format: str = "text") -> str:
         return self.model.rules()

@@ -25,6 +25,10 @@ from knowledge.schema import Question, mark_number, split_feature_name
 
 _OPPOSITE = {"==": "!=", "!=": "==", "<=": ">", ">": "<=", "<": ">=", ">=": "<"}
 _TEXT_FAMILIES = ("concept", "relation", "ref", "term", "misconception")
+#: What a student can read as what their answer says: the rubric's ideas, quantities and
+#: values (and the teacher's predicates); not the figures the model also weighs (overlap with
+#: the reference answer or the marked answers, learned words, length), which are no feedback.
+_STUDENT_FAMILIES = ("concept", "relation", "misconception", "quantity", "value")
 _IRREGULAR = {"is": "is not", "are": "are not", "has": "does not have", "does": "does not do",
               "can": "cannot", "gives": "does not give", "goes": "does not go"}
 
@@ -95,8 +99,9 @@ class MarkerWords:
         # ref/term descriptions end with where the words come from: the marker needs the words
         return re.sub(r' \((from the reference answer|a word that separates[^)]*)\)$', "", desc)
 
-    def phrase(self, lit: Literal) -> str:
-        """What a condition says, in words."""
+    def phrase(self, lit: Literal, tolerance: bool = True) -> str:
+        """What a condition says, in words; `tolerance`: a correct quantity says how close it
+        had to be (for markers, not for students)."""
         family, name = split_feature_name(lit.feature)
         op, value = lit.op, lit.value
         cats = self.categories.get(lit.feature)
@@ -113,7 +118,7 @@ class MarkerWords:
         if family in _TEXT_FAMILIES:
             return self._text_phrase(self._described(lit.feature, name), op, value)
         if family == "quantity":
-            return self._quantity_phrase(name, op, value)
+            return self._quantity_phrase(name, op, value, tolerance)
         if family == "value":
             return self._value_phrase(name, op, value)
         if family == "similarity" and op in ("<=", ">", "<", ">="):
@@ -145,12 +150,12 @@ class MarkerWords:
         return {"present": negative(desc), "absent": f"{desc}, with or without a negation",
                 "negated": f"{desc} without a negation, or {negative(desc)}"}.get(str(value), f"{desc}: not {value}")
 
-    def _quantity_phrase(self, name: str, op: str, value: Any) -> str:
+    def _quantity_phrase(self, name: str, op: str, value: Any, tolerance: bool = True) -> str:
         q = self.quantities.get(name)
         what = (q.description or q.name) if q else name.replace("_", " ")
         if q is not None:
             tol = (f"{q.tolerance:g} {q.unit}" if q.absolute_tolerance else f"{q.tolerance * 100:g}%")
-            correct = f"gives {what} as {q.value:g} {q.unit} (correct within {tol})"
+            correct = f"gives {what} as {q.value:g} {q.unit}" + (f" (correct within {tol})" if tolerance else "")
         else:
             correct = f"gives {what} correctly"
         states = {"correct": correct, "wrong_value": f"gives a wrong value for {what}",
@@ -219,6 +224,15 @@ class MarkerWords:
             text += ("; no exception applies (exceptions: "
                      + "; ".join(self._exception_text(e) for e in rule.exceptions) + ")")
         return text
+
+    def student_text(self, bodies: Sequence[Sequence[Literal]]) -> str:
+        """The feedback of a mark given by rules with these conditions, for the student:
+        what their answer says or lacks ("Your answer gives ... and says ..."), without rule
+        numbers or figures; "" when the rules rest only on the model's own figures."""
+        said = [self.phrase(lit, tolerance=False) for body in bodies for lit in body
+                if lit.value is True or split_feature_name(lit.feature)[0] in _STUDENT_FAMILIES]
+        said = list(dict.fromkeys(said))
+        return f"Your answer {' and '.join(said)}." if said else ""
 
     # -- boosted rules (grader.boosting): a mark is the one whose applying rules weigh most --
     def _weighed(self, votes: Sequence[Any]) -> str:

@@ -84,6 +84,7 @@ class GradingModel:
         self._fingerprint: str | None = None
         self._rule_texts: list[str] | None = None
         self._summaries: list[str] | None = None
+        self._student_texts: list[str] | None = None
 
     # -- training ------------------------------------------------------------------------
 
@@ -257,8 +258,9 @@ class GradingModel:
     def grade(self, answers: Sequence[str], flag_below: float = DEFAULT_FLAG_BELOW,
               features: pd.DataFrame | None = None) -> pd.DataFrame:
         """Mark answers: columns mark (str or None), confidence (NaN if none), flagged,
-        rule (short text of the rule that fired, "" if none), explanation (one line), and
-        needs_human (flagged whatever the threshold: no rule, a blank answer, a contradiction).
+        rule (short text of the rule that fired, "" if none), explanation (one line),
+        needs_human (flagged whatever the threshold: no rule, a blank answer, a contradiction)
+        and feedback (what the student reads: `student_texts`, "" when there is nothing to say).
         `features`: `self.features(answers)` when the caller has it already (the app shows
         both), so that the answers are not read twice."""
         texts = _as_text(answers)
@@ -291,14 +293,20 @@ class GradingModel:
         summaries = np.asarray(self.rule_summaries() + ["no rule applies: for a human marker"], dtype=object)
         rule_column = rule_texts[index]
         explanation = summaries[index]  # index -1 picks the last entry
+        feedback = np.asarray(self.student_texts() + [""], dtype=object)[index]
         if self.is_ensemble:  # every rule that applies for the mark, with its weight
             words = self.words()
-            explanation = np.asarray([words.ensemble_summary(e) for e in self.learner.explain(X)],
-                                     dtype=object)[codes]
+            explained = self.learner.explain(X)
+            explanation = np.asarray([words.ensemble_summary(e) for e in explained], dtype=object)[codes]
+            feedback = np.asarray([words.student_text([v.rule.body for v in e.votes]) if e.label is not None
+                                   else "" for e in explained], dtype=object)[codes]
         if voted.any():
-            rule_column, explanation = rule_column.copy(), explanation.copy()
+            rule_column, explanation, feedback = rule_column.copy(), explanation.copy(), feedback.copy()
             for i in np.flatnonzero(voted):
                 rule_column[i], explanation[i] = self._borrowed_texts(borrowed[i], bool(index[i] >= 0))
+                feedback[i] = self.words().student_text([self.borrowed_rule(borrowed[i]).body])
+        if blank.any():
+            feedback = np.where(blank, "", feedback)
         if self.agreement is not None and self.agreement.rule_lists_:
             explanation = explanation + agreement_phrases(agreement, len(self.agreement.rule_lists_), no_rule)
         if self.wording is not None:
@@ -316,7 +324,8 @@ class GradingModel:
         marks = np.where(no_rule, None, marks)
         graded = pd.DataFrame({"mark": pd.Series(marks, dtype=object), "confidence": confidences,
                                "flagged": flagged, "rule": rule_column,
-                               "explanation": explanation, "needs_human": needs_human})
+                               "explanation": explanation, "needs_human": needs_human,
+                               "feedback": feedback})
         graded.attrs["warnings"] = [] if misplaced is None else [misplaced]
         return graded
 
@@ -407,6 +416,14 @@ class GradingModel:
             self._summaries = [words.rule_summary(i, r, f"rule {confidence_text(r.confidence)}")
                                for i, r in enumerate(self.learner.rules_)]
         return self._summaries
+
+    def student_texts(self) -> list[str]:
+        """The feedback a student reads for a mark given by each rule: what the answer says or
+        lacks in the rubric's words, "" for a rule resting only on the model's own figures."""
+        if self._student_texts is None:
+            words = self.words()
+            self._student_texts = [words.student_text([r.body]) for r in self.learner.rules_]
+        return self._student_texts
 
     def rules(self, format: str = "text") -> str:
         """The model's rules: "text" (numbered, readable), "asp" (the answer set program),

@@ -391,3 +391,65 @@ def test_an_exam_whose_marks_are_words_in_no_order_says_so_to_the_marker(app_env
     notes = [w for w in session.warnings if "are words" in w]
     assert len(notes) == 1 and "'right', 'wrong'" in notes[0] and "marks:" in notes[0]
     assert session.questions[next(iter(session.questions))].model.params["evidence_rules"] is False
+
+
+def test_a_wide_export_goes_in_mapped_in_the_app_and_opens_as_an_exam(app_env):
+    """Issue 32: a platform's whole export in without writing YAML."""
+    sample = REPO / "sample_data"
+    export = ("Surname,Email address,State,Response 1,Response 2\n"
+              "Park,jo.park@school.example,Finished,10 m/s/s towards the floor,the switch is open\n"
+              "Reid,sam.reid@school.example,Finished,zero,the bulb is broken\n").encode()
+    at = _start()
+    at.sidebar.radio(key="open_source").set_value("Upload files").run()
+    assert any("Response 1, Response 2" in c.value for c in at.sidebar.caption)  # says it takes them
+    at.sidebar.file_uploader(key="upw_questions").set_value(
+        [("throw.yaml", (sample / "vertical_throw" / "question.yaml").read_bytes(), "application/yaml"),
+         ("bulb.yaml", (sample / "open_circuit_bulb" / "question.yaml").read_bytes(), "application/yaml")])
+    at.sidebar.file_uploader(key="upw_marked").set_value(
+        [("throw-marked.csv", (sample / "vertical_throw" / "marked.csv").read_bytes(), "text/csv")])
+    at.sidebar.file_uploader(key="upw_export").set_value(("Quiz 7.csv", export, "text/csv")).run()
+    assert not at.exception, at.exception
+    assert at.sidebar.selectbox(key="upw_id").value == "Email address"
+    assert at.sidebar.selectbox(key="upw_marked_0").value == "throw-marked.csv"  # named after it
+    assert at.sidebar.selectbox(key="upw_marked_1").value == "none marked yet"
+    # a question left without its column is said, and nothing is opened
+    at.sidebar.selectbox(key="upw_column_0").set_value("Response 1").run()
+    assert any("Response 2" in _plain(w.value) for w in at.sidebar.warning)  # not graded, said
+    at.sidebar.button(key="upw_keep").click().run()
+    assert any(_plain(e.value).startswith("bulb.yaml: choose the column") for e in at.sidebar.error)
+    assert at.header[0].value.startswith("Year 11 Physics")
+    at.sidebar.selectbox(key="upw_column_1").set_value("Response 2").run()
+    at.sidebar.button(key="upw_keep").click().run()
+    assert not at.exception, at.exception
+    assert at.header[0].value.startswith("Quiz 7")
+    kept = list((app_env[0] / "uploads").glob("wide-*/exam.yaml"))
+    assert len(kept) == 1
+    exam = read_exam(kept[0])
+    assert [(q.id, q.column) for q in exam.questions] == [("vertical_throw", "Response 1"),
+                                                          ("open_circuit_bulb", "Response 2")]
+
+
+def test_the_exam_says_at_opening_which_attempts_were_not_submitted_and_exports_them_ungraded(app_env):
+    """Issue 32: said at Export only, and the long and wide exports gave such attempts marks."""
+    at = _start()
+    said = [_plain(c.value) for c in at.caption if "not submitted" in c.value]
+    assert said and said[0].startswith("1 attempt not submitted (In progress) left ungraded: row ")
+    _view(at, "Export")
+    at.radio(key="export_shape").set_value("long").run()
+    assert any("not submitted (In progress)" in _plain(w.value) for w in at.warning)
+
+
+def test_the_moodle_files_feedback_is_what_the_student_reads_not_the_markers_justification(app_env):
+    """Issue 32: the feedback column held "1 mark by rule 3 (rule confidence 0.90): ...; 20 of 20
+    resampled models agree; answers worded like this one ..."."""
+    at = _start()
+    _view(at, "Export")
+    at.radio(key="export_shape").set_value("moodle").run()
+    at.radio(key="export_feedback_moodle").set_value("comment-or-rule").run()
+    assert not at.exception, at.exception
+    frame = at.dataframe[0].value
+    feedback = [t for c in frame.columns if c.endswith(" feedback") for t in frame[c] if t]
+    assert feedback, list(frame.columns)
+    for text in feedback:
+        assert text.startswith("Your answer ") and text.endswith("."), text
+        assert not re.search(r"\brule\b|confidence|resampled|worded|wording", text), text

@@ -610,3 +610,49 @@ def test_the_moodle_file_has_one_row_per_student_the_export_named(server, browse
     in_progress = frame[frame["State"].str.strip() == "In progress"]
     unfinished = {i.strip() for i in in_progress[resolve_column(exam.id_column, frame.columns, exam.answers, "id")]}
     assert unfinished and not unfinished & set(ids)  # no grade for an attempt in progress
+
+
+def _choose(page, key: str, option: str) -> None:
+    """Choose `option` in the selectbox of widget key `key`."""
+    box = page.locator(f".st-key-{key} [role='combobox']")
+    box.click()
+    box.fill(option)  # the list narrowed to the option typed
+    box.press("Enter")
+    _settle(page)
+    assert box.input_value() == option
+
+
+def test_a_wide_export_is_uploaded_mapped_and_opened_without_writing_yaml(server, browser, tmp_path):
+    """Issue 32: a platform's whole export in, each response column mapped to its question."""
+    url, store, exam_id = server
+    sample = REPO / "sample_data"
+    export = tmp_path / "Quiz 8.csv"
+    export.write_text("Surname,Email address,State,Response 1,Response 2\n"
+                      "Park,jo.park@school.example,Finished,10 m/s/s towards the floor,the switch is open\n"
+                      "Reid,sam.reid@school.example,Finished,zero,the bulb is broken\n", encoding="utf-8")
+    page = _open(browser, url, "Ivy")
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    sidebar.get_by_text("Open another exam").click()
+    sidebar.get_by_text("Upload files").click()
+    _settle(page)
+    sidebar.get_by_text(re.compile(r"Response 1, Response 2")).first.wait_for()  # says it takes them
+    sidebar.locator(".st-key-upw_questions input[type=file]").set_input_files(
+        [str(sample / "vertical_throw" / "question.yaml"), str(sample / "open_circuit_bulb" / "question.yaml")])
+    _settle(page)
+    sidebar.locator(".st-key-upw_marked input[type=file]").set_input_files(str(sample / "vertical_throw" / "marked.csv"))
+    _settle(page)
+    sidebar.locator(".st-key-upw_export input[type=file]").set_input_files(str(export))
+    _settle(page)
+    sidebar.locator(".st-key-upw_column_0").wait_for()
+    _choose(page, "upw_column_0", "Response 1")
+    _choose(page, "upw_column_1", "Response 2")
+    _choose(page, "upw_marked_0", "marked.csv")
+    _shot(page, "wide-upload")
+    sidebar.locator(".st-key-upw_keep button").click()
+    _settle(page)
+    page.get_by_role("heading", name="Quiz 8").wait_for()
+    assert page.get_by_role("heading", name=re.compile("Year 11 Physics")).count() == 0
+    page.reload()  # kept as an exam: it opens again, not the sample
+    page.get_by_role("heading", name="Quiz 8").wait_for()
+    _settle(page)
+    assert page.get_by_role("heading", name=re.compile("Year 11 Physics")).count() == 0

@@ -62,7 +62,7 @@ def test_output_has_every_input_column_and_row_plus_the_grades(tmp_path):
     src = write_export(tmp_path / "exam.csv", 13)
     result = grade_file(src, tmp_path / "graded.csv", KeywordModel(), chunk_size=5, progress=False)
     rows = read_output(tmp_path / "graded.csv")
-    assert rows[0] == ["id", "name", "answer", "mark", "confidence", "flagged", "rule", "explanation"]
+    assert rows[0] == ["id", "name", "answer", "mark", "confidence", "flagged", "rule", "explanation", "feedback"]
     assert [r[0] for r in rows[1:]] == [f"s{i}" for i in range(13)]
     assert result.rows == 13 and result.resumed == 0
     by_id = {r[0]: r for r in rows[1:]}
@@ -244,7 +244,7 @@ def test_a_header_only_export_grades_to_a_header_only_file(tmp_path):
     result = grade_file(path, tmp_path / "out.csv", NeverCalled(), progress=False)
     assert result.rows == 0
     assert (tmp_path / "out.csv").read_text(encoding="utf-8-sig").splitlines() == [
-        "id,answer,mark,confidence,flagged,rule,explanation"]
+        "id,answer,mark,confidence,flagged,rule,explanation,feedback"]
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -87,9 +87,11 @@ def test_feedback_goes_in_a_column_per_question_for_moodle_and_a_file_for_canvas
     assert "q1 feedback" not in canvas.columns and canvas.iloc[0].tolist()[-3:] == ["1", "2", "3"]
 
 
-def test_feedback_is_the_comment_else_the_justification_of_the_rule_that_gave_the_mark(tmp_path):
+def test_feedback_is_the_comment_else_what_the_rule_that_gave_the_mark_tells_the_student(tmp_path):
     grades = pd.DataFrame({"mark": ["1", "0", "1"], "confidence": [0.9, 0.9, 0.9], "rule": ["r"] * 3,
-                           "explanation": ["mark 1: names the gap", "mark 0: no gap", "mark 1: names the gap"]})
+                           "explanation": ["1 mark by rule 1 (rule confidence 0.90): names the gap"] * 3,
+                           "feedback": ["Your answer names the gap.", "Your answer names no gap.",
+                                        "Your answer names the gap."]})
     table = proposed_table("q1", ["a", "b", "c"], ["gap", "x", "gap"], grades, pd.DataFrame({"f": [1, 2, 1]}))
     store = ReviewStore(tmp_path / "d.sqlite")
     store.record("e", "q1", "b", marker="Ann", new_mark="1", base_version=0, answer_text="x")  # changed, no comment
@@ -100,7 +102,7 @@ def test_feedback_is_the_comment_else_the_justification_of_the_rule_that_gave_th
     feedback = {choice: graded_answers(table, answers, rows, "id", choice)["feedback"].tolist()
                 for choice in FEEDBACK}
     assert feedback == {"none": ["", "", ""], "comment": ["", "", "well put"],
-                        "comment-or-rule": ["mark 1: names the gap", "", "well put"]}
+                        "comment-or-rule": ["Your answer names the gap.", "", "well put"]}
 
 
 class _Keyword:
@@ -109,8 +111,9 @@ class _Keyword:
     def grade(self, answers, flag_below=0.7):
         has = np.array(["gap" in a for a in answers])
         return pd.DataFrame({"mark": np.where(has, "1", "0").astype(object), "confidence": 0.9,
-                             "flagged": False, "rule": "r", "explanation": np.where(has, "-names the gap",
-                                                                                    "=no gap named")})
+                             "flagged": False, "rule": "r",
+                             "explanation": np.where(has, "1 mark by rule 1: names the gap", "0 marks by rule 2"),
+                             "feedback": np.where(has, "-names the gap", "=no gap named")})
 
     def fingerprint(self):
         return "keyword"
@@ -164,7 +167,7 @@ def test_the_command_lines_grade_files_are_the_apps_byte_for_byte(tmp_path, atte
 def test_the_bundled_samples_moodle_file_has_one_row_per_student_each_one_the_export_names():
     exam = read_exam(REPO / "sample_data" / "exam" / "exam.yaml")
     rows, answers, _ = read_exam_answers(exam)
-    table = answers.assign(mark="1", proposed="1", comment="", explanation="")
+    table = answers.assign(mark="1", proposed="1", comment="", explanation="", feedback="")
     grades = student_grades(graded_answers(table, answers, rows, exam.id_column), [q.id for q in exam.questions])
     ids = moodle_file(grades, exam.id_column, exam.name)[exam.id_column].tolist()
     named = [i for i in rows["Email address"].str.strip() if i]

@@ -27,7 +27,7 @@ NEW = ["there's a gap in the circuit so the current can't flow", "the battery is
 
 def test_grade_gives_marks_rules_and_flags(model):
     graded = model.grade(NEW, flag_below=0.7)
-    assert list(graded.columns) == ["mark", "confidence", "flagged", "rule", "explanation", "needs_human"]
+    assert list(graded.columns) == ["mark", "confidence", "flagged", "rule", "explanation", "needs_human", "feedback"]
     assert (graded["flagged"] >= graded["needs_human"]).all()  # needs_human is flagged whatever the threshold
     assert len(graded) == len(NEW)
     assert graded.loc[0, "mark"] == "1" and graded.loc[5, "mark"] == "1"

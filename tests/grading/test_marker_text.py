@@ -135,3 +135,34 @@ def test_a_derived_predicate_without_a_description_reads_as_its_name():
     question = load_question(SAMPLE / "question.yaml")
     question.background = [d for d in question.background if not getattr(d, "description", None)]
     assert MarkerWords(question, {}).phrase(L("gives_a_plausible_g", "!=", True)) == "does not give a plausible g"
+
+
+#: what a student must not read: the marker's figures and the model's workings
+FOR_MARKERS = re.compile(r"\brule\b|confidence|resampled|models? agree|worded|wording|weight [\d.]|"
+                         r"correct within|reference answer|\d+%|human marker", re.IGNORECASE)
+
+
+def test_a_student_reads_what_the_answer_says_in_the_teachers_words(model):
+    """Issue 32: the feedback column held the marker's justification ("1 mark by rule 3 (rule
+    confidence 0.90): ...; 2 of 2 resampled models agree; answers worded like this one ...")."""
+    grades = model.grade(ANSWERS)
+    feedback = dict(zip(ANSWERS, grades["feedback"]))
+    assert feedback["9.8 m/s^2 downwards"] == ("Your answer gives the acceleration at the top as 9.8 m/s^2 "
+                                               "and says the acceleration points down.")
+    assert feedback["it is zero at the top"].startswith("Your answer thinks the acceleration is zero at the top")
+    assert any(f for f in feedback.values())
+    for text in list(feedback.values()) + model.student_texts():
+        assert not FOR_MARKERS.search(text) and not INTERNAL.search(text), text
+        assert text == "" or text.startswith("Your answer "), text
+
+
+def test_a_rule_resting_only_on_the_models_figures_gives_no_feedback():
+    w = words()
+    internal = [L("similarity:mark_0_5", ">", 0.5), L("coverage", ">", 0.3), L("ref:s_2", "==", "present"),
+                L("term:gap", "==", "present"), L("length", "<=", 3), L("non_answer", "==", "no")]
+    assert w.student_text([internal]) == ""
+    # beside a condition of the rubric, only that condition is said
+    mixed = [L("coverage", ">", 0.3), L("concept:downward", "==", "present"), L("says_the_circuit_is_open", "!=", True)]
+    assert w.student_text([mixed]) == "Your answer says the acceleration points down and does not say the circuit is open."
+    # boosted rules: each condition of the rules voting for the mark, once
+    assert w.student_text([mixed[1:2], mixed[1:2]]) == "Your answer says the acceleration points down."
