@@ -590,7 +590,8 @@ def test_the_start_view_marks_the_answers_like_one_at_once_leaving_one_out(serve
 def test_the_moodle_file_has_one_row_per_student_the_export_named(server, browser):
     """Issue 32, defects 1 and 6: a student with two attempts got a second row with a made-up id
     ('... (row 23)'), which Moodle's importer refuses whole, and an attempt in progress was
-    exported as 0. The page says which attempt counts and what was left out."""
+    exported as 0. The page says which attempt counts and what was left out; the feedback a
+    student gets says what the answer says in the teacher's words, not the marker's figures."""
     url, store, exam_id = server
     page = _open(browser, url, "Gil")
     _go_to(page, "Export")
@@ -598,18 +599,23 @@ def test_the_moodle_file_has_one_row_per_student_the_export_named(server, browse
     _settle(page)
     page.get_by_text(re.compile(r"2 attempts of 1 student:\W+the last attempt counts")).first.wait_for()
     page.get_by_text(re.compile(r"not submitted \(In progress\) left ungraded")).first.wait_for()
+    page.get_by_text(re.compile(r"^The marker's comment, else what the answer says")).click()
+    _settle(page)
     with page.expect_download() as download:
         page.get_by_role("button", name="Download CSV").click()
     with open(download.value.path(), encoding="utf-8-sig", newline="") as f:
         rows = list(csv.DictReader(f))
     exam = read_exam(REPO / "sample_data" / "exam" / "exam.yaml")
     frame, _, _ = read_table(exam.answers)
-    named = {i.strip() for i in frame[resolve_column(exam.id_column, frame.columns, exam.answers, "id")]}
+    id_column = resolve_column(exam.id_column, frame.columns, exam.answers, "id")
+    named = {i.strip() for i in frame[id_column]}
     ids = [r[exam.id_column] for r in rows]  # the identity column is named as in the export
     assert len(ids) == len(set(ids)) and set(ids) <= named  # one row each, only ids the export named
-    in_progress = frame[frame["State"].str.strip() == "In progress"]
-    unfinished = {i.strip() for i in in_progress[resolve_column(exam.id_column, frame.columns, exam.answers, "id")]}
+    unfinished = {i.strip() for i in frame.loc[frame["State"].str.strip() == "In progress", id_column]}
     assert unfinished and not unfinished & set(ids)  # no grade for an attempt in progress
+    feedback = [v for r in rows for k, v in r.items() if k.endswith(" feedback") and v]
+    assert feedback and all(v.startswith("Your answer") for v in feedback)
+    assert not any(re.search(r"rule \d|confidence|resampled|worded like", v) for v in feedback)
 
 
 def _choose(page, key: str, option: str) -> None:
@@ -656,3 +662,26 @@ def test_a_wide_export_is_uploaded_mapped_and_opened_without_writing_yaml(server
     page.get_by_role("heading", name="Quiz 8").wait_for()
     _settle(page)
     assert page.get_by_role("heading", name=re.compile("Year 11 Physics")).count() == 0
+
+
+
+def test_a_row_without_a_student_id_is_said_when_the_exam_opens(server, browser):
+    """Issue 32, defect 2: a platform's 'Overall average' row has no id; it was graded and
+    exported as 'row 4' without a word. The page says it when the exam opens, by row number."""
+    url, store, exam_id = server
+    folder = store.path.parent / "no-id"
+    folder.mkdir(exist_ok=True)
+    sample = REPO / "sample_data" / "open_circuit_bulb"
+    for name in ("question.yaml", "marked.csv"):
+        (folder / name).write_bytes((sample / name).read_bytes())
+    (folder / "export.csv").write_text("id,answer\ns1,the switch is open so no current\n"
+                                       "s2,the bulb is broken\n,Overall average\n", encoding="utf-8")
+    exam = folder / "exam.yaml"
+    exam.write_text("name: Without an id\nanswers: export.csv\nlayout: long\nid_column: id\n"
+                    "questions:\n  - id: open_circuit_bulb\n    question: question.yaml\n"
+                    "    training: marked.csv\n", encoding="utf-8")
+    page = _open(browser, url, "Ida")
+    _open_exam_file(page, exam)
+    page.get_by_role("heading", name="Without an id").wait_for()
+    page.get_by_text(re.compile(r"1 row without a student id left out of the grade files")).first.wait_for()
+    page.get_by_text(re.compile(r"row 4")).first.wait_for()
