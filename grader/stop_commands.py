@@ -13,8 +13,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-#: The accuracy the stop estimate vouches for unless `--stop-target` says otherwise.
-DEFAULT_STOP_TARGET = 0.95
+from grader.grading.stop import DEFAULT_TARGET as DEFAULT_STOP_TARGET  # unless --stop-target says otherwise
 
 
 def add_arguments(p: argparse.ArgumentParser, input_file, fraction) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 import streamlit as st
 
 from grader.app.background import BackgroundJobs, process_executor
-from grader.app.cross_validation import CrossValidations
+from grader.app.cross_validation import READY, RUNNING, CrossValidations, calibrate_question, is_calibrated
 from grader.app.review import local_time, pseudonym
 from grader.app.review_store import ReviewStore
 from grader.app.served_files import served_exam
@@ -83,6 +83,26 @@ def _poll(settings: AppSettings, questions: tuple[QuestionSession, ...]) -> None
     cv = cross_validations(settings)
     if not any(cv.running(qs) for qs in questions):
         st.rerun()
+
+
+def calibrate_session(session: ExamSession, settings: AppSettings) -> list[str]:
+    """Attach to each question's model the calibration its cross-validation (run in the
+    background, kept in the working folder) gives, grading its answers again, so that the
+    confidences shown are probabilities (`cross_validation.calibrate_question`); while a job
+    runs the page looks again. The questions whose figures are not calibrated (yet)."""
+    cv = cross_validations(settings)
+    waiting = []
+    for qs in session.questions.values():
+        if qs.starter:
+            continue
+        status, figures = cv.state(qs)  # starts the job the first time
+        if status == READY:
+            calibrate_question(qs, figures)
+        elif status == RUNNING:
+            waiting.append(qs)
+    if waiting:
+        refresh_while_running(settings, waiting)
+    return [q for q, qs in session.questions.items() if not is_calibrated(qs)]
 
 
 def input_stamp(path: Path, settings: AppSettings) -> tuple:
