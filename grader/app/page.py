@@ -22,7 +22,7 @@ from grader.app.session import prepare_sample
 from grader.app.settings import AppSettings
 from grader.app.served_files import cannot_open_text
 from grader.app.ui import (calibrate_session, cross_validations, get_session, get_store, md_escape, remember_marker,
-                           remembered_marker, shown_id, write_marker_cookie)
+                           remembered_marker, show_stop_advice, shown_id, write_marker_cookie)
 from grader.app.views_open import back_to_open_exam, open_exam_sidebar, opened
 
 VIEWS = ("Review", "Groups", "Start", "Marks", "Spot checks", "Rubric", "Learn from reviews", "Export")
@@ -159,6 +159,8 @@ def main() -> None:
     for col, (label, value) in zip(cols, counts.items()):
         col.metric(label.capitalize(), value)
 
+    if view in ("Review", "Start"):
+        show_stop_advice(table, threshold)
     if view == "Review":
         views_review.review_view(session, store, table, threshold)
     elif view == "Groups":

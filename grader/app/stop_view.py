@@ -31,9 +31,11 @@ def spot_sample(table: pd.DataFrame, threshold: float, size: int = SAMPLE_SIZE, 
 def stop_advices(table: pd.DataFrame, threshold: float, sample: pd.DataFrame, results: pd.Series,
                  target: float) -> list[tuple[str, StopAdvice]]:
     """(question, advice) for each question of `table` (marks with decisions), then the advice
-    pooled over them when there are several. The machine marks an answer that has a proposed
-    mark, is not flagged at `threshold` and no marker decided on it, except as a spot check;
-    `sample`'s answers with a result (`check_results`) are the checks."""
+    pooled over them when there are several. The machine marks the answers the sample is drawn
+    from (`spot_check.automatic`: a proposed mark, not flagged at `threshold`), so that the
+    checks are random among them; one a marker decided on outside the checks counts among them
+    (its mark is the marker's: the promise on it is only cautious). `sample`'s answers with a
+    result (`check_results`) are the checks."""
     checked = pd.Series(False, index=table.index)
     right = pd.Series(False, index=table.index)
     done = sample[results.notna().to_numpy()]
@@ -42,7 +44,7 @@ def stop_advices(table: pd.DataFrame, threshold: float, sample: pd.DataFrame, re
         if key in position:
             checked[position[key]] = True
             right[position[key]] = bool(result)
-    machine = (table["proposed"].notna() & ~flagged(table, threshold) & (~table["reviewed"] | checked)).to_numpy()
+    machine = (table["proposed"].notna() & ~flagged(table, threshold)).to_numpy()
     conf = table["confidence"].to_numpy(float)
     out = []
     questions = list(dict.fromkeys(table["question_id"]))

@@ -105,6 +105,29 @@ def calibrate_session(session: ExamSession, settings: AppSettings) -> list[str]:
     return [q for q, qs in session.questions.items() if not is_calibrated(qs)]
 
 
+def stop_target() -> float:
+    """The accuracy the stop estimate vouches for: the sidebar's target, else the default."""
+    from grader.grading.stop import DEFAULT_TARGET
+
+    state = st.session_state
+    return float(state.get("target_accuracy") or DEFAULT_TARGET) if state.get("flag_by", "").startswith("to a target") \
+        else DEFAULT_TARGET
+
+
+def show_stop_advice(table, threshold: float) -> None:
+    """Whether the marker can stop, per question and pooled (`grader.app.stop_view`), from the
+    Spot checks view's checks; plain text (it names questions, user text)."""
+    from grader.app.stop_view import SAMPLE_SIZE, advice_lines
+
+    state = st.session_state
+    lines = advice_lines(table, threshold, state.get("spot_wrong", set()), stop_target(),
+                         int(state.get("spot_size_kept", SAMPLE_SIZE)), int(state.get("spot_seed", 0)))
+    with st.container(border=True, key="stop_advice"):
+        st.markdown(f"**Can I stop marking?** (target: {stop_target():.0%} of the machine's marks right)")
+        for action, text in lines:
+            (st.success if action == "stop" else st.info)(md_escape(text))
+
+
 def input_stamp(path: Path, settings: AppSettings) -> tuple:
     """What a session depends on: the exam's files and the extended training sets, by mtime."""
     files = [path]
