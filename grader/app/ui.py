@@ -93,7 +93,7 @@ def calibrate_session(session: ExamSession, settings: AppSettings) -> list[str]:
     cv = cross_validations(settings)
     waiting = []
     for qs in session.questions.values():
-        if qs.starter:
+        if qs.starter or is_calibrated(qs):  # nothing to read again at every rerun
             continue
         status, figures = cv.state(qs)  # starts the job the first time
         if status == READY:
