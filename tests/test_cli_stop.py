@@ -100,3 +100,8 @@ def test_grade_an_exam_gives_the_stop_estimate_per_question_and_pooled_and_write
     assert main(run + ["--checked", str(bad), "--restart"]) == 2
     err = capsys.readouterr().err
     assert f"{bad}, row 3: question 'third'" in err
+    # a check of an answer the question's model learned from: refused, with the file named
+    trained = write_rows(tmp_path / "trained.csv", [["id", "question", "mark"], ["m1", "first", marks[1]]])
+    assert main(run + ["--checked", str(trained), "--restart"]) == 2
+    err = capsys.readouterr().err
+    assert str(trained) in err and "'m1'" in err and "kept out of the marked answers" in err
