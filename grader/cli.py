@@ -198,6 +198,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="feedback in the Moodle file and the comments file: comment-or-rule gives "
                             "the justification of the rule that gave each mark (default: none)")
     stop_commands.add_arguments(p, InputFile, _fraction)
+    p.add_argument("--json", type=Path, default=None, metavar="stop.json",
+                   help="also write the stop estimate (per question and, with --exam, pooled) as JSON for scripts")
     _add_force(p)
 
     p = sub.add_parser("evaluate", help="cross-validate on marked answers",

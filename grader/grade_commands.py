@@ -25,9 +25,6 @@ def cmd_grade(args: argparse.Namespace, warn: Callable[[Sequence[str]], None]) -
         raise ValueError("--moodle, --canvas and --canvas-comments need --exam (its students, questions "
                          "and name)")
     exam = None
-    if args.exam is not None and args.checked is not None:
-        raise ValueError("--checked: the stop estimate is given for grade --model (one question) for now, "
-                         "not --exam")
     if args.exam is not None:  # the exam file and every file it names, before any work
         from grader.exams.exam_file import check_named_files, read_exam
 
@@ -47,6 +44,7 @@ def cmd_grade(args: argparse.Namespace, warn: Callable[[Sequence[str]], None]) -
             raise ValueError("grade --model needs --answers (the export to grade)")
         question_files = question_inputs(args.question) if args.question is not None else []
         check_output(args.out, GRADED_CSV, [args.model, args.answers, *question_files], args.force)
+        _check_json(args, [args.model, args.answers, args.checked, *question_files])
         grader = general_commands.load_grader(args.model, args.question)
         answers = args.answers
         flag_below = DEFAULT_FLAG_BELOW if args.flag_below is None else args.flag_below
@@ -64,6 +62,7 @@ def cmd_grade(args: argparse.Namespace, warn: Callable[[Sequence[str]], None]) -
         check_output(args.out, GRADED_CSV, inputs, args.force)
         for path in grade_files.values():
             check_output(path, GRADE_FILE, [*inputs, args.out], args.force)
+        _check_json(args, [*inputs, args.checked, *grade_files.values()])
         if args.save_models is not None:
             for q in exam.questions:
                 if q.model is None:
@@ -88,12 +87,27 @@ def cmd_grade(args: argparse.Namespace, warn: Callable[[Sequence[str]], None]) -
           f"for review{rate}")
     if grade_files:
         _write_grade_files(exam, models, result.out_path, grade_files, args.attempt, args.feedback, warn)
-    if args.model is not None:  # one question: whether its marks can be signed
-        from grader import stop_commands
+    from grader import stop_commands  # whether the marks can be signed
 
+    if args.model is not None:
         marks = getattr(getattr(grader, "question", None), "marks", ())
-        print("\n".join(stop_commands.stop_lines(stop_commands.graded_stop_report(args, marks, warn))))
+        stop = stop_commands.graded_stop_report(args, marks, warn)
+        print("\n".join(stop_commands.stop_lines(stop)))
+    else:
+        stop = stop_commands.exam_stop_report(args, exam, warn)
+        print("\n".join(stop_commands.exam_stop_lines(stop)))
+    if args.json is not None:
+        stop_commands.write_json(args.json, stop)
+        print(f"wrote the stop estimate into {args.json}")
     return 0
+
+
+def _check_json(args: argparse.Namespace, inputs: list) -> None:
+    """`--json` is a file of its own: never an input, the graded output or a grade file."""
+    from grader.output_guard import STOP_JSON
+
+    if args.json is not None:
+        check_output(args.json, STOP_JSON, [*inputs, args.out], args.force)
 
 
 def _grade_file_paths(args: argparse.Namespace) -> dict[str, Path]:

@@ -29,6 +29,9 @@ QUESTION_FILE = "question file"
 #: Moodle's or Canvas's grade file, or Canvas's comments (`grader grade --moodle/--canvas`).
 GRADE_FILE = "grade file"
 
+#: The stop estimate `grader grade --json` writes, and the "format" it carries.
+STOP_JSON, STOP_FORMAT = "stop estimate", "physics-grader-stop"
+
 #: How much of an existing file is read to tell its kind.
 SNIFF_BYTES = 64 * 1024
 
@@ -143,6 +146,8 @@ def sniff_kind(path: Path) -> str | None:
         match = _FORMAT_KEY.search(stripped[:4096])
         if match and match.group(1) in _MODEL_FORMATS:
             return MODEL
+        if match and match.group(1) == STOP_FORMAT:
+            return STOP_JSON
         if _is_report(head, stripped):
             return REPORT_JSON
         return None

@@ -13,15 +13,16 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-#: The accuracy the stop estimate vouches for unless `--stop-target` says otherwise.
-DEFAULT_STOP_TARGET = 0.95
+from grader.grading.stop import DEFAULT_TARGET as DEFAULT_STOP_TARGET  # unless --stop-target says otherwise
+from grader.output_guard import STOP_FORMAT
 
 
 def add_arguments(p: argparse.ArgumentParser, input_file, fraction) -> None:
     """`--checked` and `--stop-target` on a command's parser."""
     p.add_argument("--checked", action=input_file, what="answers file", default=None, metavar="checks.csv",
                    help="spot checks: answers drawn at random among the machine's marks and marked by you "
-                        "(id, answer, mark), kept out of --marked; they say whether you can stop marking")
+                        "(id, answer, mark; with grade --exam id, question, mark), kept out of the marked "
+                        "answers; they say whether you can stop marking")
     p.add_argument("--stop-target", type=fraction, default=DEFAULT_STOP_TARGET, metavar="A",
                    help=f"the accuracy the stop estimate vouches for (default {DEFAULT_STOP_TARGET})")
 
@@ -64,6 +65,119 @@ def graded_stop_report(args: argparse.Namespace, marks_scale: Sequence[str], war
     return _advise(args, marks_scale, ids, proposed, confidence, machine, warn, np.ones(len(ids), dtype=bool))
 
 
+def exam_stop_report(args: argparse.Namespace, exam, warn) -> dict:
+    """The stop estimate of `grader grade --exam`: per question of the graded output `args.out`
+    and pooled over the exam (one class is often too few answers to vouch for the target
+    alone). `--checked` has a question column beside id and mark (the exam's question ids);
+    a check of an answer the question's model learned from is refused."""
+    import numpy as np
+    import pandas as pd
+
+    from grader.exams.exam_io import read_marked_answers, read_table, resolve_column, written_text
+    from grader.grading.stop import stop_advice
+    from knowledge import load_question
+
+    export, rows, _ = read_table(exam.answers)
+    graded, _, _ = read_table(args.out)
+    id_name = args.id_column or exam.id_column
+    students = ([str(i).strip() for i in export[resolve_column(id_name, export.columns, exam.answers, "id column")]]
+                if id_name else [f"row {r}" for r in rows])
+    checks = _exam_checks(args, exam, warn) if args.checked is not None else {}
+    parts, per_question = [], {}
+    for q in exam.questions:
+        if exam.layout == "wide":
+            at, prefix = np.arange(len(export)), f"{q.id}:"
+        else:
+            prefix = ""
+            at = (np.flatnonzero((export[resolve_column(exam.question_column, export.columns, exam.answers,
+                                                        "question column")].str.strip() == q.id).to_numpy())
+                  if exam.question_column else np.arange(len(export)))
+        ids = [students[i] for i in at]
+        proposed = np.asarray([written_text(m) or None for m in graded[f"{prefix}mark"].to_numpy(object)[at]],
+                              dtype=object)
+        confidence = pd.to_numeric(graded[f"{prefix}confidence"], errors="coerce").to_numpy(float)[at]
+        machine = (graded[f"{prefix}flagged"].to_numpy(object)[at] == "no") & np.asarray(
+            [p is not None for p in proposed], dtype=bool)
+        mine = checks.get(q.id, {})
+        trained = set(read_marked_answers(q.training, marks=tuple(getattr(load_question(q.question), "marks", ())
+                                                                  or ())).ids) if q.training and mine else set()
+        if trained & set(mine):
+            raise ValueError(f"{args.checked}: answer(s) {', '.join(map(repr, sorted(trained & set(mine))[:5]))} "
+                             f"of {q.id} are also in its marked answers {q.training}: a spot check must be kept "
+                             f"out of the marked answers the model learns from")
+        position = {answer_id: i for i, answer_id in reversed(list(enumerate(ids)))}
+        unknown = [c for c in mine if c not in position]
+        if unknown:
+            warn([f"{args.checked}: {len(unknown)} checked answer(s) of {q.id} are not in {exam.answers} (ids "
+                  f"{', '.join(map(repr, unknown[:5]))}): left out of the estimate"])
+        checked = np.zeros(len(ids), dtype=bool)
+        right = np.zeros(len(ids), dtype=bool)
+        for answer_id, mark in mine.items():
+            if answer_id in position:
+                checked[position[answer_id]] = True
+                right[position[answer_id]] = proposed[position[answer_id]] == mark
+        parts.append((q.id, ids, confidence, machine, checked, right))
+        per_question[q.id] = _report(stop_advice(confidence, machine, checked, right, args.stop_target), ids,
+                                     machine, checked)
+    joined = [np.concatenate([p[k] for p in parts]) for k in (2, 3, 4, 5)]
+    pooled_ids = [f"{qid}: {i}" for qid, ids, *_ in parts for i in ids]
+    pooled = _report(stop_advice(*joined, args.stop_target), pooled_ids, joined[1], joined[2])
+    return {"questions": per_question, "pooled": pooled}
+
+
+def _exam_checks(args: argparse.Namespace, exam, warn) -> dict[str, dict[str, str]]:
+    """{question id: {answer id: the teacher's mark}} from `--checked` (columns id, question,
+    mark); a question the exam does not have, or a mark not on its scale, is an error naming the row."""
+    from grader.exams.exam_io import read_table, resolve_column
+    from knowledge import load_question
+
+    frame, rows, _ = read_table(args.checked)
+    column = {what: resolve_column(name, frame.columns, args.checked, f"{what} column")
+              for what, name in (("id", args.id_column or "id"), ("question", "question"),
+                                 ("mark", getattr(args, "mark_column", None) or "mark"))}
+    scales = {q.id: tuple(getattr(load_question(q.question), "marks", ()) or ()) if q.question else ()
+              for q in exam.questions}
+    out: dict[str, dict[str, str]] = {}
+    for r, answer_id, qid, mark in zip(rows, frame[column["id"]], frame[column["question"]], frame[column["mark"]]):
+        answer_id, qid, mark = str(answer_id).strip(), str(qid).strip(), str(mark).strip()
+        if qid not in scales:
+            raise ValueError(f"{args.checked}, row {r}: question {qid!r} is not one of the exam's "
+                             f"({', '.join(scales)})")
+        if scales[qid] and mark not in scales[qid]:
+            raise ValueError(f"{args.checked}, row {r}: mark {mark!r} is not one of {qid}'s marks "
+                             f"({', '.join(scales[qid])})")
+        if answer_id in out.setdefault(qid, {}):
+            raise ValueError(f"{args.checked}, row {r}: {answer_id!r} of {qid} is checked twice")
+        out[qid][answer_id] = mark
+    return out
+
+
+def _report(advice, ids: Sequence[str], machine, checked) -> dict:
+    """{"advice", "check": ids to check next, drawn at random (seeded) among the machine's marks}."""
+    import numpy as np
+
+    pool = np.flatnonzero(machine & ~checked)
+    draw = np.random.default_rng(0).permutation(pool)[:advice.more_checks] if advice.action == "check" else []
+    return {"advice": advice.to_dict(), "check": [ids[i] for i in sorted(draw)]}
+
+
+def exam_stop_lines(report: dict) -> list[str]:
+    """`exam_stop_report` as the teacher reads it: each question, then the exam pooled."""
+    lines = []
+    for label, part in [*report["questions"].items(), ("all questions pooled", report["pooled"])]:
+        lines += [f"{label}: {line}" for line in stop_lines(part)]
+    return lines
+
+
+def write_json(path, report: dict) -> None:
+    """The stop estimate for scripts (`grader grade --json`), written atomically."""
+    import json
+
+    from grader.atomic_file import atomic_write_text
+
+    atomic_write_text(path, json.dumps({"format": STOP_FORMAT, **report}, indent=1, ensure_ascii=False) + "\n")
+
+
 def _advise(args: argparse.Namespace, marks_scale: Sequence[str], ids: Sequence[str], proposed, confidence,
             machine, warn, open_) -> dict:
     """The advice from `--checked` (answers whose `open_` is False were marked: a check among
@@ -93,10 +207,7 @@ def _advise(args: argparse.Namespace, marks_scale: Sequence[str], ids: Sequence[
             if answer_id in position:
                 checked[position[answer_id]] = True
                 right[position[answer_id]] = proposed[position[answer_id]] == mark
-    advice = stop_advice(confidence, machine, checked, right, args.stop_target)
-    pool = np.flatnonzero(machine & ~checked)
-    draw = np.random.default_rng(0).permutation(pool)[:advice.more_checks] if advice.action == "check" else []
-    return {"advice": advice.to_dict(), "check": [ids[i] for i in sorted(draw)]}
+    return _report(stop_advice(confidence, machine, checked, right, args.stop_target), ids, machine, checked)
 
 
 def stop_lines(report: dict) -> list[str]:

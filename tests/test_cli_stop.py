@@ -58,6 +58,50 @@ def test_grade_with_one_model_says_whether_its_marks_can_be_signed(tmp_path, cap
                  "--checked", str(checks), "--stop-target", "0.8", "--restart"]) == 0
     said = capsys.readouterr().out
     assert "stop: " in said and ("checked at random" in said or "check" in said or "mark more" in said)
-    (tmp_path / "exam.yaml").write_text("questions: []\n", encoding="utf-8")
-    assert main(["grade", "--exam", str(tmp_path / "exam.yaml"), "--out", str(out), "--checked", str(checks)]) == 2
-    assert "--checked" in capsys.readouterr().err
+
+
+def test_grade_an_exam_gives_the_stop_estimate_per_question_and_pooled_and_writes_it_for_scripts(tmp_path, capsys):
+    answers, marks = marked_answers()
+    (tmp_path / "q.yaml").write_text(QUESTION_YAML, encoding="utf-8")
+    write_rows(tmp_path / "marked.csv", [["id", "answer", "mark"]]
+               + [[f"m{i}", answers[i], marks[i]] for i in range(50)])
+    # two questions (the same rubric) answered by 50 students: each one's class is the other half
+    write_rows(tmp_path / "export.csv", [["Student", "First", "Second"]]
+               + [[f"s{i}", answers[50 + i % 50], answers[99 - i % 50]] for i in range(50)])
+    exam = tmp_path / "exam.yaml"
+    exam.write_text("answers: export.csv\nlayout: wide\nid_column: Student\nquestions:\n"
+                    "  - {id: first, question: q.yaml, column: First, training: marked.csv}\n"
+                    "  - {id: second, question: q.yaml, column: Second, training: marked.csv}\n", encoding="utf-8")
+    out, stop = tmp_path / "graded.csv", tmp_path / "stop.json"
+    run = ["grade", "--exam", str(exam), "--out", str(out), "--no-progress", "--json", str(stop)]
+    assert main(run) == 0
+    said = capsys.readouterr().out
+    for label in ("first", "second", "all questions pooled"):
+        assert f"\n{label}: stop: " in said
+    report = json.loads(stop.read_text(encoding="utf-8"))
+    assert report["format"] == "physics-grader-stop"
+    assert set(report["questions"]) == {"first", "second"}
+    assert report["pooled"]["advice"]["checked"] == 0
+    pooled_more = report["pooled"]["advice"]["more_checks"]
+    # the teacher checks every machine mark of both questions, all right but one
+    rows = [["id", "question", "mark"]] + [[f"s{i}", "first", marks[50 + i]] for i in range(50)] \
+        + [[f"s{i}", "second", marks[99 - i]] for i in range(50)]
+    rows[1][2] = "0" if rows[1][2] != "0" else "1"
+    checks = write_rows(tmp_path / "checks.csv", rows)
+    assert main(run + ["--checked", str(checks), "--stop-target", "0.8", "--restart"]) == 0
+    report = json.loads(stop.read_text(encoding="utf-8"))
+    pooled = report["pooled"]["advice"]
+    per = [report["questions"][q]["advice"] for q in ("first", "second")]
+    assert pooled["checked"] == per[0]["checked"] + per[1]["checked"] > 0
+    assert pooled["target"] == 0.8 and pooled_more >= 0
+    # checks naming a question the exam does not have: refused at its row
+    bad = write_rows(tmp_path / "bad.csv", [["id", "question", "mark"], ["s1", "first", marks[51]],
+                                            ["s2", "third", "1"]])
+    assert main(run + ["--checked", str(bad), "--restart"]) == 2
+    err = capsys.readouterr().err
+    assert f"{bad}, row 3: question 'third'" in err
+    # a check of an answer the question's model learned from: refused, with the file named
+    trained = write_rows(tmp_path / "trained.csv", [["id", "question", "mark"], ["m1", "first", marks[1]]])
+    assert main(run + ["--checked", str(trained), "--restart"]) == 2
+    err = capsys.readouterr().err
+    assert str(trained) in err and "'m1'" in err and "kept out of the marked answers" in err

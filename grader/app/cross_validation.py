@@ -22,6 +22,9 @@ from grader.app.session import TRAIN_PARAMS, QuestionSession
 from grader.exams.exam_io import atomic_write_text, read_marked_answers
 
 FOLDS = 5
+#: Said beside a confidence that is not a probability yet (`calibrate_question`).
+NOT_CALIBRATED = ("Not calibrated yet: until the cross-validation of the marked answers is done (in the "
+                  "background), this figure is the model's raw confidence, not how often such marks are right.")
 
 
 def threshold_for_target(reports: Sequence[dict], target: float):
@@ -33,14 +36,15 @@ def threshold_for_target(reports: Sequence[dict], target: float):
     correct: list[bool] = []
     for report in reports:
         calibration = report.get("calibration") or {"confidence": [], "correct": []}
-        confidence += [math.nan if c is None else float(c) for c in calibration["confidence"]]
+        shown = report.get("probability", calibration["confidence"])  # the figure the marks are flagged by
+        confidence += [math.nan if c is None else float(c) for c in shown]
         correct += [bool(c) for c in calibration["correct"]]
     return choose_threshold(confidence, correct, target)
 
 
 def evaluation_file(qs: QuestionSession, cache_dir: Path, folds: int = 5) -> Path:
     """Where the cross-validated figures of the question's model are kept (by model key)."""
-    return Path(cache_dir) / f"{qs.question_path.parent.name}-{qs.model_key}.cv{folds}.v3.json"
+    return Path(cache_dir) / f"{qs.question_path.parent.name}-{qs.model_key}.cv{folds}.v4.json"
 
 
 def cached_evaluation(qs: QuestionSession, cache_dir: Path, folds: int = 5) -> dict | None:
@@ -76,23 +80,32 @@ def evaluate(qs: QuestionSession, cache_dir: Path, *, folds: int = 5) -> dict:
 def evaluate_to_file(question, answers: Sequence[str], marks: Sequence[str], folds: int,
                      cached: Path) -> dict:
     """Cross-validate a question's model on its marked answers and keep the figures in
-    `cached` (atomic write). Plain arguments: it also runs in a worker process."""
+    `cached` (atomic write). Plain arguments: it also runs in a worker process.
+
+    Nested (`cross_validate(calibrated=True)`): each fold's model is calibrated on its own
+    training answers as the app's model is on all of them, so the figures (reliability, ECE,
+    curve) measure the probability the marker reads. The same run gives each marked answer's
+    raw cross-validated confidence (`calibration`): the pairs `calibrate` keeps, which
+    `calibrate_question` attaches to the app's model."""
+    from grader import metrics
     from grader.grading.evaluation import cross_validate
 
-    report = cross_validate(question, answers, marks, folds=folds, seed=0, **TRAIN_PARAMS)
+    report = cross_validate(question, answers, marks, folds=folds, seed=0, calibrated=True, **TRAIN_PARAMS)
     curve = pd.DataFrame(report.curve)
-    from grader import metrics
-
     p = report.predictions
     figures = {
         "accuracy": _float(report, "accuracy"), "macro_f1": _float(report, "macro_f1"),
         "qwk": _float(report, "qwk"), "ibs": _float(report, "ibs"), "ece": _float(report, "ece"),
         "reliability": metrics.reliability_bins(p["mark"], p["predicted"], p["confidence"]),
         "answers": len(answers), "folds": folds,
-        # each marked answer's cross-validated confidence and whether its mark was right, for
-        # flagging to a target accuracy (grader.grading.flag_threshold)
-        "calibration": {"confidence": [None if pd.isna(c) else float(c) for c in p["confidence"]],
-                        "correct": [bool(t == q) for t, q in zip(p["mark"], p["predicted"])]},
+        # each marked answer's raw cross-validated confidence and whether its mark was right: the
+        # model's calibration (`grader.grading.probability`)
+        "calibration": {"confidence": [None if pd.isna(c) else round(float(c), 6) for c in p["raw"]],
+                        "correct": [bool(t == q) for t, q in zip(p["mark"], p["predicted"])],
+                        "folds": folds, "seed": 0},
+        # the probability each was given by a model calibrated without it, for flagging to a target
+        # accuracy (grader.grading.flag_threshold) on the figure the marker reads
+        "probability": [None if pd.isna(c) else float(c) for c in p["confidence"]],
         "curve": {c: [None if pd.isna(v) else float(v) for v in curve[c]]
                   for c in ("threshold", "share_flagged", "auto_accuracy") if c in curve},
     }
@@ -100,6 +113,31 @@ def evaluate_to_file(question, answers: Sequence[str], marks: Sequence[str], fol
     cached.parent.mkdir(parents=True, exist_ok=True)
     atomic_write_text(cached, json.dumps(figures, indent=1))
     return figures
+
+
+def calibrate_question(qs: QuestionSession, figures: dict | None) -> bool:
+    """Give the question's model the calibration of its cross-validated `figures` (computed for
+    this model key) and grade its answers again, so that the confidences shown are
+    probabilities; True when it changed something. A model calibrated already, a starter
+    question's, or figures without pairs: nothing to do."""
+    from grader.app.session import grade_question
+
+    pairs = (figures or {}).get("calibration")
+    model = qs.model
+    if qs.starter or not pairs or not pairs.get("confidence") or not hasattr(model, "probability"):
+        return False
+    if getattr(model, "calibration", None) == pairs:
+        return False
+    model.calibration = pairs
+    table, _ = grade_question(qs.id, model, qs.table["answer_id"].tolist(), qs.table["answer"].tolist(),
+                              qs.features)
+    qs.table = table
+    return True
+
+
+def is_calibrated(qs: QuestionSession) -> bool:
+    """Whether the confidences shown for this question are probabilities (see `calibrate_question`)."""
+    return bool(getattr(qs.model, "calibrated", False))
 
 
 def _float(report, name: str) -> float | None:

@@ -22,8 +22,8 @@ from grader.app.cross_validation import FAILED, threshold_for_target
 from grader.app.session import prepare_sample
 from grader.app.settings import AppSettings
 from grader.app.served_files import cannot_open_text
-from grader.app.ui import (cross_validations, get_session, get_store, md_escape, remember_marker,
-                           remembered_marker, shown_id, write_marker_cookie)
+from grader.app.ui import (calibrate_session, cross_validations, get_session, get_store, md_escape, remember_marker,
+                           remembered_marker, show_stop_advice, shown_id, write_marker_cookie)
 from grader.app.views_open import back_to_open_exam, open_exam_sidebar, opened
 
 VIEWS = ("Review", "Groups", "Start", "Marks", "Spot checks", "Rubric", "Learn from reviews", "Export")
@@ -111,6 +111,7 @@ def main() -> None:
         session = get_session(before, settings)
         st.info(md_escape(f"{session.name} stays open."))
     opened(session.exam_id, state["exam_path"])
+    state["uncalibrated"] = calibrate_session(session, settings)  # the figures shown become probabilities
 
     # nothing marked yet: begin with the answers worth marking
     starter = any(getattr(q, "starter", False) for q in session.questions.values())
@@ -161,6 +162,8 @@ def main() -> None:
     for col, (label, value) in zip(cols, counts.items()):
         col.metric(label.capitalize(), value)
 
+    if view in ("Review", "Start"):
+        show_stop_advice(table, threshold)
     if view == "Review":
         views_review.review_view(session, store, table, threshold)
     elif view == "Groups":

@@ -270,11 +270,13 @@ def train_or_load(question_path: Path, training_path: Path, cache_dir: Path, *,
     return model, key
 
 
-def grade_question(question_id: str, model, answer_ids: Sequence[str],
-                   answers: Sequence[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(marks table without decisions, features) for one question's answers."""
+def grade_question(question_id: str, model, answer_ids: Sequence[str], answers: Sequence[str],
+                   features: pd.DataFrame | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(marks table without decisions, features) for one question's answers; `features`: the
+    answers' features extracted before by this model (grading again after calibrating it)."""
     answers = ["" if a is None else str(a) for a in answers]
-    features = model.features(answers).reset_index(drop=True)
+    if features is None:
+        features = model.features(answers).reset_index(drop=True)
     grades = model.grade(answers, features=features)
     table = proposed_table(question_id, answer_ids, answers, grades.reset_index(drop=True), features)
     table.attrs["warnings"] = list(grades.attrs.get("warnings", []))  # answers unlike the training ones

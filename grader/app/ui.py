@@ -17,7 +17,7 @@ from pathlib import Path
 import streamlit as st
 
 from grader.app.background import BackgroundJobs, process_executor
-from grader.app.cross_validation import CrossValidations
+from grader.app.cross_validation import READY, RUNNING, CrossValidations, calibrate_question, is_calibrated
 from grader.app.review import local_time, pseudonym
 from grader.app.review_store import ReviewStore
 from grader.app.served_files import served_exam
@@ -83,6 +83,49 @@ def _poll(settings: AppSettings, questions: tuple[QuestionSession, ...]) -> None
     cv = cross_validations(settings)
     if not any(cv.running(qs) for qs in questions):
         st.rerun()
+
+
+def calibrate_session(session: ExamSession, settings: AppSettings) -> list[str]:
+    """Attach to each question's model the calibration its cross-validation (run in the
+    background, kept in the working folder) gives, grading its answers again, so that the
+    confidences shown are probabilities (`cross_validation.calibrate_question`); while a job
+    runs the page looks again. The questions whose figures are not calibrated (yet)."""
+    cv = cross_validations(settings)
+    waiting = []
+    for qs in session.questions.values():
+        if qs.starter or is_calibrated(qs):  # nothing to read again at every rerun
+            continue
+        status, figures = cv.state(qs)  # starts the job the first time
+        if status == READY:
+            calibrate_question(qs, figures)
+        elif status == RUNNING:
+            waiting.append(qs)
+    if waiting:
+        refresh_while_running(settings, waiting)
+    return [q for q, qs in session.questions.items() if not is_calibrated(qs)]
+
+
+def stop_target() -> float:
+    """The accuracy the stop estimate vouches for: the sidebar's target, else the default."""
+    from grader.grading.stop import DEFAULT_TARGET
+
+    state = st.session_state
+    return float(state.get("target_accuracy") or DEFAULT_TARGET) if state.get("flag_by", "").startswith("to a target") \
+        else DEFAULT_TARGET
+
+
+def show_stop_advice(table, threshold: float) -> None:
+    """Whether the marker can stop, per question and pooled (`grader.app.stop_view`), from the
+    Spot checks view's checks; plain text (it names questions, user text)."""
+    from grader.app.stop_view import SAMPLE_SIZE, advice_lines
+
+    state = st.session_state
+    lines = advice_lines(table, threshold, state.get("spot_wrong", set()), stop_target(),
+                         int(state.get("spot_size_kept", SAMPLE_SIZE)), int(state.get("spot_seed", 0)))
+    with st.container(border=True, key="stop_advice"):
+        st.markdown(f"**Can I stop marking?** (target: {stop_target():.0%} of the machine's marks right)")
+        for action, text in lines:
+            (st.success if action == "stop" else st.info)(md_escape(text))
 
 
 def input_stamp(path: Path, settings: AppSettings) -> tuple:

@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from grader.app.review import NO_MARK, filter_table, flagged
-from grader.app.cross_validation import FAILED, RUNNING
+from grader.app.cross_validation import FAILED, NOT_CALIBRATED, RUNNING
 from grader.app.session import ExamSession
 from grader.app.settings import AppSettings
 from grader.app.review_store import ReviewStore
@@ -45,6 +45,9 @@ def marks_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame, th
                            horizontal=True)
     shown = filter_table(table, threshold, marks=chosen, flag=flag, confidence=(low, high),
                          include_unscored=low == 0.0, reviewed=reviewed)
+    raw = [q for q in st.session_state.get("uncalibrated", []) if q in set(table["question_id"])]
+    if raw:
+        st.caption(md_escape(f"{', '.join(raw)}: {NOT_CALIBRATED}"))
     st.caption(f"{len(shown)} of {len(table)} answers — select a row to review that answer")
     event = st.dataframe(
         shown.assign(flagged=flagged(shown, threshold),
@@ -161,5 +164,6 @@ def reliability_chart(bins: pd.DataFrame) -> None:
                  alt.Tooltip("accuracy:Q", format=".0%"), "answers:Q"])
     st.altair_chart((diagonal + points).properties(height=260), width="stretch")
     st.caption("Answers grouped by confidence (0-0.1, 0.1-0.2, …), from 5-fold cross-validation on the "
-               "marked answers. Above the dashed line the marks are more often right than their "
+               "marked answers, each fold's model calibrated on its own marked answers only, as the "
+               "confidence shown is on all of them. Above the dashed line the marks are more often right than their "
                "confidence says; the calibration error is the mean distance to it.")

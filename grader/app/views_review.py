@@ -16,6 +16,7 @@ import streamlit as st
 from grader.app.keys import KEYS_HELP, NEXT_KEY, PREVIOUS_KEY, UNDO_KEY, keyboard_shortcuts, mark_keys_help
 from grader.app.review import (NO_MARK, features_found, flagged, marker_stats,
                                review_queue, undoable)
+from grader.app.cross_validation import NOT_CALIBRATED, is_calibrated
 from grader.app.session import ExamSession, QuestionSession
 from grader.app.review_store import ConflictError, ReviewStore
 from grader.app.ui import (answer_key, ask_name, marker, md_escape, notice, ready_to_decide, show_notice, shown_id,
@@ -140,6 +141,8 @@ def answer_card(session: ExamSession, store: ReviewStore, row: pd.Series,
                  help="How likely this mark is to be right, where the model is calibrated on its "
                       "cross-validated marked answers; it rests on the share of the rule lists that give "
                       "the mark and on how well the answer reads like the answers given it (see Why).")
+        if not is_calibrated(qs):
+            b.caption(NOT_CALIBRATED)
         show_why(qs, row)
         features = qs.features.iloc[answer_position(qs, aid)].to_dict()
         found = features_found(features, qs.descriptions)

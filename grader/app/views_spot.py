@@ -7,8 +7,9 @@ import streamlit as st
 
 from grader.app.review_store import ConflictError, ReviewStore
 from grader.app.session import ExamSession
-from grader.app.spot_check import check_results, draw_sample, estimate
-from grader.app.ui import answer_key, marker, notice, show_notice, shown_id
+from grader.app.spot_check import check_results, estimate
+from grader.app.stop_view import SAMPLE_SIZE, spot_sample
+from grader.app.ui import answer_key, marker, notice, show_notice, show_stop_advice, shown_id
 
 
 def spot_check_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame, threshold: float) -> None:
@@ -18,16 +19,18 @@ def spot_check_view(session: ExamSession, store: ReviewStore, table: pd.DataFram
     show_notice()
     st.subheader("Spot checks: is the automatic marking right on this exam?")
     a, b = st.columns([3, 1])
-    size = a.slider("Answers to check", 5, 50, 20, step=5, key="spot_size",
-                    help="Drawn at random from the automatically marked answers, every mark in "
-                         "proportion to how often it was given.")
+    size = a.slider("Answers to check", 5, 50, int(state.get("spot_size_kept", SAMPLE_SIZE)), step=5,
+                    key="spot_size", help="Drawn at random from the automatically marked answers, every mark in "
+                                          "proportion to how often it was given.")
+    state["spot_size_kept"] = size  # the other views' stop advice uses the same sample
     b.button("Draw another sample", key="spot_redraw", on_click=_redraw)
-    sample = draw_sample(table, threshold, size, seed=int(state["spot_seed"]))
+    sample = spot_sample(table, threshold, size, seed=int(state["spot_seed"]))
     results = check_results(sample, state["spot_wrong"])
     found = estimate(sample, results, table, threshold)
     st.metric("Estimated accuracy of the automatic marks",
               "not checked yet" if not found.checked else f"{found.accuracy:.0%}")
     st.text(found.message())
+    show_stop_advice(table, threshold)
     if sample.empty:
         st.info("No answer is marked automatically at this threshold.")
         return

@@ -113,7 +113,9 @@ def cross_validate(question: Question, answers: Sequence[str], marks: Sequence[s
     `calibrated`: each fold's model is calibrated as `grader train` calibrates (`calibrate`, a
     cross-validation inside the fold's training answers only), so that the confidences measured
     are the probabilities a teacher reads; else they are the raw confidences (what `calibrate`
-    keeps). A fold too small to calibrate keeps its raw confidences."""
+    keeps). A fold too small to calibrate keeps its raw confidences. The predictions also hold
+    each answer's `raw` confidence: with `calibrated`, they are the pairs `calibrate` keeps (the
+    same folds and models), so one nested run gives both."""
     from grader.grading.model import GradingModel
 
     answers = ["" if a is None else str(a) for a in answers]
@@ -130,6 +132,7 @@ def cross_validate(question: Question, answers: Sequence[str], marks: Sequence[s
     fold_of = stratified_folds(y, folds, seed)
     pred = np.empty(len(y), dtype=object)
     conf = np.full(len(y), np.nan)
+    raw = np.full(len(y), np.nan)
     fold_accuracy = []
     for k in range(folds):
         test = fold_of == k
@@ -144,9 +147,10 @@ def cross_validate(question: Question, answers: Sequence[str], marks: Sequence[s
             except TooFewToCrossValidate:
                 pass  # the model a teacher would get: raw confidences, said by `grader train`
         held_out = [answers[i] for i in np.flatnonzero(test)]
-        labels, confidences, *_ = model.decide(model.features(held_out), held_out)
-        pred[test] = np.asarray(labels, dtype=object)
-        conf[test] = confidences
+        decisions = model.decide(model.features(held_out), held_out)
+        pred[test] = np.asarray(decisions.marks, dtype=object)
+        conf[test] = decisions.confidence
+        raw[test] = decisions.raw
         fold_accuracy.append(float(np.mean(pred[test] == y[test])))
 
     report = EvaluationReport(
@@ -158,7 +162,7 @@ def cross_validate(question: Question, answers: Sequence[str], marks: Sequence[s
         coverage=float(np.mean([p is not None for p in pred])),
         curve=flagging_curve(y, pred, conf), folds=folds, seed=seed, n=len(y), marks=order,
         fold_accuracy=fold_accuracy, params={**train_params, **({"calibrated": True} if calibrated else {})},
-        predictions=pd.DataFrame({"mark": y, "predicted": pred, "confidence": conf, "fold": fold_of}))
+        predictions=pd.DataFrame({"mark": y, "predicted": pred, "confidence": conf, "raw": raw, "fold": fold_of}))
     return report
 
 

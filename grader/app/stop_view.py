@@ -1,0 +1,72 @@
+"""When the marker can stop: the stop estimate (`grader.grading.stop`) from the Spot checks view's checks.
+
+Why: the Spot checks view draws answers at random among the machine's marks and the marker
+says whether each mark is right; kept out of training, they are exactly the random checks
+`stop_advice` needs to vouch for the marks left to the machine. This module turns the marks
+table (with decisions) and those checks into the advice per question, and pooled over the
+questions in view when there are several (a single class is often too few answers to vouch
+for the target alone). No Streamlit here: the views only show `advice_lines`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from grader.app.review import flagged
+from grader.app.spot_check import check_results, draw_sample
+from grader.grading.stop import StopAdvice, stop_advice
+
+#: How many answers the Spot checks view draws unless the marker chose another number.
+SAMPLE_SIZE = 20
+#: The label of the advice pooled over the questions in view.
+POOLED = "all questions pooled"
+
+
+def spot_sample(table: pd.DataFrame, threshold: float, size: int = SAMPLE_SIZE, seed: int = 0) -> pd.DataFrame:
+    """The answers the Spot checks view asks the marker to check (the same draw in every view)."""
+    return draw_sample(table, threshold, size, seed)
+
+
+def stop_advices(table: pd.DataFrame, threshold: float, sample: pd.DataFrame, results: pd.Series,
+                 target: float) -> list[tuple[str, StopAdvice]]:
+    """(question, advice) for each question of `table` (marks with decisions), then the advice
+    pooled over them when there are several. The machine marks the answers the sample is drawn
+    from (`spot_check.automatic`: a proposed mark, not flagged at `threshold`), so that the
+    checks are random among them; one a marker decided on outside the checks counts among them
+    (its mark is the marker's: the promise on it is only cautious). `sample`'s answers with a
+    result (`check_results`) are the checks."""
+    checked = pd.Series(False, index=table.index)
+    right = pd.Series(False, index=table.index)
+    done = sample[results.notna().to_numpy()]
+    position = {key: i for i, key in zip(table.index, zip(table["question_id"], table["answer_id"]))}
+    for key, result in zip(zip(done["question_id"], done["answer_id"]), results[results.notna()]):
+        if key in position:
+            checked[position[key]] = True
+            right[position[key]] = bool(result)
+    machine = (table["proposed"].notna() & ~flagged(table, threshold)).to_numpy()
+    conf = table["confidence"].to_numpy(float)
+    out = []
+    questions = list(dict.fromkeys(table["question_id"]))
+    parts = [(q, (table["question_id"] == q).to_numpy()) for q in questions]
+    if len(questions) > 1:
+        parts.append((POOLED, np.ones(len(table), dtype=bool)))
+    for label, rows in parts:
+        out.append((label, stop_advice(conf[rows], machine[rows], checked.to_numpy()[rows],
+                                       right.to_numpy()[rows], target)))
+    return out
+
+
+def advice_lines(table: pd.DataFrame, threshold: float, sent_to_queue, target: float,
+                 size: int = SAMPLE_SIZE, seed: int = 0) -> list[tuple[str, str]]:
+    """(action, "question: what to do") per line of `stop_advices` for the Spot checks view's
+    current sample (`sent_to_queue`: the checks answered "wrong" not yet decided)."""
+    sample = spot_sample(table, threshold, size, seed)
+    results = check_results(sample, sent_to_queue)
+    lines = []
+    for label, advice in stop_advices(table, threshold, sample, results, target):
+        text = f"{label}: {advice.message()}"
+        if advice.action == "check":
+            text += " (the Spot checks view draws them: raise its number of answers to check)"
+        lines.append((advice.action, text))
+    return lines
