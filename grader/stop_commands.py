@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from grader.grading.stop import DEFAULT_TARGET as DEFAULT_STOP_TARGET  # unless --stop-target says otherwise
+from grader.grading.defaults import DEFAULT_STOP_TARGET  # unless --stop-target says otherwise
 from grader.output_guard import STOP_FORMAT
 
 

@@ -18,3 +18,6 @@ DEFAULT_FLAG_BELOW = 0.7
 #: Rule lists learned on resamples of the marked answers, beside the model's own
 #: (`grader.grading.agreement`).
 DEFAULT_RESAMPLES = 20
+#: The accuracy the stop estimate (`grader.grading.stop`) vouches for unless the teacher sets
+#: another (here so that the command line's help names it without importing numpy and scipy).
+DEFAULT_STOP_TARGET = 0.95

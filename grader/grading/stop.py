@@ -26,8 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import hypergeom
 
-#: The accuracy the stop estimate vouches for unless the teacher sets another.
-DEFAULT_TARGET = 0.95
+from grader.grading.defaults import DEFAULT_STOP_TARGET as DEFAULT_TARGET  # noqa: F401 (re-exported)
 #: Thresholds are tried on a grid of 1 / STEPS.
 STEPS = 100
 #: Confidence of the promise (and of its interval: two-sided, each tail (1 - LEVEL) / 2).
