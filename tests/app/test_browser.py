@@ -178,6 +178,7 @@ def test_two_markers_override_reload_and_nothing_is_lost(server, browser):
     # Bob's page still shows the answer as it was: his save is a conflict, shown to him
     _choose_and_save(bob, "0")
     bob.get_by_text("Ann decided on answer").first.wait_for()
+    assert bob.get_by_text(re.compile("answer answer")).count() == 0  # defect 7: the word was said twice
     _shot(bob, "conflict")
     assert len(store.history(exam_id)) == 1
     bob.get_by_role("button", name=re.compile(r"^Keep my mark")).click()
@@ -467,7 +468,9 @@ def test_an_opened_exam_stays_open_after_a_reload_and_after_a_failed_open(server
     _settle(page)
     assert page.get_by_role("heading", name="One question only").count() == 1  # not the sample
     _open_exam_file(page, broken)
-    page.get_by_text(re.compile("Cannot open .*broken.yaml")).first.wait_for()
+    refusal = page.get_by_text(re.compile("Cannot open .*broken.yaml")).first
+    refusal.wait_for()
+    assert refusal.inner_text().count("broken.yaml") == 1  # defect 7: the path was said twice
     assert page.get_by_role("heading", name="One question only").count() == 1
     assert page.get_by_text("Review queue").count() >= 1  # still marking, not an empty page
 
