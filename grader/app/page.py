@@ -28,6 +28,8 @@ from grader.app.views_open import back_to_open_exam, open_exam_sidebar, opened
 
 VIEWS = ("Review", "Groups", "Start", "Marks", "Spot checks", "Rubric", "Learn from reviews", "Export")
 ALL_QUESTIONS = "All questions"
+#: Views where the marker types: a background job's redraw would take the focus.
+EDITING_VIEWS = ("Rubric",)
 FLAG_BY = ("below a confidence", "to a target accuracy")
 TARGET_ACCURACY = 0.95  # where the target-accuracy slider starts
 
@@ -111,7 +113,10 @@ def main() -> None:
         session = get_session(before, settings)
         st.info(md_escape(f"{session.name} stays open."))
     opened(session.exam_id, state["exam_path"])
-    state["uncalibrated"] = calibrate_session(session, settings)  # the figures shown become probabilities
+    # the figures shown become probabilities; the rubric editor is not redrawn when a calibration
+    # is done, which would take the teacher's focus from the text being typed
+    editing = state.get(f"view|{session.exam_id}") in EDITING_VIEWS
+    state["uncalibrated"] = calibrate_session(session, settings, watch=not editing)
 
     # nothing marked yet: begin with the answers worth marking
     starter = any(getattr(q, "starter", False) for q in session.questions.values())

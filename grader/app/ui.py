@@ -85,11 +85,13 @@ def _poll(settings: AppSettings, questions: tuple[QuestionSession, ...]) -> None
         st.rerun()
 
 
-def calibrate_session(session: ExamSession, settings: AppSettings) -> list[str]:
+def calibrate_session(session: ExamSession, settings: AppSettings, watch: bool = True) -> list[str]:
     """Attach to each question's model the calibration its cross-validation (run in the
     background, kept in the working folder) gives, grading its answers again, so that the
     confidences shown are probabilities (`cross_validation.calibrate_question`); while a job
-    runs the page looks again. The questions whose figures are not calibrated (yet)."""
+    runs the page looks again, unless `watch` is False (a view where a redraw would take the
+    marker's focus, such as the rubric editor: the next run picks the calibration up). The
+    questions whose figures are not calibrated (yet)."""
     cv = cross_validations(settings)
     waiting = []
     for qs in session.questions.values():
@@ -100,7 +102,7 @@ def calibrate_session(session: ExamSession, settings: AppSettings) -> list[str]:
             calibrate_question(qs, figures)
         elif status == RUNNING:
             waiting.append(qs)
-    if waiting:
+    if waiting and watch:
         refresh_while_running(settings, waiting)
     return [q for q, qs in session.questions.items() if not is_calibrated(qs)]
 

@@ -68,3 +68,28 @@ def test_the_review_card_says_the_figure_is_not_calibrated_until_the_cross_valid
     at.run()
     assert not at.exception, at.exception
     assert NOT_CALIBRATED not in _captions(at)
+
+
+def test_the_rubric_editor_is_not_redrawn_when_a_calibration_is_done(monkeypatch):
+    """A calibration finishing in the background redrew the whole page, which took the focus
+    from the rubric being typed: on that view the page does not look again for it (the next
+    run picks it up); on the others it does."""
+    from types import SimpleNamespace
+
+    from grader.app import ui
+    from grader.app.cross_validation import RUNNING
+
+    class Running:
+        def state(self, qs):
+            return RUNNING, None
+
+    watched = []
+    monkeypatch.setattr(ui, "cross_validations", lambda settings: Running())
+    monkeypatch.setattr(ui, "refresh_while_running", lambda settings, qss: watched.append(len(qss)))
+    qs = SimpleNamespace(starter=False, model=SimpleNamespace(calibrated=False))
+    monkeypatch.setattr(ui, "is_calibrated", lambda q: False)
+    session = SimpleNamespace(questions={"q1": qs, "q2": qs})
+    assert ui.calibrate_session(session, None, watch=False) == ["q1", "q2"]
+    assert watched == []
+    assert ui.calibrate_session(session, None) == ["q1", "q2"]
+    assert watched == [2]
