@@ -74,6 +74,7 @@ def exam_stop_report(args: argparse.Namespace, exam, warn) -> dict:
     import pandas as pd
 
     from grader.exams.exam_io import read_marked_answers, read_table, resolve_column, written_text
+    from grader.exams.grade_files import question_rows
     from grader.grading.stop import stop_advice
     from knowledge import load_question
 
@@ -85,13 +86,7 @@ def exam_stop_report(args: argparse.Namespace, exam, warn) -> dict:
     checks = _exam_checks(args, exam, warn) if args.checked is not None else {}
     parts, per_question = [], {}
     for q in exam.questions:
-        if exam.layout == "wide":
-            at, prefix = np.arange(len(export)), f"{q.id}:"
-        else:
-            prefix = ""
-            at = (np.flatnonzero((export[resolve_column(exam.question_column, export.columns, exam.answers,
-                                                        "question column")].str.strip() == q.id).to_numpy())
-                  if exam.question_column else np.arange(len(export)))
+        at, prefix = question_rows(exam, export, q.id)
         ids = [students[i] for i in at]
         proposed = np.asarray([written_text(m) or None for m in graded[f"{prefix}mark"].to_numpy(object)[at]],
                               dtype=object)
@@ -163,8 +158,10 @@ def _report(advice, ids: Sequence[str], machine, checked) -> dict:
 
 def exam_stop_lines(report: dict) -> list[str]:
     """`exam_stop_report` as the teacher reads it: each question, then the exam pooled."""
+    from grader.grading.stop import POOLED
+
     lines = []
-    for label, part in [*report["questions"].items(), ("all questions pooled", report["pooled"])]:
+    for label, part in [*report["questions"].items(), (POOLED, report["pooled"])]:
         lines += [f"{label}: {line}" for line in stop_lines(part)]
     return lines
 

@@ -15,12 +15,10 @@ import pandas as pd
 
 from grader.app.review import flagged
 from grader.app.spot_check import check_results, draw_sample
-from grader.grading.stop import StopAdvice, stop_advice
+from grader.grading.stop import POOLED, StopAdvice, stop_advice  # noqa: F401 (POOLED: the views' label)
 
 #: How many answers the Spot checks view draws unless the marker chose another number.
 SAMPLE_SIZE = 20
-#: The label of the advice pooled over the questions in view.
-POOLED = "all questions pooled"
 
 
 def spot_sample(table: pd.DataFrame, threshold: float, size: int = SAMPLE_SIZE, seed: int = 0) -> pd.DataFrame:

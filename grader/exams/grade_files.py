@@ -240,6 +240,18 @@ def canvas_comments(grades: StudentGrades) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=[*CANVAS_IDS, "Assignment", "Comment"])
 
 
+def question_rows(exam: Exam, frame: pd.DataFrame, qid: str) -> tuple[np.ndarray, str]:
+    """(the rows of the export `frame` holding question `qid`'s answers, the prefix of its
+    columns in the graded output): every row and "qid:" in a wide export, the rows naming the
+    question (or every row) and no prefix in a long one."""
+    if exam.layout == "wide":
+        return np.arange(len(frame)), f"{qid}:"
+    if not exam.question_column:
+        return np.arange(len(frame)), ""
+    column = resolve_column(exam.question_column, frame.columns, exam.answers, "question column")
+    return np.flatnonzero((frame[column].str.strip() == qid).to_numpy()), ""
+
+
 def graded_output(exam: Exam, out_path: Path, feedback: str = "none") -> pd.DataFrame:
     """`GRADED_COLUMNS` of an exam graded by `grader grade --exam` into `out_path`: the marks
     and the students' feedback as that file holds them (read back to the text they were before being
@@ -257,13 +269,7 @@ def graded_output(exam: Exam, out_path: Path, feedback: str = "none") -> pd.Data
     states = frame[state].to_numpy(object) if state else np.full(n, "", dtype=object)
     parts = []
     for q in exam.questions:
-        if exam.layout == "wide":
-            at, prefix = np.arange(n), f"{q.id}:"
-        else:
-            prefix = ""
-            at = (np.flatnonzero((frame[resolve_column(exam.question_column, frame.columns, exam.answers,
-                                                       "question column")].str.strip() == q.id).to_numpy())
-                  if exam.question_column else np.arange(n))
+        at, prefix = question_rows(exam, frame, q.id)
         marks = [written_text(m) or None for m in graded[f"{prefix}mark"].to_numpy(object)[at]]
         if f"{prefix}feedback" not in graded.columns:
             raise ValueError(f"{out_path}: no {prefix}feedback column (graded before grading wrote the "

@@ -27,6 +27,8 @@ import numpy as np
 from scipy.stats import hypergeom
 
 from grader.grading.defaults import DEFAULT_STOP_TARGET as DEFAULT_TARGET  # noqa: F401 (re-exported)
+#: The label of the advice pooled over an exam's questions (the app and the command line).
+POOLED = "all questions pooled"
 #: Thresholds are tried on a grid of 1 / STEPS.
 STEPS = 100
 #: Confidence of the promise (and of its interval: two-sided, each tail (1 - LEVEL) / 2).
