@@ -1,4 +1,4 @@
-"""`python -m grader.bench effort --data ../shared/data/beetle-dev [--scheme 2way|3way|both] [--questions N] [--seed S] [--seeds R] [--jobs J] [--json PATH]`
+"""`python -m grader.bench effort --data ../shared/data/beetle-dev [--scheme 2way|3way|both] [--questions N] [--seed S] [--seeds R] [--jobs J] [--exam-size Q] [--exams E] [--json PATH]`
 
 A teacher's effort: how many decisions a class takes and how many final marks are wrong. Each
 question's class is all its answers (both splits), Beetle's labels standing for the teacher's
@@ -13,7 +13,9 @@ they are), pooled over the questions; then per question the fewest decisions per
 reaching the target accuracy (0.97 2-way, 0.95 3-way; hand marking, 1.0, always does) and
 its spread across questions; and the purity of the groups (queued answers in groups of two or
 more that have their leader's true mark). The per-question fewest is the best stopping point
-*knowing the truth*: what a stop signal could at best reach.
+*knowing the truth*: what a stop signal could at best reach. Then the stop estimate: where it
+tells the teacher to stop, per question and pooled over exams of `--exam-size` questions drawn
+at random (`grader.bench.effort_exam`), what that cost and how close its estimate was.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from grader.bench.beetle import load_beetle, question_ids, relabel
+from grader.bench.effort_exam import exam_stop_figures
 from grader.bench.parallel import run_tasks
 
 TARGETS = {"2way": 0.97, "3way": 0.95}
@@ -204,10 +207,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="the first random order's seed")
     parser.add_argument("--seeds", type=int, default=3, help="random orders per question (default 3)")
     parser.add_argument("--jobs", type=int, default=1, help="curves played in parallel processes")
+    parser.add_argument("--exam-size", type=int, default=10, metavar="Q",
+                        help="questions in an exam, for the stop estimate pooled over an exam (default 10)")
+    parser.add_argument("--exams", type=int, default=20, metavar="E",
+                        help="exams drawn at random among the questions for it (default 20)")
     parser.add_argument("--json", type=Path, default=None, metavar="PATH", help="write every point and the figures here")
     args = parser.parse_args(argv)
-    if args.seeds < 1 or args.jobs < 1:
-        print("error: --seeds and --jobs must be at least 1", file=sys.stderr)
+    if min(args.seeds, args.jobs, args.exam_size, args.exams) < 1:
+        print("error: --seeds, --jobs, --exam-size and --exams must be at least 1", file=sys.stderr)
         return 2
     t0 = time.perf_counter()
     try:
@@ -230,7 +237,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"a teacher's effort on Beetle ({args.data}): {len(qids)} questions, {n_answers} answers (both splits), "
           f"the app's workflow; random orders: mean of {args.seeds} seeds from {args.seed} "
           f"[{time.perf_counter() - t0:.0f}s]")
-    out = {"data": str(args.data), "seed": args.seed, "seeds": args.seeds, "points": table.to_dict("records")}
+    per_answer = ["machine_confidence", "machine_right"]  # for the exams' pooled stop; not written out
+    out = {"data": str(args.data), "seed": args.seed, "seeds": args.seeds,
+           "points": table.drop(columns=per_answer).to_dict("records")}
     for scheme in schemes:
         text, figures = report(table, scheme)
         print(text)
@@ -240,6 +249,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         for order in ORDERS:
             text, figures["stop"][order] = stop_figures(table[table.scheme == scheme], order)
             print(text)
+        print("the stop estimate on a question alone and pooled over an exam (checks drawn at random among all "
+              "its questions' machine marks, as many as would vouch for the target if all right; the same number "
+              "of answers marked on each question), the target on the machine's marks or on the final marks:")
+        figures["exam_stop"] = {}
+        for scope in ("machine", "class"):
+            for size in sorted({1, args.exam_size}):
+                for order in ORDERS:
+                    text, figures["exam_stop"][f"{order}, {size}, {scope}"] = exam_stop_figures(
+                        table[table.scheme == scheme], order, TARGETS[scheme], size, args.exams, args.seed, scope)
+                    print(text)
         out[scheme] = figures
     if args.json:
         from grader.exams.exam_io import atomic_write_text

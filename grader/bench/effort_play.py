@@ -46,6 +46,8 @@ class Point:
     estimate: float = float("nan")  # their estimated share right, and its interval
     low: float = float("nan")
     high: float = float("nan")
+    machine_confidence: tuple[float, ...] = ()  # the machine's marks (not flagged): their confidences
+    machine_right: tuple[bool, ...] = ()  # and whether each is right (the exam's pooled stop, `effort_exam`)
 
     @property
     def decisions(self) -> int:
@@ -121,7 +123,8 @@ def measure(model, question, texts: list[str], truth: np.ndarray, marked: np.nda
     kept = ~flagged & ~checked & ((confidence >= advice.threshold) if advice.action == "stop" else True)
     return Point(int(marked.sum()), len(texts), len(queue), decisions, int((~flagged).sum()), auto_right,
                  grouped, pure, int(checked.sum()), advice.action == "stop", int(kept.sum()),
-                 int(right[kept].sum()), advice.estimate, advice.low, advice.high)
+                 int(right[kept].sum()), advice.estimate, advice.low, advice.high,
+                 tuple(confidence[~flagged].tolist()), tuple(right[~flagged].tolist()))
 
 
 def play(record: dict, texts: list[str], truth: Sequence[str], scheme: str, order: str,

@@ -64,29 +64,38 @@ def wrong_lower(population: int, checked: int, wrong: int, alpha: float) -> int:
     return lo
 
 
-def vouches(population: int, checked: int, wrong: int, target: float, level: float = LEVEL) -> bool:
-    """Whether the checks reject "fewer than `target` of the `population` marks are right"."""
-    too_many = math.floor((1 - target) * population + 1e-9) + 1  # the fewest wrong that miss the target
+def allowed_wrong(population: int, target: float) -> int:
+    """The most wrong marks among `population` that still reach `target`."""
+    return math.floor((1 - target) * population + 1e-9)
+
+
+def vouches(population: int, checked: int, wrong: int, target: float, level: float = LEVEL,
+            allowed: int | None = None) -> bool:
+    """Whether the checks reject "fewer than `target` of the `population` marks are right"
+    (or, given `allowed`, "more than `allowed` of them are wrong")."""
+    too_many = (allowed_wrong(population, target) if allowed is None else allowed) + 1  # the fewest that miss
     if too_many > population:
         return True
     return bool(hypergeom.cdf(wrong, population, too_many, checked) <= 1 - level + 1e-12)
 
 
-def checks_needed(population: int, target: float, level: float = LEVEL) -> int:
-    """The fewest random checks, all right, that vouch for `target` on `population` marks."""
-    return _fewest_checks(population, 0, 0, target, level) or 0
+def checks_needed(population: int, target: float, level: float = LEVEL, allowed: int | None = None) -> int:
+    """The fewest random checks, all right, that vouch for `target` on `population` marks
+    (or for at most `allowed` of them wrong)."""
+    return _fewest_checks(population, 0, 0, target, level, allowed) or 0
 
 
-def _fewest_checks(population: int, checked: int, wrong: int, target: float, level: float) -> int | None:
+def _fewest_checks(population: int, checked: int, wrong: int, target: float, level: float,
+                   allowed: int | None = None) -> int | None:
     """The fewest further checks, all right, after which `population` marks are vouched for;
     None when no number of them would do (too many wrong already). A binary search: more
     checks with no more wrong only make the promise easier."""
-    if not vouches(population, population, wrong, target, level):
+    if not vouches(population, population, wrong, target, level, allowed):
         return None
     lo, hi = checked, population  # vouches at hi
     while lo < hi:
         mid = (lo + hi) // 2
-        if vouches(population, mid, wrong, target, level):
+        if vouches(population, mid, wrong, target, level, allowed):
             hi = mid
         else:
             lo = mid + 1
@@ -108,29 +117,43 @@ class StopAdvice:
     checked: int  # checks among the machine's marks at that threshold
     wrong: int  # of them, wrong
     more_checks: int  # random checks still to do, if they come out right ("check")
+    class_size: int = 0  # when the target is on a whole class's final marks: its answers (else 0)
+
+    @property
+    def class_low(self) -> float:
+        """The lowest share of the class's final marks right that the interval leaves (the
+        teacher's decisions right); NaN when the target is on the machine's marks alone."""
+        if not self.class_size or math.isnan(self.low):
+            return math.nan
+        return 1 - (1 - self.low) * self.left / self.class_size
 
     def message(self) -> str:
         """The advice in a teacher's words."""
         figures = (f"estimated {self.estimate:.0%} right (from {self.low:.0%} to {self.high:.0%}, "
                    f"{self.level:.0%} confidence)" if not math.isnan(self.estimate) else "")
         if self.action == "stop":
+            whole = (f"; with your decisions, at least {self.class_low:.0%} of the class's marks are right"
+                     if not math.isnan(self.class_low) else "")
             return (f"you can stop marking: the {self.left} answers left to the machine are {figures}, "
-                    f"from {self.checked} checked at random")
+                    f"from {self.checked} checked at random" + whole)
+        whose = "the class's marks" if self.class_size else "its marks"
         if self.action == "check":
             return (f"check {self.more_checks} more of the machine's marks, drawn at random: if they are right, "
-                    f"its marks can be vouched for at {self.target:.0%}" + (f" (now {figures})" if figures else ""))
+                    f"{whose} can be vouched for at {self.target:.0%}" + (f" (now {figures})" if figures else ""))
         if self.left == 0:
             return ("mark more answers (those proposed first): the machine marks too few of the rest for checks "
                     "to save any work")
         return (f"mark more answers (those proposed first): {self.wrong} of {self.checked} checked machine marks "
-                f"were wrong, too many to vouch for {self.target:.0%}" + (f" (now {figures})" if figures else ""))
+                f"were wrong, too many to vouch for {self.target:.0%}" + (" of the class's marks" if self.class_size else "")
+                + (f" (now {figures})" if figures else ""))
 
     def to_dict(self) -> dict:
         return {"action": self.action, "message": self.message(), "target": self.target, "level": self.level,
                 **{k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in (
                     ("threshold", self.threshold), ("left", self.left), ("estimate", self.estimate),
                     ("low", self.low), ("high", self.high), ("checked", self.checked), ("wrong", self.wrong),
-                    ("more_checks", self.more_checks))}}
+                    ("more_checks", self.more_checks), ("class_size", self.class_size),
+                    ("class_low", self.class_low))}}
 
 
 def interval(population: int, checked: int, wrong: int, level: float = LEVEL) -> tuple[float, float, float]:
@@ -147,11 +170,15 @@ def interval(population: int, checked: int, wrong: int, level: float = LEVEL) ->
 
 
 def stop_advice(confidence: Sequence[float], machine: Sequence[bool], checked: Sequence[bool],
-                right: Sequence[bool], target: float, level: float = LEVEL) -> StopAdvice:
+                right: Sequence[bool], target: float, level: float = LEVEL,
+                class_size: int | None = None) -> StopAdvice:
     """The advice for one class (or an exam's pooled classes). Per answer: its mark's
     `confidence`, whether the `machine` marks it (a proposed mark, not the teacher's), whether
     it was `checked` (drawn at random among the machine's marks) and, if so, whether its mark
-    was `right`."""
+    was `right`. By default `target` is on the machine's marks; given `class_size` (the
+    answers of the class, or exam, the machine's and the teacher's together), it is on the
+    class's final marks, the teacher's decisions counting as right: the machine may then be
+    wrong on (1 - target) x class_size of its marks, which takes fewer checks to vouch for."""
     if not 0 < target < 1:
         raise ValueError(f"the target accuracy must be between 0 and 1 (e.g. 0.95), not {target!r}")
     conf = np.asarray(confidence, dtype=float)
@@ -162,36 +189,37 @@ def stop_advice(confidence: Sequence[float], machine: Sequence[bool], checked: S
     levels = np.unique(np.floor(conf[machine] * STEPS + 1e-9) / STEPS)[::-1]
     pools = [machine & (conf >= t) for t in levels]
     counts = [(int(p.sum()), int((p & checked).sum()), int((p & wrong_mark).sum())) for p in pools]
-    start = _start(counts, target, level)
+    allowed = None if class_size is None else allowed_wrong(class_size, target)
+    start = _start(counts, target, level, allowed)
     best, failed = None, None
     for t, (n_pool, n_checked, n_wrong) in zip(levels[start:], counts[start:]):
-        if not vouches(n_pool, n_checked, n_wrong, target, level):
+        if not vouches(n_pool, n_checked, n_wrong, target, level, allowed):
             failed = (n_pool, n_checked, n_wrong)
             break
         best = (t, n_pool, n_checked, n_wrong)
     if best is not None and best[1] > best[2]:  # something is left to the machine
         t, n_pool, n_checked, n_wrong = best
         return StopAdvice("stop", target, level, float(t), n_pool - n_checked,
-                          *interval(n_pool, n_checked, n_wrong, level), n_checked, n_wrong, 0)
+                          *interval(n_pool, n_checked, n_wrong, level), n_checked, n_wrong, 0, class_size or 0)
     n_pool, n_checked, n_wrong = int(machine.sum()), int(checked.sum()), int(wrong_mark.sum())
     estimate, low, high = interval(n_pool, n_checked, n_wrong, level)
     # what would make the first threshold tried (the one that failed) vouch, or all the machine's marks
     first = failed if failed is not None and best is None else (n_pool, n_checked, n_wrong)
-    more = _fewest_checks(*first, target, level) if first[0] > first[1] else None
+    more = _fewest_checks(*first, target, level, allowed) if first[0] > first[1] else None
     if more == 0:  # the sequence failed above: more checks there, drawn among all the machine's marks
         more = None
     action = "check" if more is not None else "mark"
     return StopAdvice(action, target, level, math.nan, n_pool - n_checked, estimate, low, high, n_checked,
-                      n_wrong, more or 0)
+                      n_wrong, more or 0, class_size or 0)
 
 
-def _start(counts: list[tuple[int, int, int]], target: float, level: float) -> int:
+def _start(counts: list[tuple[int, int, int]], target: float, level: float, allowed: int | None) -> int:
     """Where the sequence starts: the most confident threshold whose answers hold enough checks
     to vouch for the target even with one of them wrong, else with none wrong, else the last.
     It depends on where the checks fell, never on whether they were right, so every test
     after it keeps the full level."""
     for slack in (1, 0):
         for i, (n_pool, n_checked, _) in enumerate(counts):
-            if n_pool > n_checked and vouches(n_pool, n_checked, slack, target, level):
+            if n_pool > n_checked and vouches(n_pool, n_checked, slack, target, level, allowed):
                 return i
     return max(len(counts) - 1, 0)

@@ -123,3 +123,18 @@ def test_a_sequence_failing_above_asks_for_checks_there_never_for_none():
     advice = stop_advice(conf, np.ones(1000, bool), checked, right, 0.95)
     assert advice.action in ("check", "mark")
     assert advice.action == "mark" or advice.more_checks > 0
+
+
+def test_a_target_on_the_whole_class_lets_the_machine_err_on_a_share_of_the_class():
+    # 40 machine marks in a class of 90: 97% of the class allows 2 wrong among the 40 (not 1)
+    assert checks_needed(40, 0.97) > checks_needed(40, 0.97, allowed=2)
+    conf = np.linspace(0.99, 0.9, 40)
+    checked = np.ones(40, dtype=bool)
+    checked[[5, 12, 19, 26, 33, 39]] = False  # 34 checked, one wrong
+    right = np.ones(40, dtype=bool)
+    right[4] = False
+    machine_only = stop_advice(conf, np.ones(40, dtype=bool), checked, right, 0.97)
+    whole_class = stop_advice(conf, np.ones(40, dtype=bool), checked, right, 0.97, class_size=90)
+    assert machine_only.action != "stop" and whole_class.action == "stop"
+    assert 0.97 <= whole_class.class_low < 1 and "of the class's marks are right" in whole_class.message()
+    assert math.isnan(machine_only.class_low) and whole_class.to_dict()["class_size"] == 90
