@@ -112,11 +112,12 @@ def exam_stop_report(args: argparse.Namespace, exam, warn) -> dict:
                 checked[position[answer_id]] = True
                 right[position[answer_id]] = proposed[position[answer_id]] == mark
         parts.append((q.id, ids, confidence, machine, checked, right))
-        per_question[q.id] = _report(stop_advice(confidence, machine, checked, right, args.stop_target), ids,
-                                     machine, checked)
+        per_question[q.id] = _report(stop_advice(confidence, machine, checked, right, args.stop_target,
+                                                 class_size=len(ids)), ids, machine, checked)
     joined = [np.concatenate([p[k] for p in parts]) for k in (2, 3, 4, 5)]
     pooled_ids = [f"{qid}: {i}" for qid, ids, *_ in parts for i in ids]
-    pooled = _report(stop_advice(*joined, args.stop_target), pooled_ids, joined[1], joined[2])
+    pooled = _report(stop_advice(*joined, args.stop_target, class_size=len(pooled_ids)), pooled_ids, joined[1],
+                     joined[2])
     return {"questions": per_question, "pooled": pooled}
 
 
@@ -204,7 +205,8 @@ def _advise(args: argparse.Namespace, marks_scale: Sequence[str], ids: Sequence[
             if answer_id in position:
                 checked[position[answer_id]] = True
                 right[position[answer_id]] = proposed[position[answer_id]] == mark
-    return _report(stop_advice(confidence, machine, checked, right, args.stop_target), ids, machine, checked)
+    return _report(stop_advice(confidence, machine, checked, right, args.stop_target, class_size=len(ids)), ids,
+                   machine, checked)
 
 
 def stop_lines(report: dict) -> list[str]:

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from grader.bench.effort import fewest_decisions, main, with_hand_marked
-from grader.bench.effort_play import Point, checkpoints, queue_by_groups
+from grader.bench.effort_play import Point, checkpoints, decide_by_groups
 
 
 def test_checkpoints_every_ten_while_answers_remain():
@@ -19,22 +19,28 @@ def test_checkpoints_every_ten_while_answers_remain():
 
 
 def test_a_group_costs_one_decision_plus_one_per_member_with_another_true_mark():
-    truth = np.array(["loud", "loud", "quiet", "loud", "quiet", "quiet"], dtype=object)
-    group = np.array([0, 0, 0, 1, 2, 2])
-    leaders = [1, 3, 4]
-    queue = np.array([0, 1, 2, 3, 5])  # answer 4, group 2's leader, is not queued
-    decisions, grouped, pure = queue_by_groups(queue, group, leaders, truth)
-    # group 0: leader 1 (loud), answer 2 differs: 2 decisions; group 1: one answer: 1;
-    # group 2: only answer 5 queued: decided alone, 1
-    assert (decisions, grouped, pure) == (4, 3, 2)
+    truth = np.array(["loud", "loud", "quiet", "loud", "quiet", "quiet", "loud"], dtype=object)
+    group = np.array([0, 0, 0, 1, 2, 2, -1])  # answer 6 was decided already
+    flagged = np.array([False, False, False, True, False, False, True])
+    decisions, decided, grouped, pure = decide_by_groups(group, flagged, truth)
+    # group 0: marked loud (most of it), answer 2 taken out: 2 decisions; group 1 is one answer,
+    # flagged: decided alone, 1; group 2: one mark, 1; answer 6: nothing to do
+    assert (decisions, grouped, pure) == (4, 5, 4)
+    assert decided.tolist() == [True, True, True, True, True, True, False]
+    # an answer alone and not flagged is the machine's
+    decisions, decided, _, _ = decide_by_groups(np.array([0, 1]), np.array([False, True]), truth[:2])
+    assert decisions == 1 and decided.tolist() == [False, True]
 
 
 def test_point_counts_the_teachers_marks_as_right():
-    p = Point(marked=10, size=40, queue=6, group_decisions=4, auto=24, auto_right=21, grouped=3, grouped_pure=2)
+    p = Point(marked=10, size=40, queue=6, auto=24, auto_right=21, group_decisions=4, group_auto=20,
+              group_auto_right=19, grouped=3, grouped_pure=2)
     assert p.decisions == 16 and p.decisions_by_groups == 14
     assert p.accuracy == pytest.approx((40 - 3) / 40)
-    stop = Point(10, 40, 6, 4, 24, 21, 3, 2, checks=14, stop=True, kept=8, kept_right=7)
-    assert stop.decisions_to_stop == 32 and stop.accuracy_at_stop == pytest.approx(39 / 40)
+    assert p.accuracy_by_groups == pytest.approx((40 - 1) / 40)
+    stop = Point(10, 40, 6, 24, 21, 4, 20, 19, 3, 2, checks=6, stop=True, kept=8, kept_right=7)
+    # marked, the groups and the flagged rest, then the 12 machine marks not vouched for (the 6 checks among them)
+    assert stop.decisions_to_stop == 10 + 4 + 20 - 8 and stop.accuracy_at_stop == pytest.approx(39 / 40)
 
 
 def test_fewest_decisions_per_question_and_hand_marking_when_the_target_is_never_reached():
@@ -48,10 +54,11 @@ def test_a_small_class_counts_as_hand_marked_beyond_its_size():
     table = pd.DataFrame({"scheme": "2way", "order": "random", "question_id": ["A", "A", "B"], "seed": 0,
                           "marked": [10, 20, 10], "size": [30, 30, 15], "decisions": [20, 25, 12],
                           "decisions_by_groups": [18, 25, 11], "accuracy": [0.9, 0.95, 0.8],
+                          "accuracy_by_groups": [0.95, 0.97, 0.9],
                           "grouped": 0, "grouped_pure": 0})
     curves = with_hand_marked(table)
     b20 = curves[(curves.question_id == "B") & (curves.marked == 20)].iloc[0]
-    assert (b20.decisions, b20.accuracy) == (15.0, 1.0)
+    assert (b20.decisions, b20.accuracy, b20.accuracy_by_groups) == (15.0, 1.0, 1.0)
 
 
 def _folder(tmp_path):
@@ -84,8 +91,10 @@ def test_end_to_end_on_a_small_made_up_class_is_deterministic(tmp_path, capsys):
     points = pd.DataFrame(one["points"])
     assert set(points.marked) == {10, 20} and set(points.order) == {"suggested", "random"}
     assert (points.decisions >= points.marked).all() and (points.decisions <= points["size"]).all()
-    assert (points.decisions_by_groups <= points.decisions).all()
     assert ((points.accuracy > 0) & (points.accuracy <= 1)).all()
-    assert (points.checks <= points.auto).all() and (points.kept + points.checks <= points.auto).all()
+    # by groups the teacher decides every grouped answer too: never fewer right than one by one
+    assert (points.accuracy_by_groups >= points.accuracy - 1e-12).all() and (points.group_auto <= points.auto).all()
+    assert (points.checks <= points.group_auto).all() and (points.kept + points.checks <= points.group_auto).all()
+    assert "questions reaching 0.97 within 0.40 decisions per answer" in printed
     assert set(one["2way"]["stop"]) == {"suggested", "random"}
     assert main(["--data", str(tmp_path / "nowhere")]) == 2

@@ -17,6 +17,7 @@ def _curve(right_share: dict[str, float], machine: int = 60, size: int = 90) -> 
             n = machine - marked
             right = np.arange(n) < round(share * n)
             rows.append({"question_id": qid, "order": "random", "seed": 0, "marked": marked, "size": size,
+                         "decisions_by_groups": size - machine + marked,
                          "machine_confidence": tuple(np.linspace(0.99, 0.71, n).tolist()),
                          "machine_right": tuple(right.tolist())})
     return pd.DataFrame(rows)

@@ -47,8 +47,11 @@ def test_with_marked_answers_the_groups_carry_proposed_marks(tmp_path, capsys):
     assert sizes == sorted(sizes, reverse=True) and all(s >= 2 for s in sizes)
     member = report["groups"][0]["members"][0]
     assert member["proposed"] in ("0", "1") and 0 <= member["confidence"] <= 1
-    marked_ids = {m["id"] for g in report["groups"] for m in g["members"] if m["marked"] is not None}
-    assert marked_ids <= {f"s{i}" for i in range(30)}
+    # the groups to decide: the answers not marked yet, each group with one proposed mark
+    grouped = {m["id"] for g in report["groups"] for m in g["members"]}
+    assert report["marked"] == 30 and not grouped & {f"s{i}" for i in range(30)}
+    assert len(grouped) + len(report["alone"]) == report["answers"] - 30
+    assert all(len({m["proposed"] for m in g["members"]}) == 1 for g in report["groups"])
 
 
 def test_a_missing_column_is_said_with_the_file(tmp_path, capsys):

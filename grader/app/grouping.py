@@ -24,6 +24,8 @@ import pandas as pd
 FEATURE_WEIGHT = 0.6
 #: The similarity an answer needs with a group's leader to join the group.
 ALIKE = 0.7
+#: The same for the groups to decide (`groups_to_decide`), kept to one proposed mark.
+DECIDE_ALIKE = 0.5
 
 _WORD = re.compile(r"[^\W_]+(?:[.,][0-9]+)?", re.UNICODE)
 
@@ -100,11 +102,40 @@ def group_answers(features: pd.DataFrame, answers: Sequence[str], *,
                   alike: float = ALIKE) -> tuple[np.ndarray, list[int]]:
     """(a group number per answer, each group's leader): the leader of group g is the answer
     `leaders[g]`, the one the group's other answers are alike to."""
-    n = len(answers)
-    if n == 0:
+    if len(answers) == 0:
         return np.zeros(0, dtype=np.int64), []
-    sim = similarity(features, answers)
-    # leaders: answers most like many others come first, then the export's order
+    return _gather(similarity(features, answers), alike)
+
+
+def groups_to_decide(features: pd.DataFrame, answers: Sequence[str], proposed: Sequence[object],
+                     decided: Sequence[bool], *, alike: float = DECIDE_ALIKE) -> tuple[np.ndarray, list[int]]:
+    """The groups a marker decides with one mark each: the answers nobody has decided yet,
+    alike to a leader the machine proposed the same mark for (no mark counts as a mark of its
+    own). Returns (a group number per answer, -1 for the decided ones; each group's leader, a
+    position among all `answers`).
+
+    Why looser than ALIKE and kept to one proposed mark: the marker reads every member and
+    takes out those that do not belong, so a larger group saves decisions as long as most of
+    it deserves one mark; the machine's mark keeps answers it tells apart in separate groups
+    (on 23 real questions these groups were purer than ALIKE's over all the answers: 0.83
+    against 0.75 of their members with the group's mark, 2-way; docs/beetle.md)."""
+    n = len(answers)
+    group = np.full(n, -1, dtype=np.int64)
+    todo = np.flatnonzero(~np.asarray(decided, dtype=bool))
+    if len(todo) == 0:
+        return group, []
+    sim = similarity(features, answers)[np.ix_(todo, todo)]
+    marks = pd.factorize(pd.Series(list(proposed), dtype=object), use_na_sentinel=False)[0][todo]
+    sim[marks[:, None] != marks[None, :]] = 0.0
+    own, leaders = _gather(sim, alike)
+    group[todo] = own
+    return group, [int(todo[i]) for i in leaders]
+
+
+def _gather(sim: np.ndarray, alike: float) -> tuple[np.ndarray, list[int]]:
+    """Groups around leaders on a similarity matrix: answers alike to many others lead first
+    (then the given order); each answer joins the leader it is most alike to, if alike enough."""
+    n = len(sim)
     order = np.argsort(-(sim >= alike).sum(axis=1), kind="stable")
     group = np.full(n, -1, dtype=np.int64)
     leaders: list[int] = []

@@ -29,11 +29,10 @@ def spot_sample(table: pd.DataFrame, threshold: float, size: int = SAMPLE_SIZE, 
 def stop_advices(table: pd.DataFrame, threshold: float, sample: pd.DataFrame, results: pd.Series,
                  target: float) -> list[tuple[str, StopAdvice]]:
     """(question, advice) for each question of `table` (marks with decisions), then the advice
-    pooled over them when there are several. The machine marks the answers the sample is drawn
-    from (`spot_check.automatic`: a proposed mark, not flagged at `threshold`), so that the
-    checks are random among them; one a marker decided on outside the checks counts among them
-    (its mark is the marker's: the promise on it is only cautious). `sample`'s answers with a
-    result (`check_results`) are the checks."""
+    pooled over them when there are several. The target is on the class's final marks (the
+    markers' decisions right): the machine marks the answers the sample is drawn from
+    (`spot_check.automatic`: a proposed mark, not flagged at `threshold`) that no marker decided
+    outside the checks. `sample`'s answers with a result (`check_results`) are the checks."""
     checked = pd.Series(False, index=table.index)
     right = pd.Series(False, index=table.index)
     done = sample[results.notna().to_numpy()]
@@ -42,7 +41,15 @@ def stop_advices(table: pd.DataFrame, threshold: float, sample: pd.DataFrame, re
         if key in position:
             checked[position[key]] = True
             right[position[key]] = bool(result)
-    machine = (table["proposed"].notna() & ~flagged(table, threshold)).to_numpy()
+    # the machine's marks: not flagged, and not decided by a marker outside the checks (those are
+    # the teacher's, right); a sampled answer stays among them, checked or not, so that the
+    # checks remain a random draw of them
+    sampled = pd.Series(False, index=table.index)
+    for key in zip(sample["question_id"], sample["answer_id"]):
+        if key in position:
+            sampled[position[key]] = True
+    machine = (table["proposed"].notna() & ~flagged(table, threshold)
+               & (~table["reviewed"].astype(bool) | sampled)).to_numpy()
     conf = table["confidence"].to_numpy(float)
     out = []
     questions = list(dict.fromkeys(table["question_id"]))
@@ -51,7 +58,7 @@ def stop_advices(table: pd.DataFrame, threshold: float, sample: pd.DataFrame, re
         parts.append((POOLED, np.ones(len(table), dtype=bool)))
     for label, rows in parts:
         out.append((label, stop_advice(conf[rows], machine[rows], checked.to_numpy()[rows],
-                                       right.to_numpy()[rows], target)))
+                                       right.to_numpy()[rows], target, class_size=int(rows.sum()))))
     return out
 
 
@@ -61,9 +68,14 @@ def advice_lines(table: pd.DataFrame, threshold: float, sent_to_queue, target: f
     current sample (`sent_to_queue`: the checks answered "wrong" not yet decided)."""
     sample = spot_sample(table, threshold, size, seed)
     results = check_results(sample, sent_to_queue)
+    waiting = (flagged(table, threshold) & ~table["reviewed"].astype(bool)).to_numpy()
     lines = []
     for label, advice in stop_advices(table, threshold, sample, results, target):
         text = f"{label}: {advice.message()}"
+        rows = np.ones(len(table), dtype=bool) if label == POOLED else (table["question_id"] == label).to_numpy()
+        left = int((waiting & rows).sum())
+        if advice.action == "stop" and left:  # the promise counts the flagged answers as the teacher's
+            text += f" (once you decide the {left} flagged answers left in the Review queue)"
         if advice.action == "check":
             text += " (the Spot checks view draws them: raise its number of answers to check)"
         lines.append((advice.action, text))

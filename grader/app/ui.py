@@ -125,9 +125,13 @@ def show_stop_advice(table, threshold: float) -> None:
     lines = advice_lines(table, threshold, state.get("spot_wrong", set()), stop_target(),
                          int(state.get("spot_size_kept", SAMPLE_SIZE)), int(state.get("spot_seed", 0)))
     with st.container(border=True, key="stop_advice"):
-        st.markdown(f"**Can I stop marking?** (target: {stop_target():.0%} of the machine's marks right)")
+        st.markdown(f"**Can I stop marking?** (target: {stop_target():.0%} of the class's final marks right, "
+                    "your decisions counted as right)")
         for action, text in lines:
             (st.success if action == "stop" else st.info)(md_escape(text))
+        if any(action != "stop" for action, _ in lines):
+            st.caption("Deciding the groups in the Groups view leaves the machine fewer answers, and so fewer "
+                       "checks to vouch for them.")
 
 
 def input_stamp(path: Path, settings: AppSettings) -> tuple:

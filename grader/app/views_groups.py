@@ -12,7 +12,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from grader.app.grouping import meaning_groups
+from grader.app.grouping import groups_to_decide
 from grader.app.review import NO_MARK, features_found, group_summary
 from grader.app.review_store import SPLIT, TAKEN_OUT, NewDecision, ReviewStore
 from grader.app.session import ExamSession
@@ -20,26 +20,33 @@ from grader.app.ui import ask_name, marker, md_escape, notice, ready_to_decide, 
 from grader.app.views_review import answer_position, show_why
 
 
-def _meaning_groups(session: ExamSession, qid: str) -> dict[str, str]:
-    """answer id -> group of answers alike in meaning (computed once per question model)."""
+def _meaning_groups(session: ExamSession, qid: str, table: pd.DataFrame) -> dict[str, str]:
+    """answer id -> its group to decide (`groups_to_decide`): the answers nobody had decided
+    when the question's model was last trained, alike to a leader with the same proposed mark.
+    Computed once per model, so the groups stay put while the marker decides them."""
     qs = session.questions[qid]
     cache = st.session_state.setdefault("meaning_groups", {})
     key = (session.exam_id, qid, qs.model_key, len(qs.table))
     if key not in cache:
-        labels = meaning_groups(qs.features, qs.table["answer"].tolist())
-        cache[key] = dict(zip(qs.table["answer_id"], (f"m{g}" for g in labels)))
+        own = table[table["question_id"] == qid].set_index("answer_id")
+        ids = qs.table["answer_id"].tolist()
+        decided = own["reviewed"].reindex(ids).fillna(False).to_numpy(bool)
+        labels, _ = groups_to_decide(qs.features, qs.table["answer"].tolist(),
+                                     qs.table["proposed"].tolist(), decided)
+        cache[key] = {a: f"m{g}" for a, g in zip(ids, labels) if g >= 0}
     return cache[key]
 
 
 def grouped(session: ExamSession, store: ReviewStore, table: pd.DataFrame) -> pd.DataFrame:
-    """The table with `group` set to the groups of alike answers, after the markers' splits
-    (a group split into answers with identical features) and answers taken out, as the store
-    keeps them (a reload shows the groups as they were left)."""
+    """The table with `group` set to the groups to decide, after the markers' splits (a group
+    split into answers with identical features) and answers taken out, as the store keeps
+    them (a reload shows the groups as they were left)."""
     edits = store.group_edits(session.exam_id)
     out, split = edits[TAKEN_OUT], edits[SPLIT]
+    per_question = {q: _meaning_groups(session, q, table) for q in table["question_id"].unique()}
     groups = []
     for q, a, same_features in zip(table["question_id"], table["answer_id"], table["group"]):
-        g = _meaning_groups(session, q).get(a, f"alone:{a}")
+        g = per_question[q].get(a, f"alone:{a}")
         if (q, a) in out:
             g = f"alone:{a}"
         elif (q, a) in split:
@@ -75,11 +82,16 @@ def groups_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame,
     groups = group_summary(table)
     st.subheader("Groups of answers that mean the same")
     if groups.empty:
-        st.info("No two answers are alike here.")
+        st.info("No two answers left to decide are alike here.")
         return
-    st.caption(f"{len(groups)} group(s) of two or more answers alike in what the rubric finds "
-               "and in wording, largest first. Check the answers, take out any that do not "
-               "belong, and apply one mark to the whole group.")
+    done = groups["reviewed"] >= groups["size"]
+    groups = pd.concat([groups[~done], groups[done]], ignore_index=True)  # those left to decide first
+    st.caption(f"{int((~done).sum())} group(s) to decide: answers nobody had decided, alike in what the "
+               "rubric finds and in wording, each with one proposed mark, largest first"
+               + (f" ({int(done.sum())} decided, at the end of the list)" if done.any() else "") + ". "
+               "Check the answers, take out any that do not belong, and apply one mark to the rest. "
+               "Deciding every group, then the flagged answers left in the Review queue, is the "
+               "quickest way through a class.")
     keys = list(zip(groups["question_id"], groups["group"]))
     labels = {k: f"{r['size']} answers · {r['question_id']} · e.g. “{_short(r['example'])}” · "
                  f"proposed {r['proposed']} · {r['reviewed']} decided"
@@ -165,6 +177,7 @@ def _apply_group(store: ReviewStore, exam_id: str, members: pd.DataFrame, key: s
         return
     for d in saved:
         state["seen"][(d.question_id, d.answer_id)] = d.version
+    state.pop("group_pick", None)  # on to the next group to decide (a decided one goes to the end)
     text = f"Saved mark {mark} for {len(saved)} answer(s) of the group."
     if conflicts:
         others = "; ".join(f"{shown_id(exam_id, c.current.answer_id)}: {c.current.new_mark} by "

@@ -109,6 +109,10 @@ def start_view(session: ExamSession, store: ReviewStore, settings: AppSettings) 
     a.metric("Answers marked", f"{int(marked.sum())} of {len(table)}")
     b.metric("Marks the model learned from", qs.training_size)
     st.text(_model_status(qs, int(marked.sum())))
+    if not isinstance(qs.model, NoModel):
+        st.info("The model proposes a mark for every answer now: deciding the Groups view's groups, then "
+                "the flagged answers left in the Review queue, is the quickest way through the rest of the "
+                "class (one decision for each group, plus one for each answer you take out of it).")
     _retrain(session, qs, decisions, settings, marks)
     _training_status((session.exam_id, qid))
 

@@ -4,15 +4,18 @@ A teacher's effort: how many decisions a class takes and how many final marks ar
 question's class is all its answers (both splits), Beetle's labels standing for the teacher's
 marks; the app's workflow is played on it (`grader.bench.effort_play`): the Start view's
 order (and, beside it, random orders: the mean of `--seeds` seeds), the app's retraining
-cadence, the Review queue of flagged answers decided one by one or by the Groups view's groups.
+cadence, and the rest of the class finished one by one (the Review queue of flagged answers) or
+by groups (the Groups view's groups of the answers left, then the flagged ones in none).
 
 Printed per scheme, as a curve against the answers marked (10, 20, ...; a question with fewer
 answers counts as fully marked, by hand, from there): decisions per answer (marked + decided,
 over the class) and final accuracy (the teacher's marks, all right, and the machine's left as
 they are), pooled over the questions; then per question the fewest decisions per answer
 reaching the target accuracy (0.97 2-way, 0.95 3-way; hand marking, 1.0, always does) and
-its spread across questions; and the purity of the groups (queued answers in groups of two or
-more that have their leader's true mark). The per-question fewest is the best stopping point
+its spread across questions; at each point, the questions that reach the target within the
+issue's budget of decisions (0.40 2-way, 0.55 3-way) and the spread of their figures; and the
+purity of the groups (unmarked answers in groups of two or more that deserve the mark most of
+their group deserve). The per-question fewest is the best stopping point
 *knowing the truth*: what a stop signal could at best reach. Then the stop estimate: where it
 tells the teacher to stop, per question and pooled over exams of `--exam-size` questions drawn
 at random (`grader.bench.effort_exam`), what that cost and how close its estimate was.
@@ -37,8 +40,11 @@ from grader.bench.effort_exam import exam_stop_figures
 from grader.bench.parallel import run_tasks
 
 TARGETS = {"2way": 0.97, "3way": 0.95}
+#: The decisions per answer the issue allows for the target (issue 29).
+BUDGETS = {"2way": 0.40, "3way": 0.55}
 ORDERS = ("suggested", "random")
-POLICIES = {"one by one": "decisions", "by groups": "decisions_by_groups"}
+#: How the teacher finishes a class: (its decisions, its final accuracy) columns.
+POLICIES = {"one by one": ("decisions", "accuracy"), "by groups": ("decisions_by_groups", "accuracy_by_groups")}
 
 
 def run_one(record: dict, texts: list[str], labels: list[str], scheme: str, order: str, seed: int) -> list[dict]:
@@ -50,6 +56,7 @@ def run_one(record: dict, texts: list[str], labels: list[str], scheme: str, orde
     for p in play(record, texts, truth, scheme, order, seed, TARGETS[scheme]):
         rows.append(dict(asdict(p), question_id=record["question_id"], scheme=scheme, order=order, seed=seed,
                          decisions=p.decisions, decisions_by_groups=p.decisions_by_groups, accuracy=p.accuracy,
+                         accuracy_by_groups=p.accuracy_by_groups,
                          decisions_to_stop=p.decisions_to_stop, accuracy_at_stop=p.accuracy_at_stop))
     return rows
 
@@ -59,7 +66,8 @@ def with_hand_marked(table: pd.DataFrame) -> pd.DataFrame:
     checkpoint of the largest class: a class smaller than a checkpoint is fully marked there."""
     mean = table.groupby(["scheme", "order", "question_id", "marked"], as_index=False).agg(
         size=("size", "first"), decisions=("decisions", "mean"), decisions_by_groups=("decisions_by_groups", "mean"),
-        accuracy=("accuracy", "mean"), grouped=("grouped", "mean"), grouped_pure=("grouped_pure", "mean"))
+        accuracy=("accuracy", "mean"), accuracy_by_groups=("accuracy_by_groups", "mean"),
+        grouped=("grouped", "mean"), grouped_pure=("grouped_pure", "mean"))
     marks = sorted(mean.marked.unique())
     parts = [mean]
     for (scheme, order, qid), rows in mean.groupby(["scheme", "order", "question_id"]):
@@ -67,25 +75,29 @@ def with_hand_marked(table: pd.DataFrame) -> pd.DataFrame:
         missing = [k for k in marks if k not in set(rows.marked)]
         parts.append(pd.DataFrame({"scheme": scheme, "order": order, "question_id": qid, "marked": missing,
                                    "size": size, "decisions": float(size), "decisions_by_groups": float(size),
-                                   "accuracy": 1.0, "grouped": 0.0, "grouped_pure": 0.0}))
+                                   "accuracy": 1.0, "accuracy_by_groups": 1.0, "grouped": 0.0, "grouped_pure": 0.0}))
     out = pd.concat(parts, ignore_index=True).astype({"marked": int, "size": int})
     return out.sort_values(["scheme", "order", "question_id", "marked"], ignore_index=True)
 
 
-def fewest_decisions(curves: pd.DataFrame, target: float, column: str) -> pd.Series:
+def fewest_decisions(curves: pd.DataFrame, target: float, column: str, accuracy: str = "accuracy") -> pd.Series:
     """Per question, the fewest decisions per answer (`column` / class size) at a point whose
-    final accuracy reaches `target`; 1.0 (hand marking) when none does."""
+    final accuracy (`accuracy`) reaches `target`; 1.0 (hand marking) when none does."""
     share = curves[column] / curves["size"]
-    reached = share.where(curves["accuracy"] >= target - 1e-12)
+    reached = share.where(curves[accuracy] >= target - 1e-12)
     return reached.groupby(curves["question_id"]).min().fillna(1.0).clip(upper=1.0)
 
 
 def pooled(curves: pd.DataFrame) -> pd.DataFrame:
-    """Per point, decisions per answer and accuracy over all the questions' answers."""
+    """Per point, each policy's decisions per answer and final accuracy ("<policy> accuracy")
+    over all the questions' answers."""
     g = curves.groupby("marked")
     total = g["size"].sum()
-    return pd.DataFrame({policy: g[column].sum() / total for policy, column in POLICIES.items()}
-                        | {"accuracy": (curves["accuracy"] * curves["size"]).groupby(curves["marked"]).sum() / total})
+    out = {}
+    for policy, (column, accuracy) in POLICIES.items():
+        out[policy] = g[column].sum() / total
+        out[f"{policy} accuracy"] = (curves[accuracy] * curves["size"]).groupby(curves["marked"]).sum() / total
+    return pd.DataFrame(out)
 
 
 def report(table: pd.DataFrame, scheme: str) -> tuple[str, dict]:
@@ -98,7 +110,7 @@ def report(table: pd.DataFrame, scheme: str) -> tuple[str, dict]:
     figures: dict = {"target": target, "pooled": {}, "fewest": {}, "spread": {}}
     pools = {order: pooled(curves[curves.order == order]) for order in ORDERS if (curves.order == order).any()}
     for k in sorted(curves.marked.unique()):
-        cells = [f"{pools[o].loc[k, p]:.3f} / {pools[o].loc[k, 'accuracy']:.3f}" for o in pools for p in POLICIES]
+        cells = [f"{pools[o].loc[k, p]:.3f} / {pools[o].loc[k, p + ' accuracy']:.3f}" for o in pools for p in POLICIES]
         lines.append(f"{k:6d}  " + "  ".join(f"{c:>25s}" for c in cells))
     for order, pool in pools.items():
         figures["pooled"][order] = {str(k): {**row.to_dict()} for k, row in pool.iterrows()}
@@ -107,10 +119,10 @@ def report(table: pd.DataFrame, scheme: str) -> tuple[str, dict]:
     per_question = {}
     for order, pool in pools.items():
         own = curves[curves.order == order]
-        for policy, column in POLICIES.items():
-            fewest = fewest_decisions(own, target, column)
+        for policy, (column, accuracy) in POLICIES.items():
+            fewest = fewest_decisions(own, target, column, accuracy)
             per_question[f"{order}, {policy}"] = fewest
-            at_pool = pool[policy].where(pool["accuracy"] >= target - 1e-12).min()
+            at_pool = pool[policy].where(pool[f"{policy} accuracy"] >= target - 1e-12).min()
             at_pool = 1.0 if np.isnan(at_pool) else min(1.0, float(at_pool))
             weighted = float((fewest * own.groupby("question_id")["size"].first()).sum()
                              / own.groupby("question_id")["size"].first().sum())
@@ -129,9 +141,28 @@ def report(table: pd.DataFrame, scheme: str) -> tuple[str, dict]:
         purity = (g.grouped_pure / g.grouped).dropna()
         total = float(g.grouped_pure.sum() / g.grouped.sum()) if g.grouped.sum() else float("nan")
         figures.setdefault("group_purity", {})[order] = {"pooled": total, "per_question": purity.round(4).to_dict()}
-        lines.append(f"group purity ({order}): {total:.3f} of the queued answers in groups of two or more have "
-                     f"their leader's true mark; per question min / median / max "
+        lines.append(f"group purity ({order}): {total:.3f} of the unmarked answers in groups of two or more deserve "
+                     f"the mark most of their group deserve; per question min / median / max "
                      + (f"{purity.min():.3f} / {purity.median():.3f} / {purity.max():.3f}" if len(purity) else "-"))
+    lines.append(f"per question at each point, by groups: questions reaching {target:.2f} within {BUDGETS[scheme]:.2f} "
+                 "decisions per answer; final accuracy and decisions per answer min / median / max")
+    figures["per_point"] = {}
+    for order in pools:
+        own = curves[curves.order == order]
+        for k, at in own.groupby("marked"):
+            at = at[at.marked < at["size"]]  # the classes still being marked there
+            if at.empty:
+                continue
+            share = at.decisions_by_groups / at["size"]
+            good = int(((at.accuracy_by_groups >= target - 1e-12) & (share <= BUDGETS[scheme] + 1e-12)).sum())
+            figures["per_point"].setdefault(order, {})[str(k)] = {
+                "questions": len(at), "within_budget_at_target": good,
+                "accuracy": [float(at.accuracy_by_groups.min()), float(at.accuracy_by_groups.median()),
+                             float(at.accuracy_by_groups.max())],
+                "decisions": [float(share.min()), float(share.median()), float(share.max())]}
+            lines.append(f"  {order:9s} {k:3d}: {good:2d} of {len(at):2d}; accuracy {at.accuracy_by_groups.min():.3f} / "
+                         f"{at.accuracy_by_groups.median():.3f} / {at.accuracy_by_groups.max():.3f}; decisions "
+                         f"{share.min():.3f} / {share.median():.3f} / {share.max():.3f}")
     return "\n".join(lines), figures
 
 
@@ -149,7 +180,7 @@ def stop_figures(table: pd.DataFrame, order: str) -> tuple[str, dict]:
                       "decisions": 1.0 if first is None else first.decisions_to_stop / size,
                       "accuracy": 1.0 if first is None else float(first.accuracy_at_stop)})
         if first is not None and first.kept > 0:
-            truth = first.kept_right / first.kept
+            truth = first.accuracy_at_stop  # the class's final marks, as the estimate
             honest.append({"question_id": qid, "estimate": float(first.estimate), "truth": float(truth),
                            "within_3_points": bool(abs(first.estimate - truth) <= 0.03 + 1e-12),
                            "inside": bool(first.low - 1e-12 <= truth <= first.high + 1e-12)})
@@ -158,7 +189,7 @@ def stop_figures(table: pd.DataFrame, order: str) -> tuple[str, dict]:
                                                     accuracy=("accuracy", "mean"), stopped=("stopped", "mean"))
     weights = per_question["size"] / per_question["size"].sum()
     at_points = rows[rows["estimate"].notna() & (rows["kept"] > 0)]
-    truth_all = at_points["kept_right"] / at_points["kept"]
+    truth_all = (at_points["size"] - at_points["kept"] + at_points["kept_right"]) / at_points["size"]
     inside_all = float(((at_points["low"] - 1e-12 <= truth_all) & (truth_all <= at_points["high"] + 1e-12)).mean()) \
         if len(at_points) else float("nan")
     within_all = float(((at_points["estimate"] - truth_all).abs() <= 0.03 + 1e-12).mean()) if len(at_points) else float("nan")
@@ -243,8 +274,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     for scheme in schemes:
         text, figures = report(table, scheme)
         print(text)
-        print(f"the stop estimate (random checks of the machine's marks, as many as would vouch for "
-              f"{TARGETS[scheme]:.2f} if all right; exact bounds, 90% confidence):")
+        print(f"the stop estimate, deciding by groups (random checks of the machine's marks, as many as would vouch "
+              f"for {TARGETS[scheme]:.2f} of the class's final marks if all right; exact bounds, 90% confidence; the "
+              "estimate and the truth are the class's final marks):")
         figures["stop"] = {}
         for order in ORDERS:
             text, figures["stop"][order] = stop_figures(table[table.scheme == scheme], order)

@@ -24,9 +24,12 @@ import pandas as pd
 def exam_point(rows: pd.DataFrame, sizes: dict[str, int], target: float,
                rng: np.random.Generator, scope: str = "machine") -> dict:
     """The pooled advice for one exam at one point: `rows` has a row per question still
-    being marked there (its machine marks' confidences and rightness), `sizes` every
-    question's class size (those without a row are all marked by hand). `scope`: the target
-    is on the "machine"'s marks, or on the "class"'s final marks (the teacher's right)."""
+    being marked there (its machine marks' confidences and rightness, and the teacher's
+    decisions so far, `decisions_by_groups`), `sizes` every question's class size (those
+    without a row are all marked by hand). `scope`: the target is on the "machine"'s marks,
+    or on the "class"'s final marks (the teacher's right); the estimate and its interval are
+    in the same terms. The teacher's decisions at a stop: those so far, the checks and the
+    machine marks not vouched for."""
     from grader.grading.stop import allowed_wrong, checks_needed, stop_advice
 
     confidence = np.concatenate([np.asarray(c, dtype=float) for c in rows["machine_confidence"]] or [np.zeros(0)])
@@ -42,9 +45,13 @@ def exam_point(rows: pd.DataFrame, sizes: dict[str, int], target: float,
                          class_size=class_size)
     stop = advice.action == "stop"
     kept = ~checked & (confidence >= advice.threshold) if stop else np.zeros(len(confidence), dtype=bool)
+    by_hand = sum(n for q, n in sizes.items() if q not in set(rows["question_id"]))
+    decided = float(rows["decisions_by_groups"].sum()) + by_hand + len(confidence) - int(kept.sum())
+    figures = ((advice.class_estimate, advice.class_low, advice.class_high) if scope == "class"
+               else (advice.estimate, advice.low, advice.high))
     return {"stop": stop, "size": total, "machine": len(confidence), "checks": int(checked.sum()),
-            "kept": int(kept.sum()), "kept_right": int(right[kept].sum()),
-            "estimate": advice.estimate, "low": advice.low, "high": advice.high}
+            "kept": int(kept.sum()), "kept_right": int(right[kept].sum()), "decided": decided,
+            "estimate": figures[0], "low": figures[1], "high": figures[2]}
 
 
 def play_exam(curve: pd.DataFrame, exam: Sequence[str], target: float, seed: int, scope: str = "machine") -> dict:
@@ -57,7 +64,7 @@ def play_exam(curve: pd.DataFrame, exam: Sequence[str], target: float, seed: int
     for k in sorted(own.marked.unique()):
         point = exam_point(own[own.marked == k], sizes, target, np.random.default_rng([seed, int(k)]), scope)
         if point["stop"]:
-            return {**point, "marked": int(k), "decisions": (total - point["kept"]) / total,
+            return {**point, "marked": int(k), "decisions": point["decided"] / total,
                     "accuracy": (total - point["kept"] + point["kept_right"]) / total}
     return {"stop": False, "size": total, "marked": None, "decisions": 1.0, "accuracy": 1.0, "kept": 0,
             "kept_right": 0, "checks": 0, "estimate": np.nan, "low": np.nan, "high": np.nan}
@@ -88,8 +95,8 @@ def exam_stop_figures(table: pd.DataFrame, order: str, target: float, exam_size:
     for s, curve in rows.groupby("seed"):
         for e, exam in enumerate(drawn):
             result = play_exam(curve, exam, target, 1000 * int(s) + e, scope)
-            if result["stop"] and result["kept"]:
-                truth = result["kept_right"] / result["kept"]
+            if result["stop"] and result["kept"]:  # the truth in the estimate's terms
+                truth = result["accuracy"] if scope == "class" else result["kept_right"] / result["kept"]
                 result |= {"truth": truth, "within_3_points": abs(result["estimate"] - truth) <= 0.03 + 1e-12,
                            "inside": result["low"] - 1e-12 <= truth <= result["high"] + 1e-12}
             results.append(result)

@@ -4,12 +4,17 @@ The teacher marks answers one at a time, in the Start view's order (`grader.grad
 weighed by the current model's confidences and asked again after every mark) or in a random
 order; the question's model is trained at the app's cadence (`grader.app.starter.retrain_due`:
 first at 10 marks of two marks, then every `RETRAIN_EVERY` new marks). At each point of the
-curve the current model grades the answers not marked yet; the flagged ones (default
-threshold) go to the Review queue, which the teacher decides either one by one (one decision
-each, always right) or by the Groups view's groups (`grader.app.grouping`): one mark for a
-group, the true mark of its leader, costs one decision, plus one for each member whose true
-mark differs (taken out and decided alone). Either way every flagged answer ends right; the
-machine's marks left as they are end right or wrong.
+curve the current model grades the answers not marked yet, and the teacher finishes the class
+in one of two ways:
+- *one by one*: the flagged answers (default threshold) go to the Review queue, one decision
+  each, always right; the machine's other marks stay as they are;
+- *by groups*: first the Groups view's groups (`grader.app.grouping.groups_to_decide`: the
+  answers nobody has decided, alike to a leader with the same proposed mark), one mark a group,
+  the mark most of its members deserve, costing one decision plus one for each member with
+  another true mark (taken out and decided alone), so every grouped answer ends right; then the
+  flagged answers in no group, one by one. The machine keeps the rest.
+The stop estimate (`grader.grading.stop`, the target on the class's final marks) is asked about
+the machine's marks of the second way, the app's workflow (Start, Groups, Review).
 """
 
 from __future__ import annotations
@@ -34,19 +39,21 @@ class Point:
     marked: int
     size: int  # answers in the class
     queue: int  # flagged answers, decided one by one
-    group_decisions: int  # the same queue decided by groups
-    auto: int  # answers left to the machine
+    auto: int  # answers left to the machine, one by one
     auto_right: int  # of them, marked right
-    grouped: int  # queued answers in groups of two or more
-    grouped_pure: int  # of them, with the true mark of their group's leader
+    group_decisions: int  # decisions by groups: the groups, their members taken out, the flagged rest
+    group_auto: int  # answers left to the machine, by groups
+    group_auto_right: int  # of them, marked right
+    grouped: int  # unmarked answers in groups of two or more
+    grouped_pure: int  # of them, with the mark most of their group deserve
     checks: int = 0  # machine marks checked at random, as the stop estimate asks (`grader.grading.stop`)
     stop: bool = False  # whether the checks let the teacher stop here
     kept: int = 0  # unchecked machine marks the estimate is about (those vouched for when `stop`)
     kept_right: int = 0  # of them, right
-    estimate: float = float("nan")  # their estimated share right, and its interval
+    estimate: float = float("nan")  # the class's final marks: their estimated share right, and its interval
     low: float = float("nan")
     high: float = float("nan")
-    machine_confidence: tuple[float, ...] = ()  # the machine's marks (not flagged): their confidences
+    machine_confidence: tuple[float, ...] = ()  # the machine's marks (by groups): their confidences
     machine_right: tuple[bool, ...] = ()  # and whether each is right (the exam's pooled stop, `effort_exam`)
 
     @property
@@ -60,8 +67,8 @@ class Point:
 
     @property
     def decisions_to_stop(self) -> int:
-        """Everything but the machine marks vouched for is the teacher's (marked, decided, checked)."""
-        return self.size - self.kept
+        """By groups, then the checks and the machine's marks not vouched for, decided one by one."""
+        return self.marked + self.group_decisions + self.group_auto - self.kept
 
     @property
     def accuracy_at_stop(self) -> float:
@@ -69,8 +76,12 @@ class Point:
 
     @property
     def accuracy(self) -> float:
-        """Final marks right: the teacher's (all right) and the machine's left as they are."""
+        """Final marks right, one by one: the teacher's (all right) and the machine's as they are."""
         return (self.size - self.auto + self.auto_right) / self.size
+
+    @property
+    def accuracy_by_groups(self) -> float:
+        return (self.size - self.group_auto + self.group_auto_right) / self.size
 
 
 def checkpoints(size: int) -> list[int]:
@@ -78,32 +89,36 @@ def checkpoints(size: int) -> list[int]:
     return list(range(STEP, size, STEP))
 
 
-def queue_by_groups(queue: np.ndarray, group: np.ndarray, leaders: Sequence[int],
-                    truth: np.ndarray) -> tuple[int, int, int]:
-    """(decisions, answers in groups of two or more, of them with their leader's true mark) to
-    decide the queued answers `queue` by groups: a group's mark is the true mark of its leader
-    (of its first queued answer when the leader is not queued)."""
+def decide_by_groups(group: np.ndarray, flagged: np.ndarray, truth: np.ndarray) -> tuple[int, np.ndarray, int, int]:
+    """The Groups view, then the Review queue, on one class's unmarked answers (`group` is
+    `groups_to_decide`'s, -1 for an answer decided already; `flagged` and `truth` per answer):
+    (decisions, which answers the teacher decided, answers in groups of two or more, of them
+    with the mark most of their group deserve). A group's mark is the one most of its members
+    deserve; each member with another true mark is taken out and decided alone."""
+    decided = np.zeros(len(group), dtype=bool)
     decisions = grouped = pure = 0
-    for g in np.unique(group[queue]):
-        members = queue[group[queue] == g]
-        if len(members) == 1:
-            decisions += 1
+    for g in np.unique(group[group >= 0]):
+        members = np.flatnonzero(group == g)
+        if len(members) < 2:
             continue
-        leader = leaders[g] if leaders[g] in set(members.tolist()) else int(members[0])
-        same = int((truth[members] == truth[leader]).sum())
-        decisions += 1 + len(members) - same
+        _, counts = np.unique(truth[members].astype(str), return_counts=True)
+        decisions += 1 + len(members) - int(counts.max())
         grouped += len(members)
-        pure += same
-    return decisions, grouped, pure
+        pure += int(counts.max())
+        decided[members] = True
+    alone = flagged & ~decided & (group >= 0)
+    decided |= alone
+    return decisions + int(alone.sum()), decided, grouped, pure
 
 
 def measure(model, question, texts: list[str], truth: np.ndarray, marked: np.ndarray, target: float,
             rng: np.random.Generator) -> Point:
     """The point of the curve for the current model and the answers marked so far; the
-    machine's marks are also checked at random as the stop estimate asks (the checks a perfect
-    machine would need to vouch for `target`) and the estimate given."""
-    from grader.app.grouping import group_answers
-    from grader.grading.stop import checks_needed, stop_advice
+    machine's marks left by groups are also checked at random as the stop estimate asks (the
+    checks a perfect machine would need to vouch for `target` of the class's final marks) and
+    the estimate given."""
+    from grader.app.grouping import groups_to_decide
+    from grader.grading.stop import allowed_wrong, checks_needed, stop_advice
 
     judge = model if model is not None else NoModel(question)
     rest = np.flatnonzero(~marked)
@@ -111,20 +126,23 @@ def measure(model, question, texts: list[str], truth: np.ndarray, marked: np.nda
     flagged = graded["flagged"].to_numpy(dtype=bool)
     proposed = graded["mark"].to_numpy(dtype=object)
     right = proposed == truth[rest]
-    auto_right = int(right[~flagged].sum())
-    queue = rest[flagged]
-    group, leaders = group_answers(judge.features(texts), texts)
-    decisions, grouped, pure = queue_by_groups(queue, group, leaders, truth)
-    machine = np.flatnonzero(~flagged)
+    every = np.full(len(texts), None, dtype=object)
+    every[rest] = proposed
+    group = groups_to_decide(judge.features(texts), texts, every, marked)[0][rest]
+    decisions, decided, grouped, pure = decide_by_groups(group, flagged, truth[rest])
+    machine = ~decided
     checked = np.zeros(len(rest), dtype=bool)
-    checked[rng.choice(machine, min(len(machine), checks_needed(len(machine), target)), replace=False)] = True
+    pool = np.flatnonzero(machine)
+    wanted = checks_needed(len(pool), target, allowed=allowed_wrong(len(texts), target))
+    checked[rng.choice(pool, min(len(pool), wanted), replace=False)] = True
     confidence = graded["confidence"].to_numpy(dtype=float)
-    advice = stop_advice(confidence, ~flagged, checked, right, target)
-    kept = ~flagged & ~checked & ((confidence >= advice.threshold) if advice.action == "stop" else True)
-    return Point(int(marked.sum()), len(texts), len(queue), decisions, int((~flagged).sum()), auto_right,
+    advice = stop_advice(confidence, machine, checked, right, target, class_size=len(texts))
+    kept = machine & ~checked & ((confidence >= advice.threshold) if advice.action == "stop" else True)
+    return Point(int(marked.sum()), len(texts), int(flagged.sum()), int((~flagged).sum()),
+                 int(right[~flagged].sum()), decisions, int(machine.sum()), int(right[machine].sum()),
                  grouped, pure, int(checked.sum()), advice.action == "stop", int(kept.sum()),
-                 int(right[kept].sum()), advice.estimate, advice.low, advice.high,
-                 tuple(confidence[~flagged].tolist()), tuple(right[~flagged].tolist()))
+                 int(right[kept].sum()), advice.class_estimate, advice.class_low, advice.class_high,
+                 tuple(confidence[machine].tolist()), tuple(right[machine].tolist()))
 
 
 def play(record: dict, texts: list[str], truth: Sequence[str], scheme: str, order: str,

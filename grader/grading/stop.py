@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from scipy.stats import hypergeom
@@ -118,24 +118,50 @@ class StopAdvice:
     wrong: int  # of them, wrong
     more_checks: int  # random checks still to do, if they come out right ("check")
     class_size: int = 0  # when the target is on a whole class's final marks: its answers (else 0)
+    below: int = 0  # machine marks under the threshold, not checked: the teacher's to decide ("stop")
+
+    @property
+    def class_estimate(self) -> float:
+        """The estimated share of the class's final marks right (the teacher's decisions right);
+        NaN when the target is on the machine's marks alone."""
+        return self._on_class(self.estimate)
 
     @property
     def class_low(self) -> float:
-        """The lowest share of the class's final marks right that the interval leaves (the
-        teacher's decisions right); NaN when the target is on the machine's marks alone."""
-        if not self.class_size or math.isnan(self.low):
+        """The lowest share of the class's final marks right that the interval leaves."""
+        return self._on_class(self.low)
+
+    @property
+    def class_high(self) -> float:
+        return self._on_class(self.high)
+
+    def _on_class(self, share: float) -> float:
+        if not self.class_size:
             return math.nan
-        return 1 - (1 - self.low) * self.left / self.class_size
+        if self.left == 0:
+            return 1.0
+        return math.nan if math.isnan(share) else 1 - (1 - share) * self.left / self.class_size
 
     def message(self) -> str:
         """The advice in a teacher's words."""
         figures = (f"estimated {self.estimate:.0%} right (from {self.low:.0%} to {self.high:.0%}, "
                    f"{self.level:.0%} confidence)" if not math.isnan(self.estimate) else "")
+        if self.action == "stop" and self.below:
+            return (f"decide the {self.below} machine marks below {self.threshold:.0%} confidence (set the flag "
+                    f"threshold there to see them), then " + replace(self, below=0).message())
+        if self.action == "stop" and self.class_size:
+            whole = (f"with your decisions, the class's {self.class_size} marks are estimated {self.class_estimate:.0%} "
+                     f"right (from {self.class_low:.0%} to {self.class_high:.0%}, {self.level:.0%} confidence)")
+            if self.left == 0:
+                return "you can stop marking: nothing is left to the machine, every mark is yours"
+            if self.checked == 0:
+                return (f"you can stop marking: the {self.left} answers left to the machine are too few to bring the "
+                        f"class's marks below {self.target:.0%} even if all were wrong; {whole}")
+            return (f"you can stop marking: the {self.left} answers left to the machine are {figures}, from "
+                    f"{self.checked} checked at random; {whole}")
         if self.action == "stop":
-            whole = (f"; with your decisions, at least {self.class_low:.0%} of the class's marks are right"
-                     if not math.isnan(self.class_low) else "")
             return (f"you can stop marking: the {self.left} answers left to the machine are {figures}, "
-                    f"from {self.checked} checked at random" + whole)
+                    f"from {self.checked} checked at random")
         whose = "the class's marks" if self.class_size else "its marks"
         if self.action == "check":
             return (f"check {self.more_checks} more of the machine's marks, drawn at random: if they are right, "
@@ -153,7 +179,8 @@ class StopAdvice:
                     ("threshold", self.threshold), ("left", self.left), ("estimate", self.estimate),
                     ("low", self.low), ("high", self.high), ("checked", self.checked), ("wrong", self.wrong),
                     ("more_checks", self.more_checks), ("class_size", self.class_size),
-                    ("class_low", self.class_low))}}
+                    ("class_estimate", self.class_estimate), ("class_low", self.class_low),
+                    ("class_high", self.class_high), ("below", self.below))}}
 
 
 def interval(population: int, checked: int, wrong: int, level: float = LEVEL) -> tuple[float, float, float]:
@@ -178,7 +205,9 @@ def stop_advice(confidence: Sequence[float], machine: Sequence[bool], checked: S
     was `right`. By default `target` is on the machine's marks; given `class_size` (the
     answers of the class, or exam, the machine's and the teacher's together), it is on the
     class's final marks, the teacher's decisions counting as right: the machine may then be
-    wrong on (1 - target) x class_size of its marks, which takes fewer checks to vouch for."""
+    wrong on (1 - target) x class_size of its marks, which takes fewer checks to vouch for, and
+    none when it keeps no more answers than that (their estimate is then their confidence, and
+    the interval all that is possible: the class's share right is certain to be in it)."""
     if not 0 < target < 1:
         raise ValueError(f"the target accuracy must be between 0 and 1 (e.g. 0.95), not {target!r}")
     conf = np.asarray(confidence, dtype=float)
@@ -199,8 +228,15 @@ def stop_advice(confidence: Sequence[float], machine: Sequence[bool], checked: S
         best = (t, n_pool, n_checked, n_wrong)
     if best is not None and best[1] > best[2]:  # something is left to the machine
         t, n_pool, n_checked, n_wrong = best
-        return StopAdvice("stop", target, level, float(t), n_pool - n_checked,
-                          *interval(n_pool, n_checked, n_wrong, level), n_checked, n_wrong, 0, class_size or 0)
+        figures = interval(n_pool, n_checked, n_wrong, level)
+        if n_checked == 0:  # too few to miss the class's target even if all were wrong: their
+            kept = machine & (conf >= t)  # confidence is the only estimate, any share is possible
+            figures = (float(np.clip(np.mean(conf[kept]), 0, 1)), 0.0, 1.0)
+        below = int((machine & ~checked & (conf < t)).sum())
+        return StopAdvice("stop", target, level, float(t), n_pool - n_checked, *figures, n_checked, n_wrong, 0,
+                          class_size or 0, below)
+    if class_size and not machine.any():  # every mark is the teacher's
+        return StopAdvice("stop", target, level, math.nan, 0, math.nan, math.nan, math.nan, 0, 0, 0, class_size)
     n_pool, n_checked, n_wrong = int(machine.sum()), int(checked.sum()), int(wrong_mark.sum())
     estimate, low, high = interval(n_pool, n_checked, n_wrong, level)
     # what would make the first threshold tried (the one that failed) vouch, or all the machine's marks

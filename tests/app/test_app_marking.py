@@ -105,12 +105,17 @@ def test_markers_progress_counts_each_markers_decisions(app_env):
     assert stats.set_index("marker").loc["Tess Marker", "decided"] == 1
 
 
-def test_groups_show_a_sample_and_size_and_counts_update_at_once(app_env):
-    _, store = app_env
+def _groups_by_name():
+    """The Groups view with students shown by name, and its group picker."""
     at = _start()
     at.sidebar.toggle(key="anonymous").set_value(False).run()
     _view(at, "Groups")
-    pick = at.selectbox(key="group_pick")
+    return at, at.selectbox(key="group_pick")
+
+
+def test_groups_show_a_sample_and_size_and_counts_update_at_once(app_env):
+    _, store = app_env
+    at, pick = _groups_by_name()
     label = pick.format_func(pick.value)
     match = re.match(r"(\d+) answers · (\S+) · e\.g\. “(.+)” · proposed .+ · 0 decided$", label)
     assert match, label
@@ -245,3 +250,22 @@ def test_the_sidebars_widgets_start_from_the_settings_in_the_browser_too(
     at.sidebar.radio(key="flag_by").set_value("to a target accuracy").run()
     assert list(at.sidebar.slider(key="target_accuracy").proto.default) == [0.95]
     assert not at.exception, at.exception
+
+
+def test_the_groups_to_decide_hold_one_proposed_mark_and_a_decided_group_goes_to_the_end(app_env):
+    _, store = app_env
+    at, pick = _groups_by_name()
+    assert any("group(s) to decide" in _plain(c.value) for c in at.caption)
+    labels = list(pick.options)  # AppTest gives the labels shown
+    # each group: answers nobody decided, with one proposed mark (never "0, 1")
+    assert all(re.search(r" · proposed [^,]+ · 0 decided$", label) for label in labels), labels
+    first = pick.value
+    label = pick.format_func(first)
+    size = int(label.split()[0])
+    _button(at, f"Apply to all {size} answers").click().run()
+    assert not at.exception, at.exception
+    assert len(store.history(_exam_id(), first[0])) == size
+    after = at.selectbox(key="group_pick")
+    # the group decided goes to the end; the list opens on one still to decide
+    assert after.options[-1] == label.replace(" · 0 decided", f" · {size} decided")
+    assert after.value != first and after.format_func(after.value).endswith(" · 0 decided")

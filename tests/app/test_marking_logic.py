@@ -13,7 +13,7 @@ import pytest
 from grader.app.export import csv_bytes, export_wide, student_marks
 from grader.exams.grade_files import (GRADED_COLUMNS, canvas_file, highest_marks, moodle_file,
                                       student_grades)
-from grader.app.grouping import meaning_groups
+from grader.app.grouping import groups_to_decide, meaning_groups
 from grader.app.review import (local_time, marker_stats, proposed_table, pseudonym, undoable,
                                with_decisions)
 from grader.app.review_store import UNDO, ConflictError, ReviewStore
@@ -130,6 +130,27 @@ def test_answers_alike_in_features_and_wording_group_and_others_do_not():
     same = pd.DataFrame({"concept:downward": ["absent"] * 2})
     apart = meaning_groups(same, ["idk", "the battery is probably flat today"])
     assert apart[0] != apart[1]
+
+
+def test_groups_to_decide_hold_undecided_answers_with_one_proposed_mark():
+    answers = ["the pitch rises as the string gets shorter", "pitch rises when the string is shorter",
+               "a shorter string gives a higher pitch", "the pitch rises as the string gets shorter",
+               "the string is louder", "the louder string"]
+    features = pd.DataFrame({"concept:pitch": ["present"] * 4 + ["absent"] * 2,
+                             "concept:shorter": ["present"] * 4 + ["absent"] * 2,
+                             "concept:loud": ["absent"] * 4 + ["present"] * 2})
+    proposed = ["correct", "correct", "incorrect", "correct", "incorrect", "incorrect"]
+    decided = [False, False, False, True, False, False]
+    group, leaders = groups_to_decide(features, answers, proposed, decided)
+    assert group[3] == -1  # decided already: in no group
+    assert group[0] == group[1] and group[4] == group[5] and group[0] != group[4]
+    # alike in wording and features, but the machine proposed another mark: a group of its own
+    assert group[2] not in (group[0], group[4])
+    assert all(group[leader] == g for g, leader in enumerate(leaders))
+    # answers that differ in what they say stay apart even with the same proposed mark
+    loose = groups_to_decide(features, answers, ["correct"] * 6, [False] * 6)[0]
+    assert loose[0] != loose[4]
+    assert groups_to_decide(features, answers, proposed, [True] * 6)[0].tolist() == [-1] * 6
 
 
 # -- exports (item 11) ---------------------------------------------------------------------------

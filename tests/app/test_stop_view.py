@@ -50,6 +50,11 @@ def test_checks_all_right_let_the_marker_stop_on_the_pool_with_the_answers_left_
     lines = advice_lines(table, 0.5, set(), 0.9, size=50)
     assert lines[-1][0] == "stop"
     assert lines[-1][1].startswith(f"{POOLED}: you can stop marking: the {pooled.left} answers left to the machine")
+    assert "flagged answers left" not in lines[-1][1]
+    # a flagged answer nobody decided: the promise counts it as the teacher's, and says so
+    extra = table.iloc[[0]].assign(answer_id="s-new", answer="a new answer", confidence=0.2, reviewed=False)
+    lines = advice_lines(pd.concat([table, extra], ignore_index=True), 0.5, set(), 0.9, size=50)
+    assert lines[-1][0] == "stop" and lines[-1][1].endswith("(once you decide the 1 flagged answers left in the Review queue)")
 
 
 def test_too_many_wrong_checks_say_mark_more_and_an_answer_sent_to_the_queue_counts_as_wrong():
@@ -71,7 +76,10 @@ def test_flagged_answers_are_not_left_to_the_machine_and_the_checks_are_drawn_am
     sample = spot_sample(table, 0.5, 20)
     _check(table, sample)
     [(_, advice)] = stop_advices(table, 0.5, sample, check_results(table.loc[sample.index], set()), 0.8)
-    assert advice.left + advice.checked == 50  # the decided answers were drawn from too
+    # the answers decided outside the checks are the teacher's: not the machine's, but the class's
+    decided_outside = set(range(10)) - set(sample.index)
+    assert decided_outside and advice.left + advice.checked + advice.below == 50 - len(decided_outside)
+    assert advice.class_size == 60
     assert np.isin(sample.index, np.arange(10, 20)).sum() == 0  # never a flagged answer
 
 

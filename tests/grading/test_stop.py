@@ -136,5 +136,27 @@ def test_a_target_on_the_whole_class_lets_the_machine_err_on_a_share_of_the_clas
     machine_only = stop_advice(conf, np.ones(40, dtype=bool), checked, right, 0.97)
     whole_class = stop_advice(conf, np.ones(40, dtype=bool), checked, right, 0.97, class_size=90)
     assert machine_only.action != "stop" and whole_class.action == "stop"
-    assert 0.97 <= whole_class.class_low < 1 and "of the class's marks are right" in whole_class.message()
+    assert 0.97 <= whole_class.class_low <= whole_class.class_estimate <= whole_class.class_high <= 1
+    assert "with your decisions, the class's 90 marks are estimated" in whole_class.message()
     assert math.isnan(machine_only.class_low) and whole_class.to_dict()["class_size"] == 90
+
+
+def test_a_machine_keeping_too_few_answers_to_miss_the_class_target_needs_no_check():
+    # 2 machine marks in a class of 90: even both wrong, 88 of 90 (97.8%) are right
+    conf = np.array([0.9, 0.6])
+    advice = stop_advice(conf, np.ones(2, dtype=bool), np.zeros(2, dtype=bool), np.zeros(2, dtype=bool), 0.97,
+                         class_size=90)
+    assert advice.action == "stop" and advice.checked == 0 and advice.left == 2
+    assert advice.estimate == pytest.approx(0.75) and (advice.low, advice.high) == (0.0, 1.0)
+    assert advice.class_low == pytest.approx(88 / 90) and advice.class_high == 1.0
+    assert "too few to bring the class's marks below 97% even if all were wrong" in advice.message()
+    # three would be too many (87 of 90 is 96.7%): the least sure is the teacher's to decide
+    three = stop_advice(np.array([0.9, 0.8, 0.6]), np.ones(3, dtype=bool), np.zeros(3, dtype=bool),
+                        np.zeros(3, dtype=bool), 0.97, class_size=90)
+    assert three.action == "stop" and (three.left, three.below, three.threshold) == (2, 1, 0.8)
+    assert three.message().startswith("decide the 1 machine marks below 80% confidence")
+    assert "then you can stop marking: the 2 answers left" in three.message()
+    # nothing left to the machine: every mark is the teacher's
+    none = stop_advice(np.array([0.9]), np.zeros(1, dtype=bool), np.zeros(1, dtype=bool), np.zeros(1, dtype=bool),
+                       0.97, class_size=90)
+    assert none.action == "stop" and none.class_low == 1.0 and "every mark is yours" in none.message()
