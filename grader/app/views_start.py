@@ -97,8 +97,8 @@ def start_view(session: ExamSession, store: ReviewStore, settings: AppSettings) 
     starters = [q for q in ids if session.questions[q].starter]
     qid = chosen if chosen in session.questions else (starters or ids)[0]
     if chosen not in session.questions and len(ids) > 1:
-        qid = st.selectbox("Question", ids, index=ids.index(qid), key="start_question",
-                           format_func=md_escape)
+        # a select box shows its options as plain text: an escape would be shown ("vertical\_throw")
+        qid = st.selectbox("Question", ids, index=ids.index(qid), key="start_question")
     qs = session.questions[qid]
     decisions = store.current(session.exam_id)
     table = with_decisions(qs.table, decisions).reset_index(drop=True)

@@ -269,3 +269,11 @@ def test_the_groups_to_decide_hold_one_proposed_mark_and_a_decided_group_goes_to
     # the group decided goes to the end; the list opens on one still to decide
     assert after.options[-1] == label.replace(" · 0 decided", f" · {size} decided")
     assert after.value != first and after.format_func(after.value).endswith(" · 0 decided")
+
+
+def test_the_start_views_question_list_shows_the_ids_as_they_are(app_env):
+    # a select box shows plain text: a Markdown escape showed "vertical\_throw"
+    at = _start()
+    _view(at, "Start")
+    options = list(at.selectbox(key="start_question").options)
+    assert "vertical_throw" in options and not any("\\" in o for o in options)
