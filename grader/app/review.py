@@ -34,13 +34,13 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from grader.app.review_store import RESTORE, UNDO, Decision, answer_hash
+from grader.app.review_store import CHECK, RESTORE, UNDO, Decision, answer_hash
 
 NO_MARK = "—"  # how a missing mark is shown
 
 PROPOSAL_COLUMNS = ["question_id", "answer_id", "answer", "proposed", "confidence", "rule",
                     "explanation", "group", "needs_human", "feedback"]
-DECISION_COLUMNS = ["mark", "reviewed", "marker", "decided_at", "comment", "version"]
+DECISION_COLUMNS = ["mark", "reviewed", "marker", "decided_at", "comment", "version", "by_check"]
 TABLE_COLUMNS = PROPOSAL_COLUMNS + DECISION_COLUMNS
 
 
@@ -92,6 +92,7 @@ def with_decisions(table: pd.DataFrame, decisions: Mapping[tuple[str, str], Deci
     out["marker"] = [d.marker if d else "" for d in latest]
     out["decided_at"] = [d.decided_at if d else "" for d in latest]
     out["comment"] = [d.comment if d else "" for d in latest]
+    out["by_check"] = np.array([d is not None and d.scope == CHECK for d in latest], dtype=bool)
     # the store's version check needs the newest decision, even one on another text
     out["version"] = np.array([d.version if d else 0 for d in newest], dtype=np.int64)
     return out

@@ -42,6 +42,10 @@ MAX_COMMENT_CHARS = 2000
 UNDO = "undo"
 #: The scope of a row that takes back an override: the earlier decision's mark again.
 RESTORE = "restore"
+#: The scope of a decision taken as a spot check of the machine's mark (the Spot checks view,
+#: or the Review queue for an answer a check found wrong): the stop estimate counts it as a
+#: check, where any other decision makes the answer the marker's.
+CHECK = "check"
 #: The new mark an undo row records when the answer had no proposed mark to go back to.
 UNDONE_MARK = "(none)"
 

@@ -1,10 +1,10 @@
 """Spot checks: a marker checks a random sample of the automatic marks of this exam.
 
 Why: cross-validation says how good the marks were on the marked answers; a teacher wants to
-know how good they are on *this* exam. The app draws a random sample of the automatically
-marked answers (not flagged, a proposed mark), stratified by the proposed mark so that every
-mark is checked, and estimates the accuracy of all the automatic marks from the checked ones,
-with an interval, updated after every check.
+know how good they are on *this* exam. The app draws a random sample of the machine's marks
+(a proposed mark, not flagged, not decided by a marker other than by a check), stratified by
+the proposed mark so that every mark is checked, and estimates the accuracy of all the machine's
+marks from the checked ones, with an interval, updated after every check.
 
 A check is a decision: "right" saves the proposed mark as the marker's decision; "wrong"
 sends the answer to the review queue, where the marker gives the right mark (a decision the
@@ -15,6 +15,7 @@ yet decided as wrong.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -33,11 +34,29 @@ def automatic(table: pd.DataFrame, threshold: float) -> pd.DataFrame:
     return table[table["proposed"].notna() & ~flagged(table, threshold)]
 
 
+def machine_marks(table: pd.DataFrame, threshold: float) -> pd.Series:
+    """Per row, whether the machine's mark is the answer's: marked automatically and not decided
+    by a marker other than as a spot check (an answer a marker decided is theirs; a check keeps
+    it among the machine's marks, so that the checks stay a random draw of them)."""
+    decided = table["reviewed"].astype(bool)
+    if "by_check" in table:
+        decided &= ~table["by_check"].astype(bool)
+    return table["proposed"].notna() & ~flagged(table, threshold) & ~decided
+
+
+def _priority(seed: int, question_id: object, answer_id: object) -> int:
+    """A random order of the answers that depends on the seed and the answer alone: an answer
+    decided meanwhile leaves the sample without reshuffling the others."""
+    digest = hashlib.blake2b(f"{seed}\x1f{question_id}\x1f{answer_id}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
 def draw_sample(table: pd.DataFrame, threshold: float, size: int, seed: int = 0) -> pd.DataFrame:
-    """`size` automatically marked answers at random, stratified by proposed mark: each mark
-    gets a share of the sample proportional to its answers, and at least one (the largest
-    remainders get the rest). Same table, threshold, size and seed: same sample."""
-    pool = automatic(table, threshold)
+    """`size` of the machine's marks (`machine_marks`) at random, stratified by proposed mark:
+    each mark gets a share of the sample proportional to its answers, and at least one (the
+    largest remainders get the rest); within a mark, the answers first in a seeded random order.
+    Same table, threshold, size and seed: same sample."""
+    pool = table[machine_marks(table, threshold)]
     if size <= 0 or pool.empty:
         return pool.iloc[:0]
     size = min(int(size), len(pool))
@@ -52,11 +71,12 @@ def draw_sample(table: pd.DataFrame, threshold: float, size: int, seed: int = 0)
             quota[i] += 1
     while quota.sum() > size:
         quota[int(np.argmax(quota))] -= 1
-    rng = np.random.default_rng(seed)
+    order = np.array([_priority(seed, q, a) for q, a in zip(pool["question_id"], pool["answer_id"])], dtype=np.uint64)
     parts = []
     for mark, k in zip(counts.index, quota):
-        rows = pool[pool["proposed"].astype(str) == mark]
-        parts.append(rows.iloc[np.sort(rng.choice(len(rows), int(k), replace=False))])
+        at = np.flatnonzero((pool["proposed"].astype(str) == mark).to_numpy())
+        first = at[np.argsort(order[at], kind="stable")[:int(k)]]
+        parts.append(pool.iloc[np.sort(first)])
     return pd.concat(parts).sort_values(["question_id", "answer_id"], kind="stable")
 
 
@@ -99,7 +119,7 @@ def estimate(sample: pd.DataFrame, results: pd.Series, table: pd.DataFrame, thre
     """Stratified estimate: each mark's share of right checks, weighted by its share of the
     automatic marks (a mark with no check yet counts at the overall share); the interval is
     the Wilson score interval at that accuracy and the number checked."""
-    pool = automatic(table, threshold)
+    pool = table[machine_marks(table, threshold)]
     done = results.notna().to_numpy()
     n = int(done.sum())
     right = int(sum(bool(r) for r in results[done]))

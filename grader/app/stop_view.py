@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from grader.app.review import flagged
-from grader.app.spot_check import check_results, draw_sample
+from grader.app.spot_check import check_results, draw_sample, machine_marks
 from grader.grading.stop import POOLED, StopAdvice, stop_advice  # noqa: F401 (POOLED: the views' label)
 
 #: How many answers the Spot checks view draws unless the marker chose another number.
@@ -31,8 +31,9 @@ def stop_advices(table: pd.DataFrame, threshold: float, sample: pd.DataFrame, re
     """(question, advice) for each question of `table` (marks with decisions), then the advice
     pooled over them when there are several. The target is on the class's final marks (the
     markers' decisions right): the machine marks the answers the sample is drawn from
-    (`spot_check.automatic`: a proposed mark, not flagged at `threshold`) that no marker decided
-    outside the checks. `sample`'s answers with a result (`check_results`) are the checks."""
+    (`spot_check.machine_marks`: a proposed mark, not flagged at `threshold`, not decided by a
+    marker other than as a check), so that the checks are random among them. `sample`'s
+    answers with a result (`check_results`) are the checks."""
     checked = pd.Series(False, index=table.index)
     right = pd.Series(False, index=table.index)
     done = sample[results.notna().to_numpy()]
@@ -41,15 +42,7 @@ def stop_advices(table: pd.DataFrame, threshold: float, sample: pd.DataFrame, re
         if key in position:
             checked[position[key]] = True
             right[position[key]] = bool(result)
-    # the machine's marks: not flagged, and not decided by a marker outside the checks (those are
-    # the teacher's, right); a sampled answer stays among them, checked or not, so that the
-    # checks remain a random draw of them
-    sampled = pd.Series(False, index=table.index)
-    for key in zip(sample["question_id"], sample["answer_id"]):
-        if key in position:
-            sampled[position[key]] = True
-    machine = (table["proposed"].notna() & ~flagged(table, threshold)
-               & (~table["reviewed"].astype(bool) | sampled)).to_numpy()
+    machine = machine_marks(table, threshold).to_numpy()  # what the sample is drawn from
     conf = table["confidence"].to_numpy(float)
     out = []
     questions = list(dict.fromkeys(table["question_id"]))

@@ -18,7 +18,7 @@ from grader.app.review import (NO_MARK, features_found, flagged, marker_stats,
                                review_queue, undoable)
 from grader.app.cross_validation import NOT_CALIBRATED, is_calibrated
 from grader.app.session import ExamSession, QuestionSession
-from grader.app.review_store import ConflictError, ReviewStore
+from grader.app.review_store import CHECK, ConflictError, ReviewStore
 from grader.app.ui import (answer_key, ask_name, marker, md_escape, notice, ready_to_decide, show_notice, shown_id,
                           shown_time)
 from features.text import is_missing  # None, or the NaN a pandas merge leaves where no mark is
@@ -37,8 +37,10 @@ def _save_one(store: ReviewStore, exam_id: str, qid: str, aid: str, old_mark: st
         return
     base = state["seen"].get((qid, aid), 0)
     try:
+        # an answer a spot check found wrong: its decision completes the check
+        scope = CHECK if (qid, aid) in state.get("spot_wrong", set()) else "answer"
         d = store.record(exam_id, qid, aid, marker=marker(), new_mark=mark, base_version=base,
-                         old_mark=old_mark, comment=comment, answer_text=answer_text)
+                         old_mark=old_mark, comment=comment, answer_text=answer_text, scope=scope)
     except ValueError as exc:  # a name or comment over the limits: say so, keep the form
         notice("error", str(exc))
         return

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from grader.app.review_store import ConflictError, ReviewStore
+from grader.app.review_store import CHECK, ConflictError, ReviewStore
 from grader.app.session import ExamSession
 from grader.app.spot_check import check_results, estimate
 from grader.app.stop_view import SAMPLE_SIZE, spot_sample
@@ -61,7 +61,7 @@ def _right(store: ReviewStore, exam_id: str, qid: str, aid: str, mark: str, answ
     base = st.session_state["seen"].get((qid, aid), 0)
     try:
         d = store.record(exam_id, qid, aid, marker=marker(), new_mark=mark, base_version=base,
-                         old_mark=mark, comment="spot check: right", answer_text=answer)
+                         old_mark=mark, comment="spot check: right", answer_text=answer, scope=CHECK)
     except ConflictError as exc:  # its message names the student: said as the page shows them
         notice("error", f"Not saved: {exc.current.marker} decided on {shown_id(exam_id, aid)} "
                         f"meanwhile ({exc.current.new_mark}).")

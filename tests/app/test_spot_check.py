@@ -38,6 +38,20 @@ def test_sample_is_automatic_stratified_and_repeatable():
     assert len(draw_sample(table, 0.7, 10_000)) == len(pool)
 
 
+def test_answers_decided_outside_the_checks_leave_the_sample_without_reshuffling_it():
+    table = _table().assign(by_check=False)
+    sample = draw_sample(table, 0.7, 20, seed=3)
+    checked = sample.index[:5]
+    table.loc[checked, ["reviewed", "by_check"]] = True  # five checks: still the machine's marks
+    assert draw_sample(table, 0.7, 20, seed=3).index.equals(sample.index)
+    decided = sample.index[10]
+    table.loc[decided, "reviewed"] = True  # the marker decided one in a group: it is theirs
+    again = draw_sample(table, 0.7, 20, seed=3)
+    assert decided not in again.index and len(again) == 20
+    assert set(checked) <= set(again.index)  # the checks done stay in the sample
+    assert len(set(again.index) & set(sample.index)) >= 18
+
+
 def test_results_and_estimate():
     table = _table()
     sample = draw_sample(table, 0.7, 10, seed=0).copy()
@@ -85,10 +99,22 @@ def test_spot_check_view_updates_the_estimate_and_sends_wrong_ones_to_the_queue(
 
     exam_id = next(iter(store.exams()))[0]
     [right] = store.current(exam_id).values()
-    assert right.comment == "spot check: right"
+    assert right.comment == "spot check: right" and right.scope == "check"  # a check, not the marker's own
     assert rights[0].key == answer_key("spot_right", exam_id, right.question_id, right.answer_id)
     # the notice names the answer as the page shows it (anonymous marking is on by default)
     shown = re.search(r"answer [0-9a-f]{6}", next(i.value for i in at.info if "review queue" in i.value))[0]
     _view(at, "Review")
     options = at.selectbox(key="review_pick").options
     assert any(shown in o and qid in o for o in options)
+    # deciding it there completes the check: its decision is taken as a check too
+    from tests.app.test_app import _button
+
+    at.selectbox(key="review_pick").select_index(options.index(next(o for o in options if shown in o
+                                                                    and qid in o))).run()
+    q, a = at.selectbox(key="review_pick").value
+    radio = at.radio(key=answer_key("mark", exam_id, q, a))
+    radio.set_value("0" if radio.value != "0" else "1")  # every sample question has marks 0 and 1
+    _button(at, "Save the chosen mark").click().run()
+    assert not at.exception, at.exception
+    decided = store.current(exam_id)[(q, a)]
+    assert decided.scope == "check" and decided.marker
