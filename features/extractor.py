@@ -27,7 +27,7 @@ from . import quantities as qty
 from .concepts import ABSENT, PRESENT, FeatureMatcher, opposite_phrases, phrase_keys, \
     question_symbols
 from .frames import frame_of_arrays
-from .lexicon import feature_suffix, is_content, phrase_text, set_keys
+from .lexicon import feature_suffix, is_content, label_words, phrase_text, set_keys
 from .nlp import has_parser, load_nlp, pipeline_name_problem
 from .nonanswer import is_chatter, is_non_answer
 from .reading import Analysis, analyse_batch
@@ -146,7 +146,8 @@ class FeatureExtractor:
         self.use_parse_ = has_parser(self.nlp_)
         self.vocabulary_extra_ = [tuple(k) for k in extra]
         texts = question_texts(self.question)
-        self.speller_ = Speller(question_vocabulary(self.nlp_, texts, self.vocabulary_extra_))
+        self.speller_ = Speller(question_vocabulary(self.nlp_, texts, self.vocabulary_extra_),
+                                label_words(list(self.nlp_.pipe(texts))))
         self._real_words = RealWordMender.of(self.nlp_, self.question.expected_words, texts,
                                              self.speller_)
 

@@ -37,19 +37,40 @@ MEANINGFUL = frozenset({
 })
 STOP = frozenset(w for w in STOP_WORDS if w not in MEANINGFUL) | {"'s", "be", "do", "have", "get"}
 
-_LABEL_BEFORE = frozenset({"bulb", "bulbs", "switch", "switches", "terminal", "terminals",
-                           "point", "points", "and", "or", "nor", ",", "&", "both", "neither",
-                           "either", "resistor", "wire", "battery", "node", "junction",
-                           "between", "lamp", "lamps", "circuit", "branch", "path", "object",
-                           "block", "car", "ball", "mass", "charge", "plate"})
+#: Words before a letter that make it a label whatever the topic: lists and pairs ("A and
+#: C", "between A and B", "points X and Y"). The nouns that name the parts of one question's
+#: diagram ("bulb", "magnet", "pulley") come from its own texts (`label_words`), never from
+#: a list here: nothing in the reading may know the topic.
+_LABEL_BEFORE = frozenset({"and", "or", "nor", ",", "&", "both", "neither", "either", "between",
+                           "point", "points"})
+#: Words that follow a label and never the article "a": verbs, prepositions, conjunctions,
+#: punctuation ("magnet a repels", "bulb a in the circuit", "lever a has").
 _LABEL_AFTER = frozenset({"and", "or", "nor", ",", ".", "&", "is", "are", "was", "were",
-                          "will", "would", "and/or", ")", ";", "!", "?"})
+                          "will", "would", "and/or", ")", ";", "!", "?", ":", "in", "on", "to",
+                          "with", "from", "at", "into", "onto", "by", "has", "have", "had",
+                          "does", "did", "do", "can", "could", "should", "must", "may", "might",
+                          "shall", "than", "because", "so", "but", "then", "also", "still",
+                          "doesn't", "isn't", "aren't", "wasn't", "won't", "cannot"})
+#: Words that follow the article "a" after a noun ("move the magnet a little", "a bit"):
+#: there, a letter after a question's label noun stays the article.
+_ARTICLE_BEFORE = frozenset({"little", "bit", "lot", "few", "great", "good", "long", "while",
+                             "couple", "kind", "sort", "number", "way", "small", "large",
+                             "short", "second", "third", "half", "quarter", "very", "more", "less"})
 _NAME_CHARS = re.compile(r"[^a-z0-9_]+")
 _READ_ATTRS = [LOWER, LEMMA, NORM, IS_PUNCT, IS_SPACE]
 
 
-def is_label(doc: Doc, i: int) -> bool:
-    """Is token i a single letter naming a part of a diagram (bulb A, switch Y)?"""
+def _inflected(tok) -> bool:
+    """A plural or a verb's -s form ("repels", "bulbs"), which the article "a" never
+    precedes: the letter before it is a label."""
+    lower = tok.lower_
+    return (len(lower) > 3 and lower.isalpha() and lower.endswith("s")
+            and not lower.endswith(("ss", "us", "is", "ics")) and tok.lemma_.lower() != lower)
+
+
+def is_label(doc: Doc, i: int, nouns: frozenset[str] = frozenset()) -> bool:
+    """Is token i a single letter naming a part of a diagram (bulb A, switch Y, magnet a)?
+    `nouns`: the words that name such parts in the question's own texts (`label_words`)."""
     tok = doc[i]
     text = tok.text
     if len(text) != 1 or not text.isalpha() or text in "iI":
@@ -58,9 +79,30 @@ def is_label(doc: Doc, i: int) -> bool:
     nxt = doc[i + 1].lower_ if i + 1 < len(doc) else ""
     if prev in _LABEL_BEFORE or nxt in _LABEL_AFTER or (nxt == "" and prev not in ("a", "the")):
         return True
+    if prev in nouns and nxt not in _ARTICLE_BEFORE:
+        return True
     if text == "A":  # capital A: a label unless it starts a sentence before a noun
         return not tok.is_sent_start and i > 0
-    return text.isupper()
+    if text.isupper():
+        return True
+    return i > 0 and doc[i - 1].is_alpha and _inflected(doc[i + 1])
+
+
+def label_words(docs: Sequence[Doc]) -> frozenset[str]:
+    """The words a question's texts (its question, reference answers and phrases) put before
+    a letter that is a label there ("Magnet A", "the magnets A and B", a phrase "pulley b"),
+    with their lemma and plural: in the answers, a lower-case letter after them is a label
+    too ("magnet a repels", "pulley b")."""
+    words: set[str] = set()
+    for doc in docs:
+        for i in range(1, len(doc)):
+            prev = doc[i - 1]
+            if (len(prev.text) > 1 and prev.is_alpha and prev.lower_ not in STOP
+                    and prev.lower_ not in _LABEL_BEFORE and is_label(doc, i)):
+                lemma = prev.lemma_.lower() or prev.lower_
+                plural = lemma + ("es" if lemma.endswith(("s", "x", "z", "ch", "sh")) else "s")
+                words.update((prev.lower_, lemma, plural))
+    return frozenset(words)
 
 
 def token_keys(doc: Doc, speller: Speller) -> list[str]:
@@ -82,7 +124,7 @@ def read_tokens(doc: Doc, speller: Speller) -> tuple[list[str], list[str], int]:
     for i, (lower_id, lemma_id, norm_id, punct, space) in enumerate(
             doc.to_array(_READ_ATTRS).tolist()):
         lower = strings[lower_id]
-        if len(lower) == 1 and lower.isalpha() and is_label(doc, i):
+        if len(lower) == 1 and lower.isalpha() and is_label(doc, i, speller.label_words):
             keys.append(lower.upper())
         else:
             keys.append(norm(lower, strings[lemma_id]))
@@ -127,7 +169,7 @@ def read_tokens_batch(docs: Sequence[Doc], speller: Speller
     starts = ends - lengths
     letters = np.flatnonzero(np.asarray(letters_u, dtype=bool)[inverse])
     for at, d in zip(letters.tolist(), np.searchsorted(ends, letters, side="right").tolist()):
-        if is_label(docs[d], at - int(starts[d])):
+        if is_label(docs[d], at - int(starts[d]), speller.label_words):
             keys[at] = strings[int(table[at, 0])].upper()
     norm_u, norm_inverse = np.unique(table[:, 2], return_inverse=True)
     norms = np.asarray([strings[n] for n in norm_u.tolist()], dtype=object)[norm_inverse]

@@ -53,9 +53,12 @@ def cutoff(length: int) -> float:
 class Speller:
     """Maps tokens to lemmas, mending misspellings towards a question's vocabulary."""
 
-    def __init__(self, vocabulary: dict[str, str]):
+    def __init__(self, vocabulary: dict[str, str], label_words: frozenset[str] = frozenset()):
         # vocabulary: surface form or lemma -> lemma, all lower case
         self.vocabulary = dict(vocabulary)
+        # the words the question puts before a diagram's letters ("magnet" in "magnet A"):
+        # a letter after them is a label (`lexicon.is_label`)
+        self.label_words = frozenset(label_words)
         self._choices = list(self.vocabulary)
         self._lemmas = set(self.vocabulary.values())
         self._known = english_words()

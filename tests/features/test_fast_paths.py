@@ -70,7 +70,7 @@ def _plain_read_tokens(doc, speller: Speller) -> tuple[list[str], list[str], int
     keys, norms, words = [], [], 0
     for i, tok in enumerate(doc):
         lower = tok.lower_
-        if len(lower) == 1 and lower.isalpha() and is_label(doc, i):
+        if len(lower) == 1 and lower.isalpha() and is_label(doc, i, speller.label_words):
             keys.append(lower.upper())
         else:
             keys.append(speller.norm(lower, tok.lemma_))

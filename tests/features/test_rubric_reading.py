@@ -54,3 +54,24 @@ def test_a_word_in_quotes_in_a_phrase_is_matched_as_written():
     assert list(X["concept:one_balanced"]) == ["absent", "present", "absent"]
     # without quotes, any form of the word matches, as before
     assert list(X["concept:any_balanced"]) == ["present", "present", "present"]
+
+
+def test_a_lower_case_letter_after_a_noun_the_question_labels_with_is_a_label():
+    # the question names its parts "Magnet A", "pulley B": no list of topic nouns in the code
+    q = Question(id="magnets", text="Magnet A is held near magnet B. What happens to magnet B?",
+                 reference_answers=("Magnet B moves away: like poles repel.",),
+                 concepts=(Concept("magnet_a", ("magnet A",)), Concept("magnet_b", ("magnet b",))))
+    X = rows(q, ["magnet a repels magnet b", "magnets a and b repel", "move the magnet a little",
+                 "a magnet repels another magnet"])
+    assert list(X["concept:magnet_a"]) == ["present", "present", "absent", "absent"]
+    assert list(X["concept:magnet_b"]) == ["present", "present", "absent", "absent"]
+
+
+def test_a_letter_before_a_verb_or_preposition_is_a_label_on_any_topic():
+    q = Question(id="forks", text="Two tuning forks are struck. Which one sounds higher?",
+                 reference_answers=("The shorter fork vibrates faster, so its pitch is higher.",),
+                 concepts=(Concept("fork_a", ("fork a",)), Concept("pulley_b", ("pulley b",))))
+    X = rows(q, ["fork a vibrates faster", "fork a has the higher pitch", "pulley b in the middle",
+                 "a fork vibrates", "it is a pulley in the middle"])
+    assert list(X["concept:fork_a"]) == ["present", "present", "absent", "absent", "absent"]
+    assert list(X["concept:pulley_b"]) == ["absent", "absent", "present", "absent", "absent"]
