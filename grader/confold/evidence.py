@@ -7,8 +7,10 @@ the lowest mark. The learner knows nothing of the domain, so its user says, per 
 which values are evidence (`ConFold(evidence=...)`):
 
 * a collection of values, for a categorical or boolean column: `== v` is evidence when v is
-  one of them, `!= v` when every other value of the column is (``("present",)`` allows
-  `== 'present'` only; ``()`` allows nothing);
+  one of them (``("present",)`` allows `== 'present'` only; ``()`` allows nothing); `!= v` never
+  is: it says what the answer lacks, or, when every other value is evidence, only that the
+  answer mentions something said or denied (`concept:gap != absent`), and a marker gives a
+  mark for which of the two it says;
 * ``">"`` or ``"<="``, for a numeric column: thresholds in that direction only (``">"``: a
   higher value is evidence, as for a similarity); its categories are not evidence.
 
@@ -68,8 +70,6 @@ def evidence_mask(search: Any, evidence: Mapping[str, Any]) -> np.ndarray:
             mask[numeric, 1 if spec == ">" else 0] = True
             continue
         good = {_key(v) for v in spec}
-        keys = [_key(c) for c in feat.categories]
-        for i, key in enumerate(keys):
-            mask[feat.cat_start + i, 0] = key in good
-            mask[feat.cat_start + i, 1] = all(k in good for j, k in enumerate(keys) if j != i)
+        for i, category in enumerate(feat.categories):  # `!=` (column 1) stays False
+            mask[feat.cat_start + i, 0] = _key(category) in good
     return mask

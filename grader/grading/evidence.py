@@ -5,8 +5,10 @@ Why: a marker gives a higher mark for what an answer says, not for what it leave
 learner knows nothing of physics; this module tells it which values of the extractor's
 features are evidence an answer gives (`grader.confold.evidence`):
 
-* a concept, a relation, a reference phrase or a learned term: "present" or "negated" (both are
-  something the answer says: "no current flows" is the right idea for an open circuit);
+* a concept, a relation, a reference phrase or a learned term: "present" or "negated", each on
+  its own (both are something the answer says: "no current flows" is the right idea for an
+  open circuit; "mentions it, said or denied" is no reason for a mark, so `!= absent` is not
+  evidence, see `grader.confold.evidence`);
 * a quantity: "correct" (the value and unit within the tolerance);
 * a similarity to the answers of a mark above the lowest: higher is evidence (">"); the
   coverage of the reference answer and the share of the answer found in it: higher (">");

@@ -26,8 +26,8 @@ def marks_table(seed=0, n=400):
 
 
 def is_evidence(lit: L, categories: dict) -> bool:
-    """Independent statement of the rule: `== v` with v evidence, `!= v` when all other
-    values are evidence, a threshold in the evidence direction."""
+    """Independent statement of the rule: `== v` with v evidence, never `!= v`, a threshold
+    in the evidence direction."""
     spec = EVIDENCE.get(lit.feature)
     if spec is None:
         return True
@@ -35,8 +35,6 @@ def is_evidence(lit: L, categories: dict) -> bool:
         return lit.op == spec
     if lit.op == "==":
         return lit.value in spec
-    if lit.op == "!=":
-        return all(c in spec for c in categories[lit.feature] if c != lit.value)
     return False
 
 
@@ -95,12 +93,27 @@ def test_label_order_decides_which_label_is_free():
             assert all(l.feature != "miss" for l in rule.body), str(rule)
 
 
-def test_not_equal_on_a_two_valued_column_is_evidence():
+def test_a_higher_mark_names_the_value_the_answer_has_never_a_value_it_lacks():
     X = pd.DataFrame({"concept:a": ["present", "absent"] * 20})
     y = pd.Series(np.where(X["concept:a"] == "present", "1", "0"), name="mark")
     model = ConFold(evidence={"concept:a": ["absent"]}, label_order=["1", "0"]).fit(X, y)
-    # "0" is the higher label here; `!= present` says the same as `== absent`: allowed.
-    assert any(r.head == "0" for r in model.rules_)
+    # "0" is the higher label here: its rule says `== absent`, not `!= present`, which would
+    # also give it to an answer with a value the marked answers never had ("negated")
+    rules = [r for r in model.rules_ if r.head == "0"]
+    assert rules and all(l.op == "==" for r in rules for l in r.body)
+    assert (model.predict(X) == y.to_numpy()).all()
+    assert model.predict(pd.DataFrame({"concept:a": ["negated"]}))[0] != "0"
+
+
+def test_a_phrase_said_or_denied_is_no_reason_for_a_higher_mark():
+    # 1: the answer says a or denies it (either way), 0: it does not mention a
+    rng = np.random.default_rng(0)
+    a = rng.choice(["present", "negated", "absent"], 300)
+    X = pd.DataFrame({"concept:a": a})
+    y = pd.Series(np.where(a != "absent", "1", "0"), name="mark")
+    model = ConFold(evidence={"concept:a": ["present", "negated"]}, label_order=["0", "1"]).fit(X, y)
+    higher = [l for r in model.rules_ if r.head == "1" for l in r.body]
+    assert higher and all(l.op == "==" and l.value in ("present", "negated") for l in higher)
     assert (model.predict(X) == y.to_numpy()).all()
 
 
