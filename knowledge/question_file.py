@@ -24,7 +24,7 @@ from knowledge.yaml_source import Located, load_located
 
 TOP_KEYS = ("id", "question", "marks", "reference_answers", "concepts", "quantities",
             "misconceptions", "background", "initial_rules", "non_answers", "relations", "expected_words",
-            "title", "description")
+            "no_credit", "title", "description")
 REQUIRED = ("id", "question", "reference_answers")
 VOCABULARY_KEYS = ("phrases", "description")
 RELATION_KEYS = ("members", "link", "description")
@@ -426,6 +426,29 @@ def _label_text(label: Any) -> str:
     return str(label)
 
 
+def _no_credit(r: _Reader, data: dict, marks: list[str]) -> tuple[str, ...]:
+    """The marks `no_credit` lists (besides the lowest, marks that give no credit), each one of
+    `marks`; a problem at the list for a mark that is not one, or without `marks` to name."""
+    listed = r.strings(data, "no_credit", "marks")
+    where = ("value", data, "no_credit")
+    if listed and not marks:
+        r.problem(where, "'no_credit' needs 'marks': the marks from the lowest to the highest",
+                  "marks: [...] above no_credit")
+        return ()
+    out: list[str] = []
+    for mark in listed:
+        if mark not in marks:
+            r.problem(where, f"no_credit names '{mark}', which is not one of the marks "
+                      f"({', '.join(marks)}){did_you_mean(mark, marks)}", "a mark listed under marks")
+        elif mark in out:
+            r.problem(where, f"duplicate mark '{mark}' in no_credit", "each mark once")
+        else:
+            out.append(mark)
+    if marks and set(marks) <= set(out) | {marks[0]}:
+        r.problem(where, "no_credit lists every mark: none would give credit", "the marks that give no credit")
+    return tuple(out)
+
+
 def read_question_text(text: str, path: str | Path | None = None) -> tuple[Question | None, list[Problem]]:
     """Build the question from YAML text; returns it (None if unusable) and the problems of
     form. Rules are not yet checked against features and marks (see `knowledge.validate`)."""
@@ -459,6 +482,7 @@ def read_question_text(text: str, path: str | Path | None = None) -> tuple[Quest
         if mark in seen:
             r.problem(("value", data, "marks"), f"duplicate mark '{mark}'", "each mark once")
         seen.add(mark)
+    no_credit = _no_credit(r, data, marks)
     question = Question(
         id=qid or "", text=text_ or "", reference_answers=tuple(references), marks=tuple(marks),
         concepts=r.vocabulary(data, "concepts", Concept),
@@ -469,6 +493,7 @@ def read_question_text(text: str, path: str | Path | None = None) -> tuple[Quest
         source=Path(path) if path is not None else None,
         non_answers=tuple(r.strings(data, "non_answers", "phrases")),
         expected_words=tuple(r.strings(data, "expected_words", "words")),
+        no_credit=no_credit,
     )
     known = {c.name for c in question.concepts}
     question.relations = r.relations(data, known)

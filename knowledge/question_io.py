@@ -108,6 +108,7 @@ def question_to_dict(q: Question) -> dict:
         "source": str(q.source) if q.source is not None else None,
         "non_answers": list(q.non_answers),
         "expected_words": list(q.expected_words),
+        **({"no_credit": list(q.no_credit)} if q.no_credit else {}),
         "relations": [{"name": r.name, "members": list(r.members), "link": list(r.link),
                        "description": r.description} for r in q.relations],
     }
@@ -156,6 +157,7 @@ def question_from_dict(d: dict) -> Question:
             source=Path(d["source"]) if d.get("source") else None,
             non_answers=tuple(d.get("non_answers") or ()),
             expected_words=tuple(d.get("expected_words") or ()),
+            no_credit=tuple(d.get("no_credit") or ()),
             relations=tuple(Relation(r["name"], tuple(r["members"]), tuple(r["link"]), r.get("description"))
                             for r in d.get("relations") or ()),
         )

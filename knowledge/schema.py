@@ -114,6 +114,7 @@ class Question:
     non_answers: tuple[str, ...] = ()  # the teacher's own phrases of answers that say nothing
     relations: tuple[Relation, ...] = ()
     expected_words: tuple[str, ...] = ()  # words a real-word slip is read as, in context
+    no_credit: tuple[str, ...] = ()  # marks besides the lowest that give no credit (need `marks`)
 
     def __post_init__(self) -> None:
         # Marks that are numbers are ordered as numbers, whatever order they are listed in: a

@@ -42,6 +42,17 @@ class PipelineName(Check):
                         f"here; install it, or train the model again")
 
 
+class ParamValue(Check):
+    """A training option as the model records it: nothing, text, a number, a boolean, or a
+    list of marks (`lowest_marks`)."""
+
+    def check(self, value: Any, where: str) -> None:
+        if isinstance(value, list):
+            Items(Label(), 1000).check(value, where)
+        else:
+            Maybe(Label()).check(value, where)
+
+
 class UnitText(Check):
     """A quantity's unit, as the extractor will read it (features.quantities.expected_unit)."""
 
@@ -90,11 +101,11 @@ QUESTION = Fields({
     "misconceptions": Items(VOCABULARY, 10_000),
     "background": Items(Fields({}), 10_000), "initial_rules": Items(Fields({}), 10_000),
     "source": Maybe(Text(4096)), "non_answers": Items(Text(1000), 10_000),
-    "expected_words": Items(Text(200), 10_000),
+    "expected_words": Items(Text(200), 10_000), "no_credit": Items(Text(300), 1000),
     "relations": Items(Fields({"name": Text(300), "members": Items(Text(300), 100),
                                "link": Items(Text(1000), 10_000), "description": Maybe(Text())},
                               optional=("description",)), 10_000)},
-    optional=("source", "non_answers", "relations", "expected_words"))
+    optional=("source", "non_answers", "relations", "expected_words", "no_credit"))
 
 EXTRACTOR = Fields({
     "params": Fields({"n_terms": Number(0, 10_000, whole=True), "model": PipelineName(),
@@ -115,7 +126,7 @@ WORDING = Fields({**_SCORER, "reader": Fields({
 
 MODEL = Fields({
     "question": QUESTION, "extractor": EXTRACTOR, "learner": LEARNER,
-    "params": Keyed(Maybe(Label())),
+    "params": Keyed(ParamValue()),
     "trained_on": Fields({"answers": Number(0, 10**12, whole=True), "marks": Keyed(Number(0, 10**12, whole=True)),
                           "time": Text(100)}, optional=("answers", "marks", "time")),
     "agreement": Fields({"n_resamples": Number(0, 1000, whole=True), "random_state": Number(0, 2**32 - 1, whole=True),

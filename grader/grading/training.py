@@ -100,6 +100,8 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
         raise ValueError(f"{len(answers)} answers but {len(marks)} marks")
     if not answers:
         raise ValueError("no marked answers to train on")
+    if lowest_marks is None and question.no_credit and question.marks:  # the teacher's no-credit marks
+        lowest_marks = tuple(dict.fromkeys((question.marks[0], *question.no_credit)))
     marks_ordered = bool(question.marks) or all(mark_number(m) is not None for m in set(marks))
     marks_unordered = evidence_rules and not marks_ordered and not lowest_marks
     if marks_unordered:  # no order to say which mark is higher: every mark learned alike

@@ -84,3 +84,27 @@ def test_numeric_marks_listed_highest_first_are_ordered_as_numbers():
         listed[order] = model.rules()
         assert model.question.marks == ("0", "1")
     assert listed[("1", "0")] == listed[("0", "1")]
+
+
+def test_the_no_credit_marks_of_the_question_file_count_as_the_lowest(tmp_path):
+    """`no_credit:` lets a teacher say which marks besides the lowest give no credit: their rules
+    may rest on what an answer lacks, as the lowest mark's may (the bench's setting for Beetle,
+    which a teacher could not write before)."""
+    import dataclasses
+
+    answers, marks = marked_answers()
+    words = ["correct" if m == "1" else "blank" if i % 3 == 0 else "incorrect" for i, m in enumerate(marks)]
+    question = small_question(marks=("blank", "incorrect", "correct"))
+    plain = GradingModel.train(question, answers, words, n_resamples=0, wording_support=False)
+    assert "lowest_marks" not in plain.params
+    assert plain.learner.get_params()["label_order"] == ["blank", "incorrect", "correct"]
+    told = GradingModel.train(dataclasses.replace(question, no_credit=("incorrect",)), answers, words,
+                              n_resamples=0, wording_support=False)
+    assert told.params["lowest_marks"] == ["blank", "incorrect"]
+    assert told.learner.get_params()["label_order"] == [("blank", "incorrect"), "correct"]
+    told.save(tmp_path / "m.json")  # the model file keeps the question's no-credit marks
+    assert GradingModel.load(tmp_path / "m.json").question.no_credit == ("incorrect",)
+    # an explicit lowest_marks still wins over the question file
+    given = GradingModel.train(dataclasses.replace(question, no_credit=("incorrect",)), answers, words,
+                               n_resamples=0, wording_support=False, lowest_marks=["blank"])
+    assert given.params["lowest_marks"] == ["blank"]

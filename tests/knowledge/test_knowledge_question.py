@@ -88,6 +88,31 @@ def test_numeric_marks_keep_the_text_written():
     assert problems == [] and q.marks == ("0", "0.5", "1.0")
 
 
+def test_no_credit_names_marks_that_give_no_credit_besides_the_lowest():
+    text = MINIMAL.replace('marks: ["0", "0.5", "1"]', "marks: [blank, wrong idea, partly right, right]\n"
+                           "no_credit: [wrong idea]")
+    q, problems = knowledge.question_file.read_question_text(text)
+    assert problems == [] and q.no_credit == ("wrong idea",)
+    again = knowledge.question_from_dict(json.loads(json.dumps(knowledge.question_to_dict(q))))
+    assert again == q
+    plain, _ = knowledge.question_file.read_question_text(MINIMAL)
+    assert plain.no_credit == () and "no_credit" not in knowledge.question_to_dict(plain)
+
+
+@pytest.mark.parametrize("lines, said", [
+    ('marks: [blank, wrong, right]\nno_credit: [wrnog]', "no_credit names 'wrnog', which is not one of the marks"),
+    ('marks: [blank, wrong, right]\nno_credit: [wrong, right]', "no_credit lists every mark"),
+    ('marks: [blank, wrong, right]\nno_credit: [wrong, wrong]', "duplicate mark 'wrong' in no_credit"),
+    ('no_credit: [wrong]', "'no_credit' needs 'marks'"),
+])
+def test_no_credit_mistakes_are_located(lines, said):
+    text = MINIMAL.replace('marks: ["0", "0.5", "1"]\n', "") + lines + "\n"
+    line = text.splitlines().index(lines.splitlines()[-1]) + 1
+    problems = problems_of(text)
+    assert len(problems) == 1 and said in problems[0], problems
+    assert problems[0].startswith(f"q.yaml:{line}:"), problems
+
+
 @pytest.mark.parametrize("tolerance, value, absolute", [
     ("2%", 0.02, False), ("0.05", 0.05, False), ("'0.01 A'", 0.01, True), ("'20 mA'", 0.02, True)])
 def test_tolerances(tolerance, value, absolute):
