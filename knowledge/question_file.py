@@ -8,7 +8,6 @@ and marks. Where each rule and literal came from is kept on the question (an att
 
 from __future__ import annotations
 
-import math
 import re
 from pathlib import Path
 from typing import Any
@@ -17,8 +16,8 @@ from grader.confold.rules import PredicateDefinition, Rule
 from knowledge.asp import parse_program
 from knowledge.errors import KnowledgeError, Problem, did_you_mean, source_name
 from knowledge.local_files import MAX_RULE_FILE_BYTES, FileRefused, read_regular_file, resolve_named_file
-from knowledge.numbers import read_number, unit_problem
-from knowledge.schema import Concept, Misconception, Quantity, Question, Relation
+from knowledge.question_quantities import read_quantities, unit_registry  # noqa: F401 (unit_registry re-exported)
+from knowledge.schema import Concept, Misconception, Question, Relation
 from knowledge.yaml_rules import DataReader, RuleFormatError, parse_condition
 from knowledge.yaml_source import Located, load_located
 
@@ -28,29 +27,8 @@ TOP_KEYS = ("id", "question", "marks", "reference_answers", "concepts", "quantit
 REQUIRED = ("id", "question", "reference_answers")
 VOCABULARY_KEYS = ("phrases", "description")
 RELATION_KEYS = ("members", "link", "description")
-QUANTITY_KEYS = ("value", "unit", "tolerance", "description", "bare_number", "symbol", "negative_means")
 NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
 ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*\Z")
-_UNITS = None
-
-
-def unit_registry():
-    """One pint registry for the package (building one takes a moment)."""
-    global _UNITS
-    if _UNITS is None:
-        import pint
-        _UNITS = pint.UnitRegistry()
-    return _UNITS
-
-
-
-def _finite(value: int | float) -> bool:
-    """A finite number that converts to a float (a 400-digit int does not)."""
-    try:
-        return math.isfinite(float(value))
-    except OverflowError:
-        return False
-
 class _Reader:
     def __init__(self, located: Located, base_dir: Path | None):
         self.located = located
@@ -175,113 +153,6 @@ class _Reader:
             out.append(Relation(name, tuple(members), tuple(link),
                                 self.text(entry, "description", required=False)))
         return tuple(out)
-
-    def quantities(self, data: dict) -> tuple[Quantity, ...]:
-        out = []
-        for name, entry, section in self.names(data, "quantities"):
-            if not isinstance(entry, dict):
-                self.problem(("value", section, name), f"quantity '{name}' must be a mapping",
-                             "value: ..., unit: ..., tolerance: ...")
-                continue
-            self.unknown_keys(entry, QUANTITY_KEYS, f"quantity '{name}'")
-            value = entry.get("value")
-            if "value" not in entry:
-                self.problem(entry, f"missing key 'value' in quantity '{name}'", "value: NUMBER")
-            elif isinstance(value, bool) or not isinstance(value, (int, float)) or not _finite(value):
-                self.problem(("value", entry, "value"), f"the value of quantity '{name}' must be a number",
-                             "a number like 9.8")
-                value = None
-            unit = entry.get("unit")
-            units = unit_registry()
-            if "unit" not in entry:
-                self.problem(entry, f"missing key 'unit' in quantity '{name}'", "unit: m/s^2")
-                unit = None
-            elif not isinstance(unit, str) or not unit.strip():
-                self.problem(("value", entry, "unit"), f"the unit of quantity '{name}' must be text",
-                             "a unit like m/s^2")
-                unit = None
-            elif unit_problem(unit):
-                self.problem(("value", entry, "unit"), f"bad unit of quantity '{name}': {unit_problem(unit)}",
-                             "a unit like m/s^2")
-                unit = None
-            else:
-                try:
-                    units.parse_units(unit)
-                except Exception as err:  # pint raises several types for bad units
-                    self.problem(("value", entry, "unit"), f"unknown unit '{unit}' ({err})",
-                                 "a unit pint knows, e.g. m/s^2, A, V, ohm, N")
-                    unit = None
-            tolerance, absolute = self.tolerance(entry, name, unit)
-            notation = self.notation(entry, name)
-            if isinstance(value, (int, float)) and not isinstance(value, bool) and unit:
-                out.append(Quantity(name, float(value), unit, tolerance, absolute,
-                                    self.text(entry, "description", required=False), **notation))
-        return tuple(out)
-
-    def notation(self, entry: dict, name: str) -> dict:
-        """The physics-notation options of a quantity (see `knowledge.schema.Quantity`)."""
-        out: dict = {}
-        bare = entry.get("bare_number", False)
-        if not isinstance(bare, bool):
-            self.problem(("value", entry, "bare_number"), f"bare_number of quantity '{name}' must be "
-                         "true or false", "true or false")
-        else:
-            out["bare_number"] = bare
-        symbol = entry.get("symbol")
-        if symbol is not None:
-            if not isinstance(symbol, str) or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{0,9}", symbol):
-                self.problem(("value", entry, "symbol"), f"symbol of quantity '{name}' must be a short "
-                             "name like g", "a symbol like g or c")
-            else:
-                out["symbol"] = symbol
-        concept = entry.get("negative_means")
-        if concept is not None:
-            if not isinstance(concept, str) or not NAME.match(concept):
-                self.problem(("value", entry, "negative_means"), f"negative_means of quantity '{name}' must "
-                             "name a concept", "the name of a concept of this question, e.g. downward")
-            else:
-                out["negative_means"] = concept
-        return out
-
-    def tolerance(self, entry: dict, name: str, unit: str | None) -> tuple[float, bool]:
-        if "tolerance" not in entry:
-            return 0.02, False
-        raw = entry["tolerance"]
-        where = ("value", entry, "tolerance")
-        expected = "'2%' (relative), 0.02 (relative) or '0.2 m/s^2' (absolute, in a unit of the same kind)"
-        if isinstance(raw, bool) or raw is None:
-            self.problem(where, f"bad tolerance {raw!r} for quantity '{name}'", expected)
-        elif isinstance(raw, (int, float)):
-            if _finite(raw) and 0 <= raw < 1:  # NaN fails this test too
-                return float(raw), False
-            self.problem(where, f"bad tolerance {raw!r} for quantity '{name}': a bare number is a "
-                                "relative tolerance between 0 and 1", expected)
-        elif isinstance(raw, str) and unit_problem(raw):
-            self.problem(where, f"bad tolerance for quantity '{name}': {unit_problem(raw)}", expected)
-        elif isinstance(raw, str) and raw.strip().endswith("%"):
-            try:
-                share = read_number(raw.strip()[:-1]) / 100
-            except ValueError:
-                share = -1.0
-            if 0 <= share < 1:
-                return share, False
-            self.problem(where, f"bad tolerance '{raw}' for quantity '{name}'", expected)
-        elif isinstance(raw, str):
-            units = unit_registry()
-            try:
-                amount = units.Quantity(raw)
-                if unit is not None:
-                    amount = amount.to(unit)
-                magnitude = float(amount.magnitude)
-            except Exception as err:
-                self.problem(where, f"bad tolerance '{raw}' for quantity '{name}' ({err})", expected)
-            else:
-                if 0 <= magnitude < math.inf:
-                    return magnitude, True
-                self.problem(where, f"bad tolerance '{raw}' for quantity '{name}': negative", expected)
-        else:
-            self.problem(where, f"bad tolerance for quantity '{name}'", expected)
-        return 0.02, False
 
     # -- rules ------------------------------------------------------------------------------
     def rules(self, data: dict, key: str) -> list[Rule | PredicateDefinition]:
@@ -486,7 +357,7 @@ def read_question_text(text: str, path: str | Path | None = None) -> tuple[Quest
     question = Question(
         id=qid or "", text=text_ or "", reference_answers=tuple(references), marks=tuple(marks),
         concepts=r.vocabulary(data, "concepts", Concept),
-        quantities=r.quantities(data),
+        quantities=read_quantities(r, data),
         misconceptions=r.vocabulary(data, "misconceptions", Misconception),
         background=r.rules(data, "background"),
         initial_rules=r.rules(data, "initial_rules"),
