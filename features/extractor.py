@@ -146,8 +146,8 @@ class FeatureExtractor:
         self.use_parse_ = has_parser(self.nlp_)
         self.vocabulary_extra_ = [tuple(k) for k in extra]
         texts = question_texts(self.question)
-        self.speller_ = Speller(question_vocabulary(self.nlp_, texts, self.vocabulary_extra_),
-                                label_words(list(self.nlp_.pipe(texts))))
+        docs = list(self.nlp_.pipe(texts))
+        self.speller_ = Speller(question_vocabulary(docs, self.vocabulary_extra_), label_words(docs))
         self._real_words = RealWordMender.of(self.nlp_, self.question.expected_words, texts,
                                              self.speller_)
 

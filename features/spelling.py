@@ -20,7 +20,7 @@ import spacy_lookups_data
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 from spacy.lang.en.stop_words import STOP_WORDS
-from spacy.language import Language
+from spacy.tokens import Doc
 
 from knowledge.schema import Question
 
@@ -109,13 +109,13 @@ def question_texts(question: Question) -> list[str]:
             *(p for m in question.misconceptions for p in m.phrases)]
 
 
-def question_vocabulary(nlp: Language, texts: Sequence[str],
-                        extra: Iterable[tuple[str, ...]] = ()) -> dict[str, str]:
+def question_vocabulary(docs: Sequence[Doc], extra: Iterable[tuple[str, ...]] = ()) -> dict[str, str]:
     """Words misspellings are mended towards: surface form or lemma -> lemma, from the
-    question's texts and the `extra` words (answer words, learned terms) that are English
+    question's texts (`docs`, read once by the extractor, which also finds the diagram's
+    label words in them) and the `extra` words (answer words, learned terms) that are English
     or already in the vocabulary."""
     vocab: dict[str, str] = {}
-    for doc in nlp.pipe(texts):
+    for doc in docs:
         for tok in doc:
             if tok.is_alpha and len(tok.text) >= 3:
                 lemma = tok.lemma_.lower()

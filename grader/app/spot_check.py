@@ -29,11 +29,6 @@ from grader.app.review import flagged
 Z_95 = 1.959963984540054
 
 
-def automatic(table: pd.DataFrame, threshold: float) -> pd.DataFrame:
-    """The answers marked automatically at this threshold: a proposed mark, not flagged."""
-    return table[table["proposed"].notna() & ~flagged(table, threshold)]
-
-
 def machine_marks(table: pd.DataFrame, threshold: float) -> pd.Series:
     """Per row, whether the machine's mark is the answer's: marked automatically and not decided
     by a marker other than as a spot check (an answer a marker decided is theirs; a check keeps

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from grader.app.spot_check import automatic, check_results, draw_sample, estimate, wilson_interval
+from grader.app.spot_check import check_results, draw_sample, estimate, machine_marks, wilson_interval
 
 
 def _table(n=200, seed=0) -> pd.DataFrame:
@@ -25,7 +25,7 @@ def _table(n=200, seed=0) -> pd.DataFrame:
 def test_sample_is_automatic_stratified_and_repeatable():
     table = _table()
     sample = draw_sample(table, 0.7, 20, seed=3)
-    pool = automatic(table, 0.7)
+    pool = table[machine_marks(table, 0.7)]
     assert len(sample) == 20 and sample["answer_id"].is_unique
     assert set(sample["answer_id"]) <= set(pool["answer_id"])  # never a flagged or unmarked answer
     counts = sample["proposed"].value_counts()
