@@ -129,6 +129,29 @@ def _settle(page) -> None:
     page.locator('[data-testid="stStatusWidget"]').wait_for(state="hidden")
 
 
+def _history_once(store, exam_id: str, ready, timeout: float = 120) -> list:
+    """The store's decisions once `ready(decisions)` holds (or the timeout is over): a save is
+    done by the button's callback, and the page's message can come before another page's save
+    has landed or after a retraining held up the run."""
+    give_up = time.monotonic() + timeout
+    while not ready(trail := store.history(exam_id)) and time.monotonic() < give_up:
+        time.sleep(0.25)
+    return trail
+
+
+def _stable_box(locator) -> dict:
+    """The element's box once it stops moving (an expander opens with an animation: a click at
+    a position inside it lands elsewhere while it moves)."""
+    box = locator.bounding_box()
+    for _ in range(40):
+        time.sleep(0.15)
+        again = locator.bounding_box()
+        if again == box:
+            return box
+        box = again
+    return box
+
+
 def _calibrated(page) -> None:
     """Wait until the page shows calibrated confidences: the models' background
     cross-validation, started when the exam opens, re-grades the exam and redraws the page
@@ -208,7 +231,7 @@ def test_two_markers_override_reload_and_nothing_is_lost(server, browser):
     if bob.get_by_text("decided on answer").count():
         bob.get_by_role("button", name=re.compile(r"^Keep my mark")).click()
         bob.get_by_text("Saved your mark").first.wait_for()
-    trail = store.history(exam_id)
+    trail = _history_once(store, exam_id, lambda t: len(t) >= 4)
     assert len(trail) == 4
     assert {d.marker for d in trail[2:]} == {"Ann", "Bob"}
     _shot(bob, "bob-end")
@@ -612,7 +635,7 @@ def test_the_start_view_marks_the_answers_like_one_at_once_leaving_one_out(serve
     form = page.locator('[data-testid="stForm"]').filter(has_text="Apply to the ticked answers").first
     grid = form.locator('[data-testid="stDataFrame"]').first
     grid.wait_for()
-    box = grid.bounding_box()
+    box = _stable_box(grid)
     page.mouse.click(box["x"] + 30, box["y"] + 35 + 17)  # the first member's tick cell
     page.keyboard.press(" ")  # untick it: left out
     page.wait_for_timeout(300)
@@ -620,9 +643,8 @@ def test_the_start_view_marks_the_answers_like_one_at_once_leaving_one_out(serve
     form.get_by_role("button", name="Apply to the ticked answers").click()
     # the decisions are saved by the button's callback; the page's message comes with the run
     # after it, which a retraining of the model can hold up: the store says what was saved
-    give_up = time.monotonic() + 120
-    while not (mine := [d for d in store.history(exam_id) if d.marker == "Sol"]) and time.monotonic() < give_up:
-        page.wait_for_timeout(250)
+    trail = _history_once(store, exam_id, lambda t: any(d.marker == "Sol" for d in t))
+    mine = [d for d in trail if d.marker == "Sol"]
     assert len(mine) == size - 1 and {(d.scope, d.new_mark) for d in mine} == {("group", "0")}
     _settle(page)
     page.get_by_text(f"Saved mark 0 for {size - 1} answer(s), 1 left out.").first.wait_for(timeout=300_000)
