@@ -35,10 +35,15 @@ FALLBACK = "blank"  # model name that asks for the fallback pipeline directly
 
 
 #: Where the context-free lookup table is wrong for answers ("does" is not a female deer;
-#: "ca" and "wo" are what the tokenizer leaves of "can't" and "won't").
+#: "ca" and "wo" are what the tokenizer leaves of "can't" and "won't"). The irregular
+#: comparisons keep their own word: the table reads "more" as "much" and "better" as "well",
+#: two stop words, so "more force" and "a better conductor" lost the word that decides them,
+#: and "worse" as "wrong", a word of non-answers.
 LEMMA_OVERRIDES = {"does": "do", "ca": "can", "wo": "will", "sha": "shall", "ai": "be",
                    "cos": "because", "coz": "because", "cuz": "because", "bc": "because",
-                   "us": "we", "lower": "low", "as": "as", "its": "its", "data": "data"}
+                   "us": "we", "lower": "low", "as": "as", "its": "its", "data": "data",
+                   "more": "more", "most": "most", "less": "less", "least": "least",
+                   "better": "better", "best": "best", "worse": "worse", "worst": "worst"}
 
 
 class LowercaseLookupLemmatizer(Lemmatizer):

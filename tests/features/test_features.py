@@ -222,6 +222,23 @@ def test_only_the_first_antonym_of_a_scope_is_turned():
     assert resolve_negations(keys, [[1]]) == [False, True] and keys == ["no", "gap"]
 
 
+def test_comparisons_keep_the_word_that_decides_them():
+    # The lookup table reads "more" as "much" and "better" as "well" (stop words, so the
+    # word was lost) and "worse" as "wrong" (a word of non-answers).
+    q = Question("lever", "What does a longer lever change?",
+                 ("The longer lever needs less force to lift the load.",))
+    answers = ["it needs more force", "you need more effort", "more force is needed",
+               "it needs less force", "less effort", "less force is needed"]
+    fx = FeatureExtractor(q, n_terms=2, model=FALLBACK).fit(answers, ["0", "0", "0", "1", "1", "1"])
+    assert "ref:less_force" in fx.descriptions_
+    X = fx.transform(["it needs less force", "it needs more force", "a better lever"])
+    assert list(X["ref:less"]) == ["present", "absent", "absent"]
+    assert list(X["ref:less_force"]) == ["present", "absent", "absent"]
+    assert {"term:more", "term:less"} & set(X.columns)
+    assert X["coverage"][0] > X["coverage"][1]
+    assert one(fx, "the lever works worse")["non_answer"] == "no"
+
+
 def test_coverage_and_precision(fx):
     ref = one(fx, CIRCUIT.reference_answers[0])
     assert ref["coverage"] == pytest.approx(1.0) and ref["precision"] == pytest.approx(1.0)
