@@ -99,3 +99,24 @@ def write_marked_csv(path: Path, answers: list[str], marks: list[str]) -> Path:
         for i, (a, m) in enumerate(zip(answers, marks)):
             writer.writerow([f"a{i}", a, m])
     return path
+
+
+def write_beetle_folder(path: Path, test_answers: list[tuple[str, str]]) -> Path:
+    """A one-question Beetle folder (questions.json, answers.csv) with 10 answers marked
+    correct and 10 irrelevant to train on, and `test_answers` ((answer, label_5way)) to grade."""
+    import json
+
+    import pandas as pd
+
+    (path / "questions.json").write_text(json.dumps([{
+        "question_id": "Q1", "question": "Why does the bulb not light?",
+        "reference_answers": ["There is a gap in the circuit"]}]))
+    good = ["there is a gap in the circuit", "the circuit has a gap", "a gap in the circuit",
+            "because of the gap", "gap in circuit"]
+    bad = ["the battery is dead", "i do not know", "the bulb is broken", "no idea", "it is off"]
+    rows = [("Q1", a, "correct", "train") for a in good * 2] + \
+           [("Q1", a, "irrelevant", "train") for a in bad * 2] + \
+           [("Q1", a, label, "test") for a, label in test_answers]
+    pd.DataFrame(rows, columns=["question_id", "answer", "label_5way", "split"]).to_csv(
+        path / "answers.csv", index=False)
+    return path

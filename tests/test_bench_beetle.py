@@ -12,6 +12,7 @@ import pytest
 
 from grader.bench.beetle import (figures, flagged_accuracy, format_reliability, main, relabel, reliability,
                                  scheme_figures)
+from tests.data import write_beetle_folder
 
 
 def test_relabel_schemes():
@@ -92,17 +93,7 @@ def test_figures_own_scheme_and_mapped_down():
 
 
 def test_end_to_end_on_a_small_made_up_folder(tmp_path, capsys):
-    (tmp_path / "questions.json").write_text(json.dumps([{
-        "question_id": "Q1", "question": "Why does the bulb not light?",
-        "reference_answers": ["There is a gap in the circuit"]}]))
-    good = ["there is a gap in the circuit", "the circuit has a gap", "a gap in the circuit",
-            "because of the gap", "gap in circuit"]
-    bad = ["the battery is dead", "i do not know", "the bulb is broken", "no idea", "it is off"]
-    rows = [("Q1", a, "correct", "train") for a in good * 2] + \
-           [("Q1", a, "irrelevant", "train") for a in bad * 2] + \
-           [("Q1", "there is a gap", "correct", "test"), ("Q1", "dead battery", "irrelevant", "test")]
-    pd.DataFrame(rows, columns=["question_id", "answer", "label_5way", "split"]).to_csv(
-        tmp_path / "answers.csv", index=False)
+    write_beetle_folder(tmp_path, [("there is a gap", "correct"), ("dead battery", "irrelevant")])
     out = tmp_path / "figures.json"
     assert main(["--data", str(tmp_path), "--json", str(out)]) == 0
     result = json.loads(out.read_text())

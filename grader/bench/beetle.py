@@ -1,4 +1,4 @@
-"""`python -m grader.bench beetle --data ../shared/data/beetle-dev [--cv K] [--json PATH]`
+"""`python -m grader.bench beetle --data ../shared/data/beetle-dev [--cv K] [--baseline] [--json PATH]`
 
 The grading pipeline on real student answers (Beetle, SemEval-2013 task 7): for each
 question a `GradingModel` is trained through the product path (`GradingModel.train` with a
@@ -19,6 +19,9 @@ the spread across questions, and how often a mark of each confidence is right (a
 reads "confidence 0.95" as "right 95 times in 100": the table says whether it is). With
 `--target-accuracy A`, each question is also flagged as `grade --target-accuracy A` flags it
 (`beetle_confidence`): the share flagged and the accuracy of the marks left, on the evaluation answers.
+With `--baseline`, a per-question decision tree on lemma presence and overlap with the reference
+answers (`beetle_baseline`; needs scikit-learn) is trained on the same answers and graded on the
+same evaluation answers (same folds): its accuracy beside the model's, per scheme and per question.
 With `--rubrics DIR --marked N`, the rubric bench (`beetle_rubric`) runs instead.
 """
 
@@ -85,9 +88,10 @@ def scheme_figures(y_true: Sequence, y_pred: Sequence, confidence: Sequence[floa
 
 
 def grade_question(question_record: dict, group: pd.DataFrame, cv: int, params: dict,
-                   seed: int = 0) -> pd.DataFrame:
+                   seed: int = 0, baseline: bool = False) -> pd.DataFrame:
     """Predictions of each training scheme for one question's evaluation answers: the test
-    split, or (cv > 1) every train answer graded by the model of the fold that left it out."""
+    split, or (cv > 1) every train answer graded by the model of the fold that left it out.
+    `baseline`: also the decision tree's marks (`tree_<scheme>`), trained on the same answers."""
     from grader.grading.evaluation import stratified_folds
     from knowledge.schema import Question
 
@@ -111,6 +115,11 @@ def grade_question(question_record: dict, group: pd.DataFrame, cv: int, params: 
             part[f"confidence_{scheme}"] = confidence
             if params.get("target_accuracy"):
                 part[f"threshold_{scheme}"] = threshold
+        if baseline:
+            from grader.bench.beetle_baseline import tree_columns
+
+            for column, marks in tree_columns(question.reference_answers, train, test).items():
+                part[column] = pd.Series(marks, dtype=object).to_numpy()
         parts.append(part)
     return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
 
@@ -129,13 +138,14 @@ def figures(predictions: pd.DataFrame) -> dict[str, dict[str, dict]]:
 
 
 def run(data: Path, cv: int = 0, params: dict | None = None, jobs: int = 1,
-        seed: int = 0) -> tuple[pd.DataFrame, dict]:
-    """Grade every question (in `jobs` processes); (prediction rows, figures)."""
+        seed: int = 0, baseline: bool = False) -> tuple[pd.DataFrame, dict]:
+    """Grade every question (in `jobs` processes); (prediction rows, figures). `baseline`: the
+    rows also hold the decision tree's marks (`grade_question`)."""
     questions, answers = load_beetle(data)
     groups = [(questions[qid], group) for qid, group in answers.groupby("question_id", sort=True)
               if qid in questions]
     params = dict(params or {})
-    results = run_tasks(grade_question, [(q, g, cv, params, seed) for q, g in groups], jobs)
+    results = run_tasks(grade_question, [(q, g, cv, params, seed, baseline) for q, g in groups], jobs)
     predictions = pd.concat(results, ignore_index=True)
     return predictions, figures(predictions)
 
@@ -265,6 +275,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--initial-support", dest="min_initial_support", type=int, default=argparse.SUPPRESS,
                         metavar="K", help="marked answers a teacher's initial rule must mark rightly to be kept "
                                           "(pipeline default if omitted)")
+    parser.add_argument("--baseline", action="store_true",
+                        help="also a per-question decision tree on lemma presence and overlap with the reference "
+                             "answers, trained and graded on the same answers (same folds): its accuracy beside "
+                             "the model's per scheme, and on how many questions the model is better / same / "
+                             "worse (needs scikit-learn: pip install -e '.[bench]'; not with --rubrics)")
     parser.add_argument("--rubrics", type=Path, default=None, metavar="DIR",
                         help="the rubric bench (grader.bench.beetle_rubric): DIR/<question_id>/question.yaml "
                              "and DIR/seen_ids.json; each question trained on --marked answers, with its rubric "
@@ -302,6 +317,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         params["target_accuracy"] = args.target_accuracy
     if not args.calibrated:
         params["calibrated"] = False
+    if args.baseline:  # said before any model is trained
+        from grader.bench.beetle_baseline import sklearn_missing
+
+        problem = "--baseline is not available with --rubrics" if args.rubrics is not None else sklearn_missing()
+        if problem:
+            print(f"error: {problem}", file=sys.stderr)
+            return 2
     if args.rubrics is not None:
         from grader.bench.beetle_rubric import report
 
@@ -316,7 +338,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
     t0 = time.perf_counter()
     try:
-        predictions, result = run(args.data, args.cv, params, args.jobs, args.seed)
+        predictions, result = run(args.data, args.cv, params, args.jobs, args.seed, args.baseline)
     except (FileNotFoundError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -342,6 +364,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             predictions[f"threshold_{scheme}"].to_numpy(dtype=float), predictions.question_id.to_numpy(),
             args.target_accuracy) for scheme in SCHEMES}
         print(format_target(args.target_accuracy, to_target))
+    against_tree = None
+    if args.baseline:
+        from grader.bench.beetle_baseline import baseline_comparison, format_baseline
+
+        against_tree = baseline_comparison(predictions)
+        print(format_baseline(against_tree))
     if args.predictions:
         from grader.exams.exam_io import atomic_write_text
 
@@ -358,6 +386,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         report = {"data": str(args.data), "cv": args.cv, "seed": args.seed, "params": params,
                   "figures": figures_json, "reliability": bands, "target_accuracy": to_target,
                   "calibration_error": {k: None if math.isnan(v) else v for k, v in calibration_error.items()}}
+        if against_tree is not None:
+            report["baseline"] = against_tree
         atomic_write_text(args.json, json.dumps(report, indent=1) + "\n")
     return 0
 
