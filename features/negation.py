@@ -78,9 +78,14 @@ _PAIRS = [("same", "different"), ("open", "close"), ("complete", "incomplete"),
           ("increase", "decrease"), ("full", "empty"), ("true", "false"),
           ("correct", "incorrect"), ("visible", "invisible"), ("able", "unable"),
           ("bright", "dim"), ("high", "low"), ("large", "small"), ("fast", "slow"),
-          ("attract", "repel"), ("conductor", "insulator")]
+          ("attract", "repel"), ("conductor", "insulator"), ("more", "less"), ("most", "least"),
+          ("strong", "weak"), ("loud", "quiet"), ("hot", "cold"), ("near", "far"),
+          ("easy", "hard"), ("thick", "thin"), ("rough", "smooth"), ("wet", "dry"),
+          ("magnetic", "nonmagnetic"), ("float", "sink")]
 # Not pairs here: positive/negative, series/parallel, up/down, on/off ("not on the same
-# path" is not "off the same path"); on Beetle they made the features worse.
+# path" is not "off the same path"); on Beetle they made the features worse. Nor words with
+# a second sense: heavy/light ("the bulb does not light"), long/short ("not a short
+# circuit"), push/pull, north/south.
 ANTONYMS = {a: b for a, b in _PAIRS} | {b: a for a, b in _PAIRS}
 
 
@@ -127,7 +132,8 @@ def _rule_scope(doc: Doc, cue: Token) -> list[int]:
             # "neither A nor B | is in a closed path", "neither bulbs | are lit": what the
             # subjects are said to do is denied too
             return out + [i] + _rule_scope(doc, tok)
-        if seen_content and (low in PREPOSITIONS or tok.lemma_ in ("be", "have", "do")):
+        if seen_content and (low in PREPOSITIONS or tok.lemma_ in ("be", "have", "do")) \
+                and not _compares(doc, i):
             break  # "no gap | between the terminals", "not separated | by a gap"
         if _is_cue(tok):  # the next cue takes over
             break
@@ -135,6 +141,19 @@ def _rule_scope(doc: Doc, cue: Token) -> list[int]:
         if tok.is_alpha and tok.lemma_ not in FUNCTION_LEMMAS:
             seen_content = True
     return out
+
+
+def _compares(doc: Doc, i: int) -> bool:
+    """Is token i the "as" of a comparison ("does not vibrate as fast", "not as much force"),
+    which the negation reaches through, rather than a preposition ("not connected as the
+    diagram shows")? The first "as" of a comparison comes before a word that starts no noun
+    phrase or clause, and after no earlier "as" ("not as loud | as the other one")."""
+    if doc[i].lower_ != "as" or i + 1 >= len(doc) or not doc[i + 1].is_alpha:
+        return False
+    after = doc[i + 1].lower_
+    if after in _DETERMINERS or after in NEW_SUBJECT or after in ("a", "an", "well", "if", "soon", "long"):
+        return False
+    return not any(t.lower_ == "as" for t in doc[max(0, i - MAX_SCOPE):i])
 
 
 #: Words that may start the subject of a new clause after "and"/"or" ("and the pitch is").

@@ -38,12 +38,14 @@ FALLBACK = "blank"  # model name that asks for the fallback pipeline directly
 #: "ca" and "wo" are what the tokenizer leaves of "can't" and "won't"). The irregular
 #: comparisons keep their own word: the table reads "more" as "much" and "better" as "well",
 #: two stop words, so "more force" and "a better conductor" lost the word that decides them,
-#: and "worse" as "wrong", a word of non-answers.
+#: and "worse" as "wrong", a word of non-answers. "matter" is not "matt", and "second" is
+#: mostly the unit of time ("200 times a second"), which the table read as the number 2.
 LEMMA_OVERRIDES = {"does": "do", "ca": "can", "wo": "will", "sha": "shall", "ai": "be",
                    "cos": "because", "coz": "because", "cuz": "because", "bc": "because",
                    "us": "we", "lower": "low", "as": "as", "its": "its", "data": "data",
                    "more": "more", "most": "most", "less": "less", "least": "least",
-                   "better": "better", "best": "best", "worse": "worse", "worst": "worst"}
+                   "better": "better", "best": "best", "worse": "worse", "worst": "worst",
+                   "matter": "matter", "second": "second"}
 
 
 class LowercaseLookupLemmatizer(Lemmatizer):

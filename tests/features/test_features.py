@@ -232,11 +232,23 @@ def test_comparisons_keep_the_word_that_decides_them():
     fx = FeatureExtractor(q, n_terms=2, model=FALLBACK).fit(answers, ["0", "0", "0", "1", "1", "1"])
     assert "ref:less_force" in fx.descriptions_
     X = fx.transform(["it needs less force", "it needs more force", "a better lever"])
-    assert list(X["ref:less"]) == ["present", "absent", "absent"]
-    assert list(X["ref:less_force"]) == ["present", "absent", "absent"]
+    # "more" is the opposite of the reference's "less" (negation.ANTONYMS)
+    assert list(X["ref:less"]) == ["present", "negated", "absent"]
+    assert list(X["ref:less_force"]) == ["present", "negated", "absent"]
     assert {"term:more", "term:less"} & set(X.columns)
     assert X["coverage"][0] > X["coverage"][1]
     assert one(fx, "the lever works worse")["non_answer"] == "no"
+
+
+def test_words_the_lookup_table_reads_wrongly_keep_their_meaning():
+    # the table reads "matter" as "matt" and "second" as the number 2
+    q = Question("states", "Why does the string sound higher?",
+                 ("It vibrates more times a second; all matter vibrates when it makes sound.",))
+    fx = FeatureExtractor(q, n_terms=0, model=FALLBACK).fit(["a", "b"])
+    assert {"ref:second", "ref:matter"} <= set(fx.descriptions_)
+    X = fx.transform(["it vibrates 200 times a second", "it vibrates for 2 seconds", "matter vibrates"])
+    assert list(X["ref:second"]) == ["present", "present", "absent"]
+    assert list(X["ref:matter"]) == ["absent", "absent", "present"]
 
 
 def test_coverage_and_precision(fx):

@@ -46,3 +46,40 @@ def fx() -> FeatureExtractor:
 def test_negation_reaches_what_it_denies_and_stops_at_the_clause(fx, answer, states):
     row = fx.transform([answer]).iloc[0]
     assert {c: row[f"concept:{c}"] for c in states} == states
+
+
+COMPARE = Question(
+    id="pitch", text="Why does the shorter string sound higher?",
+    reference_answers=("The shorter string vibrates faster, so its sound is quieter and weaker.",),
+    concepts=(Concept("fast", ("fast",)), Concept("force", ("force",)), Concept("loud", ("loud",)),
+              Concept("diagram", ("diagram",))))
+
+
+@pytest.fixture(scope="module")
+def compare_fx() -> FeatureExtractor:
+    return FeatureExtractor(COMPARE, model=FALLBACK).fit(["x"])
+
+
+@pytest.mark.parametrize("answer, states", [
+    # "not as X": the negation reaches the compared word
+    ("the string does not vibrate as fast", {"fast": "negated"}),
+    ("you don't need as much force", {"force": "negated"}),
+    ("it is not as loud as the other string", {"loud": "negated"}),
+    # "as" before a noun phrase or clause is not a comparison: the negation stops there
+    ("it is not connected as the diagram shows", {"diagram": "present"}),
+])
+def test_a_negated_comparison_reaches_the_compared_word(compare_fx, answer, states):
+    row = compare_fx.transform([answer]).iloc[0]
+    assert {c: row[f"concept:{c}"] for c in states} == states
+
+
+@pytest.mark.parametrize("answer, column, state", [
+    # the reference says "faster", "quieter", "weaker": "not as fast" denies faster, "not
+    # loud" says quieter, "not as strong" says weaker
+    ("the string does not vibrate as fast", "ref:fast", "negated"),
+    ("its sound is not loud", "ref:quiet", "present"),
+    ("the sound is not as strong", "ref:weak", "present"),
+    ("the sound is strong", "ref:weak", "negated"),
+])
+def test_a_negated_word_is_its_antonym_for_the_reference_words(compare_fx, answer, column, state):
+    assert compare_fx.transform([answer]).iloc[0][column] == state
