@@ -57,8 +57,10 @@ def negation_scopes(doc: Doc, use_parse: bool | None = None,
     # The cues found from the token arrays (string ids), not a Python Token per token.
     cue = [lemma in _CUE_IDS or lower in _CUE_IDS
            for lemma, lower in doc.to_array([LEMMA, LOWER]).tolist()]
-    scope = _dependency_scope if use_parse else _rule_scope
-    return [sorted(i for i in set(scope(doc, doc[c])) if not cue[i])
+    if use_parse:
+        return [sorted(i for i in set(_dependency_scope(doc, doc[c])) if not cue[i])
+                for c, is_cue in enumerate(cue) if is_cue]
+    return [sorted(i for i in set(_rule_scope(doc, doc[c], keys)) if not cue[i])
             for c, is_cue in enumerate(cue) if is_cue]
 
 
@@ -114,8 +116,9 @@ def _is_cue(tok: Token) -> bool:
     return tok.lemma_ in CUES or tok.lower_ in CUES
 
 
-def _rule_scope(doc: Doc, cue: Token) -> list[int]:
-    """Tokens after the cue, up to the end of its clause (see the module docstring)."""
+def _rule_scope(doc: Doc, cue: Token, keys: list[str] | None = None) -> list[int]:
+    """Tokens after the cue, up to the end of its clause (see the module docstring).
+    `keys`: the tokens' mended lemmas, so that a misspelt "becuase" ends the clause too."""
     out: list[int] = []
     seen_content = False
     n = len(doc)
@@ -124,14 +127,14 @@ def _rule_scope(doc: Doc, cue: Token) -> list[int]:
         low = tok.lower_
         if tok.is_punct and low not in ("-", "'", "/"):
             break
-        if low in CLAUSE_BREAKS or low == "nor":  # "neither A nor B": nor negates B itself
-            break
+        if low in CLAUSE_BREAKS or low == "nor" or (keys is not None and keys[i] in CLAUSE_BREAKS):
+            break  # "neither A nor B": nor negates B itself
         if low in ("and", "or") and _starts_clause(doc, i + 1):
             break
         if seen_content and tok.lemma_ in ("be", "have", "do") and _denies_predicate(doc, cue):
             # "neither A nor B | is in a closed path", "neither bulbs | are lit": what the
             # subjects are said to do is denied too
-            return out + [i] + _rule_scope(doc, tok)
+            return out + [i] + _rule_scope(doc, tok, keys)
         if seen_content and (low in PREPOSITIONS or tok.lemma_ in ("be", "have", "do")) \
                 and not _compares(doc, i):
             break  # "no gap | between the terminals", "not separated | by a gap"

@@ -45,6 +45,13 @@ def english_words() -> frozenset[str]:
     return frozenset(words)
 
 
+#: Words of the language itself a misspelling is mended to when no word of the question is
+#: close: "becuase", "beacuse" -> because, "wich" -> which, "bewtween" -> between. They
+#: decide how an answer reads ("because" ends a negation's scope; "between" is a content
+#: word) and, left misspelt, they were content words of their own.
+FUNCTION_WORDS = tuple(sorted(w for w in STOP_WORDS if len(w) >= 4 and w.isalpha()))
+
+
 def cutoff(length: int) -> float:
     """Similarity (0..1) a correction needs: one edit in four letters, two in ten."""
     return 0.75 if length <= 5 else 0.8
@@ -88,7 +95,8 @@ class Speller:
             if len(lower) < 6 or lemma in self._lemmas:
                 return lemma
             return self._closest(lower, KNOWN_WORD_CUTOFF) or lemma
-        return self._closest(lower, cutoff(len(lower))) or lemma
+        return (self._closest(lower, cutoff(len(lower))) or _function_word(lower, cutoff(len(lower)))
+                or lemma)
 
     def _closest(self, word: str, min_similarity: float) -> str | None:
         """The lemma of the closest vocabulary word, by either of two similarities: the
@@ -100,6 +108,14 @@ class Speller:
             if best:
                 return self.vocabulary[best[0]]
         return None
+
+
+def _function_word(word: str, min_similarity: float) -> str | None:
+    """The function word (`FUNCTION_WORDS`) a misspelling is one slip from, if any: by the
+    alignment similarity only, where a swapped pair of letters is one edit ("becuase")."""
+    best = process.extractOne(word, FUNCTION_WORDS, scorer=OSA.normalized_similarity,
+                              score_cutoff=min_similarity - 1e-9)
+    return best[0] if best else None
 
 
 def question_texts(question: Question) -> list[str]:

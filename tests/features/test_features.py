@@ -387,6 +387,16 @@ def test_speller_mends_towards_the_question_words_only():
     assert sp.norm("two", "two") == "2"
 
 
+def test_a_misspelt_function_word_is_mended_when_no_question_word_is_close():
+    from features.spelling import Speller
+    sp = Speller({"lever": "lever", "fulcrum": "fulcrum"})
+    assert [sp.norm(w, w) for w in ["becuase", "beacuse", "wich", "bewtween", "fulcrm"]] == [
+        "because", "because", "which", "between", "fulcrum"]
+    # a question word comes first: "swith" is the question's switch, not "with"
+    sp = Speller({"switch": "switch", "path": "path"})
+    assert [sp.norm(w, w) for w in ["swith", "paht"]] == ["switch", "path"]
+
+
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 

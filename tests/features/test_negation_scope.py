@@ -41,6 +41,9 @@ def fx() -> FeatureExtractor:
     ("neither side is balanced. The string vibrates", {"balanced": "negated",
                                                        "vibrate": "present"}),
     ("it is not loud and the pitch is high", {"pitch": "present"}),
+    # a misspelt "because" ends the clause as "because" does
+    ("the see-saw is not balanced becuase the string vibrates", {"balanced": "negated",
+                                                                 "vibrate": "present"}),
     ("it does not touch the magnet and the coil", {"touching": "negated"}),
 ])
 def test_negation_reaches_what_it_denies_and_stops_at_the_clause(fx, answer, states):
