@@ -15,7 +15,8 @@ Two strategies, the same contract (`negated_tokens(doc) -> list[bool]`):
   of its clause (punctuation, "but", "because", "so", "which", "and"/"or" before a new
   subject and verb, ...) and up to a preposition that follows the first content word
   ("no gap | between ...", "not connected | to ...", "not separated | by a gap", but "not
-  in the same path"). "neither ... (nor ...)" denies its subjects and their predicate too:
+  in the same path"); after the noun "no" denies, a preposition of place ends it too ("no
+  friction | on the floor"). "neither ... (nor ...)" denies its subjects and their predicate too:
   "neither B nor C is in a closed path", "neither magnets are touching".
 """
 
@@ -42,6 +43,12 @@ FUNCTION_LEMMAS = frozenset({"be", "do", "have", "the", "a", "an", "in", "on", "
                              "it", "can", "will", "would", "should", "could", "must", "may",
                              "might", "that", "this", "same", "one", "of", "only", "even",
                              "ever", "really", "actually", "also", "just", "anything"})
+#: After the noun a determiner cue denies, these start a phrase of place it does not deny
+#: ("no friction | on the floor", "no gap | in the circuit"); after "not" they may belong
+#: to the predicate denied ("not contained in a closed path").
+PLACE_PREPOSITIONS = frozenset({"in", "on", "inside", "under", "over", "above", "below",
+                                "behind", "near", "around", "along", "within", "outside"})
+NOUN_CUES = frozenset({"no", "none", "nothing", "nobody", "nowhere", "without"})
 MAX_SCOPE = 10  # tokens; beyond this a rule-based scope is a guess
 
 
@@ -135,9 +142,10 @@ def _rule_scope(doc: Doc, cue: Token, keys: list[str] | None = None) -> list[int
             # "neither A nor B | is in a closed path", "neither bulbs | are lit": what the
             # subjects are said to do is denied too
             return out + [i] + _rule_scope(doc, tok, keys)
-        if seen_content and (low in PREPOSITIONS or tok.lemma_ in ("be", "have", "do")) \
+        if seen_content and (low in PREPOSITIONS or tok.lemma_ in ("be", "have", "do")
+                             or (low in PLACE_PREPOSITIONS and cue.lower_ in NOUN_CUES)) \
                 and not _compares(doc, i):
-            break  # "no gap | between the terminals", "not separated | by a gap"
+            break  # "no gap | between the terminals", "not separated | by a gap", "no friction | on the floor"
         if _is_cue(tok):  # the next cue takes over
             break
         out.append(i)

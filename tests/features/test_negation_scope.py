@@ -41,6 +41,9 @@ def fx() -> FeatureExtractor:
     ("neither side is balanced. The string vibrates", {"balanced": "negated",
                                                        "vibrate": "present"}),
     ("it is not loud and the pitch is high", {"pitch": "present"}),
+    # "no" denies its noun, not the place after it; "not" reaches the place it denies
+    ("there is no gap in the closed loop", {"gap": "negated", "closed_loop": "present"}),
+    ("the magnet is not touching in a closed loop", {"touching": "negated", "closed_loop": "negated"}),
     # a misspelt "because" ends the clause as "because" does
     ("the see-saw is not balanced becuase the string vibrates", {"balanced": "negated",
                                                                  "vibrate": "present"}),
