@@ -129,6 +129,8 @@ def _rule_scope(doc: Doc, cue: Token, keys: list[str] | None = None) -> list[int
     out: list[int] = []
     seen_content = False
     n = len(doc)
+    no_longer = cue.i + 1 < n and doc[cue.i + 1].lower_ == "longer"  # "not now", a predicate's negation
+    noun_cue = cue.lower_ in NOUN_CUES and not no_longer
     for i in range(cue.i + 1, min(n, cue.i + 1 + MAX_SCOPE)):
         tok = doc[i]
         low = tok.lower_
@@ -143,13 +145,13 @@ def _rule_scope(doc: Doc, cue: Token, keys: list[str] | None = None) -> list[int
             # subjects are said to do is denied too
             return out + [i] + _rule_scope(doc, tok, keys)
         if seen_content and (low in PREPOSITIONS or tok.lemma_ in ("be", "have", "do")
-                             or (low in PLACE_PREPOSITIONS and cue.lower_ in NOUN_CUES)) \
+                             or (low in PLACE_PREPOSITIONS and noun_cue)) \
                 and not _compares(doc, i):
             break  # "no gap | between the terminals", "not separated | by a gap", "no friction | on the floor"
         if _is_cue(tok):  # the next cue takes over
             break
         out.append(i)
-        if tok.is_alpha and tok.lemma_ not in FUNCTION_LEMMAS:
+        if tok.is_alpha and tok.lemma_ not in FUNCTION_LEMMAS and not (no_longer and i == cue.i + 1):
             seen_content = True
     return out
 

@@ -51,6 +51,8 @@ def analyse_batch(docs: Sequence[Doc], speller: Speller, use_parse: bool,
 def _analysed(doc: Doc, tokens: tuple[list[str], list[str], int], use_parse: bool, text: str
               ) -> Analysis:
     keys, norms, words = tokens
+    if "long" in keys:
+        _no_longer(doc, keys)
     scopes = negation_scopes(doc, use_parse, keys)
     negated = [False] * len(keys)
     for scope in scopes:
@@ -61,3 +63,11 @@ def _analysed(doc: Doc, tokens: tuple[list[str], list[str], int], use_parse: boo
     text_keys = list(keys)
     text_negated = resolve_negations(text_keys, scopes)
     return Analysis(doc, keys, negated, text_keys, text_negated, norms, words, text)
+
+
+def _no_longer(doc: Doc, keys: list[str]) -> None:
+    """"no longer" and "any longer" say "not now", not "long": the key of "longer" there is
+    "not" (no content word of its own: "it is no longer a solid" says nothing of length)."""
+    for i in range(1, len(keys)):
+        if keys[i] == "long" and doc[i].lower_ == "longer" and doc[i - 1].lower_ in ("no", "any"):
+            keys[i] = "not"

@@ -17,7 +17,7 @@ Q = Question(
               Concept("gap", ("gap",)), Concept("separated", ("separated",)),
               Concept("closed_loop", ("closed loop",)), Concept("touching", ("touching",)),
               Concept("pitch", ("pitch",)), Concept("vibrate", ("vibrate",)),
-              Concept("magnet", ("magnet",))))
+              Concept("magnet", ("magnet",)), Concept("long", ("long",))))
 
 
 @pytest.fixture(scope="module")
@@ -41,6 +41,11 @@ def fx() -> FeatureExtractor:
     ("neither side is balanced. The string vibrates", {"balanced": "negated",
                                                        "vibrate": "present"}),
     ("it is not loud and the pitch is high", {"pitch": "present"}),
+    # "no longer" says "not now", nothing of length, and reaches the place it denies
+    ("the see-saw is no longer balanced", {"balanced": "negated", "long": "absent"}),
+    ("the magnet is no longer in a closed loop", {"closed_loop": "negated", "long": "absent"}),
+    ("the string does not vibrate any longer", {"vibrate": "negated", "long": "absent"}),
+    ("the longer string vibrates", {"vibrate": "present", "long": "present"}),
     # "no" denies its noun, not the place after it; "not" reaches the place it denies
     ("there is no gap in the closed loop", {"gap": "negated", "closed_loop": "present"}),
     ("the magnet is not touching in a closed loop", {"touching": "negated", "closed_loop": "negated"}),
