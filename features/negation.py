@@ -17,7 +17,9 @@ Two strategies, the same contract (`negated_tokens(doc) -> list[bool]`):
   ("no gap | between ...", "not connected | to ...", "not separated | by a gap", but "not
   in the same path"); after the noun "no" denies, a preposition of place ends it too ("no
   friction | on the floor"). "neither ... (nor ...)" denies its subjects and their predicate too:
-  "neither B nor C is in a closed path", "neither magnets are touching".
+  "neither B nor C is in a closed path", "neither magnets are touching". A "not" that ends
+  its clause after an auxiliary ("... but the pennies aren't", "B is not") leaves its
+  predicate out: its subject is denied, as with "neither".
 """
 
 from __future__ import annotations
@@ -67,7 +69,8 @@ def negation_scopes(doc: Doc, use_parse: bool | None = None,
     if use_parse:
         return [sorted(i for i in set(_dependency_scope(doc, doc[c])) if not cue[i])
                 for c, is_cue in enumerate(cue) if is_cue]
-    return [sorted(i for i in set(_rule_scope(doc, doc[c], keys)) if not cue[i])
+    return [sorted(i for i in set(_rule_scope(doc, doc[c], keys) or _elided_subject(doc, doc[c]))
+                   if not cue[i])
             for c, is_cue in enumerate(cue) if is_cue]
 
 
@@ -167,6 +170,40 @@ def _compares(doc: Doc, i: int) -> bool:
     if after in _DETERMINERS or after in NEW_SUBJECT or after in ("a", "an", "well", "if", "soon", "long"):
         return False
     return not any(t.lower_ == "as" for t in doc[max(0, i - MAX_SCOPE):i])
+
+
+_AUXILIARIES = frozenset({"be", "do", "have", "can", "will", "would", "should", "could", "must",
+                          "may", "might", "shall"})
+
+
+def _elided_subject(doc: Doc, cue: Token) -> list[int]:
+    """The subject of a predicate left out after "not" ("... but the pennies aren't", "A and
+    C are in a closed path, B is not"): what it says of the subject is denied, so the
+    subject is, as with "neither". Only when "not" ends its clause, after an auxiliary."""
+    if cue.lemma_ != "not" and cue.lower_ != "never":
+        return []
+    after = cue.i + 1
+    if after < len(doc) and doc[after].is_alpha and doc[after].lower_ not in CLAUSE_BREAKS \
+            and doc[after].lower_ not in ("and", "or"):
+        return []  # a predicate follows: the forward scope had it
+    j = cue.i - 1
+    while j >= 0 and doc[j].lemma_ in _AUXILIARIES:
+        j -= 1
+    if j == cue.i - 1:
+        return []  # "the nail, not the penny": no auxiliary, no predicate left out
+    out: list[int] = []
+    while j >= 0 and len(out) < MAX_SCOPE:
+        tok = doc[j]
+        low = tok.lower_
+        if low in ("and", "or") and j > 0 and len(doc[j - 1].text) == 1 and doc[j - 1].text.isalnum():
+            j -= 1  # "A and B are not": both labels
+            continue
+        if (tok.is_punct and low not in ("-", "'", "/")) or low in CLAUSE_BREAKS or low in ("and", "or") \
+                or _is_cue(tok):
+            break
+        out.append(j)
+        j -= 1
+    return out
 
 
 #: Words that may start the subject of a new clause after "and"/"or" ("and the pitch is").

@@ -155,10 +155,11 @@ def test_the_phrase_cells_set_from_what_was_found_are_those_of_every_column(ques
 
 
 def test_negation_cues_found_from_the_token_arrays_are_those_of_each_token(nlp):
-    from features.negation import _is_cue, _rule_scope, negation_scopes
+    from features.negation import _elided_subject, _is_cue, _rule_scope, negation_scopes
 
     def plain(doc):  # the scopes as they were worked out before: a Token per token
-        return [sorted(i for i in set(_rule_scope(doc, tok)) if not _is_cue(doc[i]))
+        return [sorted(i for i in set(_rule_scope(doc, tok) or _elided_subject(doc, tok))
+                       if not _is_cue(doc[i]))
                 for tok in doc if _is_cue(tok)]
 
     texts = [normalize(a) for a in _answers()] + [

@@ -41,6 +41,10 @@ def fx() -> FeatureExtractor:
     ("neither side is balanced. The string vibrates", {"balanced": "negated",
                                                        "vibrate": "present"}),
     ("it is not loud and the pitch is high", {"pitch": "present"}),
+    # a predicate left out after "not": its subject is denied, as with "neither"
+    ("the coil is touching but the magnet isn't", {"touching": "present", "magnet": "negated"}),
+    ("the drum vibrates, the magnet does not.", {"vibrate": "present", "magnet": "negated"}),
+    ("the magnet is not touching", {"magnet": "present", "touching": "negated"}),
     # "no longer" says "not now", nothing of length, and reaches the place it denies
     ("the see-saw is no longer balanced", {"balanced": "negated", "long": "absent"}),
     ("the magnet is no longer in a closed loop", {"closed_loop": "negated", "long": "absent"}),
