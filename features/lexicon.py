@@ -6,7 +6,7 @@ the upper-case letter as key, so that they never match the article "a". The extr
 stores the key in `token.norm_`, which is what the phrase matchers compare.
 
 A *content* word is one that carries meaning for marking: not a stop word, but spaCy's
-stop list is cut back to keep words that decide physics answers ("same", "between",
+stop list is cut back to keep words that decide physics answers ("same", "between", "enough",
 "both", "off", "one", "other", "down", ...). Negation cues are not content words: they
 decide the polarity of the content words instead (`negation`).
 """
@@ -33,7 +33,8 @@ MEANINGFUL = frozenset({
     "move", "within", "across", "along", "around", "behind", "beyond", "towards", "toward",
     "into", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
     "twelve", "twenty", "fifteen", "fifty", "forty", "sixty", "hundred", "still", "again",
-    "separate", "either", "whether", "no", "never", "per", "than", "increase",
+    "separate", "either", "whether", "no", "never", "per", "than", "increase", "enough", "much",
+    "many", "amount",
 })
 STOP = frozenset(w for w in STOP_WORDS if w not in MEANINGFUL) | {"'s", "be", "do", "have", "get"}
 

@@ -240,6 +240,16 @@ def test_comparisons_keep_the_word_that_decides_them():
     assert one(fx, "the lever works worse")["non_answer"] == "no"
 
 
+def test_words_of_amount_are_content_words():
+    # "enough", "much", "many", "amount" are spaCy stop words; in physics answers they decide
+    q = Question("hill", "Why did the ball roll over the hill?",
+                 ("The ball had enough energy; it had too much speed to stop.",))
+    fx = FeatureExtractor(q, n_terms=0, model=FALLBACK).fit(["a", "b"])
+    assert {"ref:enough", "ref:enough_energy", "ref:much", "ref:much_speed"} <= set(fx.descriptions_)
+    X = fx.transform(["it had enough energy", "it did not have enough energy", "it had energy"])
+    assert list(X["ref:enough_energy"]) == ["present", "negated", "absent"]
+
+
 def test_words_the_lookup_table_reads_wrongly_keep_their_meaning():
     # the table reads "matter" as "matt" and "second" as the number 2
     q = Question("states", "Why does the string sound higher?",
