@@ -126,7 +126,8 @@ def test_end_to_end_on_a_small_made_up_folder(tmp_path, capsys):
 
 def test_marks_read_off_the_answers_as_for_a_question_file_without_marks(monkeypatch):
     """`--marks read` trains as a teacher whose question file lists no marks: no order, no
-    lowest marks; the default lists each scheme's marks with its no-credit labels lowest."""
+    no-credit marks; the default lists each scheme's marks, lowest first, and its other
+    no-credit labels as the question file's `no_credit`."""
     from grader.bench import beetle
     from grader.grading.model import GradingModel
     from knowledge.schema import Question
@@ -137,7 +138,7 @@ def test_marks_read_off_the_answers_as_for_a_question_file_without_marks(monkeyp
         pass
 
     def fake_train(question, answers, marks, **params):
-        seen.append((question.marks, params))
+        seen.append((question.marks, question.no_credit, params))
         raise Stop
 
     monkeypatch.setattr(GradingModel, "train", fake_train)
@@ -146,9 +147,10 @@ def test_marks_read_off_the_answers_as_for_a_question_file_without_marks(monkeyp
     for params in ({"marks_listed": False}, {}):
         with pytest.raises(Stop):
             beetle._train_and_grade(question, train, train, "3way", params)
-    (read_marks, read_params), (listed_marks, listed_params) = seen
-    assert read_marks == () and "lowest_marks" not in read_params and "marks_listed" not in read_params
-    assert listed_marks == beetle.MARK_ORDER["3way"] and listed_params["lowest_marks"] == beetle.NO_CREDIT["3way"]
+    (read_marks, read_none, read_params), (listed_marks, listed_none, listed_params) = seen
+    assert read_marks == () and read_none == () and "marks_listed" not in read_params
+    assert listed_marks == beetle.MARK_ORDER["3way"] and listed_none == ("contradictory",)
+    assert "lowest_marks" not in listed_params
 
 
 def test_target_figures_flag_each_question_below_its_own_threshold():

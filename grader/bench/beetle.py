@@ -253,8 +253,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--reader-features", choices=("on", "off"), default=None,
                         help="the wording model also reads the extractor's features (pipeline default if omitted)")
     parser.add_argument("--marks", choices=("listed", "read"), default="listed",
-                        help="listed: each question lists its marks, lowest first (the no-credit labels as "
-                             "the lowest); read: marks read off the answers, as for a question file without "
+                        help="listed: each question lists its marks, lowest first, and its other no-credit "
+                             "labels as no_credit; read: marks read off the answers, as for a question file without "
                              "marks: (words in no known order)")
     parser.add_argument("--list-confidence", choices=("on", "off"), default=None,
                         help="a mark's confidence is the share of the rule lists giving it; off: the rule's "

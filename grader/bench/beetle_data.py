@@ -7,6 +7,7 @@ Beetle folder, and `train_and_grade` (a `GradingModel` trained on some answers, 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import warnings
@@ -20,9 +21,10 @@ from grader.grading.flag_threshold import choose_threshold
 from knowledge.rule_marks import with_marks
 
 SCHEMES = ("5way", "3way", "2way")
-#: Each scheme's labels from the lowest, as a teacher would order the marks: only a rule for a
-#: label above the lowest must rest on what the answer says (`GradingModel.train(evidence_rules=)`).
-#: The labels that give no credit all count as the lowest (`lowest_marks`).
+#: Each scheme's labels from the lowest, as a teacher would order the marks: a rule for a label
+#: above the lowest must rest on what the answer says (`GradingModel.train(evidence_rules=)`).
+#: The labels that give no credit are the question's `no_credit` marks: for them a wrong idea
+#: the answer states (a misconception) is such a reason.
 MARK_ORDER = {"5way": ("non_domain", "irrelevant", "contradictory", "partially_correct_incomplete", "correct"),
               "3way": ("incorrect", "contradictory", "correct"), "2way": ("incorrect", "correct")}
 NO_CREDIT = {"5way": ("non_domain", "irrelevant", "contradictory"), "3way": ("incorrect", "contradictory"),
@@ -78,10 +80,9 @@ def train_and_grade(question, train: pd.DataFrame, test: pd.DataFrame, scheme: s
     calibrated = params.pop("calibrated", True)
     if len(set(marks)) < 2:  # the learner needs two marks: nothing is marked automatically
         return [None] * len(test), np.full(len(test), np.nan), math.inf if target else math.nan
-    if params.pop("marks_listed", True):  # as a teacher who lists the marks, lowest first
-        question = with_marks(question, MARK_ORDER[scheme])
-        if params.get("evidence_rules", True):
-            params["lowest_marks"] = NO_CREDIT[scheme]
+    if params.pop("marks_listed", True):  # as a teacher who lists the marks, lowest first,
+        # and the others that give no credit (`no_credit:` in the question file)
+        question = dataclasses.replace(with_marks(question, MARK_ORDER[scheme]), no_credit=NO_CREDIT[scheme][1:])
     with warnings.catch_warnings():  # "marks are words in no order": the header shows marks_listed
         warnings.simplefilter("ignore")
         model = GradingModel.train(question, train.answer.tolist(), marks, **params)

@@ -170,7 +170,7 @@ def play(record: dict, texts: list[str], truth: Sequence[str], scheme: str, orde
                 marked[i] = True
                 marks = truth[marked].tolist()
                 if retrain_due(len(marks), trained_on, marks):
-                    model, trained_on = _train(question, texts, marked, marks, scheme), len(marks)
+                    model, trained_on = _train(question, texts, marked, marks), len(marks)
                     if order == "suggested":
                         confidence = choice_confidence(model, texts)
                     break
@@ -179,20 +179,19 @@ def play(record: dict, texts: list[str], truth: Sequence[str], scheme: str, orde
     return points
 
 
-def _train(question, texts: list[str], marked: np.ndarray, marks: list[str], scheme: str):
+def _train(question, texts: list[str], marked: np.ndarray, marks: list[str]):
     """The question's model on the marks so far, with the app's options."""
     from grader.grading.model import GradingModel
 
     with warnings.catch_warnings():  # marks listed, lowest first: nothing to warn about
         warnings.simplefilter("ignore")
-        return GradingModel.train(question, [texts[j] for j in np.flatnonzero(marked)], marks,
-                                  lowest_marks=NO_CREDIT[scheme])
+        return GradingModel.train(question, [texts[j] for j in np.flatnonzero(marked)], marks)
 
 
 def as_question(record: dict, scheme: str):
     """A Beetle question record as the teacher's question file: its text, its reference
-    answers and the scheme's marks, lowest first (no rubric)."""
+    answers, the scheme's marks, lowest first, and the others that give no credit (no rubric)."""
     from knowledge.schema import Question
 
     return Question(record["question_id"], record["question"], tuple(record["reference_answers"]),
-                    marks=MARK_ORDER[scheme])
+                    marks=MARK_ORDER[scheme], no_credit=NO_CREDIT[scheme][1:])

@@ -32,7 +32,11 @@ Domain knowledge (the same `grader.confold.rules` objects the `knowledge/` packa
   ``evidence`` names as evidence (`grader.confold.evidence`); what an example lacks can
   still block it as an exception, or give the lowest label. When no evidence rule is found
   for the commonest label left, the next commonest is tried. None (the default): FOLD-RM's
-  search, unrestricted.
+  search, unrestricted. ``label_evidence`` ({label: evidence}) gives the labels it names an
+  evidence of their own, in place of ``evidence`` (a wrong idea stated is a reason for a mark
+  that gives no credit, never for one that gives credit): a learned rule for such a label
+  starts from something the example has (its body's first condition is evidence); its other
+  conditions may narrow it with anything ("says a gap, and does not name terminal 1").
 * ``default_rule``: a last rule with an empty body, named "default", for the answers no
   other rule covers (FOLD-RM leaves them without a label). Its head is the commonest label
   of the training examples the final program (after the confidence threshold) leaves
@@ -86,7 +90,7 @@ class ConFold:
                  initial_rules: Sequence[Rule] | None = None, fold_rm_update: bool = False,
                  min_initial_precision: float = 0.5, default_rule: bool = False,
                  evidence: Mapping[str, Any] | None = None, label_order: Sequence | None = None,
-                 min_initial_support: int = 1):
+                 min_initial_support: int = 1, label_evidence: Mapping[Any, Mapping[str, Any]] | None = None):
         self.ratio = ratio
         self.z = z
         self.improvement_threshold = improvement_threshold
@@ -99,13 +103,14 @@ class ConFold:
         self.evidence = evidence
         self.label_order = label_order
         self.min_initial_support = min_initial_support
+        self.label_evidence = label_evidence
 
     def get_params(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in ("ratio", "z", "improvement_threshold",
                                               "confidence_threshold", "background", "initial_rules",
                                               "fold_rm_update", "min_initial_precision",
                                               "default_rule", "evidence", "label_order",
-                                              "min_initial_support")}
+                                              "min_initial_support", "label_evidence")}
 
     def set_params(self, **params: Any) -> "ConFold":
         unknown = sorted(set(params) - set(self.get_params()))
@@ -166,13 +171,17 @@ class ConFold:
         predicate_names = list(dict.fromkeys(d.name for d in definitions))
         search = LiteralSearch(table, columns + predicate_names, excluded=empty)
         check_evidence(self.evidence, columns + predicate_names)
-        allowed, needs_evidence = None, None
+        allowed, needs_evidence, by_class = None, None, None
         if self.evidence is not None:
             allowed = evidence_mask(search, self.evidence)
             needs_evidence = _needs_evidence(classes, self.label_order)
+            by_class = _label_evidence_masks(self.label_evidence, classes, search, columns + predicate_names)
+        elif self.label_evidence:
+            raise ValueError("label_evidence needs evidence: the evidence of the labels it does not name")
         program = ProgramLearner(FoldLearner(table, search, self.ratio, allowed), codes, classes,
                                  self.improvement_threshold, self.z, self.fold_rm_update,
-                                 self.min_initial_precision, needs_evidence, self.min_initial_support)
+                                 self.min_initial_precision, needs_evidence, self.min_initial_support,
+                                 by_class)
         remaining = np.arange(n_rows)
         rules: list[Rule] = []
         for rule in label_rules:
@@ -310,6 +319,25 @@ class ConFold:
         params = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items()
                            if k not in ("background", "initial_rules", "evidence"))
         return f"ConFold({params})"
+
+
+def _label_evidence_masks(label_evidence: Mapping[Any, Mapping[str, Any]] | None, classes: list,
+                          search: LiteralSearch, features: list[str]) -> dict[int, np.ndarray] | None:
+    """{class index: its evidence mask} for the labels `label_evidence` names (in place of
+    `evidence` for their rules); a clear error for a label y does not have."""
+    if not label_evidence:
+        return None
+    if not isinstance(label_evidence, Mapping):
+        raise ValueError(f"label_evidence must be a mapping from a label to its evidence, got "
+                         f"{type(label_evidence).__name__}")
+    out = {}
+    for label, spec in label_evidence.items():
+        index = next((i for i, c in enumerate(classes) if _same_label(c, label)), None)
+        if index is None:
+            continue  # a label no training example has: it gets no learned rule
+        check_evidence(spec, features)
+        out[index] = evidence_mask(search, spec)
+    return out or None
 
 
 def _needs_evidence(classes: list, label_order: Sequence | None) -> np.ndarray:

@@ -50,27 +50,29 @@ class FoldLearner:
         return self.search.covers(learned[0], learned[1], rows)
 
     def learn_rule(self, pos: np.ndarray, neg: np.ndarray, used: Sequence[int] = (),
-                   restrict: bool | None = None, counts: SlotCounts | None = None
+                   restrict: bool | np.ndarray | None = None, counts: SlotCounts | None = None
                    ) -> tuple[Rule, np.ndarray, np.ndarray]:
         """A rule body for `pos` against `neg` (head None). Literals are added until none
         helps or the rule covers at most `ratio` negatives per positive; the negatives it
         still covers then get exceptions. `used`: slots of the enclosing rules' literals.
         `restrict`: None, no restriction; True, the body uses only evidence literals and its
-        exceptions anything; False, the other way round (and so on down the exceptions).
+        exceptions anything; False, the other way round (and so on down the exceptions); an
+        evidence mask (a label's own, `ConFold(label_evidence=)`): the body's first literal is
+        evidence by that mask, the others and the exceptions anything.
         `counts`: `search.count(pos, neg)` if known.
         Returns (rule, positions in `pos`, positions in `neg` of the rows its body covers)."""
         found = self.learn_covering(pos, neg, used, restrict, counts)
         return found.rule, found.in_pos, found.in_neg
 
     def learn_covering(self, pos: np.ndarray, neg: np.ndarray, used: Sequence[int] = (),
-                       restrict: bool | None = None, counts: SlotCounts | None = None) -> "Learned":
+                       restrict: bool | np.ndarray | None = None, counts: SlotCounts | None = None) -> "Learned":
         """`learn_rule`, also returning the rows the whole rule (body and exceptions) covers,
         known from learning it: its exceptions are learned on the rows its body covers, so
         what they cover there need not be evaluated again."""
         body = []
         banned = list(used)
         exceptions: list[Rule] = []
-        allowed = self.evidence if restrict else None
+        allowed = restrict if isinstance(restrict, np.ndarray) else self.evidence if restrict else None
         in_pos, in_neg = np.arange(len(pos)), np.arange(len(neg))
         if counts is None:
             counts = self.search.count(pos, neg)
@@ -81,6 +83,8 @@ class FoldLearner:
             _, lit, slot = found
             body.append(lit)
             banned.append(slot)
+            if isinstance(restrict, np.ndarray):  # a label's own evidence: the body starts from it
+                allowed = None
             second = lit.op in (">", "!=")
             self._learned[_literal_key(lit)] = (slot, second)
             keep_pos = self.search.covers(slot, second, pos)
@@ -102,12 +106,12 @@ class FoldLearner:
         return Learned(Rule(head=None, body=tuple(body), exceptions=exceptions), in_pos, in_neg, in_pos, in_neg)
 
     def fold(self, pos: np.ndarray, neg: np.ndarray, used: Sequence[int] = (),
-             restrict: bool | None = None, counts: SlotCounts | None = None) -> list[Rule]:
+             restrict: bool | np.ndarray | None = None, counts: SlotCounts | None = None) -> list[Rule]:
         """Rules (a disjunction) covering `pos` but not `neg`: exceptions when called with
         a rule's covered negatives as `pos`. `restrict` and `counts` as in `learn_rule`."""
         return self._fold(pos, neg, used, restrict, counts)[0]
 
-    def _fold(self, pos: np.ndarray, neg: np.ndarray, used: Sequence[int], restrict: bool | None,
+    def _fold(self, pos: np.ndarray, neg: np.ndarray, used: Sequence[int], restrict: bool | np.ndarray | None,
               counts: SlotCounts | None) -> tuple[list[Rule], np.ndarray, np.ndarray]:
         """`fold`, with the masks of `pos` and of `neg` where any of the rules holds."""
         rules: list[Rule] = []
@@ -165,8 +169,15 @@ def _literal_key(lit: Literal) -> tuple:
     return (lit.feature, lit.op, type(lit.value), lit.value)
 
 
-def _flip(restrict: bool | None) -> bool | None:
-    return None if restrict is None else not restrict
+def _flip(restrict: bool | np.ndarray | None) -> bool | None:
+    """The `restrict` of the exceptions of a rule learned with `restrict` (a label's own
+    evidence mask counts as True: its exceptions are unrestricted)."""
+    return None if restrict is None else not _restricted(restrict)
+
+
+def _restricted(restrict: bool | np.ndarray | None) -> bool:
+    """Must the rule rest on evidence (True, or a label's own evidence mask)?"""
+    return restrict is not None and restrict is not False
 
 
 def rule_confidence(rule: Rule, table: EncodedTable, pos: np.ndarray, neg: np.ndarray, z: float) -> float:
@@ -228,16 +239,22 @@ class ProgramLearner:
     #: the answers of its label a teacher's initial rule must mark rightly to be kept (a learned
     #: rule given as initial, kept from an earlier model, needs one)
     min_initial_support: int = 1
+    #: per class index: the evidence mask of a label with evidence of its own (`label_evidence`)
+    evidence_by_class: dict[int, np.ndarray] | None = None
 
     @property
     def table(self) -> EncodedTable:
         return self.learner.table
 
-    def _restrict(self, head: Label) -> bool | None:
-        """`restrict` of `FoldLearner.learn_rule` for a rule giving `head`."""
+    def _restrict(self, head: Label) -> bool | np.ndarray | None:
+        """`restrict` of `FoldLearner.learn_rule` for a rule giving `head`: None, False, True, or
+        the label's own evidence mask."""
         if self.needs_evidence is None:
             return None
-        return bool(self.needs_evidence[_class_index(self.classes, head)])
+        index = _class_index(self.classes, head)
+        if not self.needs_evidence[index]:
+            return False
+        return self.evidence_by_class.get(index, True) if self.evidence_by_class else True
 
     def _split(self, remaining: np.ndarray, head: Label) -> tuple[np.ndarray, np.ndarray]:
         target = _class_index(self.classes, head)
@@ -339,7 +356,7 @@ class ProgramLearner:
             restrict = self._restrict(head)
             counts = None if by_class is None else (by_class[index], by_class.sum(axis=0) - by_class[index])
             found = self.learner.learn_covering(pos, neg, (), restrict, counts)
-            if restrict and not found.rule.body:
+            if _restricted(restrict) and not found.rule.body:
                 continue
             rule = Rule(head=head, body=found.rule.body, exceptions=found.rule.exceptions, origin="learned")
             return rule, pos, neg, found

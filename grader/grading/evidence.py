@@ -16,6 +16,12 @@ features are evidence an answer gives (`grader.confold.evidence`):
 * nothing else: a misconception, a non-answer and the answer's length are never evidence for
   a higher mark, and neither is a value on one side of a threshold (the quantity feature
   says whether it is right). They can still block a rule, as an exception, or give the lowest mark.
+
+A mark that gives no credit (the question file's `no_credit`, "contradictory") is not the
+lowest: its rules too rest on what the answer says, and for it a wrong idea the answer states
+(a misconception) is such a thing, as is reading like the answers given that mark
+(`feature_evidence(..., for_mark=)`). Reading like the answers of a no-credit mark is never a
+reason for a mark that gives credit.
 """
 
 from __future__ import annotations
@@ -32,16 +38,21 @@ _BY_NAME: dict[str, Any] = {"coverage": ">", "precision": ">", "length": (), "no
 
 
 def feature_evidence(specs: Sequence[FeatureSpec], marks: Sequence[str],
-                     predicates: Iterable[str] = (), lowest: Sequence[str] | None = None) -> dict[str, Any]:
+                     predicates: Iterable[str] = (), lowest: Sequence[str] | None = None,
+                     no_credit: Sequence[str] = (), for_mark: str | None = None) -> dict[str, Any]:
     """`ConFold(evidence=...)` for the extractor's features `specs`, the question's `marks`
-    (lowest first), the names of its derived predicates and the marks that count as lowest
-    (default: the first)."""
-    low = {mark_suffix(m) for m in (lowest or marks[:1])}
+    (lowest first), the names of its derived predicates, the marks that count as lowest
+    (default: the first) and the other marks that give no credit; with `for_mark` (one of
+    those), the evidence for that mark's rules (`ConFold(label_evidence=...)`)."""
+    no_reason = {mark_suffix(m) for m in (*(lowest or marks[:1]), *no_credit)}
+    own = None if for_mark is None else mark_suffix(for_mark)
     evidence: dict[str, Any] = {}
     for spec in specs:
         family, name = split_feature_name(spec.name)
         if family == "similarity":
-            evidence[spec.name] = () if name in low else ">"
+            evidence[spec.name] = ">" if name == own or name not in no_reason else ()
+        elif family == "misconception" and for_mark is not None:
+            evidence[spec.name] = ("present",)  # a wrong idea stated: a reason for no credit
         elif family in _BY_FAMILY:
             evidence[spec.name] = _BY_FAMILY[family]
         elif family is None and name in _BY_NAME:

@@ -115,8 +115,9 @@ class GradingModel:
         also multiplied by how much the marked answers' wording supports the mark
         (`grader.grading.wording`). `evidence_rules`: a learned rule for a mark above the
         lowest rests on what the answer says, not on what it lacks (`grader.grading.evidence`);
-        `lowest_marks`: the marks that count as the lowest (default: the question's first;
-        labels such as "incorrect" and "contradictory" that both give no credit). Marks that
+        `lowest_marks`: the marks that count as the lowest, whose rules may rest on what an answer
+        lacks (default: the question's first; the question's `no_credit` marks are not lowest:
+        their rules rest on what the answer says, a wrong idea included). Marks that
         are words, neither listed by the question nor given `lowest_marks`, have no order:
         the evidence rules are then off (with a warning).
         `keep_rules_of`: a model trained earlier on some of these answers (retraining after

@@ -3,8 +3,9 @@
 Why: a teacher accepts a mark for what an answer says ("says there is no gap", "gives 9.8
 m/s^2", "reads like the answers marked correct"), not for what it leaves out. The evidence
 option (`grader.grading.evidence`) keeps learned rules for a mark above the lowest on what an
-answer says; marks that count as lowest (Beetle's 3-way "contradictory") and the teacher's
-rules, once refined, are not held to it. This check reads the learned rules of a trained model
+answer says (for a mark that gives no credit, such as Beetle's 3-way "contradictory", a wrong
+idea stated counts); marks given `lowest_marks` and the teacher's rules, once refined, are not
+held to it. This check reads the learned rules of a trained model
 and names those whose conditions say nothing the answer says, or only that it mentions a
 phrase, with or without a negation (a reason for no mark but the lowest).
 """

@@ -100,8 +100,10 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
         raise ValueError(f"{len(answers)} answers but {len(marks)} marks")
     if not answers:
         raise ValueError("no marked answers to train on")
-    if lowest_marks is None and question.no_credit and question.marks:  # the teacher's no-credit marks
-        lowest_marks = tuple(dict.fromkeys((question.marks[0], *question.no_credit)))
+    # The teacher's no-credit marks besides the lowest: their rules rest on what the answer
+    # says, a wrong idea included (`grader.grading.evidence`)
+    no_credit = tuple(m for m in question.no_credit if question.marks and m != question.marks[0]
+                      and m not in (lowest_marks or ()))
     marks_ordered = bool(question.marks) or all(mark_number(m) is not None for m in set(marks))
     marks_unordered = evidence_rules and not marks_ordered and not lowest_marks
     if marks_unordered:  # no order to say which mark is higher: every mark learned alike
@@ -126,10 +128,12 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
     X = extractor.fit_transform(answers, marks)
     validate_rules(question, extractor)
     report(0.5, "learning rules")
-    evidence = None
+    evidence, label_evidence = None, None
     if evidence_rules:
         predicates = [d.name for d in question.background if isinstance(d, PredicateDefinition)]
-        evidence = feature_evidence(extractor.feature_specs_, question.marks, predicates, lowest_marks)
+        evidence = feature_evidence(extractor.feature_specs_, question.marks, predicates, lowest_marks, no_credit)
+        label_evidence = {m: feature_evidence(extractor.feature_specs_, question.marks, predicates, lowest_marks,
+                                              no_credit, for_mark=m) for m in no_credit} or None
     label_order = _label_order(question.marks, lowest_marks) if evidence_rules else None
     if learner == "boosted":
         from grader.boosting import BoostedRules
@@ -142,7 +146,7 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
                                background=list(question.background) or None,
                                initial_rules=(list(question.initial_rules)
                                               + _kept_rules(keep_rules_of, list(X.columns))) or None,
-                               evidence=evidence, label_order=label_order,
+                               evidence=evidence, label_order=label_order, label_evidence=label_evidence,
                                min_initial_support=min_initial_support)
     rule_learner.fit(X, pd.Series(marks, name="mark"))
     for rule in rule_learner.rules_:  # kept rules stay learned ones (not the teacher's)

@@ -161,3 +161,39 @@ def test_a_group_of_lowest_labels_is_free():
     model = ConFold(evidence=EVIDENCE, label_order=[("0", "0.5"), "1"]).fit(X, y)
     cats = categories_of(X)
     assert all(bad_literals(r, cats) == [] for r in model.rules_ if r.head == "1")
+
+
+def wrong_idea_table(seed=0, n=300):
+    """Marks 0 (nothing right), "wrong" (states the wrong idea `miss`) and 1 (says a)."""
+    rng = np.random.default_rng(seed)
+    a = rng.choice(["present", "absent"], n)
+    miss = rng.choice(["present", "absent"], n, p=[0.55, 0.45])  # the commonest mark is "wrong"
+    y = np.where(miss == "present", "wrong", np.where(a == "present", "1", "0"))
+    return pd.DataFrame({"concept:a": a, "miss": miss}), pd.Series(y, name="mark")
+
+
+def test_a_label_with_evidence_of_its_own():
+    X, y = wrong_idea_table()
+    evidence = {"concept:a": ["present"], "miss": []}  # a wrong idea is no reason for credit
+    order = ["0", "wrong", "1"]
+    plain = ConFold(evidence=evidence, label_order=order).fit(X, y)
+    model = ConFold(evidence=evidence, label_order=order,
+                    label_evidence={"wrong": {"concept:a": ["present"], "miss": ["present"]}}).fit(X, y)
+
+    def uses_the_wrong_idea(rules, head):
+        return any(lit.feature == "miss" and lit.op == "==" and lit.value == "present"
+                   for r in rules if r.head == head for lit in r.body)
+
+    assert not uses_the_wrong_idea(plain.rules_, "wrong")  # without it, no rule may say why
+    assert uses_the_wrong_idea(model.rules_, "wrong")
+    assert not uses_the_wrong_idea(model.rules_, "1")
+    # a rule for the label starts from its evidence; its other conditions may be anything
+    own = {"concept:a": ["present"], "miss": ["present"]}
+    assert all(r.body and r.body[0].op == "==" and r.body[0].value in own[r.body[0].feature]
+               for r in model.rules_ if r.head == "wrong")
+    assert (model.predict(X) == y).mean() > (plain.predict(X) == y).mean()
+    assert model.get_params()["label_evidence"] == {"wrong": {"concept:a": ["present"], "miss": ["present"]}}
+    with pytest.raises(ValueError, match="label_evidence needs evidence"):
+        ConFold(label_evidence={"wrong": {"miss": ["present"]}}).fit(X, y)
+    with pytest.raises(ValueError, match="does not have: nope"):
+        ConFold(evidence=evidence, label_order=order, label_evidence={"wrong": {"nope": ["present"]}}).fit(X, y)

@@ -86,25 +86,36 @@ def test_numeric_marks_listed_highest_first_are_ordered_as_numbers():
     assert listed[("1", "0")] == listed[("0", "1")]
 
 
-def test_the_no_credit_marks_of_the_question_file_count_as_the_lowest(tmp_path):
-    """`no_credit:` lets a teacher say which marks besides the lowest give no credit: their rules
-    may rest on what an answer lacks, as the lowest mark's may (the bench's setting for Beetle,
-    which a teacher could not write before)."""
+def test_a_no_credit_mark_rests_on_what_the_answer_says_a_wrong_idea_included(tmp_path):
+    """`no_credit:` says which marks besides the lowest give no credit. Their rules rest on what
+    an answer says, as those of a mark with credit do, but for them a wrong idea stated (a
+    misconception) is a reason, and so is reading like the answers given that mark; reading like
+    the answers of a no-credit mark is never a reason for credit."""
     import dataclasses
+
+    from grader.grading.sensible_rules import unsensible_rules
 
     answers, marks = marked_answers()
     words = ["correct" if m == "1" else "blank" if i % 3 == 0 else "incorrect" for i, m in enumerate(marks)]
     question = small_question(marks=("blank", "incorrect", "correct"))
     plain = GradingModel.train(question, answers, words, n_resamples=0, wording_support=False)
     assert "lowest_marks" not in plain.params
-    assert plain.learner.get_params()["label_order"] == ["blank", "incorrect", "correct"]
+    assert plain.learner.get_params()["label_evidence"] is None
     told = GradingModel.train(dataclasses.replace(question, no_credit=("incorrect",)), answers, words,
                               n_resamples=0, wording_support=False)
-    assert told.params["lowest_marks"] == ["blank", "incorrect"]
-    assert told.learner.get_params()["label_order"] == [("blank", "incorrect"), "correct"]
+    params = told.learner.get_params()
+    assert params["label_order"] == ["blank", "incorrect", "correct"]  # the lowest is the first alone
+    own = params["label_evidence"]["incorrect"]
+    assert own["misconception:battery_flat"] == ("present",) and own["similarity:incorrect"] == ">"
+    assert params["evidence"]["misconception:battery_flat"] == ()  # never a reason for credit
+    assert params["evidence"]["similarity:incorrect"] == ()
+    assert params["evidence"]["similarity:correct"] == ">"
+    assert unsensible_rules(told, ["blank"]) == []  # every rule for incorrect or correct says why
     told.save(tmp_path / "m.json")  # the model file keeps the question's no-credit marks
     assert GradingModel.load(tmp_path / "m.json").question.no_credit == ("incorrect",)
-    # an explicit lowest_marks still wins over the question file
+    # an explicit lowest_marks (a group that may rest on what an answer lacks) still wins
     given = GradingModel.train(dataclasses.replace(question, no_credit=("incorrect",)), answers, words,
-                               n_resamples=0, wording_support=False, lowest_marks=["blank"])
-    assert given.params["lowest_marks"] == ["blank"]
+                               n_resamples=0, wording_support=False, lowest_marks=["blank", "incorrect"])
+    assert given.params["lowest_marks"] == ["blank", "incorrect"]
+    assert given.learner.get_params()["label_order"] == [("blank", "incorrect"), "correct"]
+    assert given.learner.get_params()["label_evidence"] is None
