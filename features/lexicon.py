@@ -36,7 +36,7 @@ MEANINGFUL = frozenset({
     "separate", "either", "whether", "no", "never", "per", "than", "increase", "enough", "much",
     "many", "amount",
 })
-STOP = frozenset(w for w in STOP_WORDS if w not in MEANINGFUL) | {"'s", "be", "do", "have", "get"}
+STOP = frozenset(w for w in STOP_WORDS if w not in MEANINGFUL) | {"'s", "be", "do", "have", "get", "anymore"}
 
 #: Words before a letter that make it a label whatever the topic: lists and pairs ("A and
 #: C", "between A and B", "points X and Y"). The nouns that name the parts of one question's

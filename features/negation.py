@@ -24,6 +24,8 @@ Two strategies, the same contract (`negated_tokens(doc) -> list[bool]`):
 
 from __future__ import annotations
 
+import re
+
 from spacy.attrs import LEMMA, LOWER
 from spacy.strings import hash_string
 from spacy.tokens import Doc, Token
@@ -51,6 +53,10 @@ FUNCTION_LEMMAS = frozenset({"be", "do", "have", "the", "a", "an", "in", "on", "
 PLACE_PREPOSITIONS = frozenset({"in", "on", "inside", "under", "over", "above", "below",
                                 "behind", "near", "around", "along", "within", "outside"})
 NOUN_CUES = frozenset({"no", "none", "nothing", "nobody", "nowhere", "without"})
+#: A negated auxiliary as students misspell it, one token the tokenizer does not split:
+#: "dosent", "doesent", "dosnt", "does'nt", "did'nt", "has'nt", "cannt", "wasent".
+MISSPELT_NEGATION = re.compile(r"(?:do|does|dose|dos|did|is|are|was|were|has|have|had|could|would|should|"
+                               r"ca|can|wo|must|need)(?:e?n'?t|'nt)")
 MAX_SCOPE = 10  # tokens; beyond this a rule-based scope is a guess
 
 
@@ -63,15 +69,26 @@ def negation_scopes(doc: Doc, use_parse: bool | None = None,
         use_parse = doc.has_annotation("DEP")
     if keys is not None and CUES.isdisjoint(keys):
         return []
-    # The cues found from the token arrays (string ids), not a Python Token per token.
+    # The cues found from the token arrays (string ids), not a Python Token per token; and
+    # where the keys are known, the tokens mended to a cue ("cannt", "dosent": `mend_negations`).
     cue = [lemma in _CUE_IDS or lower in _CUE_IDS
            for lemma, lower in doc.to_array([LEMMA, LOWER]).tolist()]
+    if keys is not None:
+        cue = [c or k in CUES for c, k in zip(cue, keys)]
     if use_parse:
         return [sorted(i for i in set(_dependency_scope(doc, doc[c])) if not cue[i])
                 for c, is_cue in enumerate(cue) if is_cue]
     return [sorted(i for i in set(_rule_scope(doc, doc[c], keys) or _elided_subject(doc, doc[c]))
                    if not cue[i])
             for c, is_cue in enumerate(cue) if is_cue]
+
+
+def mend_negations(keys: list[str]) -> None:
+    """Keys of misspelt negated auxiliaries ("dosent", "does'nt") become "not", in place: they
+    are a negation, not a content word of their own."""
+    for i, key in enumerate(keys):
+        if key[-1:] == "t" and MISSPELT_NEGATION.fullmatch(key):
+            keys[i] = "not"
 
 
 def negated_tokens(doc: Doc, use_parse: bool | None = None) -> list[bool]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from spacy.tokens import Doc
 
 from .lexicon import read_tokens, read_tokens_batch
-from .negation import negation_scopes, resolve_negations
+from .negation import mend_negations, negation_scopes, resolve_negations
 from .spelling import Speller
 
 
@@ -53,6 +53,7 @@ def _analysed(doc: Doc, tokens: tuple[list[str], list[str], int], use_parse: boo
     keys, norms, words = tokens
     if "long" in keys:
         _no_longer(doc, keys)
+    mend_negations(keys)
     scopes = negation_scopes(doc, use_parse, keys)
     negated = [False] * len(keys)
     for scope in scopes:
@@ -67,7 +68,8 @@ def _analysed(doc: Doc, tokens: tuple[list[str], list[str], int], use_parse: boo
 
 def _no_longer(doc: Doc, keys: list[str]) -> None:
     """"no longer" and "any longer" say "not now", not "long": the key of "longer" there is
-    "not" (no content word of its own: "it is no longer a solid" says nothing of length)."""
+    "anymore" (no content word of its own: "it is no longer a solid" says nothing of length;
+    the negation is the "no" before it)."""
     for i in range(1, len(keys)):
         if keys[i] == "long" and doc[i].lower_ == "longer" and doc[i - 1].lower_ in ("no", "any"):
-            keys[i] = "not"
+            keys[i] = "anymore"

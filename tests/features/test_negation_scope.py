@@ -53,6 +53,11 @@ def fx() -> FeatureExtractor:
     # "no" denies its noun, not the place after it; "not" reaches the place it denies
     ("there is no gap in the closed loop", {"gap": "negated", "closed_loop": "present"}),
     ("the magnet is not touching in a closed loop", {"touching": "negated", "closed_loop": "negated"}),
+    # a negated auxiliary as students misspell it is a negation, not a word of its own
+    ("the magnet dosent touch the coil", {"touching": "negated", "magnet": "present"}),
+    ("the drum does'nt vibrate", {"vibrate": "negated"}),
+    ("the drum cannt vibrate", {"vibrate": "negated"}),
+    ("the see-saw wasent balanced", {"balanced": "negated"}),
     # a misspelt "because" ends the clause as "because" does
     ("the see-saw is not balanced becuase the string vibrates", {"balanced": "negated",
                                                                  "vibrate": "present"}),
@@ -98,3 +103,9 @@ def test_a_negated_comparison_reaches_the_compared_word(compare_fx, answer, stat
 ])
 def test_a_negated_word_is_its_antonym_for_the_reference_words(compare_fx, answer, column, state):
     assert compare_fx.transform([answer]).iloc[0][column] == state
+
+
+def test_no_longer_turns_an_antonym_once(fx):
+    # the reference says the magnets attract: "no longer attract" says they repel, once
+    assert fx.transform(["the magnets no longer attract"]).iloc[0]["ref:attract"] == "negated"
+    assert fx.transform(["the magnets attract"]).iloc[0]["ref:attract"] == "present"
