@@ -196,22 +196,31 @@ def _graded_chunks(grader: ChunkGrader, frames: Iterator[pd.DataFrame], flag_col
         return
     global _WORKER_JOB
     from collections import deque
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
 
     _WORKER_JOB = (grader, list(flag_columns))
-    pool = None
+    # An executor rather than multiprocessing.Pool: stopping a Pool with chunks in flight
+    # (Pool.terminate) could deadlock for good in its task thread; an executor's shutdown lets
+    # the few running chunks end, drops the queued ones, and survives a killed worker.
+    executor = None
     try:
-        pool = multiprocessing.get_context("fork").Pool(jobs)
+        executor = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork"))
         pending: deque = deque()
-        for frame in frames:
-            pending.append(pool.apply_async(_grade_in_worker, (frame,)))
-            if len(pending) >= 2 * jobs:
-                yield pending.popleft().get()
-        while pending:
-            yield pending.popleft().get()
+        try:
+            for frame in frames:
+                pending.append(executor.submit(_grade_in_worker, frame))
+                if len(pending) >= 2 * jobs:
+                    yield pending.popleft().result()
+            while pending:
+                yield pending.popleft().result()
+        except BrokenProcessPool:
+            raise OSError(f"a grading worker process stopped before its chunk was graded (killed, or out "
+                          f"of memory?): the chunks written are kept, and grading again resumes after "
+                          f"them; with fewer --jobs each worker needs less memory") from None
     finally:
-        if pool is not None:
-            pool.terminate()  # a chunk graded but not yet written is graded again on resume
-            pool.join()
+        if executor is not None:  # a chunk graded but not yet written is graded again on resume
+            executor.shutdown(wait=True, cancel_futures=True)
         _WORKER_JOB = None
 
 

@@ -284,6 +284,35 @@ def test_an_interrupted_run_with_jobs_resumes_to_the_same_file(tmp_path_factory,
     assert out.read_bytes() == reference
 
 
+def test_a_worker_that_dies_is_a_clear_error_not_a_hang(tmp_path):
+    # multiprocessing.Pool waited for good for the chunk of a worker killed mid-chunk (and
+    # its terminate could deadlock); the executor says what happened and keeps what was written
+    import os
+    import threading
+
+    class Dying(KeywordModel):
+        def grade(self, answers, flag_below=0.7):
+            if any("???" in str(a) for a in answers):  # from the second chunk on
+                os._exit(9)  # the worker process is killed (out of memory, say)
+            return super().grade(answers, flag_below)
+
+    src = write_export(tmp_path / "exam.csv", 30)
+    outcome = []
+
+    def run():
+        try:
+            grade_file(src, tmp_path / "g.csv", Dying(), chunk_size=5, progress=False, jobs=2)
+        except OSError as e:
+            outcome.append(str(e))
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(timeout=60)
+    assert not worker.is_alive(), "grading hung after a worker process died"
+    assert outcome and "worker process stopped" in outcome[0]
+    assert not (tmp_path / "g.csv").exists()  # no finished file from a broken run
+
+
 def test_a_grading_error_in_a_worker_reaches_the_caller(tmp_path):
     class Broken(KeywordModel):
         def grade(self, answers, flag_below=0.7):
