@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from grader.confold.rules import PredicateDefinition, Rule
 from knowledge.asp import parse_program
 from knowledge.errors import KnowledgeError, Problem, did_you_mean, source_name
 from knowledge.local_files import MAX_RULE_FILE_BYTES, FileRefused, read_regular_file, resolve_named_file
 from knowledge.question_quantities import read_quantities, unit_registry  # noqa: F401 (unit_registry re-exported)
-from knowledge.schema import Concept, Misconception, Question, Relation
+from knowledge.schema import NAME, Concept, Misconception, Question, Relation
 from knowledge.yaml_rules import DataReader, RuleFormatError, parse_condition
 from knowledge.yaml_source import Located, load_located
 
@@ -27,7 +27,6 @@ TOP_KEYS = ("id", "question", "marks", "reference_answers", "concepts", "quantit
 REQUIRED = ("id", "question", "reference_answers")
 VOCABULARY_KEYS = ("phrases", "description")
 RELATION_KEYS = ("members", "link", "description")
-NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
 ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*\Z")
 class _Reader:
     def __init__(self, located: Located, base_dir: Path | None):
@@ -107,6 +106,17 @@ class _Reader:
             out.append((name, entry, section))
         return out
 
+    def mappings(self, data: dict, key: str, what: str, allowed, expected: str) -> Iterator[tuple[str, dict]]:
+        """(name, entry) of each entry of the `key` section that is a mapping, its unknown keys
+        reported; an entry that is no mapping is reported at its place (`what`: "quantity",
+        "relation"). A generator: each entry's problems come in the order of the file."""
+        for name, entry, section in self.names(data, key):
+            if not isinstance(entry, dict):
+                self.problem(("value", section, name), f"{what} '{name}' must be a mapping", expected)
+                continue
+            self.unknown_keys(entry, allowed, f"{what} '{name}'")
+            yield name, entry
+
     def vocabulary(self, data: dict, key: str, cls):
         out = []
         for name, entry, section in self.names(data, key):
@@ -132,12 +142,8 @@ class _Reader:
     def relations(self, data: dict, concepts: set[str]) -> tuple[Relation, ...]:
         """`relations: {NAME: {members: [concept, ...], link: [phrases], description}}`."""
         out = []
-        for name, entry, section in self.names(data, "relations"):
-            if not isinstance(entry, dict):
-                self.problem(("value", section, name), f"relation '{name}' must be a mapping",
-                             "members: [concept, ...], link: [phrases]")
-                continue
-            self.unknown_keys(entry, RELATION_KEYS, f"relation '{name}'")
+        for name, entry in self.mappings(data, "relations", "relation", RELATION_KEYS,
+                                         "members: [concept, ...], link: [phrases]"):
             members = self.strings(entry, "members", "concept names")
             link = self.strings(entry, "link", "phrases")
             for key, got in (("members", members), ("link", link)):

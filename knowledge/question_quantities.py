@@ -13,10 +13,10 @@ import re
 from typing import Any
 
 from knowledge.numbers import read_number, unit_problem
-from knowledge.schema import Quantity
+from knowledge.schema import NAME, Quantity
 
 QUANTITY_KEYS = ("value", "unit", "tolerance", "description", "bare_number", "symbol", "negative_means")
-NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
+SYMBOL = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,9}\Z")
 _UNITS = None
 
 
@@ -40,12 +40,8 @@ def _finite(value: int | float) -> bool:
 def read_quantities(r: Any, data: dict) -> tuple[Quantity, ...]:
     """The question file's `quantities`, each problem reported through the reader `r`."""
     out = []
-    for name, entry, section in r.names(data, "quantities"):
-        if not isinstance(entry, dict):
-            r.problem(("value", section, name), f"quantity '{name}' must be a mapping",
-                      "value: ..., unit: ..., tolerance: ...")
-            continue
-        r.unknown_keys(entry, QUANTITY_KEYS, f"quantity '{name}'")
+    for name, entry in r.mappings(data, "quantities", "quantity", QUANTITY_KEYS,
+                                  "value: ..., unit: ..., tolerance: ..."):
         value = entry.get("value")
         if "value" not in entry:
             r.problem(entry, f"missing key 'value' in quantity '{name}'", "value: NUMBER")
@@ -90,20 +86,16 @@ def _notation(r: Any, entry: dict, name: str) -> dict:
                   "true or false", "true or false")
     else:
         out["bare_number"] = bare
-    symbol = entry.get("symbol")
-    if symbol is not None:
-        if not isinstance(symbol, str) or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{0,9}", symbol):
-            r.problem(("value", entry, "symbol"), f"symbol of quantity '{name}' must be a short "
-                      "name like g", "a symbol like g or c")
+    for key, pattern, must, expected in (
+            ("symbol", SYMBOL, "be a short name like g", "a symbol like g or c"),
+            ("negative_means", NAME, "name a concept", "the name of a concept of this question, e.g. downward")):
+        value = entry.get(key)
+        if value is None:
+            continue
+        if isinstance(value, str) and pattern.match(value):
+            out[key] = value
         else:
-            out["symbol"] = symbol
-    concept = entry.get("negative_means")
-    if concept is not None:
-        if not isinstance(concept, str) or not NAME.match(concept):
-            r.problem(("value", entry, "negative_means"), f"negative_means of quantity '{name}' must "
-                      "name a concept", "the name of a concept of this question, e.g. downward")
-        else:
-            out["negative_means"] = concept
+            r.problem(("value", entry, key), f"{key} of quantity '{name}' must {must}", expected)
     return out
 
 

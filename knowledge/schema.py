@@ -33,6 +33,7 @@ non_answer         categorical  yes / no ("I don't know", "help", empty, ...)
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
@@ -44,6 +45,9 @@ QUANTITY_VALUES = ("correct", "wrong_value", "wrong_unit", "no_unit", "missing",
 MISCONCEPTION_VALUES = ("present", "absent")
 TERM_VALUES = CONCEPT_VALUES
 YES_NO = ("yes", "no")
+#: A name a question file gives: a concept, misconception, relation, quantity or derived
+#: predicate ("closed_path", "plausible_g").
+NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
 
 
 @dataclass(frozen=True)

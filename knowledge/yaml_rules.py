@@ -36,6 +36,7 @@ import yaml
 from grader.confold.rules import COMPARISONS, NUMERIC_COMPARISONS, Literal, PredicateDefinition, Rule
 from knowledge.errors import did_you_mean
 from knowledge.numbers import read_number
+from knowledge.schema import NAME
 
 RULE_KEYS = ("name", "mark", "if", "unless", "confidence", "confidence_fixed", "origin")
 DEFINE_KEYS = ("define", "description", "if", "unless")
@@ -335,7 +336,7 @@ class DataReader:
         if "define" in data:
             self.unknown_keys(data, DEFINE_KEYS)
             name = data["define"]
-            if not isinstance(name, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", name):
+            if not isinstance(name, str) or not NAME.match(name):
                 self.report(f"invalid predicate name {name!r}", "a name like plausible_g", ("value", data, "define"))
                 name = str(name)
             return PredicateDefinition(name, (), self.exceptions(data.get("unless")),
