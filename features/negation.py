@@ -70,7 +70,7 @@ def negation_scopes(doc: Doc, use_parse: bool | None = None,
     if keys is not None and CUES.isdisjoint(keys):
         return []
     # The cues found from the token arrays (string ids), not a Python Token per token; and
-    # where the keys are known, the tokens mended to a cue ("cannt", "dosent": `mend_negations`).
+    # where the keys are known, the tokens mended to a cue ("cannt", "dosent": `spelling`).
     cue = [lemma in _CUE_IDS or lower in _CUE_IDS
            for lemma, lower in doc.to_array([LEMMA, LOWER]).tolist()]
     if keys is not None:
@@ -81,14 +81,6 @@ def negation_scopes(doc: Doc, use_parse: bool | None = None,
     return [sorted(i for i in set(_rule_scope(doc, doc[c], keys) or _elided_subject(doc, doc[c]))
                    if not cue[i])
             for c, is_cue in enumerate(cue) if is_cue]
-
-
-def mend_negations(keys: list[str]) -> None:
-    """Keys of misspelt negated auxiliaries ("dosent", "does'nt") become "not", in place: they
-    are a negation, not a content word of their own."""
-    for i, key in enumerate(keys):
-        if key[-1:] == "t" and MISSPELT_NEGATION.fullmatch(key):
-            keys[i] = "not"
 
 
 def negated_tokens(doc: Doc, use_parse: bool | None = None) -> list[bool]:

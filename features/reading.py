@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from spacy.tokens import Doc
 
 from .lexicon import read_tokens, read_tokens_batch
-from .negation import mend_negations, negation_scopes, resolve_negations
+from .negation import negation_scopes, resolve_negations
 from .spelling import Speller
 
 
@@ -53,7 +53,6 @@ def _analysed(doc: Doc, tokens: tuple[list[str], list[str], int], use_parse: boo
     keys, norms, words = tokens
     if "long" in keys:
         _no_longer(doc, keys)
-    mend_negations(keys)
     scopes = negation_scopes(doc, use_parse, keys)
     negated = [False] * len(keys)
     for scope in scopes:

@@ -5,7 +5,8 @@ Students write "seperated", "termianl", "becuase". A token that is not an Englis
 rapidfuzz to the words of the question (rubric phrases, reference answers, learned terms)
 and replaced by the closest one's lemma when it is close enough. Results are cached per
 distinct token: students repeat the same misspellings, so a batch costs a few hundred
-fuzzy look-ups, not one per token.
+fuzzy look-ups, not one per token. A misspelt negated auxiliary ("dosent", "does'nt") reads
+as "not", a negation cue (`negation.MISSPELT_NEGATION`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.tokens import Doc
 
 from knowledge.schema import Question
+
+from .negation import MISSPELT_NEGATION
 
 #: Number words as digits, so that "terminal two" matches "terminal 2" ("one" stays: it is
 #: mostly a pronoun, "one of the bulbs").
@@ -83,6 +86,8 @@ class Speller:
 
     def _correct(self, lower: str, lemma: str) -> str:
         lemma = lemma.lower()
+        if MISSPELT_NEGATION.fullmatch(lower):  # "dosent", "does'nt": a negation, no word of its own
+            return "not"
         if lower in NUMBER_KEYS:
             return NUMBER_KEYS[lower]
         if lower in self.vocabulary:
