@@ -444,7 +444,7 @@ def test_an_answer_taken_out_of_a_group_stays_out_after_a_reload(server, browser
     _go_to(page, "Groups")
     size = _group_size(page)
     grid = page.locator('[data-testid="stDataFrame"]').first
-    box = grid.bounding_box()
+    box = _stable_box(grid)
     page.mouse.click(box["x"] + 12, box["y"] + 35 + 17)  # the first member's row marker
     _settle(page)
     page.get_by_role("button", name="Take the selected answer out").click()
