@@ -444,6 +444,7 @@ def test_an_answer_taken_out_of_a_group_stays_out_after_a_reload(server, browser
     _go_to(page, "Groups")
     size = _group_size(page)
     grid = page.locator('[data-testid="stDataFrame"]').first
+    grid.scroll_into_view_if_needed()
     box = _stable_box(grid)
     page.mouse.click(box["x"] + 12, box["y"] + 35 + 17)  # the first member's row marker
     _settle(page)
@@ -635,6 +636,7 @@ def _untick_first_row(page, grid) -> None:
             if tick.inner_text().strip() == "false":
                 return
             continue
+        grid.scroll_into_view_if_needed()  # a click below the window lands nowhere
         box = _stable_box(grid)
         page.mouse.click(box["x"] + 30, box["y"] + 35 + 17)  # the first member's tick cell
         page.keyboard.press(" ")
