@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from grader import ConFold
-from grader.grading.agreement import ResampledAgreement
+from grader.grading.agreement import READER_WEIGHT, ResampledAgreement
 from grader.confold.model_file import ModelFileError
 from grader.grading.marker_text import mark_words
 from grader.grading.model import GradingModel
@@ -295,19 +295,20 @@ def test_the_grading_model_votes_with_the_wording_and_says_so(tmp_path):
 
     answers, marks = marked_answers()
     weighed = GradingModel.train(small_question(), answers, marks, n_resamples=12)
-    assert weighed.params["vote_wording"] == 1.0 and weighed.voted_by_wording  # the reader of features
+    assert weighed.params["vote_wording"] == READER_WEIGHT and weighed.voted_by_wording  # the reader of features
     X = weighed.features(NEW)
     labels, rule_conf, _ = weighed.learner.predict_rules(X)
     lists = weighed.agreement.rule_lists_
     verdicts = weighed.agreement.verdicts(weighed.learner, X)
     by_mark = weighed.wording.vote_scores(weighed.wording.scores(NEW, X))
     expected, _, _ = majority_vote(np.asarray(labels, dtype=object), rule_conf, verdicts, wording=by_mark,
-                                   wording_weight=1.0)
+                                   wording_weight=READER_WEIGHT)
     assert weighed.grade(NEW)["mark"].tolist() == expected.tolist()
     # a mark it chose from a resampled list says how it was chosen, in the row and in `explain`
     import dataclasses
     flipped = [dataclasses.replace(r, head="0" if r.head == "1" else "1") for r in weighed.learner.rules_]
     weighed.agreement.rule_lists_ = [flipped] * 3
+    weighed.params["vote_wording"] = 0.5  # light enough for the lists to outvote the reader here
     graded = weighed.grade(NEW)
     chosen = [i for i in range(len(NEW)) if graded.loc[i, "rule"].startswith("resample 1: ")]
     assert chosen

@@ -9,6 +9,7 @@ import pytest
 
 from features.text_model import NgramScorer, answer_ngrams
 from grader.confold.model_file import ModelFileError
+from grader.grading.agreement import READER_WEIGHT
 from grader.grading.model import GradingModel
 from grader.grading.wording import WordingSupport, support_phrases
 from tests.data import marked_answers, small_question
@@ -201,7 +202,7 @@ def test_the_second_reader_reads_the_features_where_the_words_say_nothing():
 
 def test_a_grading_model_reads_the_features_and_a_crafted_column_is_refused(model, tmp_path):
     assert model.wording.reader is not None and model.wording.columns.columns
-    assert model.params["vote_wording"] == 1.0
+    assert model.params["vote_wording"] == READER_WEIGHT
     data = json.loads(json.dumps(model.to_dict()))
     (tmp_path / "m.json").write_text(json.dumps(data), encoding="utf-8")
     assert GradingModel.load(tmp_path / "m.json").grade(NEW).equals(model.grade(NEW))
