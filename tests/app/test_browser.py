@@ -152,6 +152,15 @@ def _stable_box(locator) -> dict:
     return box
 
 
+def _click_first_row(page, grid, x: int) -> None:
+    """Click the grid's first row `x` pixels from its left edge (the grid draws on a canvas:
+    no element to click), once the grid is in the window (a click below it lands nowhere) and
+    has stopped moving (below the 35 px header, 17 px into the first row)."""
+    grid.scroll_into_view_if_needed()
+    box = _stable_box(grid)
+    page.mouse.click(box["x"] + x, box["y"] + 35 + 17)
+
+
 def _calibrated(page) -> None:
     """Wait until the page shows calibrated confidences: the models' background
     cross-validation, started when the exam opens, re-grades the exam and redraws the page
@@ -444,9 +453,7 @@ def test_an_answer_taken_out_of_a_group_stays_out_after_a_reload(server, browser
     _go_to(page, "Groups")
     size = _group_size(page)
     grid = page.locator('[data-testid="stDataFrame"]').first
-    grid.scroll_into_view_if_needed()
-    box = _stable_box(grid)
-    page.mouse.click(box["x"] + 12, box["y"] + 35 + 17)  # the first member's row marker
+    _click_first_row(page, grid, 12)  # the first member's row marker
     _settle(page)
     page.get_by_role("button", name="Take the selected answer out").click()
     _settle(page)
@@ -636,9 +643,7 @@ def _untick_first_row(page, grid) -> None:
             if tick.inner_text().strip() == "false":
                 return
             continue
-        grid.scroll_into_view_if_needed()  # a click below the window lands nowhere
-        box = _stable_box(grid)
-        page.mouse.click(box["x"] + 30, box["y"] + 35 + 17)  # the first member's tick cell
+        _click_first_row(page, grid, 30)  # the first member's tick cell
         page.keyboard.press(" ")
         page.wait_for_timeout(300)
     assert tick.inner_text().strip() == "false", "the first row could not be unticked"
