@@ -171,15 +171,16 @@ def conditions_text(rule, words) -> str:
 
 def format_report(report: RubricReport, width: int = 70) -> str:
     """The report as text for a terminal: a table of rules, then the answers they got wrong."""
+    mark_width = max([4] + [len(str(r.mark)) for r in report.rules])  # "partially_correct_incomplete"
     lines = [f"{report.answers} marked answers: {report.marked} marked by a rule, {report.right} of them "
              f"as the human marker did; {report.unmarked_count} marked by no rule", "",
-             f"{'rule':>4}  {'from':10s} {'mark':>6}  {'applies':>7}  {'marks':>5}  {'right':>5}  "
+             f"{'rule':>4}  {'from':10s} {'mark':{mark_width}s}  {'applies':>7}  {'marks':>5}  {'right':>5}  "
              f"{'precision':>9}  conditions"]
     for r in report.rules:
         precision = "-" if r.precision is None else f"{r.precision:.2f}"
         label = f"{r.text}" + (f"  [{r.name}]" if r.name else "")
-        lines.append(f"{'R' + str(r.number):>4}  {r.origin:10s} {r.mark:>6}  {r.applies:7d}  {r.marked:5d}  "
-                     f"{r.right:5d}  {precision:>9}  {_cut(label, width)}")
+        lines.append(f"{'R' + str(r.number):>4}  {r.origin:10s} {str(r.mark):{mark_width}s}  {r.applies:7d}  "
+                     f"{r.marked:5d}  {r.right:5d}  {precision:>9}  {_cut(label, width)}")
     noted = [r for r in report.rules if r.note]
     if noted:  # in full: the answers behind a change are part of it
         lines += ["", "what happened to the teacher's rules:"]

@@ -121,3 +121,22 @@ def test_what_happened_to_each_teachers_rule_is_said_with_the_answers_behind_it(
     assert main(["test-rubric", "--question", str(question), "--answers", str(marked)]) == 0
     text = capsys.readouterr().out
     assert "what happened to the teacher's rules:" in text and "marked otherwise: a4, a5, a6)" in text
+
+
+def test_the_table_keeps_its_columns_with_long_marks(tmp_path, capsys):
+    # a mark longer than six letters pushed its row's figures right of the header's
+    question = tmp_path / "q.yaml"
+    question.write_text(QUESTION_YAML.replace('marks: ["0", "1"]', 'marks: ["0", partially_correct]')
+                        + RULES.replace("'1'", "'partially_correct'"), encoding="utf-8")
+    ids, answers, marks = zip(*ANSWERS)
+    marked = write_marked_csv(tmp_path / "marked.csv", list(answers),
+                              ["partially_correct" if m == "1" else m for m in marks])
+    assert main(["test-rubric", "--question", str(question), "--answers", str(marked)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.lstrip().startswith("rule "))
+    rows = lines[header + 1:lines.index("", header)]
+    assert len(rows) >= 2 and any("partially_correct" in r for r in rows)
+    end = lines[header].index("conditions")  # every row's conditions start under the header's
+    assert all(r[end - 2:end] == "  " and r[end] != " " for r in rows)
+    right = lines[header].index("applies") + len("applies")  # figures end under their heading
+    assert all(r[right - 1].isdigit() and r[right] == " " for r in rows)
