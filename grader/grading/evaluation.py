@@ -13,6 +13,7 @@ accuracy of the marks given automatically.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -129,6 +130,14 @@ def cross_validate(question: Question, answers: Sequence[str], marks: Sequence[s
         raise TooFewToCrossValidate(f"too few marked answers for {folds}-fold cross-validation "
                                     f"({len(y)} answers, {len(counts)} different mark(s))")
     order = tuple(question.marks) or marks_from_answers(y.tolist())
+    from grader.grading.training import training_notes
+
+    # What training says of the question file, said once for the teacher's answers: the folds'
+    # models would repeat it (folds x folds times when calibrated), and a mark one fold's part
+    # lacks is not missing from the answers
+    for note in training_notes(question, y.tolist(), evidence_rules=train_params.get("evidence_rules", True),
+                               lowest_marks=train_params.get("lowest_marks")):
+        warnings.warn(note, stacklevel=2)
     fold_of = stratified_folds(y, folds, seed)
     pred = np.empty(len(y), dtype=object)
     conf = np.full(len(y), np.nan)
@@ -140,12 +149,14 @@ def cross_validate(question: Question, answers: Sequence[str], marks: Sequence[s
         if len(set(y[train].tolist())) < 2:
             raise TooFewToCrossValidate(f"fold {k + 1} leaves a single mark to train on; use fewer folds")
         train_answers = [answers[i] for i in np.flatnonzero(train)]
-        model = GradingModel.train(question, train_answers, y[train].tolist(), **train_params)
-        if calibrated:
-            try:
-                calibrate(model, train_answers, y[train].tolist(), folds=folds, seed=seed)
-            except TooFewToCrossValidate:
-                pass  # the model a teacher would get: raw confidences, said by `grader train`
+        with warnings.catch_warnings():  # said above, for all the answers
+            warnings.simplefilter("ignore")
+            model = GradingModel.train(question, train_answers, y[train].tolist(), **train_params)
+            if calibrated:
+                try:
+                    calibrate(model, train_answers, y[train].tolist(), folds=folds, seed=seed)
+                except TooFewToCrossValidate:
+                    pass  # the model a teacher would get: raw confidences, said by `grader train`
         held_out = [answers[i] for i in np.flatnonzero(test)]
         decisions = model.decide(model.features(held_out), held_out)
         pred[test] = np.asarray(decisions.marks, dtype=object)
@@ -175,7 +186,9 @@ def calibrate(model, answers: Sequence[str], marks: Sequence[str], folds: int = 
     from grader.grading.model import TRAIN_OPTIONS
 
     params = {k: v for k, v in model.params.items() if k in TRAIN_OPTIONS}
-    report = cross_validate(model.question, answers, marks, folds=folds, seed=seed, **params)
+    with warnings.catch_warnings():  # training `model` said what there is to say of its answers
+        warnings.simplefilter("ignore")
+        report = cross_validate(model.question, answers, marks, folds=folds, seed=seed, **params)
     p = report.predictions
     model.calibration = {"confidence": [None if np.isnan(c) else round(float(c), 6) for c in p["confidence"]],
                          "correct": [bool(t == q) for t, q in zip(p["mark"], p["predicted"])],

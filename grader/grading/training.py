@@ -45,6 +45,26 @@ def marks_order_note(model: object) -> str | None:
     return _UNORDERED_MARKS.format(marks=", ".join(map(repr, marks)))
 
 
+def _marks_unordered(question: Question, marks: Sequence[str], evidence_rules: bool,
+                     lowest_marks: Sequence[str] | None) -> bool:
+    """Whether the marks are words in no known order while evidence rules would need one."""
+    ordered = bool(question.marks) or all(mark_number(m) is not None for m in set(marks))
+    return evidence_rules and not ordered and not lowest_marks
+
+
+def training_notes(question: Question, marks: Sequence[str], *, evidence_rules: bool = True,
+                   lowest_marks: Sequence[str] | None = None) -> list[str]:
+    """What training on these marked answers tells the teacher about the question file: marks
+    in no known order, rules for marks no answer has yet. Said once for a set of marked
+    answers: cross-validation trains on parts of it, and the parts' notes would repeat these
+    (and a mark missing from one part is not missing from the teacher's answers)."""
+    marks = [str(m).strip() for m in marks]
+    notes = []
+    if _marks_unordered(question, marks, evidence_rules, lowest_marks):
+        notes.append(_UNORDERED_MARKS.format(marks=", ".join(map(repr, marks_from_answers(marks)))))
+    return notes + unmarked_rule_notes(question, marks)
+
+
 #: The rule learners `GradingModel.train(learner=...)` offers: CON-FOLD's ordered rules with
 #: exceptions (the default), or boosted rule ensembles (`grader.boosting`, seed 001).
 LEARNERS = ("confold", "boosted")
@@ -104,12 +124,11 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
     # says, a wrong idea included (`grader.grading.evidence`)
     no_credit = tuple(m for m in question.no_credit if question.marks and m != question.marks[0]
                       and m not in (lowest_marks or ()))
-    marks_ordered = bool(question.marks) or all(mark_number(m) is not None for m in set(marks))
-    marks_unordered = evidence_rules and not marks_ordered and not lowest_marks
+    for note in training_notes(question, marks, evidence_rules=evidence_rules, lowest_marks=lowest_marks):
+        warnings.warn(note, stacklevel=3)
+    marks_unordered = _marks_unordered(question, marks, evidence_rules, lowest_marks)
     if marks_unordered:  # no order to say which mark is higher: every mark learned alike
         evidence_rules = False
-        warnings.warn(_UNORDERED_MARKS.format(marks=", ".join(map(repr, marks_from_answers(marks)))),
-                      stacklevel=3)
     if question.marks:
         unknown = sorted(set(marks) - set(question.marks))
         if unknown:
@@ -117,8 +136,6 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
                              f"marks ({', '.join(map(repr, question.marks))})")
     else:  # the answers' marks, and those of rules written before any answer had them
         question = with_marks(question, marks_from_answers(marks + [str(r.head) for r in label_rules(question)]))
-    for note in unmarked_rule_notes(question, marks):
-        warnings.warn(note, stacklevel=3)
     if len(set(marks)) < 2:
         raise ValueError(f"all marked answers have the mark {marks[0]!r}: the learner needs "
                          f"answers with at least two different marks")

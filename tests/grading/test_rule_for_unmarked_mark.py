@@ -78,3 +78,34 @@ def test_test_rubric_says_the_rule_is_kept_as_written(tmp_path):
     notes = {r.name: r.note for r in report.rules if r.origin == "initial"}
     assert notes["vacuum_carries_sound"] == "no answer it was trained on has this mark yet; kept as written"
     assert notes["medium_and_fades"].startswith("kept")
+
+
+def _said(call) -> list[str]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    return [str(w.message) for w in caught]
+
+
+def test_cross_validation_says_each_note_once_for_the_teachers_answers(tmp_path):
+    # each fold's model (and, calibrated, each of its own folds' models) said the note again:
+    # 30 times for `grader evaluate`
+    from grader.grading.evaluation import cross_validate
+
+    path = tmp_path / "q.yaml"
+    path.write_text(QUESTION, encoding="utf-8")
+    said = _said(lambda: cross_validate(load_question(path), ANSWERS, MARKS, folds=3, calibrated=True,
+                                        n_resamples=0))
+    assert [s for s in said if "kept as written" in s] == [
+        f"rule 'vacuum_carries_sound' for mark 'contradictory' at {path}:17:11: "
+        f"no marked answer has this mark yet; kept as written"]
+    assert sum("are words" in s for s in said) == 1  # the marks' order, said once too
+
+
+def test_calibrating_a_trained_model_says_nothing_training_said(tmp_path):
+    from grader.grading.evaluation import calibrate
+
+    _, model, said = _train(tmp_path, QUESTION)
+    assert any("kept as written" in s for s in said)
+    assert _said(lambda: calibrate(model, ANSWERS, MARKS, folds=3)) == []
+    assert model.calibration is not None
