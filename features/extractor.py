@@ -33,7 +33,8 @@ from .nonanswer import is_chatter, is_non_answer
 from .reading import Analysis, analyse_batch
 from .real_words import RealWordMender
 from .relations import RelationReader, link_keys_of
-from .reference import CoverageSets, RefPhrase, ReferenceModel, build_reference, content_polarity
+from .reference import (CoverageSets, RefPhrase, ReferenceModel, build_reference, content_polarity,
+                        question_keys)
 from .similarity import Exemplars, polarity_keys
 from .spelling import Speller, question_texts, question_vocabulary
 from .terms import answer_grams, select_terms
@@ -222,6 +223,15 @@ class FeatureExtractor:
         self.descriptions_: dict[str, str] = {s.name: s.description for s in self.feature_specs_}
         self._columns = [s.name for s in self.feature_specs_]
         self._numeric = {s.name for s in self.feature_specs_ if s.kind == "numeric"}
+
+    def question_restatements(self) -> frozenset[str]:
+        """The `ref:*` and `term:*` features whose words are all words of the question itself:
+        saying them restates the question, which is no reason for a mark."""
+        self._check_fitted()
+        asked = question_keys(self.nlp_, self.question, self.speller_)
+        return frozenset(feature_name(family, p.name)
+                         for family, phrases in (("ref", self.reference_.phrases), ("term", self.terms_))
+                         for p in phrases if p.keys and all(k in asked for k in p.keys[0]))
 
     # ------------------------------------------------------------------ transforming
     def _check_fitted(self) -> None:

@@ -94,6 +94,16 @@ def build_reference(nlp: Language, question: Question, speller: Speller) -> Refe
     return model
 
 
+def question_keys(nlp: Language, question: Question, speller: Speller) -> frozenset[str]:
+    """The content keys of the question's own text, read as an answer is: a phrase made only of
+    them restates the question ("mentions 'switch'" for a question about a switch)."""
+    if not question.text.strip():
+        return frozenset()
+    doc = nlp(question.text)
+    a = analyse(doc, speller, doc.has_annotation("DEP"))
+    return frozenset(k for k in a.text_keys if is_content(k))
+
+
 def _concept_synonyms(nlp: Language, question: Question, speller: Speller
                       ) -> dict[tuple[str, ...], list[tuple[str, ...]]]:
     out: dict[tuple[str, ...], list[tuple[str, ...]]] = {}

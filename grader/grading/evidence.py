@@ -13,6 +13,9 @@ features are evidence an answer gives (`grader.confold.evidence`):
 * a similarity to the answers of a mark above the lowest: higher is evidence (">"); the
   coverage of the reference answer and the share of the answer found in it: higher (">");
 * the teacher's derived predicates (background definitions): true;
+* a reference phrase or learned term made only of the question's own words is not evidence:
+  "correct if mentions 'switch'" for a question about a switch restates the question
+  (`restating`, `FeatureExtractor.question_restatements`); the teacher's concepts always are;
 * nothing else: a misconception, a non-answer and the answer's length are never evidence for
   a higher mark, and neither is a value on one side of a threshold (the quantity feature
   says whether it is right). They can still block a rule, as an exception, or give the lowest mark.
@@ -39,17 +42,22 @@ _BY_NAME: dict[str, Any] = {"coverage": ">", "precision": ">", "length": (), "no
 
 def feature_evidence(specs: Sequence[FeatureSpec], marks: Sequence[str],
                      predicates: Iterable[str] = (), lowest: Sequence[str] | None = None,
-                     no_credit: Sequence[str] = (), for_mark: str | None = None) -> dict[str, Any]:
+                     no_credit: Sequence[str] = (), for_mark: str | None = None,
+                     restating: Iterable[str] = ()) -> dict[str, Any]:
     """`ConFold(evidence=...)` for the extractor's features `specs`, the question's `marks`
     (lowest first), the names of its derived predicates, the marks that count as lowest
     (default: the first) and the other marks that give no credit; with `for_mark` (one of
-    those), the evidence for that mark's rules (`ConFold(label_evidence=...)`)."""
+    those), the evidence for that mark's rules (`ConFold(label_evidence=...)`). `restating`:
+    the features that only restate the question, evidence for no mark."""
+    restating = frozenset(restating)
     no_reason = {mark_suffix(m) for m in (*(lowest or marks[:1]), *no_credit)}
     own = None if for_mark is None else mark_suffix(for_mark)
     evidence: dict[str, Any] = {}
     for spec in specs:
         family, name = split_feature_name(spec.name)
-        if family == "similarity":
+        if spec.name in restating:
+            evidence[spec.name] = ()
+        elif family == "similarity":
             evidence[spec.name] = ">" if name == own or name not in no_reason else ()
         elif family == "misconception" and for_mark is not None:
             evidence[spec.name] = ("present",)  # a wrong idea stated: a reason for no credit

@@ -7,12 +7,13 @@ answer says (for a mark that gives no credit, such as Beetle's 3-way "contradict
 idea stated counts); marks given `lowest_marks` and the teacher's rules, once refined, are not
 held to it. This check reads the learned rules of a trained model
 and names those whose conditions say nothing the answer says, or only that it mentions a
-phrase, with or without a negation (a reason for no mark but the lowest).
+phrase, with or without a negation (a reason for no mark but the lowest), or only words of
+the question itself ("correct if mentions 'switch'" when the question asks about a switch).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from knowledge.schema import split_feature_name
 
@@ -22,6 +23,7 @@ SAID = frozenset({"present", "negated", "correct"})
 HIGHER_SAYS = frozenset({"similarity", "coverage", "precision", "value"})
 NOTHING_SAID = "rests on nothing the answer says"
 EITHER_WAY = "says only that the answer mentions a phrase, with or without a negation"
+RESTATES = "says only words of the question itself"
 
 
 def literal_says(literal) -> str:
@@ -37,23 +39,26 @@ def literal_says(literal) -> str:
     return "said" if kind == "value" else "lacks"
 
 
-def unsensible(rule, lowest: Sequence[str]) -> str | None:
-    """Why a learned rule for a mark not in `lowest` gives a teacher no reason; None if it does."""
+def unsensible(rule, lowest: Sequence[str], restating: Collection[str] = ()) -> str | None:
+    """Why a learned rule for a mark not in `lowest` gives a teacher no reason; None if it does.
+    `restating`: the features that only restate the question
+    (`FeatureExtractor.question_restatements`)."""
     if getattr(rule, "origin", "learned") != "learned" or str(rule.head) in set(map(str, lowest)):
         return None
-    says = {literal_says(lit) for lit in rule.body}
-    if "said" in says:
-        return None
-    return EITHER_WAY if "either way" in says else NOTHING_SAID
+    said = [lit for lit in rule.body if literal_says(lit) == "said"]
+    if said:
+        return RESTATES if all(str(lit.feature) in restating for lit in said) else None
+    return EITHER_WAY if any(literal_says(lit) == "either way" for lit in rule.body) else NOTHING_SAID
 
 
 def unsensible_rules(model, lowest: Sequence[str]) -> list[tuple[str, str]]:
     """(the rule as a marker reads it, with its conditions as written; why) for each learned rule
     of `model` no teacher would keep."""
     words = model.words()
+    restating = model.extractor.question_restatements()
     out = []
     for rule in model.learner.rules_:
-        why = unsensible(rule, lowest)
+        why = unsensible(rule, lowest, restating)
         if why:
             text = words.conditions(rule.body) if rule.body else "always"
             written = ", ".join(f"{lit.feature} {lit.op} {lit.value}" for lit in rule.body)

@@ -148,9 +148,12 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
     evidence, label_evidence = None, None
     if evidence_rules:
         predicates = [d.name for d in question.background if isinstance(d, PredicateDefinition)]
-        evidence = feature_evidence(extractor.feature_specs_, question.marks, predicates, lowest_marks, no_credit)
+        restating = extractor.question_restatements()
+        evidence = feature_evidence(extractor.feature_specs_, question.marks, predicates, lowest_marks, no_credit,
+                                    restating=restating)
         label_evidence = {m: feature_evidence(extractor.feature_specs_, question.marks, predicates, lowest_marks,
-                                              no_credit, for_mark=m) for m in no_credit} or None
+                                              no_credit, for_mark=m, restating=restating)
+                          for m in no_credit} or None
     label_order = _label_order(question.marks, lowest_marks) if evidence_rules else None
     if learner == "boosted":
         from grader.boosting import BoostedRules

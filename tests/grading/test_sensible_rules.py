@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import warnings
+
 from grader.confold.rules import Literal, Rule
-from grader.grading.sensible_rules import EITHER_WAY, NOTHING_SAID, unsensible
+from grader.grading.model import GradingModel
+from grader.grading.sensible_rules import EITHER_WAY, NOTHING_SAID, RESTATES, unsensible, unsensible_rules
+from knowledge.schema import Question
 
 
 def _rule(mark, *body, origin="learned"):
@@ -27,3 +31,46 @@ def test_a_mark_above_the_lowest_needs_something_the_answer_says():
 def test_the_lowest_mark_and_the_teachers_rules_are_not_held_to_it():
     assert unsensible(_rule("incorrect", ("concept:gap", "==", "absent")), ["incorrect"]) is None
     assert unsensible(_rule("correct", ("concept:gap", "==", "absent"), origin="initial"), ["incorrect"]) is None
+
+
+def test_words_of_the_question_alone_are_no_reason():
+    lowest, asked = ["incorrect"], {"ref:pendulum", "term:slow"}
+    assert unsensible(_rule("correct", ("ref:pendulum", "==", "present")), lowest, asked) == RESTATES
+    assert unsensible(_rule("correct", ("ref:pendulum", "==", "present"), ("term:slow", "==", "negated")),
+                      lowest, asked) == RESTATES
+    assert unsensible(_rule("correct", ("ref:pendulum", "==", "present"), ("ref:period", "==", "present")),
+                      lowest, asked) is None
+    assert unsensible(_rule("correct", ("ref:pendulum", "==", "present")), lowest) is None  # not known to restate
+
+
+PENDULUM = Question("pendulum", "Why does a pendulum with a longer string swing more slowly?",
+                    ("A longer string gives the pendulum a longer period.",), marks=("incorrect", "correct"))
+RIGHT = ["the pendulum goes slower", "a pendulum like that is slow", "the pendulum has further to travel",
+         "that pendulum swings back later", "the pendulum moves a bigger distance", "because the pendulum is heavy"]
+WRONG = ["gravity is weaker", "air resistance", "i do not know", "it is heavier", "friction slows it",
+         "the mass is bigger"]
+
+
+def _pendulum_model() -> GradingModel:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return GradingModel.train(PENDULUM, (RIGHT + WRONG) * 2, (["correct"] * 6 + ["incorrect"] * 6) * 2,
+                                  n_resamples=0)
+
+
+def test_the_extractor_knows_which_phrases_restate_the_question():
+    asked = _pendulum_model().extractor.question_restatements()
+    assert {"ref:pendulum", "ref:string", "ref:long_string"} <= asked
+    assert "ref:period" not in asked and "ref:give" not in asked  # the reference's own words
+
+
+def test_no_rule_gives_credit_for_restating_the_question():
+    # every answer marked correct names the pendulum, which the question names: the learner
+    # gave "correct if mentions 'pendulum'"
+    model = _pendulum_model()
+    restating = model.extractor.question_restatements()
+    for rule in model.learner.rules_:
+        if rule.head == "correct":
+            said = [lit.feature for lit in rule.body if lit.op in ("==", ">") and lit.value != "absent"]
+            assert said and not set(said) <= restating, rule
+    assert unsensible_rules(model, ["incorrect"]) == []
