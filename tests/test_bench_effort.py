@@ -98,3 +98,68 @@ def test_end_to_end_on_a_small_made_up_class_is_deterministic(tmp_path, capsys):
     assert "questions reaching 0.97 within 0.40 decisions per answer" in printed
     assert set(one["2way"]["stop"]) == {"suggested", "random"}
     assert main(["--data", str(tmp_path / "nowhere")]) == 2
+
+
+RUBRIC = """\
+id: ECHO
+question: Why do you hear an echo in an empty hall?
+reference_answers:
+  - "The sound reflects off the walls and comes back"
+concepts:
+  reflects:
+    phrases: [reflect, bounce, comes back]
+initial_rules:
+  - name: reflection
+    mark: correct
+    if: ["concept:reflects == present"]
+"""
+
+
+def test_with_rubrics_each_question_is_played_with_the_bare_file_and_the_rubric(tmp_path, capsys):
+    _folder(tmp_path)
+    rubrics = tmp_path / "rubrics"
+    (rubrics / "ECHO").mkdir(parents=True)
+    (rubrics / "ECHO" / "question.yaml").write_text(RUBRIC, encoding="utf-8")
+    (rubrics / "seen_ids.json").write_text(json.dumps({"ECHO": ["a13", "a0", "a12"]}))
+    out = tmp_path / "rubric.json"
+    assert main(["--data", str(tmp_path), "--scheme", "2way", "--rubrics", str(rubrics), "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "the rubric against the bare file at the stop:" in printed
+    figures = json.loads(out.read_text())
+    points = pd.DataFrame(figures["points"])
+    assert set(points.order) == {"bare", "rubric"} and (points.seed == 0).all()
+    compared = figures["2way"]["rubric_against_bare"]
+    assert sum(compared["fewer_same_more_decisions"]) == 1 == sum(compared["higher_same_lower_accuracy"])
+    assert compared["decisions"] == [figures["2way"]["stop"]["bare"]["decisions"],
+                                     figures["2way"]["stop"]["rubric"]["decisions"]]
+    assert sorted(points[points.order == "bare"].marked) == sorted(points[points.order == "rubric"].marked)
+
+
+def test_the_seen_answers_are_marked_first(monkeypatch):
+    import grader.bench.effort_play as effort_play
+
+    record = {"question_id": "ECHO", "question": "Why do you hear an echo in an empty hall?",
+              "reference_answers": ["The sound reflects off the walls and comes back"]}
+    texts = [f"the sound reflects off wall {i}" for i in range(12)] + [f"the hall is big {i}" for i in range(12)]
+    truth = ["correct"] * 12 + ["incorrect"] * 12
+    seen = [23, 0, 22, 1, 21, 2, 20, 3, 19, 4]
+    calls = []
+    original = effort_play._train
+
+    def spy(question, texts_, marked, marks):
+        calls.append(sorted(map(int, np.flatnonzero(marked))))
+        return original(question, texts_, marked, marks)
+
+    monkeypatch.setattr(effort_play, "_train", spy)
+    effort_play.play(record, texts, truth, "2way", "random", seed=0, first=seen)
+    assert calls[0] == sorted(seen)  # the first model is trained on exactly the seen answers
+
+
+def test_a_seen_answer_that_is_not_in_the_data_is_an_error(tmp_path, capsys):
+    _folder(tmp_path)
+    rubrics = tmp_path / "rubrics"
+    (rubrics / "ECHO").mkdir(parents=True)
+    (rubrics / "ECHO" / "question.yaml").write_text(RUBRIC, encoding="utf-8")
+    (rubrics / "seen_ids.json").write_text(json.dumps({"ECHO": ["a0", "nobody"]}))
+    assert main(["--data", str(tmp_path), "--scheme", "2way", "--rubrics", str(rubrics)]) == 2
+    assert "'nobody', which is not an answer of ECHO" in capsys.readouterr().err

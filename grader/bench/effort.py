@@ -1,4 +1,4 @@
-"""`python -m grader.bench effort --data ../shared/data/beetle-dev [--scheme 2way|3way|both] [--questions N] [--seed S] [--seeds R] [--jobs J] [--exam-size Q] [--exams E] [--json PATH]`
+"""`python -m grader.bench effort --data ../shared/data/beetle-dev [--scheme 2way|3way|both] [--questions N] [--seed S] [--seeds R] [--jobs J] [--exam-size Q] [--exams E] [--json PATH] [--rubrics DIR]`
 
 A teacher's effort: how many decisions a class takes and how many final marks are wrong. Each
 question's class is all its answers (both splits), Beetle's labels standing for the teacher's
@@ -19,6 +19,8 @@ their group deserve). The per-question fewest is the best stopping point
 *knowing the truth*: what a stop signal could at best reach. Then the stop estimate: where it
 tells the teacher to stop, per question and pooled over exams of `--exam-size` questions drawn
 at random (`grader.bench.effort_exam`), what that cost and how close its estimate was.
+With `--rubrics`, each question with a teacher's rubric is played with it and with the bare
+question file instead, and the two compared at the stop (`grader.bench.effort_rubric`).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ import pandas as pd
 
 from grader.bench.beetle import load_beetle, question_ids, relabel
 from grader.bench.effort_exam import exam_stop_figures
+from grader.bench.effort_rubric import KINDS, compare_stops, rubric_question, rubric_tasks
 from grader.bench.parallel import run_tasks
 
 TARGETS = {"2way": 0.97, "3way": 0.95}
@@ -47,14 +50,19 @@ ORDERS = ("suggested", "random")
 POLICIES = {"one by one": ("decisions", "accuracy"), "by groups": ("decisions_by_groups", "accuracy_by_groups")}
 
 
-def run_one(record: dict, texts: list[str], labels: list[str], scheme: str, order: str, seed: int) -> list[dict]:
-    """The curve of one question, scheme, order and seed, as table rows."""
+def run_one(record: dict, texts: list[str], labels: list[str], scheme: str, order: str, seed: int,
+            rubric=None, first: Sequence[int] = (), name: str | None = None) -> list[dict]:
+    """The curve of one question, scheme, order and seed, as table rows (their `order` is
+    `name` when given). With `rubric` (a question file, its marks as the labels'), the teacher
+    marks with it instead of the bare question file; `first`: the answers marked before the
+    others (those the rubric was written from)."""
     from grader.bench.effort_play import play
 
     truth = [relabel(y, scheme) for y in labels]
+    question = None if rubric is None else rubric_question(rubric, scheme)
     rows = []
-    for p in play(record, texts, truth, scheme, order, seed, TARGETS[scheme]):
-        rows.append(dict(asdict(p), question_id=record["question_id"], scheme=scheme, order=order, seed=seed,
+    for p in play(record, texts, truth, scheme, order, seed, TARGETS[scheme], question, first):
+        rows.append(dict(asdict(p), question_id=record["question_id"], scheme=scheme, order=name or order, seed=seed,
                          decisions=p.decisions, decisions_by_groups=p.decisions_by_groups, accuracy=p.accuracy,
                          accuracy_by_groups=p.accuracy_by_groups,
                          decisions_to_stop=p.decisions_to_stop, accuracy_at_stop=p.accuracy_at_stop))
@@ -100,15 +108,16 @@ def pooled(curves: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-def report(table: pd.DataFrame, scheme: str) -> tuple[str, dict]:
-    """The printed summary of one scheme, and its figures for --json."""
+def report(table: pd.DataFrame, scheme: str, orders: Sequence[str] = ORDERS) -> tuple[str, dict]:
+    """The printed summary of one scheme, and its figures for --json (`orders`: the values of the
+    table's `order` column to show, in order)."""
     target = TARGETS[scheme]
     curves = with_hand_marked(table[table.scheme == scheme])
+    pools = {order: pooled(curves[curves.order == order]) for order in orders if (curves.order == order).any()}
     lines = [f"{scheme[0]}-way, target accuracy {target:.2f}: decisions per answer / final accuracy, pooled "
              f"over {curves.question_id.nunique()} questions (hand marking: 1.000 / 1.000)",
-             f"{'marked':>6s}  " + "  ".join(f"{order + ', ' + policy:>25s}" for order in ORDERS for policy in POLICIES)]
+             f"{'marked':>6s}  " + "  ".join(f"{order + ', ' + policy:>25s}" for order in pools for policy in POLICIES)]
     figures: dict = {"target": target, "pooled": {}, "fewest": {}, "spread": {}}
-    pools = {order: pooled(curves[curves.order == order]) for order in ORDERS if (curves.order == order).any()}
     for k in sorted(curves.marked.unique()):
         cells = [f"{pools[o].loc[k, p]:.3f} / {pools[o].loc[k, p + ' accuracy']:.3f}" for o in pools for p in POLICIES]
         lines.append(f"{k:6d}  " + "  ".join(f"{c:>25s}" for c in cells))
@@ -243,6 +252,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--exams", type=int, default=20, metavar="E",
                         help="exams drawn at random among the questions for it (default 20)")
     parser.add_argument("--json", type=Path, default=None, metavar="PATH", help="write every point and the figures here")
+    parser.add_argument("--rubrics", type=Path, default=None, metavar="DIR",
+                        help="the teachers' rubrics (<question_id>/question.yaml and seen_ids.json): each question "
+                             "with one is marked with it and with the bare question file, the answers its rubric "
+                             "was written from first, then in the Start view's order")
     args = parser.parse_args(argv)
     if min(args.seeds, args.jobs, args.exam_size, args.exams) < 1:
         print("error: --seeds, --jobs, --exam-size and --exams must be at least 1", file=sys.stderr)
@@ -255,32 +268,48 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     qids = question_ids(questions, answers, args.questions)
     schemes = ("2way", "3way") if args.scheme == "both" else (args.scheme,)
-    tasks = []
-    for qid in sorted(qids, key=lambda q: -int((answers.question_id == q).sum())):  # longest first
-        group = answers[answers.question_id == qid]
-        for scheme in schemes:
-            for order in ORDERS:
-                for seed in (range(args.seed, args.seed + args.seeds) if order == "random" else [args.seed]):
-                    tasks.append((questions[qid], group.answer.tolist(), group.label_5way.tolist(), scheme, order, seed))
+    orders = KINDS if args.rubrics else ORDERS
+    if args.rubrics:  # each question with a rubric: the bare file and the rubric, seen answers first
+        try:
+            qids, tasks = rubric_tasks(questions, answers, qids, schemes, args.rubrics, args.seed)
+        except (FileNotFoundError, ValueError) as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+    else:
+        tasks = []
+        for qid in sorted(qids, key=lambda q: -int((answers.question_id == q).sum())):  # longest first
+            group = answers[answers.question_id == qid]
+            for scheme in schemes:
+                for order in ORDERS:
+                    for seed in (range(args.seed, args.seed + args.seeds) if order == "random" else [args.seed]):
+                        tasks.append((questions[qid], group.answer.tolist(), group.label_5way.tolist(), scheme,
+                                      order, seed))
     results = run_tasks(run_one, tasks, args.jobs)
     table = pd.DataFrame([r for rows in results for r in rows])
     n_answers = int(answers.question_id.isin(qids).sum())
+    how = (f"each marked with the bare question file and with the teacher's rubric ({args.rubrics}), the answers "
+           "the rubric was written from first, then in the Start view's order" if args.rubrics
+           else f"random orders: mean of {args.seeds} seeds from {args.seed}")
     print(f"a teacher's effort on Beetle ({args.data}): {len(qids)} questions, {n_answers} answers (both splits), "
-          f"the app's workflow; random orders: mean of {args.seeds} seeds from {args.seed} "
-          f"[{time.perf_counter() - t0:.0f}s]")
+          f"the app's workflow; {how} [{time.perf_counter() - t0:.0f}s]")
     per_answer = ["machine_confidence", "machine_right"]  # for the exams' pooled stop; not written out
     out = {"data": str(args.data), "seed": args.seed, "seeds": args.seeds,
            "points": table.drop(columns=per_answer).to_dict("records")}
     for scheme in schemes:
-        text, figures = report(table, scheme)
+        text, figures = report(table, scheme, orders)
         print(text)
         print(f"the stop estimate, deciding by groups (random checks of the machine's marks, as many as would vouch "
               f"for {TARGETS[scheme]:.2f} of the class's final marks if all right; exact bounds, 90% confidence; the "
               "estimate and the truth are the class's final marks):")
         figures["stop"] = {}
-        for order in ORDERS:
+        for order in orders:
             text, figures["stop"][order] = stop_figures(table[table.scheme == scheme], order)
             print(text)
+        if args.rubrics:
+            text, figures["rubric_against_bare"] = compare_stops(figures["stop"]["bare"], figures["stop"]["rubric"])
+            print(text)
+            out[scheme] = figures
+            continue
         print("the stop estimate on a question alone and pooled over an exam (checks drawn at random among all "
               "its questions' machine marks, as many as would vouch for the target if all right; the same number "
               "of answers marked on each question), the target on the machine's marks or on the final marks:")

@@ -146,12 +146,15 @@ def measure(model, question, texts: list[str], truth: np.ndarray, marked: np.nda
 
 
 def play(record: dict, texts: list[str], truth: Sequence[str], scheme: str, order: str,
-         seed: int = 0, target: float = 0.97) -> list[Point]:
+         seed: int = 0, target: float = 0.97, question=None, first: Sequence[int] = ()) -> list[Point]:
     """The curve of one question's class: a point at each of `checkpoints(len(texts))`; the
-    stop estimate vouches for `target`."""
+    stop estimate vouches for `target`. `question`: the teacher's question file (default: the
+    bare one, `as_question`); `first`: the answers the teacher marked before the others (those
+    a rubric was written from), in `order` after them."""
     from grader.grading.suggest import choice_confidence, suggest
 
-    question = as_question(record, scheme)
+    question = as_question(record, scheme) if question is None else question
+    first = [int(i) for i in first]
     truth = np.asarray(truth, dtype=object)
     n = len(texts)
     marked = np.zeros(n, dtype=bool)
@@ -161,8 +164,8 @@ def play(record: dict, texts: list[str], truth: Sequence[str], scheme: str, orde
     for goal in checkpoints(n):
         while marked.sum() < goal:
             size = min(RETRAIN_EVERY, goal - int(marked.sum()))
-            batch = []
-            if order == "suggested":  # the Start view's proposals, asked again after a retrain
+            batch = [i for i in first if not marked[i]][:size]
+            if not batch and order == "suggested":  # the Start view's proposals, asked again after a retrain
                 batch = [s.index for s in suggest(texts, marked, size, confidence)]
             if not batch:  # random order; or the Start view proposes no copy of an answer already marked
                 batch = permutation[np.flatnonzero(~marked[permutation])[:size]].tolist()
