@@ -178,7 +178,7 @@ def format_report(report: RubricReport, width: int = 70) -> str:
              f"{'precision':>9}  conditions"]
     for r in report.rules:
         precision = "-" if r.precision is None else f"{r.precision:.2f}"
-        label = f"{r.text}" + (f"  [{r.name}]" if r.name else "")
+        label = (f"[{r.name}] " if r.name else "") + r.text  # the name first: a long text is cut, not it
         lines.append(f"{'R' + str(r.number):>4}  {r.origin:10s} {str(r.mark):{mark_width}s}  {r.applies:7d}  "
                      f"{r.marked:5d}  {r.right:5d}  {precision:>9}  {_cut(label, width)}")
     noted = [r for r in report.rules if r.note]

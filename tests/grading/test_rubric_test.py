@@ -140,3 +140,21 @@ def test_the_table_keeps_its_columns_with_long_marks(tmp_path, capsys):
     assert all(r[end - 2:end] == "  " and r[end] != " " for r in rows)
     right = lines[header].index("applies") + len("applies")  # figures end under their heading
     assert all(r[right - 1].isdigit() and r[right] == " " for r in rows)
+
+
+def test_a_rules_name_stays_in_the_table_when_its_conditions_are_cut(tmp_path, capsys):
+    # the name came after the conditions, and a long rule lost it to the cut at 70 characters
+    question = tmp_path / "q.yaml"
+    question.write_text(QUESTION_YAML + """initial_rules:
+  - name: gap_and_current_and_not_flat
+    mark: "1"
+    if: ["concept:gap == present", "concept:current == negated"]
+    unless: ["misconception:battery_flat == present"]
+""", encoding="utf-8")
+    ids, answers, marks = zip(*ANSWERS)
+    marked = write_marked_csv(tmp_path / "marked.csv", list(answers), list(marks))
+    assert main(["test-rubric", "--question", str(question), "--answers", str(marked)]) == 0
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if "  initial  " in line]
+    assert rows and all("[gap_and_current_and_not_flat]" in row for row in rows), out
+    assert any(row.endswith("...") for row in rows)  # cut, and the name still there
