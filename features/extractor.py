@@ -210,7 +210,7 @@ class FeatureExtractor:
         specs = [s for s in rubric if s.name not in BASE_COLUMNS]
         for p in self.reference_.phrases:
             specs.append(FeatureSpec(feature_name("ref", p.name), "categorical", CONCEPT_VALUES,
-                                     f'mentions "{p.text}" (from the reference answer)'))
+                                     f'mentions "{p.text}"{_alike(p)} (from the reference answer)'))
         for p in self.terms_:
             specs.append(FeatureSpec(feature_name("term", p.name), "categorical", TERM_VALUES,
                                      f'mentions "{p.text}" (a word that separates the marks '
@@ -423,6 +423,15 @@ def _split_denied(mentions: list[qty.Mention], doc: Any, negated: list[bool]
 
 def _answer_keys(a: Analysis) -> frozenset[str]:
     return polarity_keys(content_polarity(a.text_keys, a.text_negated))
+
+
+def _alike(p: RefPhrase, shown: int = 3) -> str:
+    """' or the like ("repel", "push apart")' for a reference phrase a rubric concept lends its
+    phrases to (the answer may say any of them), "" otherwise."""
+    others = list(dict.fromkeys(t for t in map(phrase_text, p.keys[1:]) if t != p.text))
+    if not others:
+        return ""
+    return " or the like (" + ", ".join(f'"{t}"' for t in others[:shown]) + (", ..." if len(others) > shown else "") + ")"
 
 
 def _phrase_dict(p: RefPhrase) -> dict[str, Any]:

@@ -188,6 +188,18 @@ def test_reference_words_and_phrases_become_ref_features(fx):
     assert one(fx, "there is no gap")["ref:gap"] == "negated"
 
 
+def test_a_reference_word_a_concept_lends_its_phrases_says_so():
+    # "mentions 'push away'" for an answer that says "they repel" read as a mistake
+    q = Question("magnets", "Two north poles face each other. What happens?",
+                 ("The magnets push away from each other.",),
+                 concepts=(Concept("repel", ("repel", "push away", "move apart")),))
+    fx = FeatureExtractor(q).fit(["they repel", "they attract"])
+    assert fx.descriptions_["ref:push_away"] == \
+        'mentions "push away" or the like ("repel", "move apart") (from the reference answer)'
+    assert one(fx, "they repel")["ref:push_away"] == "present"
+    assert fx.descriptions_["ref:magnet"] == 'mentions "magnets" (from the reference answer)'  # no concept lends it
+
+
 def test_a_negated_antonym_is_read_as_its_pair_for_reference_words(fx):
     # The reference says "not in a closed path": that is an open path.
     assert "ref:open_path" in fx.descriptions_ and "ref:close_path" not in fx.descriptions_
