@@ -239,15 +239,20 @@ class GradingModel:
                          index: np.ndarray, borrowed: np.ndarray, verdicts: list) -> np.ndarray:
         """The share of the rule lists giving each mark (`agreement.list_share`; the rule's
         confidence where there are no resamples), at most the confidence of the rule that gave
-        it when that is a teacher's rule or the catch-all default rule: a teacher's stated doubt,
-        or a rule that looks at nothing, is not made sure by the resamples agreeing with it."""
+        it when the rule is taken as written: a teacher's stated doubt (`0.9::`), a background
+        rule, a rule for a mark no marked answer has, or the catch-all default rule that looks
+        at nothing is not made sure by the resamples agreeing with it. A teacher's initial rule
+        checked on the marked answers is trusted as a learned rule is: capped by its own
+        figure on them, its marks were flagged far more often than learned rules' marks that
+        were no more often right (docs/beetle.md)."""
         share = list_share(main_labels, labels, verdicts)
         confidence = np.where(np.isnan(share), rule_confidence, share)
+        marked = set(map(str, getattr(self.learner, "classes_", ())))
         for i in np.flatnonzero(~np.isnan(share)):
             b = borrowed[i]
             rule = self.borrowed_rule(b) if b is not None else self.learner.rules_[index[i]]
-            if (rule.origin != "learned" or rule.fixed_confidence or rule.name == "default") \
-                    and rule.confidence is not None:
+            as_written = rule.origin == "background" or (rule.origin == "initial" and str(rule.head) not in marked)
+            if (as_written or rule.fixed_confidence or rule.name == "default") and rule.confidence is not None:
                 confidence[i] = min(confidence[i], rule.confidence)
         return confidence
 
