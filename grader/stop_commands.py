@@ -149,10 +149,14 @@ def _exam_checks(args: argparse.Namespace, exam, warn) -> dict[str, dict[str, st
 
 
 def _report(advice, ids: Sequence[str], machine, checked) -> dict:
-    """{"advice", "check": ids to check next, drawn at random (seeded) among the machine's marks}."""
+    """{"advice", "check": ids to check next, drawn at random (seeded) among the machine's marks}.
+    An id on several rows (a student's two attempts) is drawn only as its first row, the one a
+    check of that id is read for (`--checked`): "check sean, sean" could not be recorded."""
     import numpy as np
 
-    pool = np.flatnonzero(machine & ~checked)
+    first = np.zeros(len(ids), dtype=bool)
+    first[sorted({answer_id: i for i, answer_id in reversed(list(enumerate(ids)))}.values())] = True
+    pool = np.flatnonzero(machine & ~checked & first)
     draw = np.random.default_rng(0).permutation(pool)[:advice.more_checks] if advice.action == "check" else []
     return {"advice": advice.to_dict(), "check": [ids[i] for i in sorted(draw)]}
 

@@ -105,3 +105,20 @@ def test_grade_an_exam_gives_the_stop_estimate_per_question_and_pooled_and_write
     assert main(run + ["--checked", str(trained), "--restart"]) == 2
     err = capsys.readouterr().err
     assert str(trained) in err and "'m1'" in err and "kept out of the marked answers" in err
+
+
+def test_a_student_with_two_attempts_is_never_drawn_twice_for_a_check():
+    # "check these: sean, sean": a --checked file holds one mark per id, read for the id's
+    # first row, so the second could never be recorded and the estimate never reached its stop
+    import numpy as np
+
+    from grader.grading.stop import stop_advice
+    from grader.stop_commands import _report
+
+    ids = ["ann", "sean", "bo", "sean", "cy", "di", "sean", "ed"]
+    machine = np.ones(len(ids), dtype=bool)
+    nothing = np.zeros(len(ids), dtype=bool)
+    advice = stop_advice(np.full(len(ids), 0.9), machine, nothing, nothing, 0.99, class_size=len(ids))
+    assert advice.action == "check" and advice.more_checks >= len(set(ids))
+    drawn = _report(advice, ids, machine, nothing)["check"]
+    assert sorted(drawn) == sorted(set(ids))  # every student once, sean as his first row
