@@ -245,7 +245,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--scheme", choices=("2way", "3way", "both"), default="both")
     parser.add_argument("--questions", type=int, default=0, metavar="N", help="the first N questions by id (0: all)")
     parser.add_argument("--seed", type=int, default=0, help="the first random order's seed")
-    parser.add_argument("--seeds", type=int, default=3, help="random orders per question (default 3)")
+    parser.add_argument("--seeds", type=int, default=3,
+                        help="random orders per question (default 3; with --rubrics, one order: the Start view's)")
     parser.add_argument("--jobs", type=int, default=1, help="curves played in parallel processes")
     parser.add_argument("--exam-size", type=int, default=10, metavar="Q",
                         help="questions in an exam, for the stop estimate pooled over an exam (default 10)")
