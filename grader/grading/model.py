@@ -244,10 +244,12 @@ class GradingModel:
         at nothing is not made sure by the resamples agreeing with it. A teacher's initial rule
         checked on the marked answers is trusted as a learned rule is: capped by its own
         figure on them, its marks were flagged far more often than learned rules' marks that
-        were no more often right (docs/beetle.md)."""
+        were no more often right (docs/beetle.md). Model files written before keep every
+        teacher's rule capped: their calibration was fitted on those figures."""
         share = list_share(main_labels, labels, verdicts)
         confidence = np.where(np.isnan(share), rule_confidence, share)
-        marked = set(map(str, getattr(self.learner, "classes_", ())))
+        marked = set(map(str, getattr(self.learner, "classes_", ()))) \
+            if self.params.get("checked_rules_trusted") else set()  # before: none trusted
         for i in np.flatnonzero(~np.isnan(share)):
             b = borrowed[i]
             rule = self.borrowed_rule(b) if b is not None else self.learner.rules_[index[i]]

@@ -191,6 +191,9 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
         params["vote_unmarked"] = True
         if vote_wording and wording_support:  # files before 2026-11-24: the lists' vote alone
             params["vote_wording"] = READER_WEIGHT if wording.reader is not None else WORDING_WEIGHT
+    # a teacher's checked rule is as sure as the rule lists agree (files before 2026-11-27: every
+    # teacher's rule capped at its own confidence, `GradingModel._list_confidence`)
+    params["checked_rules_trusted"] = True
     if learner != "confold":  # only when set, so that older readers of the model file see no change
         params["learner"] = learner
     if marks_unordered:  # said again where the model is used (`marks_order_note`)

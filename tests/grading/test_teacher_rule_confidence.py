@@ -76,3 +76,23 @@ initial_rules:
     rule = model.learner.rules_[decisions.rule_index[0]]
     assert decisions.marks[0] == "contradictory" and rule.name == "vacuum_carries_sound"
     assert decisions.raw[0] <= rule.confidence + 1e-12
+
+
+def test_a_model_file_written_before_keeps_every_teachers_rule_capped(tmp_path):
+    # its calibration was fitted on the capped figures: the same raw confidences, the same meaning
+    import json
+
+    model = _model(tmp_path, """initial_rules:
+  - name: medium_and_fades
+    mark: correct
+    if: ["concept:medium == present", "concept:fades == present"]
+""")
+    assert model.params["checked_rules_trusted"] is True
+    data = json.loads(json.dumps(model.to_dict()))
+    del data["params"]["checked_rules_trusted"]
+    (tmp_path / "old.json").write_text(json.dumps(data), encoding="utf-8")
+    old = GradingModel.load(tmp_path / "old.json")
+    rule = _teachers(old)
+    decisions = old.decide(old.features(NEW), NEW)
+    assert list(decisions.marks) == ["correct", "correct"] and np.all(decisions.raw <= rule.confidence + 1e-12)
+    assert np.all(model.decide(model.features(NEW), NEW).raw > rule.confidence + 0.1)
