@@ -100,7 +100,7 @@ def exam_stop_report(args: argparse.Namespace, exam, warn) -> dict:
             raise ValueError(f"{args.checked}: answer(s) {', '.join(map(repr, sorted(trained & set(mine))[:5]))} "
                              f"of {q.id} are also in its marked answers {q.training}: a spot check must be kept "
                              f"out of the marked answers the model learns from")
-        position = {answer_id: i for i, answer_id in reversed(list(enumerate(ids)))}
+        position = _first_rows(ids)
         unknown = [c for c in mine if c not in position]
         if unknown:
             warn([f"{args.checked}: {len(unknown)} checked answer(s) of {q.id} are not in {exam.answers} (ids "
@@ -148,6 +148,12 @@ def _exam_checks(args: argparse.Namespace, exam, warn) -> dict[str, dict[str, st
     return out
 
 
+def _first_rows(ids: Sequence[str]) -> dict[str, int]:
+    """{id: its first row}: the row a check of that id is read for, when an id is on several
+    rows (a student's two attempts)."""
+    return {answer_id: i for i, answer_id in reversed(list(enumerate(ids)))}
+
+
 def _report(advice, ids: Sequence[str], machine, checked) -> dict:
     """{"advice", "check": ids to check next, drawn at random (seeded) among the machine's marks}.
     An id on several rows (a student's two attempts) is drawn only as its first row, the one a
@@ -155,7 +161,7 @@ def _report(advice, ids: Sequence[str], machine, checked) -> dict:
     import numpy as np
 
     first = np.zeros(len(ids), dtype=bool)
-    first[sorted({answer_id: i for i, answer_id in reversed(list(enumerate(ids)))}.values())] = True
+    first[sorted(_first_rows(ids).values())] = True
     pool = np.flatnonzero(machine & ~checked & first)
     draw = np.random.default_rng(0).permutation(pool)[:advice.more_checks] if advice.action == "check" else []
     return {"advice": advice.to_dict(), "check": [ids[i] for i in sorted(draw)]}
@@ -196,7 +202,7 @@ def _advise(args: argparse.Namespace, marks_scale: Sequence[str], ids: Sequence[
                                      answer_column=getattr(args, "answer_column", None) or "answer",
                                      mark_column=getattr(args, "mark_column", "mark"), marks=marks_scale)
         warn(checks.warnings)
-        position = {answer_id: i for i, answer_id in reversed(list(enumerate(ids)))}
+        position = _first_rows(ids)
         trained = [c for c in checks.ids if c in position and not open_[position[c]]]
         if trained:
             raise ValueError(f"{args.checked}: answer(s) {', '.join(map(repr, trained[:5]))} are also marked in "
