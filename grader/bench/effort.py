@@ -267,7 +267,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (FileNotFoundError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    qids = question_ids(questions, answers, args.questions)
+    qids = sorted(question_ids(questions, answers, args.questions),
+                  key=lambda q: -int((answers.question_id == q).sum()))  # longest class first
     schemes = ("2way", "3way") if args.scheme == "both" else (args.scheme,)
     orders = KINDS if args.rubrics else ORDERS
     if args.rubrics:  # each question with a rubric: the bare file and the rubric, seen answers first
@@ -278,7 +279,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
     else:
         tasks = []
-        for qid in sorted(qids, key=lambda q: -int((answers.question_id == q).sum())):  # longest first
+        for qid in qids:
             group = answers[answers.question_id == qid]
             for scheme in schemes:
                 for order in ORDERS:

@@ -37,7 +37,7 @@ def rubric_question(rubric, scheme: str):
 def rubric_tasks(questions: dict, answers: pd.DataFrame, qids: Sequence[str], schemes: Sequence[str],
                  rubrics: Path, seed: int) -> tuple[list[str], list[tuple]]:
     """(the questions that have a rubric, the `effort.run_one` arguments of their plays: the bare
-    file and the rubric per scheme, longest class first)."""
+    file and the rubric per scheme, in the order of `qids`)."""
     from grader.bench.beetle_rubric import load_rubrics
 
     if "id" not in answers.columns:
@@ -45,7 +45,7 @@ def rubric_tasks(questions: dict, answers: pd.DataFrame, qids: Sequence[str], sc
     rubric_of, seen = load_rubrics(rubrics, list(qids))
     kept = [q for q in qids if q in rubric_of]
     tasks = []
-    for qid in sorted(kept, key=lambda q: -int((answers.question_id == q).sum())):
+    for qid in kept:
         group = answers[answers.question_id == qid]
         where = {str(i): k for k, i in enumerate(group.id)}
         missing = [i for i in seen.get(qid, []) if i not in where]
