@@ -187,10 +187,11 @@ class FeatureExtractor:
         # ("not the same path" says "different path"), see negation.resolve_negations.
         self.rubric_matcher_ = FeatureMatcher(self.nlp_, rubric, loose=rubric)
         text = {k: v for k, v in phrases.items() if k not in rubric}
-        self.text_matcher_ = FeatureMatcher(self.nlp_, text, opposite_phrases(text))
+        opposites = opposite_phrases(text)
+        self.text_matcher_ = FeatureMatcher(self.nlp_, text, opposites)
         # Both in one: for the answers without a negated antonym (most), whose words as
         # written are the words with negations resolved, one pass of a matcher instead of two.
-        self.matcher_ = FeatureMatcher(self.nlp_, {**rubric, **text}, opposite_phrases(text),
+        self.matcher_ = FeatureMatcher(self.nlp_, {**rubric, **text}, opposites,
                                        loose=rubric)
         self._coverage = CoverageSets.of(self.reference_)  # coverage, precision as set sizes
         # The feature names _row looks up, in column order (worked out once, not per answer).
@@ -221,6 +222,11 @@ class FeatureExtractor:
                                      "(share of its words, 0-1)"))
         self.feature_specs_: list[FeatureSpec] = specs + base
         self.descriptions_: dict[str, str] = {s.name: s.description for s in self.feature_specs_}
+        # The antonyms that also say a reference phrase or term negated: "open path" is the
+        # reference's "closed path" negated; "mentions "closed path", but with a negation"
+        # alone would hide it from the teacher.
+        self.opposites_: dict[str, str] = {column: _opposite_text(keyed) for column, keyed in opposites.items()
+                                           if column in self.descriptions_}
         self._columns = [s.name for s in self.feature_specs_]
         self._numeric = {s.name for s in self.feature_specs_ if s.kind == "numeric"}
 
@@ -432,6 +438,12 @@ def _alike(p: RefPhrase, shown: int = 3) -> str:
     if not others:
         return ""
     return " or the like (" + ", ".join(f'"{t}"' for t in others[:shown]) + (", ..." if len(others) > shown else "") + ")"
+
+
+def _opposite_text(opposites: Sequence[tuple[str, ...]], shown: int = 2) -> str:
+    """'"open path"' (or '"different state" or "unequal state"') from a phrase's antonym keys."""
+    texts = list(dict.fromkeys(map(phrase_text, opposites)))
+    return " or ".join(f'"{t}"' for t in texts[:shown]) + (" or the like" if len(texts) > shown else "")
 
 
 def _phrase_dict(p: RefPhrase) -> dict[str, Any]:

@@ -201,9 +201,12 @@ def group_summary(table: pd.DataFrame) -> pd.DataFrame:
                                kind="stable").reset_index(drop=True)
 
 
-def features_found(row: Mapping[str, object], descriptions: Mapping[str, str]) -> list[str]:
+def features_found(row: Mapping[str, object], descriptions: Mapping[str, str],
+                   opposites: Mapping[str, str] | None = None) -> list[str]:
     """What the extractor found in one answer, in the marker's words (the rubric's
-    descriptions, never a feature's internal name), most telling first."""
+    descriptions, never a feature's internal name), most telling first. `opposites`: by
+    reference phrase or term, the antonyms that also say it negated ('"open path"')."""
+    opposites = opposites or {}
     found: list[tuple[int, str]] = []
     for name, value in row.items():
         family, _, plain = name.partition(":") if ":" in name else (None, "", name)
@@ -215,7 +218,8 @@ def features_found(row: Mapping[str, object], descriptions: Mapping[str, str]) -
             if value == "present":
                 found.append((rank, desc))
             elif value == "negated":
-                found.append((rank, f"with a negation: {desc}"))
+                found.append((rank, f"denies it or says the opposite ({opposites[name]}): {desc}" if name in opposites
+                                  else f"with a negation: {desc}"))
         elif family == "quantity":
             if value != "missing":
                 found.append((2, f"{desc} — {str(value).replace('_', ' ')}"))

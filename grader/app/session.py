@@ -72,6 +72,15 @@ class QuestionSession:
         extractor = getattr(self.model, "extractor", None)
         return dict(getattr(extractor, "descriptions_", {}) or {})
 
+    @property
+    def opposites(self) -> dict[str, str]:
+        """By reference phrase or term, the antonyms that also say it negated (`features_found`)."""
+        own = getattr(self.model, "opposites", None)
+        if isinstance(own, Mapping):
+            return dict(own)
+        extractor = getattr(self.model, "extractor", None)
+        return dict(getattr(extractor, "opposites_", {}) or {})
+
 
 @dataclass
 class ExamSession:

@@ -136,7 +136,7 @@ def groups_view(session: ExamSession, store: ReviewStore, table: pd.DataFrame,
                  args=(store, session.exam_id, qid, members["answer_id"].tolist()),
                  help="Split this group into answers with identical features.")
         found = features_found(qs.features.iloc[answer_position(qs, first["answer_id"])].to_dict(),
-                               qs.descriptions)
+                               qs.descriptions, qs.opposites)
         st.markdown("**Found in the first answer of the group**")
         st.text("\n".join(f"• {f}" for f in found) if found else "nothing the rubric knows")
     with right:

@@ -147,7 +147,7 @@ def answer_card(session: ExamSession, store: ReviewStore, row: pd.Series,
             b.caption(NOT_CALIBRATED)
         show_why(qs, row)
         features = qs.features.iloc[answer_position(qs, aid)].to_dict()
-        found = features_found(features, qs.descriptions)
+        found = features_found(features, qs.descriptions, qs.opposites)
         with st.expander(f"Found in the answer ({len(found)})", expanded=True):
             st.text("\n".join(f"• {f}" for f in found) if found else "nothing the rubric knows")
 

@@ -82,8 +82,13 @@ class MarkerWords:
     `justification(explanation)`."""
 
     def __init__(self, question: Question, descriptions: Mapping[str, str],
-                 categories: Mapping[str, Sequence] | None = None, vote_by_wording: bool = False):
+                 categories: Mapping[str, Sequence] | None = None, vote_by_wording: bool = False,
+                 opposites: Mapping[str, str] | None = None):
         self.question = question
+        #: by reference phrase or term, the antonyms that also say it negated ('"open path"'
+        #: for "closed path"): "negated" then reads 'says "open path", or mentions "closed
+        #: path" with a negation'
+        self.opposites = dict(opposites or {})
         self.vote_by_wording = vote_by_wording  # how the vote between the rule lists is said
         self.descriptions = dict(descriptions)
         self.categories = {k: [c for c in v if c != MISSING] for k, v in (categories or {}).items()}
@@ -116,7 +121,8 @@ class MarkerWords:
             said = negative(words)
             return f"not {words}" if said.startswith("lacks:") else said
         if family in _TEXT_FAMILIES:
-            return self._text_phrase(self._described(lit.feature, name), op, value)
+            return self._text_phrase(self._described(lit.feature, name), op, value,
+                                     self.opposites.get(lit.feature))
         if family == "quantity":
             return self._quantity_phrase(name, op, value, tolerance)
         if family == "value":
@@ -143,12 +149,16 @@ class MarkerWords:
                  "<": "is less than", ">=": "is at least"}[op]
         return f"{desc} {words} {_number(value)}"
 
-    def _text_phrase(self, desc: str, op: str, value: Any) -> str:
-        said = {"present": desc, "absent": negative(desc), "negated": f"{desc}, but with a negation"}
+    def _text_phrase(self, desc: str, op: str, value: Any, opposite: str | None = None) -> str:
+        negated = f"says {opposite}, or {desc} with a negation" if opposite else f"{desc}, but with a negation"
+        said = {"present": desc, "absent": negative(desc), "negated": negated}
         if op == "==":
             return said.get(str(value), f"{desc}: {value}")
-        return {"present": negative(desc), "absent": f"{desc}, with or without a negation",
-                "negated": f"{desc} without a negation, or {negative(desc)}"}.get(str(value), f"{desc}: not {value}")
+        lacks = f"mentions neither {desc.removeprefix('mentions ')} nor {opposite}" \
+            if opposite and desc.startswith("mentions ") else negative(desc)
+        mentioned = f"{desc} or says {opposite}" if opposite else desc
+        return {"present": negative(desc), "absent": f"{mentioned}, with or without a negation",
+                "negated": f"{desc} without a negation, or {lacks}"}.get(str(value), f"{desc}: not {value}")
 
     def _quantity_phrase(self, name: str, op: str, value: Any, tolerance: bool = True) -> str:
         q = self.quantities.get(name)

@@ -399,12 +399,18 @@ class GradingModel:
     def descriptions(self) -> dict[str, str]:
         return dict(getattr(self.extractor, "descriptions_", {}) or {})
 
+    @property
+    def opposites(self) -> dict[str, str]:
+        """By reference phrase or term, the antonyms that also say it negated
+        (`FeatureExtractor.opposites_`)."""
+        return dict(getattr(self.extractor, "opposites_", {}) or {})
+
     # -- rules as text -------------------------------------------------------------------
 
     def words(self) -> MarkerWords:
         """The rules' conditions in the marker's words (`grader.grading.marker_text`)."""
         categories = {e.name: list(e.categories) for e in getattr(self.learner, "encodings_", [])}
-        return MarkerWords(self.question, self.descriptions, categories, self.voted_by_wording)
+        return MarkerWords(self.question, self.descriptions, categories, self.voted_by_wording, self.opposites)
 
     def rule_texts(self) -> list[str]:
         """A short text for each top-level rule, e.g. `R2: 1 mark if gives ... and says ...`."""

@@ -65,6 +65,10 @@ class SeededModel:
     def descriptions(self) -> dict[str, str]:
         return self.general.descriptions if self.own is None else self.own.descriptions
 
+    @property
+    def opposites(self) -> dict[str, str]:
+        return {} if self.own is None else self.own.opposites
+
     def explain(self, answer: str):
         """The justification of the model that marked this answer (see `grade`)."""
         if self.own is None:

@@ -95,6 +95,15 @@ def test_features_found_puts_telling_features_in_words():
     assert not any(name in " ".join(found) for name in row)  # no internal feature names
 
 
+def test_features_found_name_the_antonym_that_said_a_reference_word_negated():
+    row = {"ref:repel": "negated", "ref:pole": "negated"}
+    descriptions = {"ref:repel": 'mentions "repel" (from the reference answer)',
+                    "ref:pole": 'mentions "pole" (from the reference answer)'}
+    found = features_found(row, descriptions, {"ref:repel": '"attract"'})
+    assert 'denies it or says the opposite ("attract"): mentions "repel" (from the reference answer)' in found
+    assert 'with a negation: mentions "pole" (from the reference answer)' in found
+
+
 def test_changed_marks_lists_only_answers_whose_proposal_changed():
     before = _table()
     after = before.copy()

@@ -214,6 +214,18 @@ def test_a_negated_antonym_is_read_as_its_pair_for_reference_words(fx):
     assert one(fx, "the bulb is not in a closed path")["concept:closed_path"] == "negated"
 
 
+def test_the_antonym_that_says_a_reference_word_negated_is_named():
+    # "they attract" is read as the reference's "repel" negated; the teacher was told only
+    # 'mentions "repel", but with a negation', of an answer that never says "repel"
+    q = Question("magnets", "Two north poles face each other. What happens?", ("The magnets repel.",))
+    fx = FeatureExtractor(q, n_terms=0, model=FALLBACK).fit(["they repel", "they attract"])
+    assert one(fx, "they attract")["ref:repel"] == "negated"
+    assert fx.opposites_["ref:repel"] == '"attract"'
+    assert "ref:magnet" not in fx.opposites_  # no antonym: nothing to name
+    saved = FeatureExtractor.from_dict(fx.to_dict(), q)  # worked out again on loading
+    assert saved.opposites_ == fx.opposites_
+
+
 def test_same_and_different_for_a_reference_that_says_same():
     q = Question("p", "Why?", ("Bulbs A and B are in the same path.",))
     fx = FeatureExtractor(q, model=FALLBACK).fit(["x"])

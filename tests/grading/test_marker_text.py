@@ -87,6 +87,23 @@ def test_phrases(literal, text):
     assert words().phrase(literal) == text
 
 
+@pytest.mark.parametrize("literal, text", [
+    # "they attract" reads as the reference's "repel" negated: the teacher is told so
+    (L("ref:repel", "==", "negated"), 'says "attract", or mentions "repel" with a negation'),
+    (L("ref:repel", "!=", "negated"),
+     'mentions "repel" without a negation, or mentions neither "repel" nor "attract"'),
+    (L("ref:repel", "!=", "absent"), 'mentions "repel" or says "attract", with or without a negation'),
+    (L("ref:repel", "==", "present"), 'mentions "repel"'),
+    (L("ref:pole", "==", "negated"), 'mentions "pole", but with a negation'),  # no antonym
+])
+def test_a_negated_reference_word_names_its_antonym(literal, text):
+    question = load_question(SAMPLE / "question.yaml")
+    marker = MarkerWords(question, {"ref:repel": 'mentions "repel" (from the reference answer)',
+                                    "ref:pole": 'mentions "pole" (from the reference answer)'},
+                         opposites={"ref:repel": '"attract"'})
+    assert marker.phrase(literal) == text
+
+
 def test_an_exception_is_listed_as_what_it_is_not_as_not():
     rule = Rule("1", (L("quantity:acceleration", "==", "correct"),),
                 [Rule(None, (L("misconception:zero_at_top", "==", "present"),))])
