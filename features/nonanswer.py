@@ -67,8 +67,10 @@ def is_gibberish(word: str) -> bool:
     """Is `word` (a key: lower case, mended) letters typed at random rather than a word?
     Words of English and of the question are never gibberish; misspellings the speller
     could not mend mostly keep English letter pairs ("voltige")."""
-    if len(word) < 4 or not word.isascii() or not word.isalpha() or word in english_words():
+    if len(word) < 3 or not word.isascii() or not word.isalpha() or word in english_words():
         return False
+    if len(word) == 3:  # too short for letter pairs: "jkl", "sdf", "thx" have no vowel at all
+        return not any(c in "aeiouy" for c in word)
     if len(set(word)) <= 2:  # "gggggg", "hghghg"
         return True
     logp = _letter_pairs()

@@ -26,6 +26,7 @@ def fx() -> FeatureExtractor:
 
 @pytest.mark.parametrize("answer", [
     "qkzxvbnw", "fhdjskalgh", "wpqzrt xkcvbn",  # letters typed at random
+    "asdfgh jkl", "sdf",  # a short run of keys has too few letter pairs to judge: no vowel
     "I do not know", "not sure lol",  # the rubric lists these as a concept: still non-answers
     "can you help me please", "this is so boring", "i hate physics",
     "see my notes", "Ask my lab partner!",  # the question file's own non-answer phrases
@@ -38,6 +39,7 @@ def test_non_answers_whatever_the_rubric_lists(fx, answer):
     "the string vibrates faster", "frequency", "it vibrats fastr", "shorter",
     "I'm not sure, but the string vibrates faster",
     "resonance",  # a physics word the question does not use is an answer (a wrong one)
+    "440 hz", "it is 3 kHz",
 ])
 def test_answers_are_not_non_answers(fx, answer):
     assert fx.transform([answer]).iloc[0]["non_answer"] == "no"
@@ -46,4 +48,4 @@ def test_answers_are_not_non_answers(fx, answer):
 def test_gibberish_is_told_from_words_and_misspellings():
     assert all(is_gibberish(w) for w in ["qkzxvbnw", "hghghg", "zzzzz", "fhdjskalgh"])
     assert not any(is_gibberish(w) for w in ["fulcrum", "decibel", "voltige", "frequensy",
-                                             "oscilate", "tuning", "ab"])
+                                             "oscilate", "tuning", "ab", "zap", "hum", "ohm"])
