@@ -17,7 +17,9 @@ concept mentions are grouped into lists ("A and C", "both A and B", "neither B n
 "A, B and C"); a link phrase with a list before it and/or a list after it (within
 NEAR tokens; nothing but function words between the link and the list after it) states
 the link between the members of those lists. A list item after "and" followed by a
-preposition starts a clause of its own ("A to X and B to Y"). A
+preposition starts a clause of its own ("A to X and B to Y"), and so does one after a link's
+object followed by words of its own ("A is near X and B far from it", "... and B pushes
+it"; not "... and B too"). A
 clause that names members and a negation but no link ("A and C are in a closed path, B is
 not") denies the link of the clause before it for them. A link is denied when a negation
 covers it (`negation`); present wins over denied, as for concepts.
@@ -43,6 +45,8 @@ _GLUE = frozenset({"and", "or", "nor", "neither", "either", "both", "the", "a", 
                    "its", "their", "also"})
 _ELLIPSIS_AFTER = frozenset({"to", "from", "with", "in", "on", "at", "into", "onto"})
 _SENTENCE_END = frozenset({".", "!", "?", ";", ":"})
+#: words after the last item of a list that still share the link before it ("and B as well")
+_SHARED_AFTER = frozenset({"too", "also", "both", "either", "respectively"})
 PRESENT, NEGATED = "present", "negated"
 
 
@@ -82,7 +86,8 @@ class RelationReader:
         if not links or not mentions:
             return {}
         mentions = _longest(mentions)
-        lists = _lists(keys, mentions)
+        lists = _lists(keys, mentions, {s for spans in links.values() for s, _ in spans},
+                       {e for spans in links.values() for _, e in spans})
         clause = _clauses(keys, lists)
         found: dict[str, str] = {}
         for rel, column in zip(self.relations, self.columns):
@@ -109,8 +114,10 @@ def _longest(mentions: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]
 Group = tuple[int, int, frozenset[str]]
 
 
-def _lists(keys: list[str], mentions: list[tuple[int, int, str]]) -> list[Group]:
-    """The mentions grouped into lists joined by glue words ("A and B", "neither B nor C")."""
+def _lists(keys: list[str], mentions: list[tuple[int, int, str]], link_starts: set[int] = frozenset(),
+           link_ends: set[int] = frozenset()) -> list[Group]:
+    """The mentions grouped into lists joined by glue words ("A and B", "neither B nor C");
+    `link_starts`, `link_ends`: where the answer's link phrases start and end."""
     groups: list[list] = []
     for start, end, name in mentions:
         if groups:
@@ -121,12 +128,31 @@ def _lists(keys: list[str], mentions: list[tuple[int, int, str]]) -> list[Group]
             # "A to X and B to Y": B starts a clause of its own
             if joined and start > g[1] and after in _ELLIPSIS_AFTER and "and" in between:
                 joined = False
+            # "A is near X and B far away", "A is joined to X and B is joined to Y": after a
+            # link's object, B followed by words of its own (another link) starts a clause
+            if joined and start > g[1] and "and" in between and _says_more(keys, end, link_starts) \
+                    and any(0 <= g[0] - e <= NEAR for e in link_ends):
+                joined = False
             if joined:
                 g[1] = max(g[1], end)
                 g[2].add(name)
                 continue
         groups.append([start, end, {name}])
     return [(s, e, frozenset(n)) for s, e, n in groups]
+
+
+def _says_more(keys: list[str], end: int, link_starts: set[int]) -> bool:
+    """Do the words after a list item say something of their own: a content word or a link,
+    after at most two function words ("B is joined to Y", "B further away"), not "B." or
+    "B in the circuit"?"""
+    for i in range(end, min(end + 3, len(keys))):
+        if keys[i] in _SENTENCE_END or keys[i] in CLAUSE_BREAKS or keys[i] == ",":
+            return False
+        as_well = i > end and keys[i - 1] == "as" and keys[i] in ("well", "good")  # lemma of "well"
+        if i in link_starts or (is_content(keys[i]) and keys[i] not in _SHARED_AFTER and not as_well
+                                and not keys[i].endswith("ly")):  # "B too", "B as well", "B strongly"
+            return True
+    return False
 
 
 def _clauses(keys: list[str], lists: list[Group]) -> list[int]:

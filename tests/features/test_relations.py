@@ -43,6 +43,15 @@ def fx() -> FeatureExtractor:
     ("magnet A and magnet B do not attract", "a_attracts_b", "negated"),
     ("magnet A pulls the nail and magnet B pulls the coil", "a_attracts_b", "absent"),
     ("magnet A attracts the nail and magnet B to it", "a_attracts_b", "absent"),
+    # the last item of a list after a link, with words of its own, starts a clause
+    ("the effort is near the fulcrum and the load far from it", "load_near_pivot", "absent"),
+    ("magnet C pulls magnet B and magnet A pushes it", "a_attracts_b", "absent"),
+    ("magnet C attracts magnet B and magnet A is far away", "a_attracts_b", "absent"),
+    # ... but not when those words still share the link
+    ("magnet C attracts magnet B and magnet A", "a_attracts_b", "present"),
+    ("magnet C attracts magnet B and magnet A strongly", "a_attracts_b", "present"),
+    ("the effort is near the fulcrum and the load as well", "load_near_pivot", "present"),
+    ("the effort is near the fulcrum and the load too", "load_near_pivot", "present"),
     # lists with "and", and the member a clause leaves out
     ("magnet A and magnet C are in the field, magnet B is not", "a_in_field", "present"),
     ("magnet A and magnet C are in the field, magnet B is not", "c_in_field", "present"),
