@@ -66,13 +66,19 @@ def token_pattern(key: str) -> dict:
 
 
 def clause_ids(keys: list[str]) -> list[int]:
-    """The clause each token is in: a new one after punctuation or a clause break."""
+    """The clause each token is in: a new one after punctuation or a clause break, but not
+    after the commas of a list of labels ("magnets A, B and C": "magnet C" is said)."""
     out, clause = [], 0
-    for key in keys:
+    for i, key in enumerate(keys):
         if key in CLAUSE_BREAKS or not any(c.isalnum() for c in key):
-            clause += 1
+            if not (key == "," and 0 < i < len(keys) - 1 and _is_label(keys[i - 1]) and _is_label(keys[i + 1])):
+                clause += 1
         out.append(clause)
     return out
+
+
+def _is_label(key: str) -> bool:
+    return len(key) == 1 and key.isupper()  # the key of a diagram label (`lexicon.read_tokens`)
 
 
 class LooseMatcher:

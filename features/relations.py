@@ -14,7 +14,8 @@ terminal 6" (another member after the link, in a clause of its own).
 
 Read by word order, on the fallback pipeline and a parsed one alike: within a clause, the
 concept mentions are grouped into lists ("A and C", "both A and B", "neither B nor C",
-"A, B and C"); a link phrase with a list before it and/or a list after it (within
+"A, B and C"; "magnets A and B" and "the north and south poles" name both members when
+"magnet B" and "north pole" are their phrases); a link phrase with a list before it and/or a list after it (within
 NEAR tokens; nothing but function words between the link and the list after it) states
 the link between the members of those lists. A list item after "and" followed by a
 preposition starts a clause of its own ("A to X and B to Y"), and so does one after a link's
@@ -45,6 +46,7 @@ _GLUE = frozenset({"and", "or", "nor", "neither", "either", "both", "the", "a", 
                    "its", "their", "also"})
 _ELLIPSIS_AFTER = frozenset({"to", "from", "with", "in", "on", "at", "into", "onto"})
 _SENTENCE_END = frozenset({".", "!", "?", ";", ":"})
+_LIST_GLUE = frozenset({"and", "or", "nor", "the", "a", "an", ","})
 #: words after the last item of a list that still share the link before it ("and B as well")
 _SHARED_AFTER = frozenset({"too", "also", "both", "either", "respectively"})
 PRESENT, NEGATED = "present", "negated"
@@ -63,6 +65,18 @@ class RelationReader:
         self.matcher = PhraseMatcher(nlp.vocab, attr="NORM")
         self._ids: dict[int, tuple[str, str]] = {}
         members = {m for r in self.relations for m in r.members}
+        # "north and south poles": "north" stands for "north pole" before "and south poles";
+        # by the last word (the noun both share), the words before it and their concept
+        # and "B" stands for "magnet B" after "magnets A and"; by the first word (the noun),
+        # the words after it and their concept
+        self._modifiers: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+        self._labels: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+        for name in sorted(members):
+            for keys in concept_keys.get(name, []):
+                if len(keys) >= 2 and not any(k.startswith(EXACT) for k in keys):
+                    self._modifiers.setdefault(keys[-1], []).append((keys[:-1], name))
+                    if len(keys) == 2 and (keys[1].isdigit() or (len(keys[1]) == 1 and keys[1].isupper())):
+                        self._labels.setdefault(keys[0], []).append((keys[1:], name))
         for kind, table in (("concept", {c: concept_keys.get(c, []) for c in members}),
                             ("link", link_keys)):
             for name, keyed in table.items():
@@ -85,7 +99,7 @@ class RelationReader:
                 links.setdefault(name, []).append((start, end))
         if not links or not mentions:
             return {}
-        mentions = _longest(mentions)
+        mentions = _longest(mentions + self._shared_noun_mentions(keys, mentions))
         lists = _lists(keys, mentions, {s for spans in links.values() for s, _ in spans},
                        {e for spans in links.values() for _, e in spans})
         clause = _clauses(keys, lists)
@@ -96,6 +110,39 @@ class RelationReader:
                 if state is not None and found.get(column) != PRESENT:
                     found[column] = state
         return found
+
+    def _shared_noun_mentions(self, keys: list[str], mentions: list[tuple[int, int, str]]
+                              ) -> list[tuple[int, int, str]]:
+        """The members named by their first words before a list that gives the noun once:
+        "north" in "the north and south poles" when "north pole" is a member's phrase."""
+        out: list[tuple[int, int, str]] = []
+        for start, end, _ in mentions:
+            i = start
+            while i > 0 and keys[i - 1] in _LIST_GLUE:
+                i -= 1
+            if _joins(keys[i:start]):
+                for words, name in self._modifiers.get(keys[end - 1], ()):
+                    if i >= len(words) and tuple(keys[i - len(words):i]) == words:
+                        out.append((i - len(words), i, name))
+            at = end  # "magnets A, B and C": each label after the first mention's noun
+            while True:
+                j = at
+                while j < len(keys) and keys[j] in _LIST_GLUE:
+                    j += 1
+                if j == at or not _joins(keys[at:j]):
+                    break
+                item = next(((j, j + len(words), name) for words, name in self._labels.get(keys[start], ())
+                             if tuple(keys[j:j + len(words)]) == words), None)
+                if item is None:
+                    break
+                out.append(item)
+                at = item[1]
+        return out
+
+
+def _joins(between: list[str]) -> bool:
+    """Do these glue words join two items of one list ("and", ", ", "or the")?"""
+    return bool(between) and not {"and", "or", "nor", ","}.isdisjoint(between)
 
 
 def _longest(mentions: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:

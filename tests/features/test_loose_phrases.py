@@ -74,3 +74,13 @@ def test_labels_and_numbers_are_words_of_a_loose_phrase():
     X = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform(
         ["magnet B strongly repels it", "it repels magnet A"])
     assert list(X["concept:b_repels"]) == ["present", "absent"]
+
+
+def test_a_label_in_a_list_with_commas_is_said_with_the_lists_noun():
+    # "magnets A, B and C": the commas of the list were clause breaks, so "magnet C" was absent
+    q = Question(id="mag", text="Which magnets are in the field?", reference_answers=("Magnet C.",),
+                 concepts=(Concept("magnet_b", ("magnet B",)), Concept("magnet_c", ("magnet C",))))
+    X = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform(
+        ["magnets A, B and C are in the field", "magnet A is strong, C is weak"])
+    assert list(X["concept:magnet_b"]) == ["present", "absent"]
+    assert list(X["concept:magnet_c"]) == ["present", "absent"]  # a clause of its own: no noun

@@ -58,9 +58,24 @@ def fx() -> FeatureExtractor:
     ("magnet A and magnet C are in the field, magnet B is not", "b_in_field", "negated"),
     ("neither magnet B nor magnet C is in the field", "b_in_field", "negated"),
     ("neither magnet B nor magnet C is in the field", "c_in_field", "negated"),
+    # the list gives the noun once: "magnets A and B" names magnet B
+    ("magnets A and B attract", "a_attracts_b", "present"),
+    ("magnets A, B and C are in the field", "c_in_field", "present"),
+    ("magnets A and C attract", "a_attracts_b", "absent"),
 ])
 def test_a_relation_is_read_in_either_order_and_voice(fx, answer, relation, state):
     assert fx.transform([answer]).iloc[0][f"relation:{relation}"] == state
+
+
+@pytest.mark.parametrize("answer, state", [
+    ("north and south poles attract", "present"), ("the north and the south pole attract", "present"),
+    ("north and south poles do not attract", "negated"), ("north poles attract", "absent"),
+])
+def test_a_noun_the_members_share_is_said_once(answer, state):
+    q = Question(id="poles", text="What happens?", reference_answers=("The north pole attracts the south pole.",),
+                 concepts=(Concept("north", ("north pole",)), Concept("south", ("south pole",))),
+                 relations=(Relation("attract", ("north", "south"), ("attract",)),))
+    assert FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer]).iloc[0]["relation:attract"] == state
 
 
 def test_a_relation_is_described_as_the_teacher_wrote_it(fx):
