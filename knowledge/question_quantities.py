@@ -21,11 +21,15 @@ _UNITS = None
 
 
 def unit_registry():
-    """One pint registry for the package (building one takes a moment)."""
+    """One pint registry for the package (building one takes a moment). "Nm" is the newton
+    metre of moments and torques, as physics writes it: pint's own "Nm" is a paper maker's
+    unit (number_meter, length per mass), which made `unit: Nm` and every "20 Nm" wrong."""
     global _UNITS
     if _UNITS is None:
         import pint
-        _UNITS = pint.UnitRegistry()
+        units = pint.UnitRegistry(on_redefinition="ignore")  # the one redefinition below
+        units.define("newton_metre = newton * meter = Nm")
+        _UNITS = units
     return _UNITS
 
 

@@ -136,6 +136,16 @@ def test_c_is_a_coulomb_where_a_charge_is_asked_and_ms_alone_is_milliseconds():
     assert verdict("5 ms", Quantity("time", 0.005, "s")).status == "correct"
 
 
+def test_nm_is_a_newton_metre_where_a_moment_is_asked_and_a_nanometre_where_a_length_is():
+    moment = Quantity("moment", 20, "N*m")
+    assert verdict("20 Nm", moment).status == "correct"  # pint alone reads nanometres
+    assert verdict("the moment is 10 x 2 = 20 Nm", moment).status == "correct"
+    assert verdict("5 Nm", moment).status == "wrong_value"
+    assert verdict("20 mN", moment).status == "wrong_unit"  # millinewtons, not "m N"
+    assert verdict("500 nm", Quantity("wavelength", 5e-7, "m")).status == "correct"
+    assert verdict("2 Ns", Quantity("impulse", 2, "N*s")).status == "correct"
+
+
 def _question(**options):
     from knowledge.schema import Concept
     g = Quantity("acceleration", 9.8, "m/s^2", tolerance=0.03, **options)

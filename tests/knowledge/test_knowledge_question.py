@@ -122,6 +122,19 @@ def test_tolerances(tolerance, value, absolute):
     assert q.quantities[0].tolerance == pytest.approx(value) and q.quantities[0].absolute_tolerance == absolute
 
 
+def test_nm_is_the_newton_metre_of_a_moment():
+    # pint's own "Nm" is number_meter (length per mass): `unit: Nm` took every answer's
+    # "20 N m" for a wrong unit, and "20 Nm" in an answer too
+    from features.quantities import check, find_numbers
+
+    text = MINIMAL.replace("{value: 0.5, unit: A}", "{value: 20, unit: Nm, tolerance: '0.5 N*m'}")
+    q, problems = knowledge.question_file.read_question_text(text)
+    assert problems == [] and q.quantities[0].tolerance == pytest.approx(0.5)
+    moment = q.quantities[0]
+    assert [check(moment, find_numbers(a)).status for a in ("20 Nm", "20 N m", "2000 N cm", "20 kg")] == \
+        ["correct", "correct", "correct", "wrong_unit"]
+
+
 def test_rules_in_a_separate_lp_file_and_its_errors_point_into_it(tmp_path):
     (tmp_path / "rules.lp").write_text("% teacher's rules\nmark(X,'1') :- concept(X,gap,present).\n"
                                        "mark(X,'0') :- concept(X,gapp,present).\n", encoding="utf-8")
