@@ -15,7 +15,7 @@ Two strategies, the same contract (`negated_tokens(doc) -> list[bool]`):
   of its clause (punctuation, "but", "because", "so", "which", "and"/"or" before a new
   subject and verb, ...) and up to a preposition that follows the first content word
   ("no gap | between ...", "not connected | to ...", "not separated | by a gap", but "not
-  in the same path"); after the noun "no" denies, a preposition of place ends it too ("no
+  in the same path", "do not land at the same time"); after the noun "no" denies, a preposition of place ends it too ("no
   friction | on the floor"). "neither ... (nor ...)" denies its subjects and their predicate too:
   "neither B nor C is in a closed path", "neither magnets are touching". A "not" that ends
   its clause after an auxiliary ("... but the pennies aren't", "B is not") leaves its
@@ -158,7 +158,7 @@ def _rule_scope(doc: Doc, cue: Token, keys: list[str] | None = None) -> list[int
             return out + [i] + _rule_scope(doc, tok, keys)
         if seen_content and (low in PREPOSITIONS or tok.lemma_ in ("be", "have", "do")
                              or (low in PLACE_PREPOSITIONS and noun_cue)) \
-                and not _compares(doc, i):
+                and not _compares(doc, i) and not _same_follows(doc, i):
             break  # "no gap | between the terminals", "not separated | by a gap", "no friction | on the floor"
         if _is_cue(tok):  # the next cue takes over
             break
@@ -179,6 +179,13 @@ def _compares(doc: Doc, i: int) -> bool:
     if after in _DETERMINERS or after in NEW_SUBJECT or after in ("a", "an", "well", "if", "soon", "long"):
         return False
     return not any(t.lower_ == "as" for t in doc[max(0, i - MAX_SCOPE):i])
+
+
+def _same_follows(doc: Doc, i: int) -> bool:
+    """Is the preposition at i the start of a phrase of sameness ("do not land | at the same
+    time", "not moving at the same speed"), which is what the negation denies, not where?"""
+    return doc[i].lower_ in PREPOSITIONS and i + 2 < len(doc) and doc[i + 1].lower_ == "the" \
+        and doc[i + 2].lower_ == "same"
 
 
 _AUXILIARIES = frozenset({"be", "do", "have", "can", "will", "would", "should", "could", "must",

@@ -17,7 +17,8 @@ Q = Question(
               Concept("gap", ("gap",)), Concept("separated", ("separated",)),
               Concept("closed_loop", ("closed loop",)), Concept("touching", ("touching",)),
               Concept("pitch", ("pitch",)), Concept("vibrate", ("vibrate",)),
-              Concept("magnet", ("magnet",)), Concept("long", ("long",))))
+              Concept("magnet", ("magnet",)), Concept("long", ("long",)),
+              Concept("same_time", ("same time",)), Concept("ground", ("ground",))))
 
 
 @pytest.fixture(scope="module")
@@ -53,6 +54,12 @@ def fx() -> FeatureExtractor:
     # "no" denies its noun, not the place after it; "not" reaches the place it denies
     ("there is no gap in the closed loop", {"gap": "negated", "closed_loop": "present"}),
     ("the magnet is not touching in a closed loop", {"touching": "negated", "closed_loop": "negated"}),
+    # a verb's negation reaches the sameness that follows it, not a place or an agent
+    ("they do not land at the same time", {"same_time": "negated"}),
+    ("they don't hit the ground at the same time, the magnet does", {"same_time": "negated",
+                                                                    "ground": "negated"}),
+    ("the drum does not vibrate at the same time as the bell", {"same_time": "negated"}),
+    ("they land at the same time", {"same_time": "present"}),
     # a negated auxiliary as students misspell it is a negation, not a word of its own
     ("the magnet dosent touch the coil", {"touching": "negated", "magnet": "present"}),
     ("the drum does'nt vibrate", {"vibrate": "negated"}),
