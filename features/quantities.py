@@ -137,7 +137,7 @@ def _atom_expr(atom: str) -> list[str]:
     if len(letters) > 2 and letters.isalpha() and not letters.islower():
         out.append(f"{letters.lower()}{suffix}")  # "Newtons", "Volts" at a sentence start
     if len(letters) in (2, 3) and letters.isalpha() and (exp or letters[0].isupper()):
-        # ms-2 = m*s**-2; Nm = N*m (pint reads "Nm" as nanometres): the expected dimension decides
+        # ms-2 = m*s**-2; Ns = N*s (pint knows no "Ns"): the expected dimension decides
         out += [f"{letters[:k]}*{letters[k:]}{suffix}" for k in range(1, len(letters))]
     return out
 

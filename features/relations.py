@@ -15,8 +15,8 @@ terminal 6" (another member after the link, in a clause of its own).
 Read by word order, on the fallback pipeline and a parsed one alike: within a clause, the
 concept mentions are grouped into lists ("A and C", "both A and B", "neither B nor C",
 "A, B and C"; "magnets A and B" and "the north and south poles" name both members when
-"magnet B" and "north pole" are their phrases); a link phrase with a list before it and/or a list after it (within
-NEAR tokens; nothing but function words between the link and the list after it) states
+"magnet B" and "north pole" are their phrases); a link phrase with a list before it and/or
+a list after it (within NEAR tokens; nothing but function words between the link and the list after it) states
 the link between the members of those lists. A list item after "and" followed by a
 preposition starts a clause of its own ("A to X and B to Y"), and so does one after a link's
 object followed by words of its own ("A is near X and B far from it", "... and B pushes
@@ -65,10 +65,10 @@ class RelationReader:
         self.matcher = PhraseMatcher(nlp.vocab, attr="NORM")
         self._ids: dict[int, tuple[str, str]] = {}
         members = {m for r in self.relations for m in r.members}
-        # "north and south poles": "north" stands for "north pole" before "and south poles";
-        # by the last word (the noun both share), the words before it and their concept
-        # and "B" stands for "magnet B" after "magnets A and"; by the first word (the noun),
-        # the words after it and their concept
+        # Lists that give the members' shared word once (`_shared_noun_mentions`): "north"
+        # is "north pole" in "the north and south poles" (by the last word: the words before
+        # it and their concept), "B" is "magnet B" in "magnets A and B" (by the first word:
+        # the label after it and its concept)
         self._modifiers: dict[str, list[tuple[tuple[str, ...], str]]] = {}
         self._labels: dict[str, list[tuple[tuple[str, ...], str]]] = {}
         for name in sorted(members):
