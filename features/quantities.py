@@ -116,8 +116,9 @@ def _with_unit(text: str, value: float, start: int, end: int) -> Mention:
 def _unit_words(unit: str) -> tuple[str, ...]:
     """The candidate unit atoms and operators of the text after a number (`_UNIT_TAIL`)."""
     words = tuple(w for w in _ATOM_SPLIT.split(unit) if w and not w.isspace())
-    # "meters per second": per is a division; trailing operators are dropped.
-    return tuple("/" if w.lower() == "per" else w for w in words)
+    # "meters per second", "metres a second": a division; trailing operators are dropped.
+    return tuple("/" if w.lower() == "per" or (i and w.lower() in ("a", "an")) else w
+                 for i, w in enumerate(words))
 
 
 def _atom_expr(atom: str) -> list[str]:
@@ -128,8 +129,13 @@ def _atom_expr(atom: str) -> list[str]:
     letters, exp = m.group(1), m.group(2)
     if letters in ("C", "F") and not exp:  # coulomb and farad, or degrees: the expected dimension decides
         return [letters, f"deg{letters}"]
-    letters = ALIASES.get(letters, ALIASES.get(letters.lower(), letters)) if letters not in (
-        "A", "C", "F") else letters
+    if letters not in ("A", "C", "F"):
+        # a spelling of our own as written ("amps"), else in lower case ("HZ", "Ohms") unless
+        # pint reads it as written: "MV" is megavolts, as SI writes it, not millivolts
+        alias = ALIASES.get(letters)
+        if alias is None and letters.lower() in ALIASES and not _reads_alone(letters):
+            alias = ALIASES[letters.lower()]
+        letters = alias or letters
     if letters.lower() in NOT_UNITS and letters not in ("A", "C", "T"):
         return []
     suffix = f"**{exp}" if exp else ""
@@ -176,16 +182,21 @@ def parse_unit(words: tuple[str, ...], skip_unknown_atoms: bool = True) -> tuple
     a number. The readings are the same (tests/features/test_fast_paths.py)."""
     exprs = [""]
     pending_op = ""
+    power = ""  # "square metre", "cubic centimetre": the power of the next atom
     words = _degrees(words)
     for w in words:
         if w in ("/", "*"):
             pending_op = w
             continue
+        if w.lower() in ("square", "cubic") and not power:
+            power = "**2" if w.lower() == "square" else "**3"
+            continue
         w = {"squared": "**2", "cubed": "**3"}.get(w.lower(), w)
         if w in ("**2", "**3"):  # squared / cubed applies to the previous atom
             exprs = [e + w for e in exprs]
             continue
-        options = _atom_expr(w)
+        options = [o + power for o in _atom_expr(w)] if power and "**" not in w else _atom_expr(w)
+        power = ""
         if skip_unknown_atoms:
             options = [o for o in options if _reads_alone(o)]
         if not options:
@@ -278,7 +289,8 @@ def _ends_units(word: str) -> bool:
     """Does `parse_unit` return no reading for any sequence holding this word? Operators,
     squared/cubed and the words of "degrees C" are never the end (they join other words)."""
     low = word.lower()
-    if word in ("/", "*") or low in ("squared", "cubed") or low in _DEGREE_WORDS or low in _SCALES_OF:
+    if word in ("/", "*") or low in ("squared", "cubed", "square", "cubic") or low in _DEGREE_WORDS \
+            or low in _SCALES_OF:
         return False
     return not any(_reads_alone(o) for o in _atom_expr(word))
 
@@ -334,4 +346,11 @@ def _readings(m: Mention, target: pint.Unit) -> list[tuple[str, float]]:
         if readings and not wrong and not (
                 readings[0].dimensionality == ureg().dimensionless.dimensionality):
             wrong = [("wrong_unit", m.value)]
+    shouted = [w for w in words if any(c.isalpha() for c in w)]
+    if wrong and shouted and all(w.isupper() for w in shouted):
+        # "20 M/S", "72 KM/H": in capitals, a unit of another dimension (molar per siemens)
+        # is no reading; the same letters in lower case may be
+        lower = _readings(Mention(m.value, tuple(w.lower() for w in words), m.start, m.end), target)
+        if lower[0][0] != "wrong_unit" and lower[0][0] != "no_unit":
+            return lower
     return wrong or [("no_unit", m.value)]

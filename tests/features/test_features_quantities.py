@@ -136,6 +136,29 @@ def test_c_is_a_coulomb_where_a_charge_is_asked_and_ms_alone_is_milliseconds():
     assert verdict("5 ms", Quantity("time", 0.005, "s")).status == "correct"
 
 
+DENSITY = Quantity("density", 2.0, "g/cm^3")
+PRESSURE = Quantity("pressure", 200, "Pa")
+SPEED = Quantity("speed", 20, "m/s")
+
+
+@pytest.mark.parametrize("q, answer", [
+    (DENSITY, "2 grams per cubic centimetre"), (PRESSURE, "200 N per square metre"),
+    (PRESSURE, "200 newtons per square meter"),  # "square", "cubic" before the unit they raise
+    (SPEED, "20 metres a second"), (SPEED, "72 km an hour"),  # "a" for "per", as said aloud
+    (SPEED, "20 M/S"), (SPEED, "72 KM/H"),  # in capitals: molar per siemens is no reading
+])
+def test_units_as_students_say_them(q, answer):
+    assert verdict(answer, q).status == "correct"
+
+
+def test_capitals_read_in_lower_case_only_when_no_reading_in_capitals_fits():
+    assert verdict("5 MV", Quantity("voltage", 0.005, "V")).status == "wrong_value"  # megavolts, not mV
+    assert verdict("5 MV", Quantity("voltage", 5e6, "V")).status == "correct"
+    assert verdict("5 KV", Quantity("voltage", 5000, "V")).status == "correct"  # pint has no "KV"
+    assert verdict("20 M/S", Quantity("speed", 5, "m/s")).status == "wrong_value"
+    assert verdict("a 2 m square", Quantity("length", 2, "m")).status == "correct"
+
+
 def test_nm_is_a_newton_metre_where_a_moment_is_asked_and_a_nanometre_where_a_length_is():
     moment = Quantity("moment", 20, "N*m")
     assert verdict("20 Nm", moment).status == "correct"  # pint alone reads nanometres
