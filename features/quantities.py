@@ -50,7 +50,10 @@ ALIASES = {"amps": "A", "amp": "A", "hz": "Hz", "mps": "m/s", "kmh": "km/h", "km
            "ohms": "ohm", "Ω": "ohm", "°c": "degC", "°C": "degC", "°F": "degF", "%": "percent",
            "sec": "s", "secs": "s", "mins": "min", "hrs": "h", "kgs": "kg", "meter": "m",
            "meters": "m", "metre": "m", "metres": "m", "v": "V", "kv": "kV", "mv": "mV",
-           "ma": "mA", "kohm": "kiloohm", "kilohms": "kiloohm", "ohm": "ohm"}
+           "ma": "mA", "kohm": "kiloohm", "kilohms": "kiloohm", "ohm": "ohm",
+           # things counted: "440 vibrations per second" is 440 Hz (pint's "cycle" is a turn, 2 pi)
+           **{w: "count" for w in ("vibration", "vibrations", "oscillation", "oscillations", "cycle",
+                                   "cycles", "wave", "waves")}}
 
 
 @dataclass(frozen=True)

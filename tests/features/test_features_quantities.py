@@ -146,6 +146,7 @@ SPEED = Quantity("speed", 20, "m/s")
     (PRESSURE, "200 newtons per square meter"),  # "square", "cubic" before the unit they raise
     (SPEED, "20 metres a second"), (SPEED, "72 km an hour"),  # "a" for "per", as said aloud
     (SPEED, "20 M/S"), (SPEED, "72 KM/H"),  # in capitals: molar per siemens is no reading
+    (Quantity("f", 440, "Hz"), "440 vibrations per second"), (Quantity("f", 2, "Hz"), "2 cycles a second"),
 ])
 def test_units_as_students_say_them(q, answer):
     assert verdict(answer, q).status == "correct"
