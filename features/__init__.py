@@ -17,6 +17,8 @@ module:
 - `concepts`: one PhraseMatcher for all phrases; present / negated / absent.
 - `quantities`: numbers and units (pint) against the rubric's expected values.
 - `reference`: `ref:*` phrases, coverage and precision from the reference answers.
+- `reference_quantities`: the values the reference answers give ("20 N m"), checked as
+  quantities (`quantity:reference_value`) where the question file lists none of their kind.
 - `terms`: `term:*` words and phrases ranked by mutual information with the marks.
 - `nonanswer`: "I don't know", "help", empty.
 - `text_model`: a word and letter n-gram model of the marked answers' wording (not a

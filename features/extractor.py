@@ -11,6 +11,7 @@ the same columns on the training answers and on new ones. Answers are streamed t
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections import Counter
 from collections.abc import Hashable, Iterable, Iterator, Sequence
@@ -20,7 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from knowledge.schema import (CONCEPT_VALUES, TERM_VALUES, FeatureSpec, Question,
+from knowledge.schema import (CONCEPT_VALUES, TERM_VALUES, FeatureSpec, Quantity, Question,
                               feature_name, rubric_feature_specs)
 
 from . import quantities as qty
@@ -35,6 +36,7 @@ from .real_words import RealWordMender
 from .relations import RelationReader, link_keys_of
 from .reference import (CoverageSets, RefPhrase, ReferenceModel, build_reference, content_polarity,
                         question_keys)
+from .reference_quantities import reference_quantities
 from .similarity import Exemplars, polarity_keys
 from .spelling import Speller, question_texts, question_vocabulary
 from .terms import answer_grams, select_terms
@@ -59,7 +61,8 @@ class FeatureExtractor:
     """
 
     def __init__(self, question: Question, n_terms: int = 30, model: str | None = None,
-                 batch_size: int = 256, min_term_count: int = 3, similarity: bool = True):
+                 batch_size: int = 256, min_term_count: int = 3, similarity: bool = True,
+                 reference_quantities: bool = True):
         problem = pipeline_name_problem(model)  # before anything could import it
         if problem is not None:
             raise ValueError(f"spaCy model: {problem}")
@@ -69,6 +72,7 @@ class FeatureExtractor:
         self.batch_size = batch_size
         self.min_term_count = min_term_count
         self.similarity = similarity
+        self.reference_quantities = reference_quantities  # see features.reference_quantities
 
     # ------------------------------------------------------------------ fitting
     def fit(self, answers: Sequence[Any], marks: Sequence[Hashable] | None = None
@@ -153,7 +157,10 @@ class FeatureExtractor:
                                              self.speller_)
 
     def _build(self) -> None:
-        q = self.question
+        # The question's quantities and those its reference answers give
+        self.quantities_: tuple[Quantity, ...] = tuple(self.question.quantities) + (
+            reference_quantities(self.question) if self.reference_quantities else ())
+        q = dataclasses.replace(self.question, quantities=self.quantities_)
         phrases: dict[str, list[tuple[str, ...]]] = {}
         for c in q.concepts:
             phrases[feature_name("concept", c.name)] = phrase_keys(self.nlp_, c.phrases,
@@ -315,7 +322,7 @@ class FeatureExtractor:
             found = self.rubric_matcher_.states(doc, a.negated, a.keys)
             set_keys(doc, a.text_keys, a.norms)
             found.update(self.text_matcher_.states(doc, a.text_negated, a.text_keys))
-        verdicts = self._quantities(a) if self.question.quantities else []
+        verdicts = self._quantities(a) if self.quantities_ else []
         for concept, verdict in zip(self._negative_means, verdicts):
             # "-9.8 m/s^2" with up positive says "downward"
             if concept and verdict.value < 0 and found.get(concept, ABSENT) == ABSENT:
@@ -349,16 +356,16 @@ class FeatureExtractor:
         """The verdict on each expected quantity: numbers the answer denies ("not 9.8 m/s^2")
         do not count, and the quantity's symbol ("g") counts as its value when the question
         file says so."""
-        q = self.question
+        quantities = self.quantities_
         said, denied = _split_denied(qty.find_numbers(a.text), a.doc, a.negated)
         verdicts = []
-        for quantity in q.quantities:
-            verdict = qty.check(quantity, said, q.quantities)
+        for quantity in quantities:
+            verdict = qty.check(quantity, said, quantities)
             if verdict.status == "missing" and quantity.symbol and quantity.symbol in a.text \
                     and qty.symbol_said(a.doc, quantity.symbol, a.negated):
                 verdict = qty.Check("correct", quantity.value)
             elif verdict.status == "missing" and denied \
-                    and qty.check(quantity, denied, q.quantities).status != "missing":
+                    and qty.check(quantity, denied, quantities).status != "missing":
                 verdict = qty.Check("negated", math.nan)  # "it is not 9.8 m/s^2"
             verdicts.append(verdict)
         return verdicts
@@ -379,7 +386,7 @@ class FeatureExtractor:
             "question_id": self.question.id,
             "params": {"n_terms": self.n_terms, "model": self.model,
                        "batch_size": self.batch_size, "min_term_count": self.min_term_count,
-                       "similarity": self.similarity},
+                       "similarity": self.similarity, "reference_quantities": self.reference_quantities},
             "reference": [_phrase_dict(p) for p in self.reference_.phrases],
             "reference_polarities": [dict(p) for p in self.reference_.polarities],
             "terms": [_phrase_dict(p) for p in self.terms_],
@@ -396,7 +403,8 @@ class FeatureExtractor:
         if d.get("question_id") != question.id:
             raise ValueError(f"the saved extractor is for question {d.get('question_id')!r}, "
                              f"not {question.id!r}")
-        fx = cls(question, **d["params"])
+        # files written before the reference answers' values were read kept them as words
+        fx = cls(question, **{"reference_quantities": False, **d["params"]})
         terms = [_phrase_from(p) for p in d["terms"]]
         fx._setup(extra=d["vocabulary_extra"])
         fx.reference_ = ReferenceModel([_phrase_from(p) for p in d["reference"]],

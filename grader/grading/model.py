@@ -16,6 +16,7 @@ fitted extractor and the learned rules: no pickle, atomic write, clear errors on
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from concurrent.futures import Executor
 from pathlib import Path
@@ -410,7 +411,10 @@ class GradingModel:
     def words(self) -> MarkerWords:
         """The rules' conditions in the marker's words (`grader.grading.marker_text`)."""
         categories = {e.name: list(e.categories) for e in getattr(self.learner, "encodings_", [])}
-        return MarkerWords(self.question, self.descriptions, categories, self.voted_by_wording, self.opposites)
+        # the quantities the extractor reads: the question file's and its reference answers' values
+        quantities = getattr(self.extractor, "quantities_", None)
+        question = self.question if quantities is None else dataclasses.replace(self.question, quantities=quantities)
+        return MarkerWords(question, self.descriptions, categories, self.voted_by_wording, self.opposites)
 
     def rule_texts(self) -> list[str]:
         """A short text for each top-level rule, e.g. `R2: 1 mark if gives ... and says ...`."""
