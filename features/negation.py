@@ -15,7 +15,8 @@ Two strategies, the same contract (`negated_tokens(doc) -> list[bool]`):
   of its clause (punctuation, "but", "because", "so", "which", "and"/"or" before a new
   subject and verb, ...) and up to a preposition that follows the first content word
   ("no gap | between ...", "not connected | to ...", "not separated | by a gap", but "not
-  in the same path", "do not land at the same time"); after the noun "no" denies, a preposition of place ends it too ("no
+  in the same path", "do not land at the same time"); "it's not because ..." denies the
+  reason that follows; after the noun "no" denies, a preposition of place ends it too ("no
   friction | on the floor"). "neither ... (nor ...)" denies its subjects and their predicate too:
   "neither B nor C is in a closed path", "neither magnets are touching". A "not" that ends
   its clause after an auxiliary ("... but the pennies aren't", "B is not") leaves its
@@ -143,11 +144,14 @@ def _rule_scope(doc: Doc, cue: Token, keys: list[str] | None = None) -> list[int
     n = len(doc)
     no_longer = cue.i + 1 < n and doc[cue.i + 1].lower_ == "longer"  # "not now", a predicate's negation
     noun_cue = cue.lower_ in NOUN_CUES and not no_longer
+    reason = _denies_reason(doc, cue)
     for i in range(cue.i + 1, min(n, cue.i + 1 + MAX_SCOPE)):
         tok = doc[i]
         low = tok.lower_
         if tok.is_punct and low not in ("-", "'", "/"):
             break
+        if reason and i == cue.i + 1:
+            continue  # "it's not | because it is heavy": the reason is what is denied
         if low in CLAUSE_BREAKS or low == "nor" or (keys is not None and keys[i] in CLAUSE_BREAKS):
             break  # "neither A nor B": nor negates B itself
         if low in ("and", "or") and _starts_clause(doc, i + 1):
@@ -179,6 +183,19 @@ def _compares(doc: Doc, i: int) -> bool:
     if after in _DETERMINERS or after in NEW_SUBJECT or after in ("a", "an", "well", "if", "soon", "long"):
         return False
     return not any(t.lower_ == "as" for t in doc[max(0, i - MAX_SCOPE):i])
+
+
+def _denies_reason(doc: Doc, cue: Token) -> bool:
+    """Is the cue the "not" of "it's not because ...", "that is not because ...", which denies
+    the reason after it? Not "B and C were not because ...", where a predicate is left out
+    and the reason is given (`_elided_subject`)."""
+    i = cue.i
+    if cue.lemma_ != "not" or i + 1 >= len(doc) or doc[i + 1].lower_ not in ("because", "cause", "cuz"):
+        return False
+    if i >= 1 and doc[i - 1].lower_ in ("its", "thats"):  # "its not because", without the apostrophe
+        return True
+    return (i >= 2 and (doc[i - 1].lemma_ == "be" or doc[i - 1].lower_ in ("'s", "’s", "s"))
+            and doc[i - 2].lower_ in ("it", "that", "this"))  # the lookup table reads "'s" as "have"
 
 
 def _same_follows(doc: Doc, i: int) -> bool:

@@ -18,7 +18,8 @@ Q = Question(
               Concept("closed_loop", ("closed loop",)), Concept("touching", ("touching",)),
               Concept("pitch", ("pitch",)), Concept("vibrate", ("vibrate",)),
               Concept("magnet", ("magnet",)), Concept("long", ("long",)),
-              Concept("same_time", ("same time",)), Concept("ground", ("ground",))))
+              Concept("same_time", ("same time",)), Concept("ground", ("ground",)),
+              Concept("heavy", ("heavy",))))
 
 
 @pytest.fixture(scope="module")
@@ -60,6 +61,11 @@ def fx() -> FeatureExtractor:
                                                                     "ground": "negated"}),
     ("the drum does not vibrate at the same time as the bell", {"same_time": "negated"}),
     ("they land at the same time", {"same_time": "present"}),
+    # "it's not because ..." denies the reason; "... were not because ..." gives it
+    ("it's not because it is heavy, it's because the string vibrates", {"heavy": "negated",
+                                                                        "vibrate": "present"}),
+    ("its not because its heavy", {"heavy": "negated"}),
+    ("the drums were not because they are heavy", {"heavy": "present"}),
     # a negated auxiliary as students misspell it is a negation, not a word of its own
     ("the magnet dosent touch the coil", {"touching": "negated", "magnet": "present"}),
     ("the drum does'nt vibrate", {"vibrate": "negated"}),
