@@ -58,6 +58,11 @@ def normalize(answer: object) -> str:
 _MAX_CACHED_LENGTH = 1000  # longer texts are cleaned again: the cache stays under ~20 MB
 
 
+#: Students' shorthand with a slash, in lower case ("B/C" may be two labels).
+_SHORTHANDS = {"w/o": "without", "w/out": "without", "b/c": "because", "w/": "with"}
+_SHORTHAND = re.compile(r"(?<![\w/])(?:w/out|w/o|b/c|w/)(?=\s|$)")
+
+
 def _clean(text: str) -> str:
     """`normalize` of a text."""
     if not text:
@@ -76,6 +81,8 @@ def _clean(text: str) -> str:
         text = unicodedata.normalize("NFKC", text)
     if '"' in text:
         text = _QUOTE_APOSTROPHE.sub("'", text)
+    if "/" in text:  # "w/o friction" is "without friction" (a negation), "b/c" is "because"
+        text = _SHORTHAND.sub(lambda m: _SHORTHANDS[m.group()], text)
     text = _SPACES.sub(" ", text).strip()
     return text[:MAX_CHARS]
 

@@ -158,6 +158,14 @@ def test_html_emoji_and_unicode_are_cleaned(fx):
     assert one(fx, "Ｔｈｅｒｅ is a ｇａｐ")["concept:gap"] == "present"  # full-width letters
 
 
+def test_shorthand_with_a_slash_is_read_as_its_words(fx):
+    # "w/o" was one token, no negation: "w/o a gap" said a gap
+    assert one(fx, "the current flows w/o a gap")["concept:gap"] == "negated"
+    assert one(fx, "b/c there is a gap")["concept:gap"] == "present"
+    from features.text import normalize
+    assert normalize("w/ a gap, w/out a wire, B/C lit, 5 km/h") == "with a gap, without a wire, B/C lit, 5 km/h"
+
+
 def test_non_string_cells_are_converted(fx):
     X = fx.transform([12, 3.5, b"a gap", True])
     assert list(X["length"]) == [1.0, 1.0, 2.0, 1.0]
