@@ -31,6 +31,7 @@ from .lexicon import token_keys
 from .loose import EXACT, LooseMatcher, token_pattern
 from .negation import ANTONYMS, CUES
 from .spelling import Speller
+from .text import expand_shorthand
 
 PRESENT, NEGATED, ABSENT = "present", "negated", "absent"
 
@@ -49,12 +50,12 @@ def phrase_keys(nlp: Language, phrases: Sequence[str], speller: Speller | None =
     for phrase in phrases:
         spans, plain, at = [], [], 0
         for m in _QUOTED.finditer(phrase):
-            plain.append(phrase[at:m.start()])
+            plain.append(expand_shorthand(phrase[at:m.start()]))
             start = sum(map(len, plain))
             plain.append(m.group(1))
             spans.append((start, start + len(m.group(1))))
             at = m.end()
-        plain.append(phrase[at:])
+        plain.append(expand_shorthand(phrase[at:]))
         texts.append("".join(plain))
         quoted.append(spans)
     for doc, spans in zip(nlp.pipe(texts), quoted):

@@ -63,6 +63,12 @@ _SHORTHANDS = {"w/o": "without", "w/out": "without", "b/c": "because", "w/": "wi
 _SHORTHAND = re.compile(r"(?<![\w/])(?:w/out|w/o|b/c|w/)(?=\s|$)")
 
 
+def expand_shorthand(text: str) -> str:
+    """"w/o friction" as "without friction" (a negation), "b/c" as "because": for answers
+    and for the rubric's phrases alike."""
+    return _SHORTHAND.sub(lambda m: _SHORTHANDS[m.group()], text) if "/" in text else text
+
+
 def _clean(text: str) -> str:
     """`normalize` of a text."""
     if not text:
@@ -81,8 +87,7 @@ def _clean(text: str) -> str:
         text = unicodedata.normalize("NFKC", text)
     if '"' in text:
         text = _QUOTE_APOSTROPHE.sub("'", text)
-    if "/" in text:  # "w/o friction" is "without friction" (a negation), "b/c" is "because"
-        text = _SHORTHAND.sub(lambda m: _SHORTHANDS[m.group()], text)
+    text = expand_shorthand(text)
     text = _SPACES.sub(" ", text).strip()
     return text[:MAX_CHARS]
 

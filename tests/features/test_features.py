@@ -164,6 +164,12 @@ def test_shorthand_with_a_slash_is_read_as_its_words(fx):
     assert one(fx, "b/c there is a gap")["concept:gap"] == "present"
     from features.text import normalize
     assert normalize("w/ a gap, w/out a wire, B/C lit, 5 km/h") == "with a gap, without a wire, B/C lit, 5 km/h"
+    # a teacher's phrase is read the same way
+    q = Question("f", "Why does it keep moving?", ("There is no friction.",),
+                 concepts=(Concept("frictionless", ("w/o friction",)),))
+    fx2 = FeatureExtractor(q, model=FALLBACK).fit(["x"])
+    assert list(fx2.transform(["it moves without friction", "it moves w/o friction"])["concept:frictionless"]) \
+        == ["present", "present"]
 
 
 def test_non_string_cells_are_converted(fx):
