@@ -31,7 +31,7 @@ from .lexicon import token_keys
 from .loose import EXACT, LooseMatcher, token_pattern
 from .negation import ANTONYMS, CUES
 from .spelling import Speller
-from .text import expand_shorthand
+from .text import normalize, normalize_characters
 
 PRESENT, NEGATED, ABSENT = "present", "negated", "absent"
 
@@ -47,15 +47,15 @@ def phrase_keys(nlp: Language, phrases: Sequence[str], speller: Speller | None =
     speller = speller or Speller({})
     out = []
     texts, quoted = [], []
-    for phrase in phrases:
+    for phrase in map(normalize_characters, phrases):
         spans, plain, at = [], [], 0
         for m in _QUOTED.finditer(phrase):
-            plain.append(expand_shorthand(phrase[at:m.start()]))
+            plain.append(phrase[at:m.start()])
             start = sum(map(len, plain))
             plain.append(m.group(1))
             spans.append((start, start + len(m.group(1))))
             at = m.end()
-        plain.append(expand_shorthand(phrase[at:]))
+        plain.append(phrase[at:])
         texts.append("".join(plain))
         quoted.append(spans)
     for doc, spans in zip(nlp.pipe(texts), quoted):
@@ -147,7 +147,7 @@ def question_symbols(nlp: Language, question: Question) -> frozenset[str]:
     """Lower-case one-letter symbols the question or its reference answers use ("g", "v"):
     an answer that is only "g" says something, unlike a stray "x". Upper-case letters are
     content words already (labels: "bulb A"); stop words ("a", "i") are not symbols."""
-    texts = [question.text, *question.reference_answers]
+    texts = [normalize(t) for t in (question.text, *question.reference_answers)]
     symbols = set()
     for doc in nlp.tokenizer.pipe(texts):
         for t in doc:

@@ -26,6 +26,7 @@ from .concepts import phrase_keys
 from .lexicon import feature_suffix, is_content
 from .reading import analyse
 from .spelling import Speller
+from .text import normalize
 
 MAX_REF_PHRASES = 60
 
@@ -69,7 +70,7 @@ def build_reference(nlp: Language, question: Question, speller: Speller) -> Refe
     model = ReferenceModel()
     seen: dict[str, RefPhrase] = {}
     synonyms = _concept_synonyms(nlp, question, speller)
-    for doc in nlp.pipe(list(question.reference_answers)):
+    for doc in nlp.pipe([normalize(r) for r in question.reference_answers]):  # as answers are read
         a = analyse(doc, speller, doc.has_annotation("DEP"))
         keys, negated = a.text_keys, a.text_negated
         model.polarities.append(content_polarity(keys, negated))
@@ -99,7 +100,7 @@ def question_keys(nlp: Language, question: Question, speller: Speller) -> frozen
     them restates the question ("mentions 'switch'" for a question about a switch)."""
     if not question.text.strip():
         return frozenset()
-    doc = nlp(question.text)
+    doc = nlp(normalize(question.text))
     a = analyse(doc, speller, doc.has_annotation("DEP"))
     return frozenset(k for k in a.text_keys if is_content(k))
 

@@ -26,6 +26,7 @@ from spacy.tokens import Doc
 from knowledge.schema import Question
 
 from .negation import MISSPELT_NEGATION
+from .text import normalize
 
 #: Number words as digits, so that "terminal two" matches "terminal 2" ("one" stays: it is
 #: mostly a pronoun, "one of the bulbs").
@@ -125,9 +126,9 @@ def _function_word(word: str, min_similarity: float) -> str | None:
 
 def question_texts(question: Question) -> list[str]:
     """The texts a question's words are read from: question, reference answers, phrases."""
-    return [question.text, *question.reference_answers,
-            *(p for c in question.concepts for p in c.phrases),
-            *(p for m in question.misconceptions for p in m.phrases)]
+    return [normalize(t) for t in (question.text, *question.reference_answers,  # as answers are read
+                                   *(p for c in question.concepts for p in c.phrases),
+                                   *(p for m in question.misconceptions for p in m.phrases))]
 
 
 def question_vocabulary(docs: Sequence[Doc], extra: Iterable[tuple[str, ...]] = ()) -> dict[str, str]:

@@ -63,6 +63,21 @@ _SHORTHANDS = {"w/o": "without", "w/out": "without", "b/c": "because", "w/": "wi
 _SHORTHAND = re.compile(r"(?<![\w/])(?:w/out|w/o|b/c|w/)(?=\s|$)")
 
 
+def normalize_characters(text: str) -> str:
+    """The characters of a text as the reader compares them: superscript exponents as "^2",
+    curly quotes straight, emoji out, full-width letters plain (NFKC), shorthand expanded.
+    For answers (inside `normalize`) and for the rubric's phrases alike: a phrase pasted
+    with a curly apostrophe ("doesn’t work") must match the answers that say it."""
+    if not text.isascii():
+        text = _SUPERSCRIPT_RUN.sub(lambda m: "^" + m.group().translate(_SUPERSCRIPTS), text)
+        text = text.translate(_QUOTES)
+        text = _EMOJI.sub(" ", text)
+        text = unicodedata.normalize("NFKC", text)
+    if '"' in text:
+        text = _QUOTE_APOSTROPHE.sub("'", text)
+    return expand_shorthand(text)
+
+
 def expand_shorthand(text: str) -> str:
     """"w/o friction" as "without friction" (a negation), "b/c" as "because": for answers
     and for the rubric's phrases alike."""
@@ -80,14 +95,7 @@ def _clean(text: str) -> str:
         text = _TAG.sub("", text)
     if "&" in text:
         text = html.unescape(text)
-    if not text.isascii():
-        text = _SUPERSCRIPT_RUN.sub(lambda m: "^" + m.group().translate(_SUPERSCRIPTS), text)
-        text = text.translate(_QUOTES)
-        text = _EMOJI.sub(" ", text)
-        text = unicodedata.normalize("NFKC", text)
-    if '"' in text:
-        text = _QUOTE_APOSTROPHE.sub("'", text)
-    text = expand_shorthand(text)
+    text = normalize_characters(text)
     text = _SPACES.sub(" ", text).strip()
     return text[:MAX_CHARS]
 

@@ -172,6 +172,28 @@ def test_shorthand_with_a_slash_is_read_as_its_words(fx):
         == ["present", "present"]
 
 
+def test_a_phrase_pasted_with_curly_quotes_or_wide_letters_matches_what_students_type():
+    # the answers' characters were normalised, the phrases' not: "doesn’t work" matched nothing
+    q = Question("f", "Why?", ("It does not work.",),
+                 concepts=(Concept("no_work", ("doesn’t work",)), Concept("gap", ("ＧＡＰ",)),
+                           Concept("are", ("“are” connected",))))
+    X = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform(
+        ["it doesn’t work", "it doesn't work", "a gap", "they are connected", "it is connected"])
+    assert list(X["concept:no_work"]) == ["present", "present", "absent", "absent", "absent"]
+    assert list(X["concept:gap"]) == ["absent", "absent", "present", "absent", "absent"]
+    assert list(X["concept:are"]) == ["absent", "absent", "absent", "present", "absent"]  # quoted: as written
+
+
+def test_a_reference_answer_pasted_with_a_curly_apostrophe_keeps_its_negation():
+    # "isn’t" was not read as a negation in a reference answer (answers were cleaned,
+    # references not): the reference said the closed path, and the coverage was reversed
+    curly = FeatureExtractor(Question("f", "Why?", ("The bulb isn’t in a closed path.",)), model=FALLBACK)
+    plain = FeatureExtractor(Question("f", "Why?", ("The bulb isn't in a closed path.",)), model=FALLBACK)
+    answers = ["it is not in a closed path", "it is in a closed path"]
+    assert list(curly.fit(["x"]).transform(answers)["coverage"]) == list(plain.fit(["x"]).transform(answers)["coverage"])
+    assert curly.reference_.polarities == plain.reference_.polarities
+
+
 def test_non_string_cells_are_converted(fx):
     X = fx.transform([12, 3.5, b"a gap", True])
     assert list(X["length"]) == [1.0, 1.0, 2.0, 1.0]
