@@ -34,6 +34,7 @@ from .spelling import Speller
 from .text import normalize, normalize_characters
 
 PRESENT, NEGATED, ABSENT = "present", "negated", "absent"
+_AROUND = frozenset({".", ",", ";", ":", "!", "?", "(", ")", "[", "]", "\"", "'", "...", "!!", "??"})
 
 
 _QUOTED = re.compile(r'"([^"\s]+)"')
@@ -63,8 +64,19 @@ def phrase_keys(nlp: Language, phrases: Sequence[str], speller: Speller | None =
         for tok in doc:
             if any(a <= tok.idx < b for a, b in spans):
                 keys[tok.i] = EXACT + tok.lower_
-        out.append(tuple(k for k in keys if k.strip()))
+        keys = [k for k in keys if k.strip()]
+        while keys and _punctuation(keys[-1]):  # "closed path." as "closed path"
+            keys.pop()
+        while keys and _punctuation(keys[0]):  # "(closed path)"
+            keys.pop(0)
+        out.append(tuple(keys))
     return out
+
+
+def _punctuation(key: str) -> bool:
+    """Sentence punctuation around a phrase ("closed path.", "(closed path)"), not the signs
+    of physics ("+ and -", "1.5 - 0", "%")."""
+    return key in _AROUND
 
 
 def phrase_doc(nlp: Language, keys: tuple[str, ...]) -> Doc:

@@ -8,7 +8,8 @@ within 2% in any unit of the same kind, else a wrong value, a wrong unit or no u
 
 A reference answer's number is a quantity when a unit follows it (pint reads it, and it is
 not a plain number); the values the question itself gives ("a 10 N force acts 2 m from the
-pivot") are data, not the answer, and are left out, as is a kind of quantity the question
+pivot"), and a number the question gives without a unit ("the reading jumps from 0 to
+1.5"), are data, not the answer, and are left out, as is a kind of quantity the question
 file already lists (the teacher's own quantity, with their tolerance, says it). The same
 value in several reference answers is one quantity.
 """
@@ -61,12 +62,15 @@ def reference_quantities(question) -> tuple[Quantity, ...]:
     named reference_value, reference_value_2, ... in the order of the reference answers."""
     listed = {qty.expected_unit(q.unit).dimensionality for q in question.quantities}
     given = stated_values(question.text)
+    bare = [m.value for m in qty.find_numbers(normalize(question.text))]  # "jumps from 0 to 1.5"
     found: list[tuple[float, object, str]] = []
     for reference in question.reference_answers:
         for value, unit, written in stated_values(reference):
             if unit.dimensionality in listed or value == 0 or not math.isfinite(value):
                 continue
-            if any(_same(value, unit, v, u) for v, u, _ in given + found):
+            if any(_same(value, unit, v, u) for v, u, _ in given + found) \
+                    or any(math.isclose(abs(value), abs(v), rel_tol=TOLERANCE) for v in bare) and \
+                    not any(math.isclose(abs(value), abs(v), rel_tol=TOLERANCE) for v, _, _ in given):
                 continue
             found.append((value, unit, written))
     names = [NAME] + [f"{NAME}_{i}" for i in range(2, len(found) + 1)]

@@ -58,6 +58,7 @@ def normalize(answer: object) -> str:
 _MAX_CACHED_LENGTH = 1000  # longer texts are cleaned again: the cache stays under ~20 MB
 
 
+_WORD_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")  # between two letters
 #: Students' shorthand with a slash, in lower case ("B/C" may be two labels).
 _SHORTHANDS = {"w/o": "without", "w/out": "without", "b/c": "because", "w/": "with"}
 _SHORTHAND = re.compile(r"(?<![\w/])(?:w/out|w/o|b/c|w/)(?=\s|$)")
@@ -75,6 +76,8 @@ def normalize_characters(text: str) -> str:
         text = unicodedata.normalize("NFKC", text)
     if '"' in text:
         text = _QUOTE_APOSTROPHE.sub("'", text)
+    if "-" in text:  # "short-circuit" is "short circuit", "closed-path" "closed path"
+        text = _WORD_HYPHEN.sub(" ", text)
     return expand_shorthand(text)
 
 

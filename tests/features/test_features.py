@@ -184,6 +184,22 @@ def test_a_phrase_pasted_with_curly_quotes_or_wide_letters_matches_what_students
     assert list(X["concept:are"]) == ["absent", "absent", "absent", "present", "absent"]  # quoted: as written
 
 
+@pytest.mark.parametrize("phrase", ["closed path", "Closed Path", "closed path.", "(closed path)", "closed-path",
+                                    " closed path! "])
+def test_a_phrase_is_found_whatever_the_punctuation_around_it_and_hyphens(phrase):
+    # "closed path." needed the full stop in the answer; "closed-path" matched no "closed path"
+    q = Question("p", "Why?", ("It is in a closed path.",), concepts=(Concept("c", (phrase,)),))
+    X = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform(
+        ["it is in a closed path because", "a closed-path", "closed path", "a closed, path"])
+    assert list(X["concept:c"]) == ["present", "present", "present", "absent"]
+
+
+def test_the_signs_of_a_phrase_are_kept():
+    q = Question("p", "Which terminals?", ("+ and -",), concepts=(Concept("signs", ("+ and -",)),))
+    X = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform(["+ and -", "bulb A and bulb B"])
+    assert list(X["concept:signs"]) == ["present", "absent"]
+
+
 def test_a_reference_answer_pasted_with_a_curly_apostrophe_keeps_its_negation():
     # "isn’t" was not read as a negation in a reference answer (answers were cleaned,
     # references not): the reference said the closed path, and the coverage was reversed

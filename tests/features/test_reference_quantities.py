@@ -25,8 +25,10 @@ def test_the_reference_value_is_a_quantity_and_the_questions_data_are_not():
     Question("t", "Why is the reading 0?", ("Terminal 2 and the positive terminal are in the same state",)),
     # the kind of quantity the teacher listed: their quantity says it
     Question("m", "What is the moment?", ("20 N m",), quantities=(Quantity("moment", 20, "N*m", 0.05),)),
-    # a value the question gives
+    # a value the question gives, with its unit or without
     Question("e", "A wave has a frequency of 5 Hz. What is its frequency?", ("5 Hz",)),
+    Question("v", "What does it mean when the voltage reading jumps from 0 to 1.5?",
+             ("The terminals went from connected (0 V) to separated by a gap (1.5 V).",)),
 ])
 def test_no_quantity_where_the_reference_gives_none_of_its_own(question):
     assert reference_quantities(question) == ()
@@ -39,6 +41,11 @@ def test_a_reference_value_is_read_as_answers_are():
     assert [(x.value, x.unit) for x in found] == [(9.8, "m/s^2")]
     fx = FeatureExtractor(q, model=FALLBACK).fit(["x"])
     assert list(fx.transform(["9.81 m s^-2", "9.8 m/s"])["quantity:reference_value"]) == ["correct", "wrong_unit"]
+
+
+def test_a_value_the_question_gives_for_another_kind_of_quantity_is_still_the_answer():
+    q = Question("m", "A 20 N force acts 1 m from the pivot. What is the moment?", ("20 N m",))
+    assert [(x.value, x.unit) for x in reference_quantities(q)] == [(20.0, "N m")]
 
 
 def test_one_quantity_for_one_value_however_often_the_references_give_it():
