@@ -25,7 +25,7 @@ from .text import normalize
 
 TOLERANCE = 0.02  # as a quantity of a question file without a tolerance
 NAME = "reference_value"
-DESCRIPTION = "the value of the reference answer"
+DESCRIPTION = "the value asked for"  # "gives the value asked for as 20 N m", "in a wrong unit"
 
 
 def stated_values(text: str) -> list[tuple[float, object, str]]:

@@ -82,5 +82,5 @@ def test_a_rule_on_the_reference_value_reads_as_the_teacher_speaks():
                "twenty newton meters", "5", "2000 N cm", "it is 40 Nm", "12 N m", "moment = 20 N m"]
     marks = ["1", "1", "0", "0", "1", "0", "1", "0", "1", "0", "0", "1"]
     model = GradingModel.train(MOMENT, answers, marks, n_resamples=2)
-    assert "gives the value of the reference answer as 20 N m (correct within 2%)" in model.rules()
+    assert "gives the value asked for as 20 N m (correct within 2%)" in model.rules()
     assert model.grade(["it is twenty newton metres"])["mark"].iloc[0] == "1"
