@@ -82,5 +82,8 @@ def _same(value: float, unit, other: float, other_unit) -> bool:
     """The same quantity: the same kind, and values within the tolerance of each other."""
     if unit.dimensionality != other_unit.dimensionality:
         return False
-    converted = qty.ureg().Quantity(other, other_unit).to(unit).magnitude
+    try:
+        converted = qty.ureg().Quantity(other, other_unit).to(unit).magnitude
+    except Exception:  # pint raises several error types (offset units, odd conversions)
+        return False
     return math.isclose(abs(value), abs(converted), rel_tol=TOLERANCE)

@@ -48,6 +48,15 @@ def test_a_value_the_question_gives_for_another_kind_of_quantity_is_still_the_an
     assert [(x.value, x.unit) for x in reference_quantities(q)] == [(20.0, "N m")]
 
 
+def test_a_temperature_is_one_quantity_in_any_scale():
+    q = Question("t", "Water at 20 °C is heated for a minute. What is its temperature then?",
+                 ("It is 80 °C.", "About 353 K"))
+    fx = FeatureExtractor(q, model=FALLBACK).fit(["x"])
+    assert [(x.value, x.unit) for x in fx.quantities_] == [(80.0, "°C")]  # 20 °C is the question's
+    assert list(fx.transform(["80 degrees C", "353 K", "20 °C"])["quantity:reference_value"]) == \
+        ["correct", "correct", "wrong_value"]
+
+
 def test_one_quantity_for_one_value_however_often_the_references_give_it():
     q = Question("echo", "How long until the echo of a cliff 170 m away is heard? Sound travels at 340 m/s.",
                  ("1 s", "It takes one second.", "1000 ms, because the sound travels there and back"))
