@@ -65,10 +65,11 @@ def phrase_keys(nlp: Language, phrases: Sequence[str], speller: Speller | None =
             if any(a <= tok.idx < b for a, b in spans):
                 keys[tok.i] = EXACT + tok.lower_
         keys = [k for k in keys if k.strip()]
-        while keys and _punctuation(keys[-1]):  # "closed path." as "closed path"
-            keys.pop()
-        while keys and _punctuation(keys[0]):  # "(closed path)"
-            keys.pop(0)
+        if not all(map(_punctuation, keys)):  # a phrase "?" stays: it finds question marks
+            while _punctuation(keys[-1]):  # "closed path." as "closed path"
+                keys.pop()
+            while _punctuation(keys[0]):  # "(closed path)"
+                keys.pop(0)
         out.append(tuple(keys))
     return out
 

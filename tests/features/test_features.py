@@ -195,9 +195,11 @@ def test_a_phrase_is_found_whatever_the_punctuation_around_it_and_hyphens(phrase
 
 
 def test_the_signs_of_a_phrase_are_kept():
-    q = Question("p", "Which terminals?", ("+ and -",), concepts=(Concept("signs", ("+ and -",)),))
-    X = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform(["+ and -", "bulb A and bulb B"])
+    q = Question("p", "Which terminals?", ("+ and -",),
+                 concepts=(Concept("signs", ("+ and -",)), Concept("asks", ("?",))))
+    X = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform(["+ and -", "bulb A and bulb B?"])
     assert list(X["concept:signs"]) == ["present", "absent"]
+    assert list(X["concept:asks"]) == ["absent", "present"]  # a phrase of punctuation only stays as written
 
 
 def test_a_reference_answer_pasted_with_a_curly_apostrophe_keeps_its_negation():
