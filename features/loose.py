@@ -67,14 +67,22 @@ def token_pattern(key: str) -> dict:
 
 def clause_ids(keys: list[str]) -> list[int]:
     """The clause each token is in: a new one after punctuation or a clause break, but not
-    after the commas of a list of labels ("magnets A, B and C": "magnet C" is said)."""
+    after the commas of a list of labels ("magnets A, B and C", "A, B, and C": "magnet C" is
+    said)."""
     out, clause = [], 0
     for i, key in enumerate(keys):
         if key in CLAUSE_BREAKS or not any(c.isalnum() for c in key):
-            if not (key == "," and 0 < i < len(keys) - 1 and _is_label(keys[i - 1]) and _is_label(keys[i + 1])):
+            if not (key == "," and 0 < i and _is_label(keys[i - 1]) and _label_follows(keys, i + 1)):
                 clause += 1
         out.append(clause)
     return out
+
+
+def _label_follows(keys: list[str], i: int) -> bool:
+    """A label at i, or "and"/"or" and a label ("A, B, and C")."""
+    if i < len(keys) and keys[i] in ("and", "or"):
+        i += 1
+    return i < len(keys) and _is_label(keys[i])
 
 
 def _is_label(key: str) -> bool:

@@ -81,6 +81,6 @@ def test_a_label_in_a_list_with_commas_is_said_with_the_lists_noun():
     q = Question(id="mag", text="Which magnets are in the field?", reference_answers=("Magnet C.",),
                  concepts=(Concept("magnet_b", ("magnet B",)), Concept("magnet_c", ("magnet C",))))
     X = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform(
-        ["magnets A, B and C are in the field", "magnet A is strong, C is weak"])
-    assert list(X["concept:magnet_b"]) == ["present", "absent"]
-    assert list(X["concept:magnet_c"]) == ["present", "absent"]  # a clause of its own: no noun
+        ["magnets A, B and C are in the field", "magnet A is strong, C is weak", "magnets A, B, and C"])
+    assert list(X["concept:magnet_b"]) == ["present", "absent", "present"]
+    assert list(X["concept:magnet_c"]) == ["present", "absent", "present"]  # a clause of its own: no noun
