@@ -3,7 +3,8 @@
 Exam exports hold HTML (`<p>9.8 m/s<sup>2</sup></p>`, `&nbsp;`), typographic quotes
 (`isn’t`), superscript exponents (`3×10⁸`, `m/s²`) and emoji. Superscripts are turned
 into `^` exponents *before* unicode normalisation, which would otherwise read `10⁸`
-as `108`.
+as `108`. The question file's texts (phrases, reference answers) are read with the same
+characters (`normalize_characters`), so that what a teacher pastes matches what students type.
 """
 
 from __future__ import annotations
@@ -66,7 +67,8 @@ _SHORTHAND = re.compile(r"(?<![\w/])(?:w/out|w/o|b/c|w/)(?=\s|$)")
 
 def normalize_characters(text: str) -> str:
     """The characters of a text as the reader compares them: superscript exponents as "^2",
-    curly quotes straight, emoji out, full-width letters plain (NFKC), shorthand expanded.
+    curly quotes straight, emoji out, full-width letters plain (NFKC), a hyphen between two
+    letters as a space, shorthand expanded.
     For answers (inside `normalize`) and for the rubric's phrases alike: a phrase pasted
     with a curly apostrophe ("doesn’t work") must match the answers that say it."""
     if not text.isascii():
