@@ -65,6 +65,12 @@ def question_ids(questions: dict, answers: pd.DataFrame, first: int = 0) -> list
     return qids[:first] if first > 0 else qids
 
 
+def scheme_question(question, scheme: str):
+    """`question` as the file of a teacher who lists the scheme's marks, lowest first, and the
+    others that give no credit (`no_credit:`)."""
+    return dataclasses.replace(with_marks(question, MARK_ORDER[scheme]), no_credit=NO_CREDIT[scheme][1:])
+
+
 def train_and_grade(question, train: pd.DataFrame, test: pd.DataFrame, scheme: str,
                     params: dict, models: list | None = None) -> tuple[list, np.ndarray, float]:
     """(marks, confidences) of the test answers, and the flag threshold for
@@ -80,9 +86,8 @@ def train_and_grade(question, train: pd.DataFrame, test: pd.DataFrame, scheme: s
     calibrated = params.pop("calibrated", True)
     if len(set(marks)) < 2:  # the learner needs two marks: nothing is marked automatically
         return [None] * len(test), np.full(len(test), np.nan), math.inf if target else math.nan
-    if params.pop("marks_listed", True):  # as a teacher who lists the marks, lowest first,
-        # and the others that give no credit (`no_credit:` in the question file)
-        question = dataclasses.replace(with_marks(question, MARK_ORDER[scheme]), no_credit=NO_CREDIT[scheme][1:])
+    if params.pop("marks_listed", True):  # as a teacher who lists the marks
+        question = scheme_question(question, scheme)
     with warnings.catch_warnings():  # "marks are words in no order": the header shows marks_listed
         warnings.simplefilter("ignore")
         model = GradingModel.train(question, train.answer.tolist(), marks, **params)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from grader.app.starter import RETRAIN_EVERY, NoModel, retrain_due
-from grader.bench.beetle import MARK_ORDER, NO_CREDIT
+from grader.bench.beetle_data import scheme_question
 
 #: The answers marked at the points of a curve: 10, 20, 30, ... while answers remain.
 STEP = 10
@@ -196,5 +196,5 @@ def as_question(record: dict, scheme: str):
     answers, the scheme's marks, lowest first, and the others that give no credit (no rubric)."""
     from knowledge.schema import Question
 
-    return Question(record["question_id"], record["question"], tuple(record["reference_answers"]),
-                    marks=MARK_ORDER[scheme], no_credit=NO_CREDIT[scheme][1:])
+    return scheme_question(Question(record["question_id"], record["question"], tuple(record["reference_answers"])),
+                           scheme)

@@ -12,13 +12,12 @@ tells the teacher to stop.
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import Sequence
 
 import pandas as pd
 
-from grader.bench.beetle_data import MARK_ORDER, NO_CREDIT
+from grader.bench.beetle_data import scheme_question
 
 #: The two question files a question is played with: the `order` column of their curves.
 KINDS = ("bare", "rubric")
@@ -28,10 +27,8 @@ def rubric_question(rubric, scheme: str):
     """The rubric as the teacher's question file for `scheme`: its rules' marks mapped as the
     labels are, the scheme's marks listed lowest first, and the others that give no credit."""
     from grader.bench.beetle_rubric import for_scheme
-    from knowledge.rule_marks import with_marks
 
-    return dataclasses.replace(with_marks(for_scheme(rubric, scheme), MARK_ORDER[scheme]),
-                               no_credit=NO_CREDIT[scheme][1:])
+    return scheme_question(for_scheme(rubric, scheme), scheme)
 
 
 def rubric_tasks(questions: dict, answers: pd.DataFrame, qids: Sequence[str], schemes: Sequence[str],
