@@ -32,16 +32,24 @@ def stated_values(text: str) -> list[tuple[float, object, str]]:
     """(value, pint unit, the unit as written where pint reads it so) of each number of the
     text that a unit follows: the longest unit words pint reads, not dimensionless
     ("terminal 2 and ..." has none)."""
+    return [n for n in _numbers(text) if n[1] is not None]
+
+
+def _numbers(text: str) -> list[tuple[float, object, str | None]]:
+    """Each number of the text as `stated_values` reads it, with (None, None) for the unit
+    of a number no unit follows ("jumps from 0 to 1.5")."""
     out = []
     for m in qty.find_numbers(normalize(text)):  # as answers are read: "m/s²" is m/s^2
+        reading = None
         for n in range(len(m.unit_words), 0, -1):
             words = m.unit_words[:n]
             if words[-1] in ("/", "*"):
                 continue
             readings = [u for u in qty.parse_unit(words) if not u.dimensionless]
             if readings:
-                out.append((m.value, readings[0], _written(words, readings[0])))
+                reading = (m.value, readings[0], _written(words, readings[0]))
                 break
+        out.append(reading or (m.value, None, None))
     return out
 
 
@@ -61,18 +69,18 @@ def reference_quantities(question) -> tuple[Quantity, ...]:
     """The quantities the question's reference answers give (see the module docstring),
     named reference_value, reference_value_2, ... in the order of the reference answers."""
     listed = {qty.expected_unit(q.unit).dimensionality for q in question.quantities}
-    given = stated_values(question.text)
-    bare = [m.value for m in qty.find_numbers(normalize(question.text))]  # "jumps from 0 to 1.5"
+    asked = _numbers(question.text)
+    given = [n for n in asked if n[1] is not None]
+    bare = [v for v, unit, _ in asked if unit is None]  # "jumps from 0 to 1.5"
     found: list[tuple[float, object, str]] = []
     for reference in question.reference_answers:
         for value, unit, written in stated_values(reference):
             if unit.dimensionality in listed or value == 0 or not math.isfinite(value):
                 continue
-            if any(_same(value, unit, v, u) for v, u, _ in given + found) \
-                    or any(math.isclose(abs(value), abs(v), rel_tol=TOLERANCE) for v in bare) and \
-                    not any(math.isclose(abs(value), abs(v), rel_tol=TOLERANCE) for v, _, _ in given):
-                continue
-            found.append((value, unit, written))
+            known = any(_same(value, unit, v, u) for v, u, _ in given + found)
+            given_bare = any(_close(value, v) for v in bare) and not any(_close(value, v) for v, _, _ in given)
+            if not (known or given_bare):
+                found.append((value, unit, written))
     names = [NAME] + [f"{NAME}_{i}" for i in range(2, len(found) + 1)]
     return tuple(Quantity(name, value, written, TOLERANCE, description=DESCRIPTION)
                  for name, (value, _, written) in zip(names, found))
@@ -86,4 +94,8 @@ def _same(value: float, unit, other: float, other_unit) -> bool:
         converted = qty.ureg().Quantity(other, other_unit).to(unit).magnitude
     except Exception:  # pint raises several error types (offset units, odd conversions)
         return False
-    return math.isclose(abs(value), abs(converted), rel_tol=TOLERANCE)
+    return _close(value, converted)
+
+
+def _close(value: float, other: float) -> bool:
+    return math.isclose(abs(value), abs(other), rel_tol=TOLERANCE)
