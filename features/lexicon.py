@@ -106,6 +106,12 @@ def label_words(docs: Sequence[Doc]) -> frozenset[str]:
     return frozenset(words)
 
 
+def is_label_key(key: str) -> bool:
+    """Is the key a diagram label's ("A" for "bulb a"): the one upper-case letter `read_tokens`
+    gives a label?"""
+    return len(key) == 1 and key.isupper()
+
+
 def token_keys(doc: Doc, speller: Speller) -> list[str]:
     """The key of every token (mended lemma, or upper-case letter for a label)."""
     return read_tokens(doc, speller)[0]

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from itertools import islice, product
 
+from .lexicon import is_label_key
 from .negation import CLAUSE_BREAKS, CUES, FUNCTION_LEMMAS
 
 MAX_GAP = 8  # tokens between two words of a phrase
@@ -72,7 +73,7 @@ def clause_ids(keys: list[str]) -> list[int]:
     out, clause = [], 0
     for i, key in enumerate(keys):
         if key in CLAUSE_BREAKS or not any(c.isalnum() for c in key):
-            if not (key == "," and 0 < i and _is_label(keys[i - 1]) and _label_follows(keys, i + 1)):
+            if not (key == "," and 0 < i and is_label_key(keys[i - 1]) and _label_follows(keys, i + 1)):
                 clause += 1
         out.append(clause)
     return out
@@ -82,11 +83,7 @@ def _label_follows(keys: list[str], i: int) -> bool:
     """A label at i, or "and"/"or" and a label ("A, B, and C")."""
     if i < len(keys) and keys[i] in ("and", "or"):
         i += 1
-    return i < len(keys) and _is_label(keys[i])
-
-
-def _is_label(key: str) -> bool:
-    return len(key) == 1 and key.isupper()  # the key of a diagram label (`lexicon.read_tokens`)
+    return i < len(keys) and is_label_key(keys[i])
 
 
 class LooseMatcher:

@@ -354,6 +354,6 @@ def _readings(m: Mention, target: pint.Unit) -> list[tuple[str, float]]:
         # "20 M/S", "72 KM/H": in capitals, a unit of another dimension (molar per siemens)
         # is no reading; the same letters in lower case may be
         lower = _readings(Mention(m.value, tuple(w.lower() for w in words), m.start, m.end), target)
-        if lower[0][0] != "wrong_unit" and lower[0][0] != "no_unit":
+        if lower[0][0] == "wrong_value":  # a reading of the expected dimension
             return lower
     return wrong or [("no_unit", m.value)]

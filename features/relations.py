@@ -16,8 +16,8 @@ Read by word order, on the fallback pipeline and a parsed one alike: within a cl
 concept mentions are grouped into lists ("A and C", "both A and B", "neither B nor C",
 "A, B and C"; "magnets A and B" and "the north and south poles" name both members when
 "magnet B" and "north pole" are their phrases); a link phrase with a list before it and/or
-a list after it (within NEAR tokens; nothing but function words between the link and the list after it) states
-the link between the members of those lists. A list item after "and" followed by a
+a list after it (within NEAR tokens; nothing but function words between the link and the
+list after it) states the link between the members of those lists. A list item after "and" followed by a
 preposition starts a clause of its own ("A to X and B to Y"), and so does one after a link's
 object followed by words of its own ("A is near X and B far from it", "... and B pushes
 it"; not "... and B too"). A
@@ -37,7 +37,7 @@ from spacy.tokens import Doc
 from knowledge.schema import Question, Relation, feature_name
 
 from .concepts import phrase_doc
-from .lexicon import is_content
+from .lexicon import is_content, is_label_key
 from .loose import EXACT
 from .negation import CLAUSE_BREAKS, CUES
 
@@ -75,7 +75,7 @@ class RelationReader:
             for keys in concept_keys.get(name, []):
                 if len(keys) >= 2 and not any(k.startswith(EXACT) for k in keys):
                     self._modifiers.setdefault(keys[-1], []).append((keys[:-1], name))
-                    if len(keys) == 2 and (keys[1].isdigit() or (len(keys[1]) == 1 and keys[1].isupper())):
+                    if len(keys) == 2 and (keys[1].isdigit() or is_label_key(keys[1])):
                         self._labels.setdefault(keys[0], []).append((keys[1:], name))
         for kind, table in (("concept", {c: concept_keys.get(c, []) for c in members}),
                             ("link", link_keys)):
