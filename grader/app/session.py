@@ -66,20 +66,21 @@ class QuestionSession:
 
     @property
     def descriptions(self) -> dict[str, str]:
-        own = getattr(self.model, "descriptions", None)  # a grading, general or seeded model says
-        if isinstance(own, Mapping):
-            return dict(own)
-        extractor = getattr(self.model, "extractor", None)
-        return dict(getattr(extractor, "descriptions_", {}) or {})
+        return self._said_by_model("descriptions")
 
     @property
     def opposites(self) -> dict[str, str]:
         """By reference phrase or term, the antonyms that also say it negated (`features_found`)."""
-        own = getattr(self.model, "opposites", None)
+        return self._said_by_model("opposites")
+
+    def _said_by_model(self, name: str) -> dict[str, str]:
+        """The model's mapping `name` (a grading, general or seeded model says), else its
+        extractor's `name_`."""
+        own = getattr(self.model, name, None)
         if isinstance(own, Mapping):
             return dict(own)
         extractor = getattr(self.model, "extractor", None)
-        return dict(getattr(extractor, "opposites_", {}) or {})
+        return dict(getattr(extractor, f"{name}_", {}) or {})
 
 
 @dataclass
