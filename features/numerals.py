@@ -24,12 +24,26 @@ _ONES = {"zero": 0, "oh": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 
 _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
          "eighty": 80, "ninety": 90}
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 1e6, "billion": 1e9}
-_FRACTIONS = {"half": 0.5, "third": 1 / 3, "quarter": 0.25}
+_FRACTIONS = {"half": 0.5, "third": 1 / 3, "quarter": 0.25, "quarters": 0.25, "thirds": 1 / 3}
 NUMBER_WORDS = frozenset({*_ONES, *_TENS, *_SCALES, *_FRACTIONS} - {"oh"})
 WORD_RUN = re.compile(
-    r"\b(?:(?:%s)(?:[\s-]+(?:and[\s-]+)?(?:%s|point))*)\b"
+    r"\b(?:(?:%s)(?:[\s-]+(?:and[\s-]+)?(?:(?:an?[\s-]+)?(?:%s)|%s|point))*)\b"
     % ("|".join(sorted(NUMBER_WORDS, key=len, reverse=True)),
+       "|".join(sorted(_FRACTIONS, key=len, reverse=True)),  # "two and a half": the fraction is added, not a factor
        "|".join(sorted({*NUMBER_WORDS, "oh"}, key=len, reverse=True))), re.IGNORECASE)
+#: After a fraction, the words that lead to what it is a fraction of: "half a second",
+#: "a quarter of a metre" (the unit follows them).
+FRACTION_OF = re.compile(r"\s+(?:of\s+)?an?\b", re.IGNORECASE)
+
+
+def fraction_of_end(text: str, run: re.Match) -> int:
+    """Where the unit of a number said in words starts: after "a" or "of a" when the words
+    end in a fraction ("half a second", "three quarters of a metre"), else at their end."""
+    if run.group().lower().rsplit(None, 1)[-1].split("-")[-1] in _FRACTIONS:
+        after = FRACTION_OF.match(text, run.end())
+        if after is not None:
+            return after.end()
+    return run.end()
 
 
 def digits_value(s: str) -> float:
@@ -44,7 +58,8 @@ _THOUSANDS = re.compile(r"\d+(?:,\d{3})+")
 
 
 def words_value(words: str) -> float | None:
-    """`"twenty five"` -> 25, `"nine point eight"` -> 9.8, `"half"` -> 0.5."""
+    """`"twenty five"` -> 25, `"nine point eight"` -> 9.8, `"half"` -> 0.5, `"three
+    quarters"` -> 0.75, `"two and a half"` -> 2.5."""
     parts = [w for w in re.split(r"[\s-]+", words.lower()) if w and w != "and"]
     if "point" in parts:
         i = parts.index("point")
@@ -54,7 +69,7 @@ def words_value(words: str) -> float | None:
             return None
         return whole + float("0." + "".join(str(d) for d in decimals))
     total, current = 0.0, 0.0
-    for w in parts:
+    for i, w in enumerate(parts):
         if w in _ONES:
             current += _ONES[w]
         elif w in _TENS:
@@ -66,6 +81,8 @@ def words_value(words: str) -> float | None:
             current = 0.0
         elif w in _FRACTIONS:
             current = (current or 1) * _FRACTIONS[w]
+        elif w in ("a", "an") and i + 1 < len(parts) and parts[i + 1] in _FRACTIONS:
+            total, current = total + current, 0.0  # "and a half" adds a half
         else:
             return None
     return total + current

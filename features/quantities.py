@@ -24,9 +24,11 @@ import pint
 
 from knowledge.numbers import unit_problem
 from knowledge.question_file import unit_registry
+from knowledge.question_quantities import MOMENT_UNIT
 from knowledge.schema import Quantity
 
-from .numerals import DIGIT, digits_value, may_have_number_words, number_matches, word_runs, words_value
+from .numerals import (DIGIT, digits_value, fraction_of_end, may_have_number_words, number_matches,
+                       word_runs, words_value)
 
 
 def ureg() -> pint.UnitRegistry:
@@ -38,8 +40,8 @@ def ureg() -> pint.UnitRegistry:
 # ----------------------------------------------------------------------------- units
 _UNIT_ATOM = r"(?:%|°[CF]|[a-zA-Zμ°Ω]+(?:\s*(?:\^|\*\*)\s*\(?[-+]?\d\)?|-?\d(?![\d.,]))?)"
 # Between unit atoms: "/", "*", a space, or a dot right before a letter ("m.s^-2").
-_UNIT_TAIL = re.compile(
-    rf"\s*(?P<unit>{_UNIT_ATOM}(?:(?:\s*[/*]\s*|\s+|\.(?=[a-zA-Zμ])){_UNIT_ATOM}){{0,4}})")
+_UNIT_TAIL = re.compile(  # "1/s", "1 / s": a reciprocal unit starts with its 1
+    rf"\s*(?P<unit>(?:1\s*/\s*(?=[a-zA-Zμ]))?{_UNIT_ATOM}(?:(?:\s*[/*]\s*|\s+|\.(?=[a-zA-Zμ])){_UNIT_ATOM}){{0,4}})")
 _ATOM_SPLIT = re.compile(r"\s*(/|\*)\s*|\s+|\.")
 #: English words pint reads as units (a = year, in = inch, are = 100 m²): never units here.
 NOT_UNITS = frozenset({"a", "an", "in", "at", "as", "are", "e", "c", "pi", "it", "is", "be",
@@ -53,7 +55,7 @@ ALIASES = {"amps": "A", "amp": "A", "hz": "Hz", "mps": "m/s", "kmh": "km/h", "km
            "ma": "mA", "kohm": "kiloohm", "kilohms": "kiloohm", "ohm": "ohm",
            # things counted: "440 vibrations per second" is 440 Hz (pint's "cycle" is a turn, 2 pi)
            **{w: "count" for w in ("vibration", "vibrations", "oscillation", "oscillations", "cycle",
-                                   "cycles", "wave", "waves")}}
+                                   "cycles", "wave", "waves", "times")}}
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,8 @@ def find_numbers(text: str) -> list[Mention]:
         return []
     found: list[Mention] = []
     for m in (number_matches(text) if has_digit else ()):
+        if found and m.start() < found[-1].end:  # the 1 of the unit "1/s" after a number
+            continue
         sign, num, den, mant, e1, e2, e3 = m.groups()  # one call, not one per group
         if num:
             divisor = float(den)
@@ -96,7 +100,7 @@ def find_numbers(text: str) -> list[Mention]:
         value = words_value(m.group())
         if value is None:
             continue
-        mention = _with_unit(text, value, m.start(), m.end())
+        mention = _with_unit(text, value, m.start(), fraction_of_end(text, m))
         if value == 1 and not _has_unit(mention):  # "one of the bulbs" is not a quantity
             continue
         found.append(mention)
@@ -191,6 +195,9 @@ def parse_unit(words: tuple[str, ...], skip_unknown_atoms: bool = True) -> tuple
         if w in ("/", "*"):
             pending_op = w
             continue
+        if w == "1" and exprs == [""]:  # "1/s"
+            exprs = ["1"]
+            continue
         if w.lower() in ("square", "cubic") and not power:
             power = "**2" if w.lower() == "square" else "**3"
             continue
@@ -205,7 +212,8 @@ def parse_unit(words: tuple[str, ...], skip_unknown_atoms: bool = True) -> tuple
         if not options:
             return ()
         op = pending_op or "*"
-        exprs = [(f"{e}{op}{o}" if e else o) for e in exprs for o in options]
+        # "per second" alone is a reciprocal: "440 per second" is 440 Hz
+        exprs = [(f"{e}{op}{o}" if e else f"1/{o}" if op == "/" else o) for e in exprs for o in options]
         pending_op = ""
     readings = []
     for expr in exprs:
@@ -292,7 +300,7 @@ def _ends_units(word: str) -> bool:
     """Does `parse_unit` return no reading for any sequence holding this word? Operators,
     squared/cubed and the words of "degrees C" are never the end (they join other words)."""
     low = word.lower()
-    if word in ("/", "*") or low in ("squared", "cubed", "square", "cubic") or low in _DEGREE_WORDS \
+    if word in ("/", "*", "1") or low in ("squared", "cubed", "square", "cubic") or low in _DEGREE_WORDS \
             or low in _SCALES_OF:
         return False
     return not any(_reads_alone(o) for o in _atom_expr(word))
@@ -327,6 +335,19 @@ def _check(q: Quantity, said: tuple[tuple[float, float, tuple[str, ...]], ...],
     return best[2]
 
 
+@lru_cache(maxsize=1024)
+def _energy_for_a_moment(unit: pint.Unit, target: pint.Unit) -> bool:
+    """A moment (a force times a distance: N m) given in a unit of energy (J, kJ, eV) has
+    the right dimension and the wrong quantity: teachers mark "20 J" wrong for a torque.
+    The other way round, work given in newton metres, is accepted: N m is a joule."""
+    def dims(u: pint.Unit) -> list:
+        return [ureg().parse_units(name).dimensionality for name in u._units]
+    force, length = ureg().newton.dimensionality, ureg().meter.dimensionality
+    target_dims = dims(target)
+    moment = MOMENT_UNIT in target._units or (force in target_dims and length in target_dims)
+    return moment and MOMENT_UNIT not in unit._units and ureg().joule.dimensionality in dims(unit)
+
+
 def _fits(m: Mention, dims: set) -> bool:
     words = m.unit_words
     return any(u.dimensionality in dims
@@ -343,7 +364,9 @@ def _readings(m: Mention, target: pint.Unit) -> list[tuple[str, float]]:
             continue
         readings = parse_unit(prefix)
         for unit in readings:
-            if unit.dimensionality == target.dimensionality:
+            if unit.dimensionality == target.dimensionality and _energy_for_a_moment(unit, target):
+                wrong = wrong or [("wrong_unit", m.value)]
+            elif unit.dimensionality == target.dimensionality:
                 converted = ureg().Quantity(m.value, unit).to(target).magnitude
                 return [("wrong_value", float(converted))]
         if readings and not wrong and not (

@@ -18,6 +18,8 @@ from knowledge.schema import NAME, Quantity
 QUANTITY_KEYS = ("value", "unit", "tolerance", "description", "bare_number", "symbol", "negative_means")
 SYMBOL = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,9}\Z")
 _UNITS = None
+#: The registry's unit of moments ("Nm"): a force times a distance, never an energy.
+MOMENT_UNIT = "newton_metre"
 
 
 def unit_registry():
@@ -28,7 +30,7 @@ def unit_registry():
     if _UNITS is None:
         import pint
         units = pint.UnitRegistry(on_redefinition="ignore")  # the one redefinition below
-        units.define("newton_metre = newton * meter = Nm")
+        units.define(f"{MOMENT_UNIT} = newton * meter = Nm")
         _UNITS = units
     return _UNITS
 

@@ -332,7 +332,8 @@ def _has_number(text: str) -> bool:
 _WORD_NUMBER_TEXTS = ["5five", "twentyfive m", "Twenty-Five and one hundred", "one", "ones", "a_one",
                       "x-one two", "half a second", "oh nine", "Nine point eight m/s^2 NINE", "été one two",
                       "twenty - five", "one-oh-one", "one,two", "1,5 and 1,500 and 1,5000", "2/0 m", "seven 7s",
-                      "nine point eight and nine point", "one of the bulbs", "one metre", "one m/s per second"]
+                      "nine point eight and nine point", "one of the bulbs", "one metre", "one m/s per second",
+                      "440 1/s and 2 1 / s", "one and a half of an hour", "three-quarters an A", "half of"]
 
 
 def _plain_find_numbers(text: str) -> list:
@@ -355,6 +356,8 @@ def _plain_find_numbers(text: str) -> list:
 
     found = []
     for m in numerals_module().NUMBER.finditer(text):
+        if found and m.start() < found[-1].end:  # the 1 of "1/s"
+            continue
         if m.group("num"):
             den = float(m.group("den"))
             if den == 0:
@@ -374,7 +377,7 @@ def _plain_find_numbers(text: str) -> list:
         value = numerals_module().words_value(m.group())
         if value is None:
             continue
-        mention = with_unit(value, m.start(), m.end())
+        mention = with_unit(value, m.start(), numerals_module().fraction_of_end(text, m))
         if value == 1 and not qty._has_unit(mention):
             continue
         found.append(mention)

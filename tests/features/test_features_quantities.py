@@ -200,3 +200,32 @@ def test_a_negative_value_states_the_direction_when_the_question_file_says_so():
     on = FeatureExtractor(_question(negative_means="downward"), model=FALLBACK).fit([]).transform(answers)
     assert list(off["concept:downward"]) == ["absent", "absent", "present"]
     assert list(on["concept:downward"]) == ["present", "absent", "present"]
+
+
+@pytest.mark.parametrize("answer, value", [
+    ("half a second", 0.5), ("one and a half seconds", 1.5), ("three quarters of a second", 0.75),
+    ("two and a half seconds", 2.5), ("a quarter of an hour", 900), ("two-thirds of a second", 2 / 3),
+])
+def test_fractions_said_in_words_take_the_unit_after_a_or_of_a(answer, value):
+    got = verdict(answer, Quantity("time", value, "s", tolerance=0.01))
+    assert got.status == "correct"  # before: "half a second" had no unit, "one and a half" was 0.5
+
+
+@pytest.mark.parametrize("answer", ["440 1/s", "440 1 / s", "440 per second", "440 times a second"])
+def test_a_frequency_as_a_reciprocal_second(answer):
+    assert verdict(answer, Quantity("f", 440, "Hz", tolerance=0.01)).status == "correct"
+
+
+def test_the_one_of_a_reciprocal_unit_is_not_a_number_of_its_own():
+    assert [m.value for m in find_numbers("440 1/s")] == [440]
+
+
+@pytest.mark.parametrize("unit", ["N*m", "Nm", "N m"])
+def test_a_moment_in_joules_has_the_wrong_unit_and_work_in_newton_metres_the_right_one(unit):
+    moment = Quantity("moment", 20, unit, tolerance=0.02)
+    assert verdict("20 J", moment).status == "wrong_unit"  # same dimension, another quantity
+    assert verdict("20 kJ", moment).status == "wrong_unit"
+    assert verdict("20 N m", moment).status == "correct"
+    work = Quantity("work", 20, "J", tolerance=0.02)
+    assert verdict("20 Nm", work).status == "correct"
+    assert verdict("20 J", work).status == "correct"
