@@ -83,7 +83,7 @@ def is_label(doc: Doc, i: int, nouns: frozenset[str] = frozenset()) -> bool:
     if prev in nouns and nxt not in _ARTICLE_BEFORE:
         return True
     if text == "A":  # capital A: a label unless it starts a sentence before a noun
-        return not tok.is_sent_start and i > 0
+        return (not tok.is_sent_start and i > 0) or (i + 1 < len(doc) and _inflected(doc[i + 1]))
     if text.isupper():
         return True
     return i > 0 and doc[i - 1].is_alpha and _inflected(doc[i + 1])

@@ -75,3 +75,12 @@ def test_a_letter_before_a_verb_or_preposition_is_a_label_on_any_topic():
                  "a fork vibrates", "it is a pulley in the middle"])
     assert list(X["concept:fork_a"]) == ["present", "present", "absent", "absent", "absent"]
     assert list(X["concept:pulley_b"]) == ["absent", "absent", "present", "absent", "absent"]
+
+
+def test_a_capital_a_starting_a_sentence_before_a_verbs_s_form_is_a_label():
+    # "A attracts B" was the article "A" before a noun: the magnet A was lost
+    q = Question(id="magnets", text="Magnets A and B are placed end to end. What happens?",
+                 reference_answers=("Magnet A attracts magnet B.",),
+                 concepts=(Concept("magnet_a", ("magnet A", "A")), Concept("magnet_b", ("magnet B", "B"))))
+    X = rows(q, ["A attracts B", "A pulls B. B moves", "A magnet attracts iron", "A lens bends light"])
+    assert list(X["concept:magnet_a"]) == ["present", "present", "absent", "absent"]
