@@ -24,6 +24,10 @@ it"; not "... and B too"). A
 clause that names members and a negation but no link ("A and C are in a closed path, B is
 not") denies the link of the clause before it for them. A link is denied when a negation
 covers it (`negation`); present wins over denied, as for concepts.
+
+An `ordered` relation needs its first member before the link and its second after it ("GPE is
+converted to KE"), or after "from" and "to" ("transferred from GPE to KE"); a passive with
+"by" names the doer after the link ("B is pulled by A": A, then B).
 """
 
 from __future__ import annotations
@@ -77,8 +81,11 @@ class RelationReader:
                     self._modifiers.setdefault(keys[-1], []).append((keys[:-1], name))
                     if len(keys) == 2 and (keys[1].isdigit() or is_label_key(keys[1])):
                         self._labels.setdefault(keys[0], []).append((keys[1:], name))
+        # "converted to" is also said "converted from X to Y": the link's verb before "from"
+        from_keys = {name: [keys[:-1] for keys in keyed if len(keys) >= 2 and keys[-1] in ("to", "into")]
+                     for name, keyed in link_keys.items()}
         for kind, table in (("concept", {c: concept_keys.get(c, []) for c in members}),
-                            ("link", link_keys)):
+                            ("link", link_keys), ("from", from_keys)):
             for name, keyed in table.items():
                 docs = [phrase_doc(nlp, keys) for keys in keyed
                         if keys and not any(k.startswith(EXACT) for k in keys)]
@@ -90,23 +97,23 @@ class RelationReader:
     def states(self, doc: Doc, keys: list[str], negated: list[bool]) -> dict[str, str]:
         """`relation:NAME` -> present/negated for the relations the answer states."""
         mentions: list[tuple[int, int, str]] = []  # (start, end, concept)
-        links: dict[str, list[tuple[int, int]]] = {}
+        links: dict[str, list[tuple[int, int, bool]]] = {}  # (start, end, must go on "from X to Y")
         for match_id, start, end in self.matcher(doc):
             kind, name = self._ids[match_id]
             if kind == "concept":
                 mentions.append((start, end, name))
             else:
-                links.setdefault(name, []).append((start, end))
+                links.setdefault(name, []).append((start, end, kind == "from"))
         if not links or not mentions:
             return {}
         mentions = _longest(mentions + self._shared_noun_mentions(keys, mentions))
-        lists = _lists(keys, mentions, {s for spans in links.values() for s, _ in spans},
-                       {e for spans in links.values() for _, e in spans})
+        lists = _lists(keys, mentions, {s for spans in links.values() for s, _, _ in spans},
+                       {e for spans in links.values() for _, e, _ in spans})
         clause = _clauses(keys, lists)
         found: dict[str, str] = {}
         for rel, column in zip(self.relations, self.columns):
-            for start, end in links.get(rel.name, ()):
-                state = _state_at(rel, start, end, lists, clause, keys, negated)
+            for start, end, from_to in links.get(rel.name, ()):
+                state = _state_at(rel, start, end, lists, clause, keys, negated, from_to)
                 if state is not None and found.get(column) != PRESENT:
                     found[column] = state
         return found
@@ -222,19 +229,29 @@ def _clauses(keys: list[str], lists: list[Group]) -> list[int]:
 
 
 def _state_at(rel: Relation, start: int, end: int, lists: list[Group], clause: list[int],
-              keys: list[str], negated: list[bool]) -> str | None:
+              keys: list[str], negated: list[bool], from_to: bool = False) -> str | None:
     """The relation's state from the link at start:end, or None when its members are not
-    the lists around it."""
+    the lists around it. `from_to`: the link counts only before "from X to Y"."""
     c = clause[start]
     before = [g for g in lists if g[1] <= start and clause[g[0]] == c and start - g[1] <= NEAR]
     after = [g for g in lists if g[0] >= end and clause[g[0]] == c and g[0] - end <= NEAR
-             and not any(is_content(k) and k not in _GLUE for k in keys[end:g[0]])]
-    named = set()
-    if before:
-        named |= before[-1][2]
-    if after:
-        named |= after[0][2]
+             and not any(is_content(k) and k not in _GLUE and k not in _ELLIPSIS_AFTER
+                         for k in keys[end:g[0]])]
+    first = before[-1][2] if before else frozenset()
+    second = after[0][2] if after else frozenset()
+    to = _to_list(after[0], lists, keys) if after else None
+    if to is not None:  # "transferred from X to Y": X, then Y
+        first, second = second, to[2]
+    elif from_to:
+        return None
+    elif _passive_by(keys, start, end):  # "B is pulled by A": A, then B
+        first, second = second, first
     denied = any(negated[start:end]) and CUES.isdisjoint(keys[start:end])
+    if rel.ordered:
+        if rel.members[0] in first and rel.members[1] in second:
+            return NEGATED if denied else PRESENT
+        return None
+    named = set(first | second)
     if set(rel.members) <= named:
         return NEGATED if denied else PRESENT
     # "A and C are in a closed path, B is not": the next clause names the members and a
@@ -245,6 +262,23 @@ def _state_at(rel: Relation, start: int, end: int, lists: list[Group], clause: l
         if not CUES.isdisjoint(rest) and len(rest) <= nxt[0][1] - nxt[0][0] + 4:
             return NEGATED
     return None
+
+
+def _to_list(origin: Group, lists: list[Group], keys: list[str]) -> Group | None:
+    """The list after "to" or "into" that follows a list after "from" ("from X to Y"), if any."""
+    if "from" not in keys[max(origin[0] - 2, 0):origin[0]]:
+        return None
+    for g in lists:
+        between = keys[origin[1]:g[0]]
+        if g[0] >= origin[1] and 0 < len(between) <= 3 and between[0] in ("to", "into") \
+                and all(k in _GLUE for k in between[1:]):
+            return g
+    return None
+
+
+def _passive_by(keys: list[str], start: int, end: int) -> bool:
+    """Is the link a verb in the passive with its doer after "by" ("is pushed by")?"""
+    return "be" in keys[max(start - 2, 0):start] and "by" in keys[end:end + 1]
 
 
 def link_keys_of(question: Question, concept_keys: dict[str, list[tuple[str, ...]]],
@@ -260,5 +294,14 @@ def link_keys_of(question: Question, concept_keys: dict[str, list[tuple[str, ...
             if p in concept_keys:
                 keyed += concept_keys[p]
         keyed += read(phrases)
-        out[rel.name] = keyed
+        out[rel.name] = keyed + [k for k in map(_other_to, keyed) if k and k not in keyed]
     return out
+
+
+def _other_to(keys: tuple[str, ...]) -> tuple[str, ...] | None:
+    """A link ending in "to" said with "into", or the other way round: "converted to" and
+    "converted into", "turns into" and "turns to" say the same."""
+    swap = {"to": "into", "into": "to"}
+    if len(keys) >= 2 and keys[-1] in swap:
+        return keys[:-1] + (swap[keys[-1]],)
+    return None

@@ -63,12 +63,16 @@ _WORD_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")  # between two letters
 #: Students' shorthand with a slash, in lower case ("B/C" may be two labels).
 _SHORTHANDS = {"w/o": "without", "w/out": "without", "b/c": "because", "w/": "with"}
 _SHORTHAND = re.compile(r"(?<![\w/])(?:w/out|w/o|b/c|w/)(?=\s|$)")
+#: Abbreviations with a full stop after each letter ("g.p.e.", "K.E"), not a unit ("m.s^-2").
+_DOTTED = re.compile(r"(?<![\w.])((?:[A-Za-z]\.){1,5}[A-Za-z])(\.?)(?![\w^*/.-])")
+_SENTENCE_GOES_ON = re.compile(r"\s*(?:[a-z0-9,;:)]|$)")
 
 
 def normalize_characters(text: str) -> str:
     """The characters of a text as the reader compares them: superscript exponents as "^2",
     curly quotes straight, emoji out, full-width letters plain (NFKC), a hyphen between two
-    letters as a space, shorthand expanded.
+    letters as a space, abbreviations without their full stops ("g.p.e." is "gpe"), shorthand
+    expanded.
     For answers (inside `normalize`) and for the rubric's phrases alike: a phrase pasted
     with a curly apostrophe ("doesn’t work") must match the answers that say it."""
     if not text.isascii():
@@ -80,7 +84,17 @@ def normalize_characters(text: str) -> str:
         text = _QUOTE_APOSTROPHE.sub("'", text)
     if "-" in text:  # "short-circuit" is "short circuit", "closed-path" "closed path"
         text = _WORD_HYPHEN.sub(" ", text)
+    if "." in text:
+        text = _DOTTED.sub(lambda m: _undotted(m, text), text)
     return expand_shorthand(text)
+
+
+def _undotted(m: re.Match, text: str) -> str:
+    """"g.p.e." as "gpe", the word the tokenizer would otherwise split at its last full stop
+    and read as a sentence's end; the full stop stays where a new sentence follows."""
+    letters = m.group(1).replace(".", "")
+    ends_sentence = m.group(2) and not _SENTENCE_GOES_ON.match(text, m.end())
+    return letters + "." if ends_sentence else letters
 
 
 def expand_shorthand(text: str) -> str:

@@ -26,7 +26,7 @@ TOP_KEYS = ("id", "question", "marks", "reference_answers", "concepts", "quantit
             "no_credit", "title", "description")
 REQUIRED = ("id", "question", "reference_answers")
 VOCABULARY_KEYS = ("phrases", "description")
-RELATION_KEYS = ("members", "link", "description")
+RELATION_KEYS = ("members", "link", "description", "ordered")
 ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*\Z")
 class _Reader:
     def __init__(self, located: Located, base_dir: Path | None):
@@ -140,7 +140,7 @@ class _Reader:
         return tuple(out)
 
     def relations(self, data: dict, concepts: set[str]) -> tuple[Relation, ...]:
-        """`relations: {NAME: {members: [concept, ...], link: [phrases], description}}`."""
+        """`relations: {NAME: {members: [concept, ...], link: [phrases], description, ordered}}`."""
         out = []
         for name, entry in self.mappings(data, "relations", "relation", RELATION_KEYS,
                                          "members: [concept, ...], link: [phrases]"):
@@ -156,8 +156,16 @@ class _Reader:
                     self.problems.append(Problem(
                         self.located.file, line, col, f"relation '{name}': '{member}' is not a concept "
                         f"of this question{did_you_mean(member, sorted(concepts))}", "a concept name"))
+            ordered = entry.get("ordered", False)
+            if not isinstance(ordered, bool):
+                self.problem(("value", entry, "ordered"), f"ordered of relation '{name}' must be true or "
+                             "false", "true or false")
+                ordered = False
+            elif ordered and len(members) != 2:
+                self.problem(("value", entry, "ordered"), f"relation '{name}' is ordered and has "
+                             f"{len(members)} members: an order links two", "two members")
             out.append(Relation(name, tuple(members), tuple(link),
-                                self.text(entry, "description", required=False)))
+                                self.text(entry, "description", required=False), ordered))
         return tuple(out)
 
     # -- rules ------------------------------------------------------------------------------

@@ -110,7 +110,8 @@ def question_to_dict(q: Question) -> dict:
         "expected_words": list(q.expected_words),
         **({"no_credit": list(q.no_credit)} if q.no_credit else {}),
         "relations": [{"name": r.name, "members": list(r.members), "link": list(r.link),
-                       "description": r.description} for r in q.relations],
+                       "description": r.description, **({"ordered": True} if r.ordered else {})}
+                      for r in q.relations],
     }
 
 
@@ -158,7 +159,8 @@ def question_from_dict(d: dict) -> Question:
             non_answers=tuple(d.get("non_answers") or ()),
             expected_words=tuple(d.get("expected_words") or ()),
             no_credit=tuple(d.get("no_credit") or ()),
-            relations=tuple(Relation(r["name"], tuple(r["members"]), tuple(r["link"]), r.get("description"))
+            relations=tuple(Relation(r["name"], tuple(r["members"]), tuple(r["link"]), r.get("description"),
+                                     bool(r.get("ordered", False)))
                             for r in d.get("relations") or ()),
         )
     except (KeyError, TypeError, ValueError) as err:

@@ -53,12 +53,17 @@ NAME = re.compile(r"[a-z][a-z0-9_]*\Z")
 @dataclass(frozen=True)
 class Relation:
     """A link the answer states between concepts of the rubric: `members` (concept names)
-    linked by one of the `link` phrases ("terminal 1" connected to "the positive terminal")."""
+    linked by one of the `link` phrases ("terminal 1" connected to "the positive terminal").
+
+    `ordered`: the two members are linked in the order listed, for links that go one way
+    ("potential energy" converted to "kinetic energy", "the force" causes "the acceleration");
+    otherwise either order states the link ("A and B are connected")."""
 
     name: str
     members: tuple[str, ...]
     link: tuple[str, ...]
     description: str | None = None
+    ordered: bool = False
 
 
 @dataclass(frozen=True)
@@ -207,7 +212,9 @@ def rubric_feature_specs(question: Question) -> list[FeatureSpec]:
 
 def relation_text(rel: Relation, concepts: dict[str, Concept]) -> str:
     """A relation in words when the teacher gave no description: "says terminal 1 and
-    positive terminal: connected"."""
+    positive terminal: connected"; in order, "says potential energy converted to kinetic energy"."""
     names = [concepts[m].phrases[0] if m in concepts and concepts[m].phrases else m.replace("_", " ")
              for m in rel.members]
+    if rel.ordered and len(names) == 2 and rel.link:
+        return f"says {names[0]} {rel.link[0]} {names[1]}"
     return f"says {' and '.join(names)}: {rel.link[0] if rel.link else ''}".rstrip(": ")

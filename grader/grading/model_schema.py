@@ -103,8 +103,9 @@ QUESTION = Fields({
     "source": Maybe(Text(4096)), "non_answers": Items(Text(1000), 10_000),
     "expected_words": Items(Text(200), 10_000), "no_credit": Items(Text(300), 1000),
     "relations": Items(Fields({"name": Text(300), "members": Items(Text(300), 100),
-                               "link": Items(Text(1000), 10_000), "description": Maybe(Text())},
-                              optional=("description",)), 10_000)},
+                               "link": Items(Text(1000), 10_000), "description": Maybe(Text()),
+                               "ordered": Flag()},
+                              optional=("description", "ordered")), 10_000)},
     optional=("source", "non_answers", "relations", "expected_words", "no_credit"))
 
 EXTRACTOR = Fields({

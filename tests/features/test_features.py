@@ -545,3 +545,15 @@ def test_parse_scope_of_neither_nor_covers_both_conjuncts():
                  ["preconj", "nsubjpass", "cc", "conj", "auxpass", "ROOT"],
                  ["neither", "a", "nor", "b", "be", "light"])
     assert scope_words(doc) == ["A", "B"]
+
+
+@pytest.mark.parametrize("text, read", [
+    ("its g.p.e. turns into k.e.", "its gpe turns into ke"),  # the full stop ended a sentence
+    ("K.E. It grows", "KE. It grows"),  # ... where one does end
+    ("g.p.e, k.e and e.g. this", "gpe, ke and eg this"),
+    ("9.8 m.s^-2 and 9.8 m.s-2", "9.8 m.s^-2 and 9.8 m.s-2"),  # units keep their dots
+    ("bulb a. B is on", "bulb a. B is on"), ("www.bbc.co.uk", "www.bbc.co.uk"),
+])
+def test_abbreviations_with_full_stops_are_their_letters(text, read):
+    from features.text import normalize
+    assert normalize(text) == read

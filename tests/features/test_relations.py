@@ -118,3 +118,81 @@ def test_a_relation_that_names_no_concept_is_pointed_at():
     problems = check_question_text(FILE.replace("relation(X,load_near_pivot", "relation(X,load_far"),
                                    "q.yaml")
     assert problems and "load_far" in problems[0].message
+
+
+ENERGY = Question(
+    id="falling", text="A ball is dropped. Describe the energy changes as it falls.",
+    reference_answers=("Gravitational potential energy is transferred to kinetic energy.",),
+    concepts=(Concept("gpe", ("potential energy", "gpe")), Concept("ke", ("kinetic energy", "ke")),
+              Concept("force", ("force",)), Concept("speed", ("speed",))),
+    relations=(Relation("gpe_to_ke", ("gpe", "ke"), ("converted to", "turns into", "transferred to"), ordered=True),
+               Relation("force_speed", ("force", "speed"), ("changes",), ordered=True),
+               Relation("either_way", ("gpe", "ke"), ("converted to",))))
+
+
+@pytest.mark.parametrize("answer, state", [
+    ("GPE is converted to KE", "present"),
+    ("potential energy turns into kinetic energy", "present"),
+    ("kinetic energy is converted into potential energy", "absent"),  # the other way
+    ("KE is converted to GPE", "absent"),
+    ("GPE is not converted to KE", "negated"),
+    ("GPE and KE are converted", "absent"),  # no order said
+    ("GPE converts into KE", "present"),  # any form of the link's words
+    ("GPE is made into KE", "absent"),  # no link of the relation
+    ("GPE is converted into KE", "present"),  # "into" for "to"
+    ("its g.p.e. turns to k.e.", "present"),  # letters with full stops; "to" for "into"
+    ("energy is transferred from GPE to KE", "present"),  # "from X to Y" after the link
+    ("energy is transferred from KE to GPE", "absent"),
+    ("GPE is transferred", "absent"),
+])
+def test_an_ordered_relation_links_its_members_in_the_order_listed(answer, state):
+    fx = FeatureExtractor(ENERGY, model=FALLBACK).fit(["x"])
+    assert fx.transform([answer]).iloc[0]["relation:gpe_to_ke"] == state
+
+
+@pytest.mark.parametrize("answer, ordered, either", [
+    ("the force changes the speed", "present", "absent"),
+    ("the speed is changed by the force", "present", "absent"),  # the doer after "by"
+    ("the speed changes the force", "absent", "absent"),
+    ("KE is converted to GPE", "absent", "present"),  # a relation without order: either way
+])
+def test_a_passive_with_by_names_the_doer_after_the_link(answer, ordered, either):
+    row = FeatureExtractor(ENERGY, model=FALLBACK).fit(["x"]).transform([answer]).iloc[0]
+    assert (row["relation:force_speed"], row["relation:either_way"]) == (ordered, either)
+
+
+def test_an_ordered_relation_is_described_in_its_order():
+    fx = FeatureExtractor(ENERGY, model=FALLBACK).fit(["x"])
+    assert fx.descriptions_["relation:gpe_to_ke"] == "says potential energy converted to kinetic energy"
+    assert fx.descriptions_["relation:either_way"] == "says potential energy and kinetic energy: converted to"
+
+
+def test_an_ordered_relation_in_a_question_file_needs_two_members_and_true_or_false():
+    text = FILE.replace("    link: [close, near, next to]", "    link: [close, near, next to]\n    ordered: true")
+    assert check_question_text(text, "q.yaml") == []
+    problems = check_question_text(text.replace("ordered: true", "ordered: yes please"), "q.yaml")
+    assert [(p.line, p.column, p.message) for p in problems] == [
+        (12, 14, "ordered of relation 'load_near_pivot' must be true or false")]
+    problems = check_question_text(text.replace("members: [load, pivot]", "members: [load]"), "q.yaml")
+    assert [(p.line, p.message) for p in problems] == [
+        (12, "relation 'load_near_pivot' is ordered and has 1 members: an order links two")]
+
+
+def test_a_model_file_keeps_the_order_of_a_relation(tmp_path):
+    import dataclasses
+
+    from grader.grading.model import GradingModel
+    from tests.data import marked_answers, small_question
+
+    question = small_question()
+    question = dataclasses.replace(question, relations=(
+        Relation("gap_stops_current", ("gap", "current"), ("stops",), ordered=True),
+        Relation("either", ("gap", "current"), ("stops",))))
+    answers, marks = marked_answers()
+    model = GradingModel.train(question, answers, marks, n_resamples=0, wording_support=False)
+    model.save(tmp_path / "m.json")
+    loaded = GradingModel.load(tmp_path / "m.json")
+    assert [r.ordered for r in loaded.question.relations] == [True, False]
+    rows = loaded.extractor.transform(["the gap stops the current", "the current stops the gap"])
+    assert list(rows["relation:gap_stops_current"]) == ["present", "absent"]
+    assert list(rows["relation:either"]) == ["present", "present"]
