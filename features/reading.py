@@ -15,7 +15,7 @@ from spacy.tokens import Doc
 
 from .lexicon import read_tokens, read_tokens_batch
 from .negation import negation_scopes, resolve_negations
-from .spelling import Speller
+from .spelling import DENYING_PREFIXES, Speller
 
 
 @dataclass
@@ -35,7 +35,7 @@ class Analysis:
 
 def analyse(doc: Doc, speller: Speller, use_parse: bool, text: str | None = None) -> Analysis:
     """`text`: the text the doc was made from (doc.text), when the caller has it."""
-    return _analysed(doc, read_tokens(doc, speller), use_parse, doc.text if text is None else text)
+    return _analysed(doc, read_tokens(doc, speller), use_parse, doc.text if text is None else text, speller)
 
 
 def analyse_batch(docs: Sequence[Doc], speller: Speller, use_parse: bool,
@@ -45,15 +45,17 @@ def analyse_batch(docs: Sequence[Doc], speller: Speller, use_parse: bool,
     read = read_tokens_batch(docs, speller)
     if texts is None:
         texts = [doc.text for doc in docs]
-    return [_analysed(doc, tokens, use_parse, text) for doc, tokens, text in zip(docs, read, texts)]
+    return [_analysed(doc, tokens, use_parse, text, speller) for doc, tokens, text in zip(docs, read, texts)]
 
 
-def _analysed(doc: Doc, tokens: tuple[list[str], list[str], int], use_parse: bool, text: str
-              ) -> Analysis:
+def _analysed(doc: Doc, tokens: tuple[list[str], list[str], int], use_parse: bool, text: str,
+              speller: Speller) -> Analysis:
     keys, norms, words = tokens
     if "long" in keys:
         _no_longer(doc, keys)
     scopes = negation_scopes(doc, use_parse, keys)
+    if any(k.startswith(DENYING_PREFIXES) for k in keys):
+        scopes += _denied_by_prefix(keys, speller)
     negated = [False] * len(keys)
     for scope in scopes:
         for i in scope:
@@ -63,6 +65,19 @@ def _analysed(doc: Doc, tokens: tuple[list[str], list[str], int], use_parse: boo
     text_keys = list(keys)
     text_negated = resolve_negations(text_keys, scopes)
     return Analysis(doc, keys, negated, text_keys, text_negated, norms, words, text)
+
+
+def _denied_by_prefix(keys: list[str], speller: Speller) -> list[list[int]]:
+    """Words that deny a question's word with a prefix, as one-word negation scopes: the key
+    of "unbalanced" becomes "balance", denied; "non zero" (from "non-zero") denies "zero"."""
+    scopes = []
+    for i, key in enumerate(keys):
+        if key == "non" and i + 1 < len(keys) and keys[i + 1].isalnum():
+            scopes.append([i + 1])
+        elif (base := speller.denied_word(key)) is not None:
+            keys[i] = base
+            scopes.append([i])
+    return scopes
 
 
 def _no_longer(doc: Doc, keys: list[str]) -> None:

@@ -32,7 +32,14 @@ from .text import normalize
 #: mostly a pronoun, "one of the bulbs").
 NUMBER_KEYS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split()) if i != 1}
+#: Prefixes that make another word: a word with one is never a slip for the word without it
+#: ("imbalanced" is not a misspelt "balanced", "incomplete" not "complete").
 NEGATING_PREFIXES = ("in", "un", "im", "ir", "il", "dis", "non", "mis")
+#: Prefixes that deny the word they are put before ("unbalanced", "nonzero"); "in", "im",
+#: "dis" are left out: "inside", "impulse", "discharge" are words of their own.
+DENYING_PREFIXES = ("non", "un")
+#: Words that start like a denial and are not one.
+NOT_PREFIXED = frozenset({"unless", "union", "unions", "nonsense", "until", "unto", "under"})
 MIN_FUZZY_LENGTH = 4  # shorter tokens are too ambiguous to correct ("gay" stays "gay")
 KNOWN_WORD_CUTOFF = 0.85  # "batter" -> battery: one edit in seven letters
 
@@ -95,6 +102,8 @@ class Speller:
             return self.vocabulary[lower]
         if len(lower) < MIN_FUZZY_LENGTH or not lower.isalpha() or not self._choices:
             return lemma
+        if self._prefixed(lower, NEGATING_PREFIXES) is not None:  # "unbalanced" is no slip for "balanced"
+            return lemma
         if lower in self._known:
             # A real word can still be a slip for a question word ("batter" for battery):
             # mended only when long and nearly identical.
@@ -103,6 +112,26 @@ class Speller:
             return self._closest(lower, KNOWN_WORD_CUTOFF) or lemma
         return (self._closest(lower, cutoff(len(lower))) or _function_word(lower, cutoff(len(lower)))
                 or lemma)
+
+    def denied_word(self, key: str) -> str | None:
+        """The question's word that a word denies with its prefix: "unbalanced" -> "balance",
+        "nonmagnetic" -> "magnetic"; None for any other word, and for one the question itself
+        uses ("unbalanced" in a phrase is a word of its own)."""
+        if key in self._lemmas:
+            return None
+        return self._prefixed(key, DENYING_PREFIXES)
+
+    def _prefixed(self, word: str, prefixes: tuple[str, ...]) -> str | None:
+        """The question's word (its key) that `word` is with one of the prefixes before it."""
+        if not word.startswith(prefixes) or word in NOT_PREFIXED:
+            return None
+        for prefix in prefixes:
+            rest = word[len(prefix):]
+            if word.startswith(prefix) and len(rest) >= 3 and rest.isalpha():
+                base = self.norm(rest, rest)
+                if base in self._lemmas or rest in self.vocabulary:  # "zero" has the key "0"
+                    return base
+        return None
 
     def _closest(self, word: str, min_similarity: float) -> str | None:
         """The lemma of the closest vocabulary word, by either of two similarities: the

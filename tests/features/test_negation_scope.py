@@ -122,3 +122,36 @@ def test_no_longer_turns_an_antonym_once(fx):
     # the reference says the magnets attract: "no longer attract" says they repel, once
     assert fx.transform(["the magnets no longer attract"]).iloc[0]["ref:attract"] == "negated"
     assert fx.transform(["the magnets attract"]).iloc[0]["ref:attract"] == "present"
+
+
+FORCES = Question(
+    id="car", text="A car moves at a steady speed. What can you say about the forces on it?",
+    reference_answers=("The forces are balanced, so the resultant force is zero.",),
+    concepts=(Concept("balanced", ("balanced",)), Concept("equal", ("forces are equal",)),
+              Concept("zero_net", ("resultant force is zero",)), Concept("less", ("less force",))))
+
+
+@pytest.mark.parametrize("answer, concept, state", [
+    # a prefix that denies a question's word: the spelling corrector read "unbalanced" as
+    # "balanced" and "unequal" as "equal", the opposite of what they say
+    ("the forces are unbalanced", "balanced", "negated"),
+    ("the forces are balanced", "balanced", "present"),
+    ("unequal forces", "equal", "negated"),
+    ("the resultant force is non-zero", "zero_net", "negated"),
+    ("a nonzero resultant force", "zero_net", "negated"),
+    ("the forces are imbalanced", "balanced", "absent"),  # not a slip for "balanced"
+    ("it keeps going unless a force acts", "less", "absent"),  # "unless" denies nothing
+])
+def test_a_prefix_that_denies_a_word_reads_as_the_word_denied(answer, concept, state):
+    fx = FeatureExtractor(FORCES, model=FALLBACK).fit(["x"])
+    assert fx.transform([answer]).iloc[0][f"concept:{concept}"] == state
+
+
+def test_a_word_with_a_prefix_the_teacher_uses_is_a_word_of_its_own():
+    import dataclasses
+
+    q = dataclasses.replace(FORCES, concepts=FORCES.concepts + (Concept("unbalanced", ("unbalanced",)),))
+    rows = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform(
+        ["the forces are unbalanced", "the forces are not unbalanced"])
+    assert list(rows["concept:unbalanced"]) == ["present", "negated"]
+    assert list(rows["concept:balanced"]) == ["absent", "absent"]
