@@ -185,6 +185,7 @@ class FeatureExtractor:
                                                                      self.speller_)
                                            for k in keys if is_content(k))
         self._question_words = frozenset(self.speller_.vocabulary.values())
+        self._asked = question_keys(self.nlp_, q, self.speller_)
         self._chatter_columns = frozenset(
             column for column, keyed in phrases.items()
             if keyed and all(is_chatter(tuple(k for k in keys if is_content(k)),
@@ -241,10 +242,9 @@ class FeatureExtractor:
         """The `ref:*` and `term:*` features whose words are all words of the question itself:
         saying them restates the question, which is no reason for a mark."""
         self._check_fitted()
-        asked = question_keys(self.nlp_, self.question, self.speller_)
         return frozenset(feature_name(family, p.name)
                          for family, phrases in (("ref", self.reference_.phrases), ("term", self.terms_))
-                         for p in phrases if p.keys and all(k in asked for k in p.keys[0]))
+                         for p in phrases if p.keys and all(k in self._asked for k in p.keys[0]))
 
     # ------------------------------------------------------------------ transforming
     def _check_fitted(self) -> None:
@@ -348,7 +348,7 @@ class FeatureExtractor:
                                    any(not c.startswith("term:") and c not in chatter
                                        for c in found)
                                    or not self._symbols.isdisjoint(k.lower() for k in a.keys),
-                                   self._non_answer_words, self._question_words)
+                                   self._non_answer_words, self._question_words, self._asked)
         row += [coverage, precision, float(a.words), "yes" if non_answer else "no"]
         return row
 

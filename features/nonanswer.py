@@ -32,6 +32,7 @@ NON_ANSWER_WORDS = frozenset({
     "need", "wanna", "gonna", "physics", "physic", "science", "teacher", "class", "homework", "exam",
     "quiz", "lesson", "lunch", "friend", "game", "blah", "nah", "whats", "anyone", "nothing",
     "sense", "make", "ask", "stuck", "lost", "again", "try", "tried", "work", "figure",
+    "learn", "learnt", "teach", "taught", "study",
 })
 
 #: An unknown string of letters whose letter pairs average below this log-probability
@@ -43,18 +44,32 @@ _START, _END = 26, 27
 
 def is_non_answer(text: str, content: dict[str, bool], mentions_feature: bool,
                   extra_words: frozenset[str] = frozenset(),
-                  question_words: frozenset[str] = frozenset()) -> bool:
-    """`content`: the answer's content keys (see `reference.content_polarity`);
-    `extra_words`: the content words of the question's own non-answer phrases;
-    `question_words`: words of the question, never gibberish."""
+                  question_words: frozenset[str] = frozenset(),
+                  asked: frozenset[str] = frozenset()) -> bool:
+    """`content`: the answer's content keys (see `reference.content_polarity`: said or
+    denied); `extra_words`: the content words of the question's own non-answer phrases;
+    `question_words`: words of the question, never gibberish; `asked`: the content words
+    of the question's text, which an answer that says it does not know may repeat ("idk
+    what a crowbar is") and still say nothing."""
     if not any(c.isalnum() for c in text):
         return True
     if mentions_feature:
-        return False
+        return _not_knowing(content) and all(k in NON_ANSWER_WORDS or k in extra_words or k in asked
+                                            for k in content)
     # A stray letter ("l", "x") is no answer unless it is a label or symbol the question
     # uses ("bulb A", "g"), which the caller counts in `mentions_feature`.
     return all(k in NON_ANSWER_WORDS or k in extra_words or (len(k) == 1 and k.isalpha())
                or (k not in question_words and is_gibberish(k)) for k in content)
+
+
+def _not_knowing(content: dict[str, bool]) -> bool:
+    """Does the answer say it does not know ("idk", "I don't know", "no idea", "not sure")?"""
+    return any(k in content for k in _NOT_KNOWING) or any(
+        content.get(k) is False for k in _NOT_KNOWN)
+
+
+_NOT_KNOWING = ("idk", "dunno", "idea", "clue")  # "no idea", and "any idea?"
+_NOT_KNOWN = ("know", "sure", "understand", "remember", "learn")  # said denied
 
 
 def is_chatter(keys: tuple[str, ...], extra_words: frozenset[str] = frozenset()) -> bool:

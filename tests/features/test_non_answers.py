@@ -30,6 +30,8 @@ def fx() -> FeatureExtractor:
     "I do not know", "not sure lol",  # the rubric lists these as a concept: still non-answers
     "can you help me please", "this is so boring", "i hate physics",
     "see my notes", "Ask my lab partner!",  # the question file's own non-answer phrases
+    # not knowing, and only the question's own words: they were answers
+    "idk what a string is", "I have no idea why the pitch is higher", "we didn't learn this",
 ])
 def test_non_answers_whatever_the_rubric_lists(fx, answer):
     assert fx.transform([answer]).iloc[0]["non_answer"] == "yes"
@@ -37,7 +39,8 @@ def test_non_answers_whatever_the_rubric_lists(fx, answer):
 
 @pytest.mark.parametrize("answer", [
     "the string vibrates faster", "frequency", "it vibrats fastr", "shorter",
-    "I'm not sure, but the string vibrates faster",
+    "I'm not sure, but the string vibrates faster", "I don't know, it vibrates faster",
+    "the shorter string has a higher pitch",  # the question's words without "I don't know"
     "resonance",  # a physics word the question does not use is an answer (a wrong one)
     "440 hz", "it is 3 kHz",
 ])
