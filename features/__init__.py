@@ -15,7 +15,9 @@ module:
 - `negation`: which tokens a negation applies to (parse-based or rule-based scope), and
   negated antonyms ("not the same" = "different") for reference words and terms.
 - `concepts`: one PhraseMatcher for all phrases; present / negated / absent.
-- `quantities`: numbers and units (pint) against the rubric's expected values.
+- `quantities`: numbers and units (pint) against the rubric's expected values;
+  `answer_quantities`: the values one answer gives (not those it denies, or its symbol "g").
+- `relations`: links the answer states between the rubric's concepts.
 - `reference`: `ref:*` phrases, coverage and precision from the reference answers.
 - `reference_quantities`: the values the reference answers give ("20 N m"), checked as
   quantities (`quantity:reference_value`) where the question file lists none of their kind.
@@ -23,6 +25,7 @@ module:
 - `nonanswer`: "I don't know", "help", empty.
 - `text_model`: a word and letter n-gram model of the marked answers' wording (not a
   feature: the grading model's second reader, `grader.grading.wording`).
+- `descriptions`: what each column means, in a teacher's words.
 - `extractor`: the fit/transform object tying these together; `bench`: benchmarks.
 """
 

@@ -12,7 +12,6 @@ the same columns on the training answers and on new ones. Answers are streamed t
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections import Counter
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from itertools import islice
@@ -21,12 +20,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from knowledge.schema import (CONCEPT_VALUES, TERM_VALUES, FeatureSpec, Quantity, Question,
-                              feature_name, rubric_feature_specs)
+from knowledge.schema import FeatureSpec, Quantity, Question, feature_name
 
-from . import quantities as qty
+from .answer_quantities import answer_quantities
 from .concepts import ABSENT, PRESENT, FeatureMatcher, opposite_phrases, phrase_keys, \
     question_symbols
+from .descriptions import BASE_COLUMNS, feature_specs, opposite_texts
 from .frames import frame_of_arrays
 from .lexicon import feature_suffix, is_content, label_words, phrase_text, set_keys
 from .nlp import has_parser, load_nlp, pipeline_name_problem
@@ -43,7 +42,6 @@ from .terms import answer_grams, select_terms
 from .text import is_missing, normalize
 
 FORMAT_VERSION = 1
-BASE_COLUMNS = ("coverage", "precision", "length", "non_answer")
 
 
 class NotFittedError(RuntimeError):
@@ -214,27 +212,10 @@ class FeatureExtractor:
                                 if quantity.negative_means else None for quantity in q.quantities]
         self._symbols = question_symbols(self.nlp_, q)
 
-        rubric = rubric_feature_specs(q)
-        base = [s for s in rubric if s.name in BASE_COLUMNS]
-        specs = [s for s in rubric if s.name not in BASE_COLUMNS]
-        for p in self.reference_.phrases:
-            specs.append(FeatureSpec(feature_name("ref", p.name), "categorical", CONCEPT_VALUES,
-                                     f'mentions "{p.text}"{_alike(p)} (from the reference answer)'))
-        for p in self.terms_:
-            specs.append(FeatureSpec(feature_name("term", p.name), "categorical", TERM_VALUES,
-                                     f'mentions "{p.text}" (a word that separates the marks '
-                                     'in the marked answers)'))
-        for mark in (self.exemplars_.marks if self.exemplars_ is not None else ()):
-            specs.append(FeatureSpec(feature_name("similarity", mark), "numeric", None,
-                                     f"says most of what an answer marked {mark} said "
-                                     "(share of its words, 0-1)"))
-        self.feature_specs_: list[FeatureSpec] = specs + base
+        self.feature_specs_: list[FeatureSpec] = feature_specs(q, self.reference_.phrases, self.terms_,
+                                                               self.exemplars_)
         self.descriptions_: dict[str, str] = {s.name: s.description for s in self.feature_specs_}
-        # The antonyms that also say a reference phrase or term negated: "open path" is the
-        # reference's "closed path" negated; "mentions "closed path", but with a negation"
-        # alone would hide it from the teacher.
-        self.opposites_: dict[str, str] = {column: _opposite_text(keyed) for column, keyed in opposites.items()
-                                           if column in self.descriptions_}
+        self.opposites_: dict[str, str] = opposite_texts(opposites, self.descriptions_)
         self._columns = [s.name for s in self.feature_specs_]
         self._numeric = {s.name for s in self.feature_specs_ if s.kind == "numeric"}
 
@@ -322,7 +303,7 @@ class FeatureExtractor:
             found = self.rubric_matcher_.states(doc, a.negated, a.keys)
             set_keys(doc, a.text_keys, a.norms)
             found.update(self.text_matcher_.states(doc, a.text_negated, a.text_keys))
-        verdicts = self._quantities(a) if self.quantities_ else []
+        verdicts = answer_quantities(a, self.quantities_) if self.quantities_ else []
         for concept, verdict in zip(self._negative_means, verdicts):
             # "-9.8 m/s^2" with up positive says "downward"
             if concept and verdict.value < 0 and found.get(concept, ABSENT) == ABSENT:
@@ -351,24 +332,6 @@ class FeatureExtractor:
                                    self._non_answer_words, self._question_words, self._asked)
         row += [coverage, precision, float(a.words), "yes" if non_answer else "no"]
         return row
-
-    def _quantities(self, a: Analysis) -> list[qty.Check]:
-        """The verdict on each expected quantity: numbers the answer denies ("not 9.8 m/s^2")
-        do not count, and the quantity's symbol ("g") counts as its value when the question
-        file says so."""
-        quantities = self.quantities_
-        said, denied = _split_denied(qty.find_numbers(a.text), a.doc, a.negated)
-        verdicts = []
-        for quantity in quantities:
-            verdict = qty.check(quantity, said, quantities)
-            if verdict.status == "missing" and quantity.symbol and quantity.symbol in a.text \
-                    and qty.symbol_said(a.doc, quantity.symbol, a.negated):
-                verdict = qty.Check("correct", quantity.value)
-            elif verdict.status == "missing" and denied \
-                    and qty.check(quantity, denied, quantities).status != "missing":
-                verdict = qty.Check("negated", math.nan)  # "it is not 9.8 m/s^2"
-            verdicts.append(verdict)
-        return verdicts
 
     def _frame(self, rows: list[list[Any]]) -> pd.DataFrame:
         columns = list(zip(*rows)) if rows else [()] * len(self._columns)
@@ -422,36 +385,8 @@ def transform_stream(fx: FeatureExtractor, answers: Iterable[Any], chunk_size: i
     return fx.transform_chunks(answers, chunk_size)
 
 
-def _split_denied(mentions: list[qty.Mention], doc: Any, negated: list[bool]
-                  ) -> tuple[list[qty.Mention], list[qty.Mention]]:
-    """(numbers the answer says, numbers it denies): a number inside a negation's scope
-    ("not 9.8 m/s^2") is not a value the answer gives."""
-    if not any(negated):
-        return mentions, []
-    said, denied = [], []
-    for m in mentions:
-        span = doc.char_span(m.start, m.end, alignment_mode="expand")
-        (denied if span is not None and len(span) and negated[span.start] else said).append(m)
-    return said, denied
-
-
 def _answer_keys(a: Analysis) -> frozenset[str]:
     return polarity_keys(content_polarity(a.text_keys, a.text_negated))
-
-
-def _alike(p: RefPhrase, shown: int = 3) -> str:
-    """' or the like ("repel", "push apart")' for a reference phrase a rubric concept lends its
-    phrases to (the answer may say any of them), "" otherwise."""
-    others = list(dict.fromkeys(t for t in map(phrase_text, p.keys[1:]) if t != p.text))
-    if not others:
-        return ""
-    return " or the like (" + ", ".join(f'"{t}"' for t in others[:shown]) + (", ..." if len(others) > shown else "") + ")"
-
-
-def _opposite_text(opposites: Sequence[tuple[str, ...]], shown: int = 2) -> str:
-    """'"open path"' (or '"different state" or "unequal state"') from a phrase's antonym keys."""
-    texts = list(dict.fromkeys(map(phrase_text, opposites)))
-    return " or ".join(f'"{t}"' for t in texts[:shown]) + (" or the like" if len(texts) > shown else "")
 
 
 def _phrase_dict(p: RefPhrase) -> dict[str, Any]:
