@@ -18,7 +18,8 @@ from typing import Any, Sequence
 import pandas as pd
 
 from grader.app.background import FAILED, READY, RUNNING, UNKNOWN, BackgroundJobs
-from grader.app.session import TRAIN_PARAMS, QuestionSession
+from grader.app.model_cache import TRAIN_PARAMS
+from grader.app.session import QuestionSession
 from grader.exams.exam_io import atomic_write_text, read_marked_answers
 
 FOLDS = 5

@@ -134,7 +134,7 @@ class RetrainJobs:
 def retrain_job(question_path: Path, training_text: str, training_path: Path, cache_dir: Path,
                 train_or_load: Callable):
     """A job for `RetrainJobs`: train the question's model on `training_text` into the model
-    cache (`train_or_load` of `grader.app.session`), then write the training file (which makes
+    cache (`train_or_load` of `grader.app.model_cache`), then write the training file (which makes
     the page re-open the exam, finding the model already trained: the re-marking is all that
     is left)."""
     from grader.exams.exam_io import atomic_write_text

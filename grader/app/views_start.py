@@ -16,7 +16,8 @@ import streamlit as st
 from grader.app.review import with_decisions
 from grader.app.review_store import ConflictError, NewDecision, ReviewStore
 from grader.app.review_training import extended_training_text
-from grader.app.session import ExamSession, QuestionSession, train_or_load
+from grader.app.model_cache import train_or_load
+from grader.app.session import ExamSession, QuestionSession
 from grader.app.settings import AppSettings
 from grader.app.starter import NoModel, RetrainJobs, retrain_due, retrain_job
 from grader.app.ui import (answer_key, ask_name, marker, md_escape, notice, ready_to_decide, show_notice,

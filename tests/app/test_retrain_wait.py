@@ -21,7 +21,8 @@ from grader.app.background import FAILED, READY, RUNNING, UNKNOWN, BackgroundJob
 from grader.app.cross_validation import CrossValidations
 from grader.app.review_store import Decision
 from grader.app.review_training import write_extended_training
-from grader.app.session import exam_id_for, extended_training_path, open_exam, prepare_sample, train_or_load
+from grader.app.model_cache import train_or_load
+from grader.app.session import exam_id_for, extended_training_path, open_exam, prepare_sample
 from grader.app.settings import AppSettings
 from grader.grading.agreement import CHUNKS
 

@@ -13,7 +13,8 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from grader.app.review_store import ReviewStore  # noqa: E402
 from grader.app.review_training import extended_training_text  # noqa: E402
-from grader.app.session import open_exam, train_or_load  # noqa: E402
+from grader.app.model_cache import train_or_load  # noqa: E402
+from grader.app.session import open_exam  # noqa: E402
 from grader.app.settings import REPO, AppSettings  # noqa: E402
 from grader.app.starter import NO_MODEL_NOTE, RetrainJobs, retrain_due, retrain_job  # noqa: E402
 from grader.app.uploads import save_upload  # noqa: E402
