@@ -14,6 +14,7 @@ themselves are found by `numerals`; this module reads their units and checks the
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Sequence
@@ -303,7 +304,7 @@ def _ends_units(word: str) -> bool:
     if word in ("/", "*", "1") or low in ("squared", "cubed", "square", "cubic") or low in _DEGREE_WORDS \
             or low in _SCALES_OF:
         return False
-    return not any(_reads_alone(o) for o in _atom_expr(word))
+    return not any(_reads_alone(o) for form in (word, *_si_forms(word)) for o in _atom_expr(form))
 
 
 @lru_cache(maxsize=65536)
@@ -357,6 +358,29 @@ def _fits(m: Mention, dims: set) -> bool:
 def _readings(m: Mention, target: pint.Unit) -> list[tuple[str, float]]:
     """(status, value) for each way of reading the unit words after a number."""
     words = m.unit_words
+    read = _read_as_written(m.value, words, target)
+    if read[0][0] == "wrong_value":  # a reading of the expected dimension
+        return read
+    lettered = [w for w in words if any(c.isalpha() for c in w)]
+    if read[0][0] == "wrong_unit" and lettered and all(w.isupper() for w in lettered):
+        # "20 M/S", "72 KM/H": in capitals, a unit of another dimension (molar per siemens)
+        # is no reading; the same letters in lower case may be
+        lower = _read_as_written(m.value, tuple(w.lower() for w in words), target)
+        if lower[0][0] == "wrong_value":
+            return lower
+    if lettered and all(w.islower() for w in lettered):
+        # "20 n", "5 kj", "60 db", "20 nm" for a moment: in lower case, where nothing read as
+        # written has the expected dimension, the letters as SI writes them may
+        for variant in _si_cases(words):
+            cased = _read_as_written(m.value, variant, target)
+            if cased[0][0] == "wrong_value":
+                return cased
+    return read
+
+
+def _read_as_written(value: float, words: tuple[str, ...], target: pint.Unit) -> list[tuple[str, float]]:
+    """[(status, value)]: the value in the expected unit (wrong_value, to be compared), else
+    a wrong unit or no unit, reading the longest unit expression first."""
     wrong: list[tuple[str, float]] = []
     for n in range(len(words), 0, -1):  # longest unit expression first
         prefix = words[:n]
@@ -365,18 +389,37 @@ def _readings(m: Mention, target: pint.Unit) -> list[tuple[str, float]]:
         readings = parse_unit(prefix)
         for unit in readings:
             if unit.dimensionality == target.dimensionality and _energy_for_a_moment(unit, target):
-                wrong = wrong or [("wrong_unit", m.value)]
+                wrong = wrong or [("wrong_unit", value)]
             elif unit.dimensionality == target.dimensionality:
-                converted = ureg().Quantity(m.value, unit).to(target).magnitude
+                converted = ureg().Quantity(value, unit).to(target).magnitude
                 return [("wrong_value", float(converted))]
         if readings and not wrong and not (
                 readings[0].dimensionality == ureg().dimensionless.dimensionality):
-            wrong = [("wrong_unit", m.value)]
-    shouted = [w for w in words if any(c.isalpha() for c in w)]
-    if wrong and shouted and all(w.isupper() for w in shouted):
-        # "20 M/S", "72 KM/H": in capitals, a unit of another dimension (molar per siemens)
-        # is no reading; the same letters in lower case may be
-        lower = _readings(Mention(m.value, tuple(w.lower() for w in words), m.start, m.end), target)
-        if lower[0][0] == "wrong_value":  # a reading of the expected dimension
-            return lower
-    return wrong or [("no_unit", m.value)]
+            wrong = [("wrong_unit", value)]
+    return wrong or [("no_unit", value)]
+
+
+_SI_PREFIXES = frozenset("kmcdunpμ")
+
+
+def _si_cases(words: tuple[str, ...], most_atoms: int = 3) -> list[tuple[str, ...]]:
+    """The unit words with their letters as SI writes units: "N" for "n", "kJ" for "kj",
+    "dB" for "db", "Nm" for "nm" (at most `most_atoms` words recased at once)."""
+    options = [[w, *_si_forms(w)] for w in words]
+    if sum(len(o) > 1 for o in options) > most_atoms:
+        return []
+    return [v for v in itertools.product(*options) if v != words]
+
+
+@lru_cache(maxsize=4096)
+def _si_forms(word: str) -> tuple[str, ...]:
+    """A lower-case unit word of up to three letters as SI would write it: a capital first
+    ("n" -> "N", "pa" -> "Pa") or after a prefix letter ("kj" -> "kJ", "db" -> "dB")."""
+    m = re.fullmatch(r"([a-zμ]{1,3})((?:\^|\*\*)?-?\d)?", word)
+    if m is None or (word in NOT_UNITS and word not in ("n", "t")) or word in _DEGREE_WORDS or word == "per":
+        return ()
+    letters, rest = m.group(1), m.group(2) or ""
+    forms = [letters.capitalize()]
+    if len(letters) >= 2 and letters[0] in _SI_PREFIXES:
+        forms.append(letters[0] + letters[1:].capitalize())
+    return tuple(f + rest for f in dict.fromkeys(forms) if f != letters)

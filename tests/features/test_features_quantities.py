@@ -229,3 +229,23 @@ def test_a_moment_in_joules_has_the_wrong_unit_and_work_in_newton_metres_the_rig
     work = Quantity("work", 20, "J", tolerance=0.02)
     assert verdict("20 Nm", work).status == "correct"
     assert verdict("20 J", work).status == "correct"
+
+
+@pytest.mark.parametrize("answer, q", [
+    ("20 n", Quantity("force", 20, "N")), ("3 kn", Quantity("force", 3000, "N")),
+    ("5 j", Quantity("energy", 5, "J")), ("5 kj", Quantity("energy", 5000, "J")),
+    ("5 kw", Quantity("power", 5000, "W")), ("50 pa", Quantity("pressure", 50, "Pa")),
+    ("60 db", Quantity("level", 60, "dB")), ("0.5 t", Quantity("field", 0.5, "T")),
+    ("20 nm", Quantity("moment", 20, "N*m")), ("20 n m", Quantity("moment", 20, "N*m")),
+    ("20 n/kg", Quantity("g", 20, "N/kg")), ("the answer is 20 n because f = ma", Quantity("force", 20, "N")),
+])
+def test_units_in_lower_case_read_as_si_writes_them_where_nothing_else_fits(answer, q):
+    assert verdict(answer, q).status == "correct"  # before: no unit, or decibarns for "db"
+
+
+def test_units_in_lower_case_keep_their_own_reading_first():
+    assert verdict("500 nm", Quantity("wavelength", 5e-7, "m")).status == "correct"  # nanometres
+    assert verdict("2 ms", Quantity("time", 0.002, "s")).status == "correct"  # milliseconds
+    assert verdict("20 kg", Quantity("force", 20, "N")).status == "wrong_unit"
+    assert verdict("20 m", Quantity("force", 20, "N")).status == "wrong_unit"
+    assert verdict("it is 5 in the box", Quantity("force", 5, "N")).status == "no_unit"
