@@ -15,7 +15,8 @@ module:
 - `negation`: which tokens a negation applies to (parse-based or rule-based scope), and
   negated antonyms ("not the same" = "different") for reference words and terms.
 - `concepts`: one PhraseMatcher for all phrases; present / negated / absent.
-- `quantities`: numbers and units (pint) against the rubric's expected values;
+- `quantities`: numbers and units (pint) against the rubric's expected values, the units as
+  students spell them read by `unit_spelling`;
   `answer_quantities`: the values one answer gives (not those it denies, or its symbol "g").
 - `relations`: links the answer states between the rubric's concepts.
 - `reference`: `ref:*` phrases, coverage and precision from the reference answers.
