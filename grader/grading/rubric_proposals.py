@@ -23,6 +23,7 @@ import numpy as np
 
 from features.lexicon import feature_suffix, phrase_text
 from features.negation import CUES
+from features.nonanswer import NON_ANSWER_WORDS
 from features.terms import answer_grams, mutual_information
 
 CONCEPT, MISCONCEPTION = "concept", "misconception"
@@ -82,12 +83,14 @@ def propose(question, ids: Sequence[str], answers: Sequence[str], marks: Sequenc
         return []
     from features.concepts import phrase_keys
     from features.extractor import FeatureExtractor
+    from features.reference import question_keys
 
     fx = FeatureExtractor(question, n_terms=0, similarity=False).fit(list(answers))
     read = fx.read(list(answers))
     known = _known_words(phrase_keys(fx.nlp_, [p for c in (*question.concepts, *question.misconceptions)
                                                for p in c.phrases], fx.speller_))
-    candidates = _candidates([(a.keys, a.negated) for a in read], marks, order, min_answers, known)
+    asked = question_keys(fx.nlp_, question, fx.speller_)
+    candidates = _candidates([(a.keys, a.negated) for a in read], marks, order, min_answers, known, asked)
     chosen = _group(candidates, marks, {CONCEPT: max_concepts, MISCONCEPTION: max_misconceptions})
     taken = {c.name for c in question.concepts} | {m.name for m in question.misconceptions} | {
         r.name for r in getattr(question, "relations", ())}
@@ -130,8 +133,12 @@ def _known_words(keyed: list[tuple[str, ...]]) -> list[tuple[frozenset[str], boo
 
 
 def _candidates(read: list[tuple[list[str], list[bool]]], marks: list[str], order: Sequence[str],
-                min_answers: int, known: list[tuple[frozenset[str], bool]]) -> list[_Candidate]:
-    """Every phrase said (or said denied) in at least `min_answers` answers, with its MI."""
+                min_answers: int, known: list[tuple[frozenset[str], bool]],
+                asked: frozenset[str] = frozenset()) -> list[_Candidate]:
+    """Every phrase said (or said denied) in at least `min_answers` answers, with its MI.
+    Never a phrase of chatter alone ("think", "I know"), nor a concept made only of the words of
+    the question (`asked`: "energy" for "describe the energy changes"): no teacher gives credit
+    for either."""
     plain: dict[tuple, set[int]] = {}
     denied: dict[tuple, set[int]] = {}
     cues: dict[tuple, Counter] = {}
@@ -146,6 +153,8 @@ def _candidates(read: list[tuple[list[str], list[bool]]], marks: list[str], orde
     for gram in sorted(plain.keys() | denied.keys()):
         if all(len(w) < 2 for w in gram):
             continue  # a letter on its own is a label or a symbol
+        if all(w in NON_ANSWER_WORDS for w in gram):
+            continue  # "think", "know": how the answer is said, not what
         said = _rows(plain.get(gram, ()), len(marks))
         for rows, cue in ((said, ""), (_rows(denied.get(gram, ()), len(marks)), "denied")):
             if rows.sum() < min_answers or any(set(gram) <= words and (cue or not neg) for words, neg in known):
@@ -160,6 +169,8 @@ def _candidates(read: list[tuple[list[str], list[bool]]], marks: list[str], orde
                 kind, cue = MISCONCEPTION, cues[gram].most_common(1)[0][0]
             elif rank.get(mark) == 0 and len(rank) > 1:
                 kind = MISCONCEPTION  # said by the answers of the lowest mark
+            if kind == CONCEPT and all(w in asked for w in gram):
+                continue  # restates the question
             out.append(_Candidate(kind, [(cue, *gram)], rows, mark, _mi(rows, y)))
     out.sort(key=lambda c: (-c.mi, len(c.grams[0]), c.grams[0]))
     return out

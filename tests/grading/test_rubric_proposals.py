@@ -114,13 +114,25 @@ def test_cli_writes_a_copy_and_never_the_input(tmp_path, capsys):
 
 
 def test_a_word_yaml_reads_as_true_or_false_is_never_a_name(tmp_path):
-    """'yes' alone separated the marks of the sample: `yes:` was the key True, and the file invalid."""
+    """'yes' alone separated the marks of the sample: `yes:` was the key True, and the file invalid
+    ('yes' and 'no' are chatter now, never proposed; 'on' and 'off' are words YAML reads alike)."""
     path, question = _question(tmp_path)
-    answers = ["yes it does", "yes", "yes because of torque", "no", "no it does not", "no way"] * 2
+    answers = ["on it does", "on", "on because of torque", "off", "off it does not", "off way"] * 2
     marks = ["correct"] * 3 + ["incorrect"] * 3
     proposals = propose(question, [f"y{k}" for k in range(12)], answers, marks * 2, order=question.marks)
-    assert {p.name for p in proposals} & {"yes_said", "no_said"}
+    assert {p.name for p in proposals} & {"on_said", "off_said"}
     out = tmp_path / "out.yaml"
     out.write_text(with_proposals(LEVER_YAML, proposals), encoding="utf-8")
     names = {c.name for c in (*knowledge.load_question(out).concepts, *knowledge.load_question(out).misconceptions)}
     assert {p.name for p in proposals} <= names
+
+
+def test_neither_chatter_nor_the_questions_own_words_are_proposed_as_ideas(tmp_path):
+    _, question = _question(tmp_path)
+    ids, answers, marks = _marked()
+    # good answers that hedge and restate the question: "think" and "door" separate the marks
+    answers = [f"i think the door {a}" if m == "correct" else a for a, m in zip(answers, marks)]
+    said = [p for proposal in propose(question, ids, answers, marks, order=question.marks)
+            for p in proposal.phrases]
+    assert "torque" in said
+    assert not {"think", "i think", "door", "think door"} & set(said), said
