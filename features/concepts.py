@@ -28,7 +28,7 @@ from spacy.tokens import Doc
 from knowledge.schema import Question
 
 from .lexicon import token_keys
-from .loose import EXACT, LooseMatcher, token_pattern
+from .loose import EXACT, LooseMatcher, denied_before, token_pattern
 from .negation import ANTONYMS, CUES
 from .spelling import Speller
 from .text import normalize, normalize_characters
@@ -145,8 +145,11 @@ class FeatureMatcher:
             is_negated = False
             if in_scope and any(negated[start:end]):
                 # A phrase that holds its own negation ("not connected", "no current") says
-                # what it says: the cue inside it does not negate it.
+                # what it says: the cue inside it does not negate it ...
                 is_negated = CUES.isdisjoint(keys[start:end])
+                # ... unless another negation covers the word before it: "it's not because
+                # there is no gravity" denies "no gravity"
+                is_negated = is_negated or denied_before(keys, negated, start)
             found[column] = NEGATED if is_negated != flipped else PRESENT
         if self.loose.words:  # phrases in another order, with words between
             for column, state in self.loose.states(keys, negated,

@@ -167,7 +167,10 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
             continue
         denied = any(negated[i] for i in chosen)
         if cue:
-            if denied and keys is not None and _cue_before(keys, ordered[0]):
+            at_cue = _cue_before(keys, ordered[0]) if denied and keys is not None else -1
+            if at_cue >= 0 and denied_before(keys, negated, at_cue):
+                state = NEGATED  # "it's not because there is no gap": the phrase itself denied
+            elif at_cue >= 0:
                 return PRESENT
             continue
         if not denied:
@@ -177,11 +180,17 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
 
 
 
-def _cue_before(keys: list[str], i: int) -> bool:
-    """Is there a negation cue before token i with only function words between?"""
+def _cue_before(keys: list[str], i: int) -> int:
+    """Where a negation cue stands before token i with only function words between, or -1."""
     for j in range(i - 1, max(-1, i - 4), -1):
         if keys[j] in CUES:
-            return True
+            return j
         if keys[j] not in SKIPPED and keys[j] not in FUNCTION_LEMMAS:
-            return False
-    return False
+            return -1
+    return -1
+
+
+def denied_before(keys: list[str], negated: list[bool], cue: int) -> bool:
+    """Does another negation cover the word before a phrase's own cue ("it's not because there
+    is | no gap")? Then the phrase that holds the cue is denied, not said."""
+    return cue > 0 and negated[cue - 1] and keys[cue - 1] not in CUES

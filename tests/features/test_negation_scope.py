@@ -8,7 +8,7 @@ import pytest
 
 from features import FeatureExtractor
 from features.nlp import FALLBACK
-from knowledge.schema import Concept, Question
+from knowledge.schema import Concept, Misconception, Question
 
 Q = Question(
     id="mixed", text="Explain what you see.",
@@ -155,3 +155,17 @@ def test_a_word_with_a_prefix_the_teacher_uses_is_a_word_of_its_own():
         ["the forces are unbalanced", "the forces are not unbalanced"])
     assert list(rows["concept:unbalanced"]) == ["present", "negated"]
     assert list(rows["concept:balanced"]) == ["absent", "absent"]
+
+
+@pytest.mark.parametrize("answer, state", [
+    ("there is no gravity in space", "present"),
+    ("it's not because there is no gravity, it's a vacuum", "absent"),  # the reason denied
+    ("it is not because of no gravity", "absent"),
+    ("it isn't cold, and there is no gravity", "present"),  # the negation ends at the comma
+])
+def test_a_phrase_that_holds_a_negation_is_denied_by_another_before_it(answer, state):
+    q = Question(id="space", text="Why can't sound travel through space?",
+                 reference_answers=("Space is a vacuum: there are no particles to vibrate.",),
+                 misconceptions=(Misconception("no_gravity", ("no gravity",)),))
+    row = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer]).iloc[0]
+    assert row["misconception:no_gravity"] == state
