@@ -4,6 +4,7 @@ stop, forms of "be" (issue 31). Sentences and topics written for these tests."""
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 from features import FeatureExtractor
 from features.nlp import FALLBACK
@@ -84,3 +85,15 @@ def test_a_capital_a_starting_a_sentence_before_a_verbs_s_form_is_a_label():
                  concepts=(Concept("magnet_a", ("magnet A", "A")), Concept("magnet_b", ("magnet B", "B"))))
     X = rows(q, ["A attracts B", "A pulls B. B moves", "A magnet attracts iron", "A lens bends light"])
     assert list(X["concept:magnet_a"]) == ["present", "present", "absent", "absent"]
+
+
+@pytest.mark.parametrize("answer, state", [
+    ("the moment is larger", "present"), ("a greater moment", "present"), ("the biggest moment", "present"),
+    ("the moment is not larger", "negated"), ("a smaller moment", "absent"),
+])
+def test_big_large_and_great_say_the_same_size(answer, state):
+    # a teacher lists "bigger moment"; students say "larger" and "greater" as often
+    q = Question(id="door", text="Why is a door easier to push far from the hinge?",
+                 reference_answers=("The moment is bigger.",),
+                 concepts=(Concept("bigger_moment", ("bigger moment",)),))
+    assert rows(q, [answer]).iloc[0]["concept:bigger_moment"] == state
