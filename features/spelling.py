@@ -32,10 +32,13 @@ from .text import normalize
 #: mostly a pronoun, "one of the bulbs").
 NUMBER_KEYS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split()) if i != 1}
-#: Words of size that say the same in a comparison, as one key: "a larger moment", "a greater
-#: moment" and "a bigger moment" (general English, no topic's words).
-SIZE_KEYS = {w: "big" for w in ("big", "bigger", "biggest", "large", "larger", "largest", "great",
-                                 "greater", "greatest")}
+#: Words of size and speed that say the same in a comparison, as one key: "a larger moment",
+#: "a greater moment" and "a bigger moment"; "vibrates quicker", "more quickly" and "faster"
+#: (general English, no topic's words).
+SIZE_KEYS = {**{w: "big" for w in ("big", "bigger", "biggest", "large", "larger", "largest", "great",
+                                   "greater", "greatest")},
+             **{w: "fast" for w in ("quick", "quicker", "quickest", "quickly", "rapid", "rapidly")},
+             "slowly": "slow"}
 #: Prefixes that make another word: a word with one is never a slip for the word without it
 #: ("imbalanced" is not a misspelt "balanced", "incomplete" not "complete").
 NEGATING_PREFIXES = ("in", "un", "im", "ir", "il", "dis", "non", "mis")

@@ -97,3 +97,15 @@ def test_big_large_and_great_say_the_same_size(answer, state):
                  reference_answers=("The moment is bigger.",),
                  concepts=(Concept("bigger_moment", ("bigger moment",)),))
     assert rows(q, [answer]).iloc[0]["concept:bigger_moment"] == state
+
+
+@pytest.mark.parametrize("answer, faster, slower", [
+    ("it vibrates quicker", "present", "absent"), ("it vibrates more quickly", "present", "absent"),
+    ("it vibrates rapidly", "present", "absent"), ("it vibrates more slowly", "absent", "present"),
+])
+def test_quick_rapid_and_fast_say_the_same_speed(answer, faster, slower):
+    q = Question(id="pitch", text="Why is the note of a shorter string higher?",
+                 reference_answers=("The string vibrates faster.",),
+                 concepts=(Concept("faster", ("vibrates faster",)), Concept("slower", ("vibrates slower",))))
+    row = rows(q, [answer]).iloc[0]
+    assert (row["concept:faster"], row["concept:slower"]) == (faster, slower)
