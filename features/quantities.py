@@ -73,7 +73,13 @@ def find_numbers(text: str) -> list[Mention]:
             value = 10.0 ** int(e3)
         if sign == "-":
             value = -value
-        found.append(_with_unit(text, value, m.start(), m.end()))
+        mention = _with_unit(text, value, m.start(), m.end())
+        if found and _SPACED_GROUP.fullmatch(m.group()) and not found[-1].unit_words:
+            joined = _spaced_thousands(text, found[-1], mention)
+            if joined is not None:
+                found[-1] = joined
+                continue
+        found.append(mention)
     if not number_words:  # number_matches finds them in order
         return found
     for m in word_runs(text):
@@ -86,6 +92,25 @@ def find_numbers(text: str) -> list[Mention]:
         found.append(mention)
     found.sort(key=lambda x: x.start)
     return found
+
+
+_SPACED_GROUP = re.compile(r"\d{3}")
+_SPACED_NUMBER = re.compile(r"[-+]?\d{1,3}(?: \d{3})*")
+_GROUPS = re.compile(r"\d{3}(?: \d{3})*(?![\d.,])")
+
+
+def _spaced_thousands(text: str, before: Mention, group: Mention) -> Mention | None:
+    """"20 000 Hz" as 20000 Hz: a number of at most three digits (or already grouped), one
+    space, three digits, and after the last such group a unit; without the unit they stay
+    two numbers ("bulbs 1 234")."""
+    if text[before.end:group.start] != " " or not _SPACED_NUMBER.fullmatch(text[before.start:before.end]):
+        return None
+    groups = _GROUPS.match(text, group.start)
+    if groups is None or not _has_unit(group if groups.end() == group.start + 3
+                                       else _with_unit(text, 0.0, group.start, groups.end())):
+        return None
+    value = math.copysign(abs(before.value) * 1000 + group.value, before.value if before.value else 1.0)
+    return Mention(value, group.unit_words, before.start, group.end)
 
 
 def _has_unit(m: Mention) -> bool:

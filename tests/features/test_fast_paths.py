@@ -333,7 +333,8 @@ _WORD_NUMBER_TEXTS = ["5five", "twentyfive m", "Twenty-Five and one hundred", "o
                       "x-one two", "half a second", "oh nine", "Nine point eight m/s^2 NINE", "été one two",
                       "twenty - five", "one-oh-one", "one,two", "1,5 and 1,500 and 1,5000", "2/0 m", "seven 7s",
                       "nine point eight and nine point", "one of the bulbs", "one metre", "one m/s per second",
-                      "440 1/s and 2 1 / s", "one and a half of an hour", "three-quarters an A", "half of"]
+                      "440 1/s and 2 1 / s", "one and a half of an hour", "three-quarters an A", "half of",
+                      "20 000 Hz and 1 000 000 N, bulbs 1 234", "-3 000 m and 12 345"]
 
 
 def _plain_find_numbers(text: str) -> list:
@@ -372,7 +373,13 @@ def _plain_find_numbers(text: str) -> list:
             value = 10.0 ** int(m.group("e3"))
         if m.group("sign") == "-":
             value = -value
-        found.append(with_unit(value, m.start(), m.end()))
+        mention = with_unit(value, m.start(), m.end())
+        joined = (qty._spaced_thousands(text, found[-1], mention)
+                  if found and re.fullmatch(r"\d{3}", m.group()) and not found[-1].unit_words else None)
+        if joined is not None:
+            found[-1] = joined
+            continue
+        found.append(mention)
     for m in numerals_module().WORD_RUN.finditer(text):
         value = numerals_module().words_value(m.group())
         if value is None:

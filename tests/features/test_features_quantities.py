@@ -249,3 +249,13 @@ def test_units_in_lower_case_keep_their_own_reading_first():
     assert verdict("20 kg", Quantity("force", 20, "N")).status == "wrong_unit"
     assert verdict("20 m", Quantity("force", 20, "N")).status == "wrong_unit"
     assert verdict("it is 5 in the box", Quantity("force", 5, "N")).status == "no_unit"
+
+
+@pytest.mark.parametrize("answer, value", [("20 000 Hz", 20000), ("1 000 000 Hz", 1e6), ("a 2 100 Hz note", 2100)])
+def test_thousands_grouped_with_spaces_before_a_unit_are_one_number(answer, value):
+    assert verdict(answer, Quantity("f", value, "Hz")).status == "correct"  # before: 0 Hz, a wrong value
+
+
+def test_numbers_spaced_without_a_unit_stay_apart():
+    assert [m.value for m in find_numbers("bulbs 1 234")] == [1, 234]
+    assert [m.value for m in find_numbers("20 000")] == [20, 0]
