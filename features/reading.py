@@ -55,7 +55,11 @@ def _analysed(doc: Doc, tokens: tuple[list[str], list[str], int], use_parse: boo
         _no_longer(doc, keys)
     scopes = negation_scopes(doc, use_parse, keys)
     if any(k.startswith(DENYING_PREFIXES) for k in keys):
-        scopes += _denied_by_prefix(keys, speller)
+        denied = _denied_by_prefix(keys, speller)
+        if denied:  # a prefix under another negation cancels it: "not unbalanced" is balanced
+            covered = {i for scope in scopes for i in scope}
+            scopes = [[i for i in scope if i not in denied] for scope in scopes] + [
+                [i] for i in sorted(denied - covered)]
     negated = [False] * len(keys)
     for scope in scopes:
         for i in scope:
@@ -67,17 +71,17 @@ def _analysed(doc: Doc, tokens: tuple[list[str], list[str], int], use_parse: boo
     return Analysis(doc, keys, negated, text_keys, text_negated, norms, words, text)
 
 
-def _denied_by_prefix(keys: list[str], speller: Speller) -> list[list[int]]:
-    """Words that deny a question's word with a prefix, as one-word negation scopes: the key
-    of "unbalanced" becomes "balance", denied; "non zero" (from "non-zero") denies "zero"."""
-    scopes = []
+def _denied_by_prefix(keys: list[str], speller: Speller) -> set[int]:
+    """The words that deny a question's word with a prefix, each its own negation: the key of
+    "unbalanced" becomes "balance", denied; "non zero" (from "non-zero") denies "zero"."""
+    denied = set()
     for i, key in enumerate(keys):
         if key == "non" and i + 1 < len(keys) and keys[i + 1].isalnum():
-            scopes.append([i + 1])
+            denied.add(i + 1)
         elif (base := speller.denied_word(key)) is not None:
             keys[i] = base
-            scopes.append([i])
-    return scopes
+            denied.add(i)
+    return denied
 
 
 def _no_longer(doc: Doc, keys: list[str]) -> None:

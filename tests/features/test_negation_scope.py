@@ -140,6 +140,7 @@ FORCES = Question(
     ("the resultant force is non-zero", "zero_net", "negated"),
     ("a nonzero resultant force", "zero_net", "negated"),
     ("the forces are imbalanced", "balanced", "absent"),  # not a slip for "balanced"
+    ("the forces are not unbalanced", "balanced", "present"),  # two denials
     ("it keeps going unless a force acts", "less", "absent"),  # "unless" denies nothing
 ])
 def test_a_prefix_that_denies_a_word_reads_as_the_word_denied(answer, concept, state):
