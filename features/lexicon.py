@@ -69,6 +69,11 @@ def _inflected(tok) -> bool:
             and not lower.endswith(("ss", "us", "is", "ics")) and tok.lemma_.lower() != lower)
 
 
+def _is_letter(doc: Doc, i: int) -> bool:
+    """Is token i a single letter other than "a" and "i" (the letter of a list of labels)?"""
+    return i >= 0 and len(doc[i].text) == 1 and doc[i].is_alpha and doc[i].lower_ not in "ai"
+
+
 def is_label(doc: Doc, i: int, nouns: frozenset[str] = frozenset()) -> bool:
     """Is token i a single letter naming a part of a diagram (bulb A, switch Y, magnet a)?
     `nouns`: the words that name such parts in the question's own texts (`label_words`)."""
@@ -78,8 +83,11 @@ def is_label(doc: Doc, i: int, nouns: frozenset[str] = frozenset()) -> bool:
         return False
     prev = doc[i - 1].lower_ if i > 0 else ""
     nxt = doc[i + 1].lower_ if i + 1 < len(doc) else ""
-    if prev in _LABEL_BEFORE or nxt in _LABEL_AFTER or (nxt == "" and prev not in ("a", "the")):
+    if nxt in _LABEL_AFTER or (nxt == "" and prev not in ("a", "the")):
         return True
+    if prev in _LABEL_BEFORE:  # "A and C", "between A and B"; but "and a bulb" is the article,
+        # unless a letter comes before: "bulbs c and a lit up"
+        return text != "a" or not doc[i + 1].is_alpha or _is_letter(doc, i - 2)
     if prev in nouns and nxt not in _ARTICLE_BEFORE:
         return True
     if text == "A":  # capital A: a label unless it starts a sentence before a noun

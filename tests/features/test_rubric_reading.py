@@ -109,3 +109,14 @@ def test_quick_rapid_and_fast_say_the_same_speed(answer, faster, slower):
                  concepts=(Concept("faster", ("vibrates faster",)), Concept("slower", ("vibrates slower",))))
     row = rows(q, [answer]).iloc[0]
     assert (row["concept:faster"], row["concept:slower"]) == (faster, slower)
+
+
+def test_the_article_a_after_and_or_a_comma_is_no_label():
+    # "and a higher frequency" read "a" as the label A: the reference word 'mentions "a"'
+    q = Question(id="pitch", text="Why does a shorter string give a higher pitch?",
+                 reference_answers=("A shorter string vibrates faster, and a faster vibration is a higher pitch.",),
+                 concepts=(Concept("string_a", ("string A",)),))
+    fx = FeatureExtractor(q, model=FALLBACK).fit(["x"])
+    assert not [c for c in fx.descriptions_ if c in ("ref:a", "ref:A")]
+    X = rows(q, ["it vibrates, and a string is short", "strings b and a vibrate", "string A vibrates"])
+    assert list(X["concept:string_a"]) == ["absent", "present", "present"]
