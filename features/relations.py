@@ -240,8 +240,11 @@ def _state_at(rel: Relation, start: int, end: int, lists: list[Group], clause: l
     first = before[-1][2] if before else frozenset()
     second = after[0][2] if after else frozenset()
     to = _to_list(after[0], lists, keys) if after else None
+    doer = _for_list(after[0], lists, keys, clause) if after and not before else None
     if to is not None:  # "transferred from X to Y": X, then Y
         first, second = second, to[2]
+    elif doer is not None:  # "closer to the pivot for the heavier child": the child, then the pivot
+        first = doer[2]
     elif from_to:
         return None
     elif _passive_by(keys, start, end):  # "B is pulled by A": A, then B
@@ -272,6 +275,17 @@ def _to_list(origin: Group, lists: list[Group], keys: list[str]) -> Group | None
         between = keys[origin[1]:g[0]]
         if g[0] >= origin[1] and 0 < len(between) <= 3 and between[0] in ("to", "into") \
                 and all(k in _GLUE for k in between[1:]):
+            return g
+    return None
+
+
+def _for_list(origin: Group, lists: list[Group], keys: list[str], clause: list[int]) -> Group | None:
+    """The list after "for" that follows the link's object when the clause starts with the link
+    ("closer to the pivot for the heavier child"), if any."""
+    for g in lists:
+        between = keys[origin[1]:g[0]]
+        if g[0] >= origin[1] and clause[g[0]] == clause[origin[0]] and 0 < len(between) <= 3 \
+                and between[0] == "for" and all(k in _GLUE for k in between[1:]):
             return g
     return None
 

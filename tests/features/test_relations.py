@@ -196,3 +196,20 @@ def test_a_model_file_keeps_the_order_of_a_relation(tmp_path):
     rows = loaded.extractor.transform(["the gap stops the current", "the current stops the gap"])
     assert list(rows["relation:gap_stops_current"]) == ["present", "absent"]
     assert list(rows["relation:either"]) == ["present", "present"]
+
+
+@pytest.mark.parametrize("answer, heavy, light", [
+    ("closer to the pivot for the heavier child", "present", "absent"),  # the link before both
+    ("the heavier child sits closer to the pivot", "present", "absent"),
+    ("closer to the pivot for the lighter child", "absent", "present"),
+    ("the heavier child is far. closer to the pivot for the lighter one", "absent", "present"),
+])
+def test_a_clause_that_starts_with_the_link_names_its_first_member_after_for(answer, heavy, light):
+    q = Question(id="seesaw", text="Where should the children sit to balance the see-saw?",
+                 reference_answers=("The heavier child sits closer to the pivot.",),
+                 concepts=(Concept("heavy", ("heavier child", "heavier one")),
+                           Concept("light", ("lighter child", "lighter one")), Concept("pivot", ("pivot",))),
+                 relations=(Relation("heavy_near", ("heavy", "pivot"), ("closer to",), ordered=True),
+                            Relation("light_near", ("light", "pivot"), ("closer to",))))
+    row = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer]).iloc[0]
+    assert (row["relation:heavy_near"], row["relation:light_near"]) == (heavy, light)
