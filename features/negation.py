@@ -96,7 +96,7 @@ def negated_tokens(doc: Doc, use_parse: bool | None = None) -> list[bool]:
 #: Words whose negation is another word: "not the same" is "different", "not closed" is
 #: "open". Lemmas; both directions.
 _PAIRS = [("same", "different"), ("open", "close"), ("complete", "incomplete"),
-          ("connect", "disconnect"), ("equal", "unequal"), ("possible", "impossible"),
+          ("connect", "disconnect"), ("possible", "impossible"),
           ("increase", "decrease"), ("full", "empty"), ("true", "false"),
           ("correct", "incorrect"), ("visible", "invisible"), ("able", "unable"),
           ("bright", "dim"), ("high", "low"), ("big", "small"), ("fast", "slow"),

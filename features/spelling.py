@@ -32,13 +32,14 @@ from .text import normalize
 #: mostly a pronoun, "one of the bulbs").
 NUMBER_KEYS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split()) if i != 1}
-#: Words of size and speed that say the same in a comparison, as one key: "a larger moment",
-#: "a greater moment" and "a bigger moment"; "vibrates quicker", "more quickly" and "faster"
-#: (general English, no topic's words).
+#: Words of size, speed and sameness that say the same in a comparison, as one key: "a larger
+#: moment", "a greater moment" and "a bigger moment"; "vibrates quicker", "more quickly" and
+#: "faster"; "the angles are equal" and "the angles are the same" (general English, no topic's
+#: words).
 SIZE_KEYS = {**{w: "big" for w in ("big", "bigger", "biggest", "large", "larger", "largest", "great",
                                    "greater", "greatest")},
              **{w: "fast" for w in ("quick", "quicker", "quickest", "quickly", "rapid", "rapidly")},
-             "slowly": "slow"}
+             "slowly": "slow", "equal": "same", "identical": "same", "alike": "same"}
 #: Prefixes that make another word: a word with one is never a slip for the word without it
 #: ("imbalanced" is not a misspelt "balanced", "incomplete" not "complete").
 NEGATING_PREFIXES = ("in", "un", "im", "ir", "il", "dis", "non", "mis")
@@ -105,8 +106,8 @@ class Speller:
             return "not"
         if lower in NUMBER_KEYS:
             return NUMBER_KEYS[lower]
-        if lower in SIZE_KEYS:
-            return SIZE_KEYS[lower]
+        if lower in SIZE_KEYS or lemma in SIZE_KEYS:  # "equals" by its lemma
+            return SIZE_KEYS.get(lower) or SIZE_KEYS[lemma]
         if lower in self.vocabulary:
             return self.vocabulary[lower]
         if len(lower) < MIN_FUZZY_LENGTH or not lower.isalpha() or not self._choices:

@@ -120,3 +120,15 @@ def test_the_article_a_after_and_or_a_comma_is_no_label():
     assert not [c for c in fx.descriptions_ if c in ("ref:a", "ref:A")]
     X = rows(q, ["it vibrates, and a string is short", "strings b and a vibrate", "string A vibrates"])
     assert list(X["concept:string_a"]) == ["absent", "present", "present"]
+
+
+@pytest.mark.parametrize("answer, state", [
+    ("the angles are the same", "present"), ("the angles are equal", "present"),
+    ("the angles are identical", "present"), ("the angles are not equal", "negated"),
+    ("the angles are unequal", "negated"), ("the angles are different", "absent"),
+])
+def test_equal_identical_and_the_same_say_the_same(answer, state):
+    q = Question(id="mirror", text="A ray is reflected by a mirror. What do you notice about the angles?",
+                 reference_answers=("The angle of reflection equals the angle of incidence.",),
+                 concepts=(Concept("law", ("angles are equal",)),))
+    assert rows(q, [answer]).iloc[0]["concept:law"] == state
