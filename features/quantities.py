@@ -106,8 +106,7 @@ def _spaced_thousands(text: str, before: Mention, group: Mention) -> Mention | N
     if text[before.end:group.start] != " " or not _SPACED_NUMBER.fullmatch(text[before.start:before.end]):
         return None
     groups = _GROUPS.match(text, group.start)
-    if groups is None or not _has_unit(group if groups.end() == group.start + 3
-                                       else _with_unit(text, 0.0, group.start, groups.end())):
+    if groups is None or not _has_unit(_with_unit(text, 0.0, group.start, groups.end())):
         return None
     value = math.copysign(abs(before.value) * 1000 + group.value, before.value if before.value else 1.0)
     return Mention(value, group.unit_words, before.start, group.end)

@@ -239,11 +239,11 @@ def _state_at(rel: Relation, start: int, end: int, lists: list[Group], clause: l
                          for k in keys[end:g[0]])]
     first = before[-1][2] if before else frozenset()
     second = after[0][2] if after else frozenset()
-    to = _to_list(after[0], lists, keys) if after else None
-    doer = _for_list(after[0], lists, keys, clause) if after and not before else None
+    to = _list_after(after[0], ("to", "into"), lists, keys) if after and _after_from(after[0], keys) else None
+    doer = _list_after(after[0], ("for",), lists, keys) if after and not before else None
     if to is not None:  # "transferred from X to Y": X, then Y
         first, second = second, to[2]
-    elif doer is not None:  # "closer to the pivot for the heavier child": the child, then the pivot
+    elif doer is not None and clause[doer[0]] == c:  # "closer to the pivot for the heavier child"
         first = doer[2]
     elif from_to:
         return None
@@ -267,25 +267,18 @@ def _state_at(rel: Relation, start: int, end: int, lists: list[Group], clause: l
     return None
 
 
-def _to_list(origin: Group, lists: list[Group], keys: list[str]) -> Group | None:
-    """The list after "to" or "into" that follows a list after "from" ("from X to Y"), if any."""
-    if "from" not in keys[max(origin[0] - 2, 0):origin[0]]:
-        return None
+def _after_from(origin: Group, keys: list[str]) -> bool:
+    """Does the list come after "from" ("transferred from X ...")?"""
+    return "from" in keys[max(origin[0] - 2, 0):origin[0]]
+
+
+def _list_after(origin: Group, words: tuple[str, ...], lists: list[Group], keys: list[str]) -> Group | None:
+    """The list right after `origin` and one of `words` (and glue words): Y in "from X to Y",
+    the heavier child in "closer to the pivot for the heavier child"."""
     for g in lists:
         between = keys[origin[1]:g[0]]
-        if g[0] >= origin[1] and 0 < len(between) <= 3 and between[0] in ("to", "into") \
+        if g[0] >= origin[1] and 0 < len(between) <= 3 and between[0] in words \
                 and all(k in _GLUE for k in between[1:]):
-            return g
-    return None
-
-
-def _for_list(origin: Group, lists: list[Group], keys: list[str], clause: list[int]) -> Group | None:
-    """The list after "for" that follows the link's object when the clause starts with the link
-    ("closer to the pivot for the heavier child"), if any."""
-    for g in lists:
-        between = keys[origin[1]:g[0]]
-        if g[0] >= origin[1] and clause[g[0]] == clause[origin[0]] and 0 < len(between) <= 3 \
-                and between[0] == "for" and all(k in _GLUE for k in between[1:]):
             return g
     return None
 

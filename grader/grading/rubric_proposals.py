@@ -23,7 +23,7 @@ import numpy as np
 
 from features.lexicon import feature_suffix, phrase_text
 from features.negation import CUES
-from features.nonanswer import NON_ANSWER_WORDS
+from features.nonanswer import is_chatter
 from features.terms import answer_grams, mutual_information
 
 CONCEPT, MISCONCEPTION = "concept", "misconception"
@@ -153,7 +153,7 @@ def _candidates(read: list[tuple[list[str], list[bool]]], marks: list[str], orde
     for gram in sorted(plain.keys() | denied.keys()):
         if all(len(w) < 2 for w in gram):
             continue  # a letter on its own is a label or a symbol
-        if all(w in NON_ANSWER_WORDS for w in gram):
+        if is_chatter(gram):
             continue  # "think", "know": how the answer is said, not what
         said = _rows(plain.get(gram, ()), len(marks))
         for rows, cue in ((said, ""), (_rows(denied.get(gram, ()), len(marks)), "denied")):
