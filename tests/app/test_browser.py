@@ -466,6 +466,10 @@ def test_an_answer_taken_out_of_a_group_stays_out_after_a_reload(server, browser
 
 
 def _open_exam_file(page, path: Path) -> None:
+    """Open the exam file at `path` from the sidebar. The open exam's background calibration
+    is waited for first: its redraw, coming between the typing and the click, emptied the path
+    box, and the click then opened nothing (120 s waiting for the new exam's heading in CI)."""
+    _calibrated(page)
     sidebar = page.locator('[data-testid="stSidebar"]')
     if not sidebar.get_by_text("An exam file on this computer").is_visible():
         sidebar.get_by_text("Open another exam").click()
@@ -475,6 +479,7 @@ def _open_exam_file(page, path: Path) -> None:
     box.fill(str(path))
     box.press("Enter")
     _settle(page)
+    expect(box).to_have_value(str(path))
     sidebar.locator(".st-key-open_path_button button").click()
     _settle(page)
 
@@ -495,7 +500,7 @@ def test_an_opened_exam_stays_open_after_a_reload_and_after_a_failed_open(server
     page.get_by_role("heading", name="One question only").wait_for()
     page.reload()
     page.get_by_text("Review queue").first.wait_for()
-    _calibrated(page)  # the redraw after the background calibration could drop the path typed below
+    _calibrated(page)  # the reloaded page drawn in full before its heading is read
     assert page.get_by_role("heading", name="One question only").count() == 1  # not the sample
     _open_exam_file(page, broken)
     refusal = page.get_by_text(re.compile("Cannot open .*broken.yaml")).first
