@@ -94,12 +94,13 @@ def negated_tokens(doc: Doc, use_parse: bool | None = None) -> list[bool]:
 
 
 #: Words whose negation is another word: "not the same" is "different", "not closed" is
-#: "open". Lemmas; both directions.
+#: "open". Keys (lemmas, and `spelling.SIZE_KEYS`: "not higher" and "does not increase" are
+#: "less"); both directions.
 _PAIRS = [("same", "different"), ("open", "close"), ("complete", "incomplete"),
           ("connect", "disconnect"), ("possible", "impossible"),
-          ("increase", "decrease"), ("full", "empty"), ("true", "false"),
+          ("full", "empty"), ("true", "false"),
           ("correct", "incorrect"), ("visible", "invisible"), ("able", "unable"),
-          ("bright", "dim"), ("high", "low"), ("big", "small"), ("fast", "slow"),
+          ("bright", "dim"), ("fast", "slow"),
           ("attract", "repel"), ("conductor", "insulator"), ("more", "less"), ("most", "least"),
           ("strong", "weak"), ("loud", "quiet"), ("hot", "cold"), ("near", "far"),
           ("easy", "hard"), ("thick", "thin"), ("rough", "smooth"), ("wet", "dry"),

@@ -32,12 +32,16 @@ from .text import normalize
 #: mostly a pronoun, "one of the bulbs").
 NUMBER_KEYS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split()) if i != 1}
-#: Words of size, speed and sameness that say the same in a comparison, as one key: "a larger
-#: moment", "a greater moment" and "a bigger moment"; "vibrates quicker", "more quickly" and
-#: "faster"; "the angles are equal" and "the angles are the same" (general English, no topic's
-#: words).
-SIZE_KEYS = {**{w: "big" for w in ("big", "bigger", "biggest", "large", "larger", "largest", "great",
-                                   "greater", "greatest")},
+#: Words of size, speed and sameness that say the same in a comparison, as one key (general
+#: English, no topic's words). A quantity said to be bigger is "more" and one said to be
+#: smaller "less", however the answer puts it: "a higher frequency", "a greater frequency",
+#: "the frequency increases" and "more frequency"; "a larger moment" and "a bigger moment";
+#: "less force", "a smaller force", "the force is reduced" and "the force decreases" (keys:
+#: "increases" by its lemma). "vibrates quicker", "more quickly" and "faster" are one key too,
+#: and "the angles are equal" and "the angles are the same".
+SIZE_KEYS = {**{w: "more" for w in ("big", "bigger", "biggest", "large", "larger", "largest", "great",
+                                    "greater", "greatest", "high", "increase")},
+             **{w: "less" for w in ("small", "low", "fewer", "decrease", "reduce")},
              **{w: "fast" for w in ("quick", "quicker", "quickest", "quickly", "rapid", "rapidly")},
              "slowly": "slow", "equal": "same", "identical": "same", "alike": "same"}
 #: Prefixes that make another word: a word with one is never a slip for the word without it

@@ -99,6 +99,42 @@ def test_big_large_and_great_say_the_same_size(answer, state):
     assert rows(q, [answer]).iloc[0]["concept:bigger_moment"] == state
 
 
+@pytest.mark.parametrize("answer, state", [
+    ("the frequency increases", "present"), ("a greater frequency", "present"),
+    ("the string vibrates with more frequency", "present"), ("the frequency is bigger", "present"),
+    ("the frequency does not increase", "negated"), ("the frequency is not higher", "negated"),
+    ("the frequency decreases", "absent"), ("a lower frequency", "absent"),
+])
+def test_a_quantity_said_to_grow_is_more_however_it_is_put(answer, state):
+    # a teacher lists "higher frequency"; students say the frequency increases, is greater,
+    # is bigger: before, only "higher" was found
+    q = Question(id="pitch", text="A guitar string is tightened. What happens to its note?",
+                 reference_answers=("The string vibrates at a higher frequency, so the pitch is higher.",),
+                 concepts=(Concept("higher_frequency", ("higher frequency",)),))
+    assert rows(q, [answer]).iloc[0]["concept:higher_frequency"] == state
+
+
+@pytest.mark.parametrize("answer, state", [
+    ("the force is reduced", "present"), ("a smaller force is needed", "present"),
+    ("the force needed decreases", "present"), ("you need a lower force", "present"),
+    ("the force is not reduced", "negated"), ("the force increases", "absent"),
+])
+def test_a_quantity_said_to_shrink_is_less_however_it_is_put(answer, state):
+    q = Question(id="lever", text="Why is a long crowbar easier to use?",
+                 reference_answers=("A longer crowbar needs less force.",),
+                 concepts=(Concept("less_force", ("less force",)),))
+    assert rows(q, [answer]).iloc[0]["concept:less_force"] == state
+
+
+def test_a_comparison_the_reference_makes_is_denied_by_its_opposite_however_put():
+    # "the frequency decreases" says the opposite of the reference's "higher frequency"
+    q = Question(id="pitch", text="A guitar string is tightened. What happens to its note?",
+                 reference_answers=("The string vibrates at a higher frequency.",))
+    X = rows(q, ["the frequency increases", "the frequency decreases", "the frequency is lower",
+                 "the string vibrates"])
+    assert list(X["ref:more"]) == ["present", "negated", "negated", "absent"]
+
+
 @pytest.mark.parametrize("answer, faster, slower", [
     ("it vibrates quicker", "present", "absent"), ("it vibrates more quickly", "present", "absent"),
     ("it vibrates rapidly", "present", "absent"), ("it vibrates more slowly", "absent", "present"),
