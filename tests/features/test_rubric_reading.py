@@ -126,6 +126,18 @@ def test_a_quantity_said_to_shrink_is_less_however_it_is_put(answer, state):
     assert rows(q, [answer]).iloc[0]["concept:less_force"] == state
 
 
+def test_closer_is_nearer_not_the_verb_close():
+    # "closer" was read as "close", whose opposite is "open": "push closer to the pivot" did
+    # not deny the reference's "far from the pivot", nor say a teacher's "near the pivot"
+    q = Question(id="door", text="Where should you push a heavy door to open it easily?",
+                 reference_answers=("Push far from the hinge.",),
+                 concepts=(Concept("near_hinge", ("near the hinge",)),))
+    X = rows(q, ["push closer to the hinge", "push it closest to the hinge", "push far from the hinge",
+                 "close the door"])
+    assert list(X["ref:far"]) == ["negated", "negated", "present", "absent"]
+    assert list(X["concept:near_hinge"]) == ["present", "present", "absent", "absent"]
+
+
 def test_a_comparison_the_reference_makes_is_denied_by_its_opposite_however_put():
     # "the frequency decreases" says the opposite of the reference's "higher frequency"
     q = Question(id="pitch", text="A guitar string is tightened. What happens to its note?",
