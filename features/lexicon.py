@@ -121,8 +121,45 @@ def is_label_key(key: str) -> bool:
 
 
 def token_keys(doc: Doc, speller: Speller) -> list[str]:
-    """The key of every token (mended lemma, or upper-case letter for a label)."""
-    return read_tokens(doc, speller)[0]
+    """The key of every token (mended lemma, or upper-case letter for a label), read in
+    context as an answer's are (`reword_in_context`): a teacher's phrase "no longer closed"
+    has the keys of the answer "the path is no longer closed"."""
+    keys = read_tokens(doc, speller)[0]
+    reword_in_context(doc, keys)
+    return keys
+
+
+#: Words after "close to" that start what it is near ("close to the pivot", "close to it",
+#: "close to zero"), where "close" is no verb ("close the switch to light the bulb").
+_NEAR_WHAT = frozenset({"the", "a", "an", "it", "its", "them", "their", "each", "one", "this", "that",
+                        "these", "those", "another", "his", "her", "our", "your", "my", "0", "zero"})
+
+
+def reword_in_context(doc: Doc, keys: list[str]) -> None:
+    """Keys that the words around a token decide, in place:
+    - "no longer" and "any longer" say "not now", not "long": the key of "longer" there is
+      "anymore" (no content word of its own: "it is no longer a solid" says nothing of
+      length; the negation is the "no" before it);
+    - "close to the pivot", "close together" and "close by" say "near" (whose opposite is
+      "far"), not the verb "close" (whose opposite is "open")."""
+    if "long" in keys:
+        for i in range(1, len(keys)):
+            if keys[i] == "long" and doc[i].lower_ == "longer" and doc[i - 1].lower_ in ("no", "any"):
+                keys[i] = "anymore"
+    if "close" in keys:
+        for i in range(len(keys) - 1):
+            if keys[i] == "close" and doc[i].lower_ == "close" and _says_near(doc, keys, i + 1):
+                keys[i] = "near"
+
+
+def _says_near(doc: Doc, keys: list[str], i: int) -> bool:
+    after = doc[i].lower_
+    if after in ("together", "by"):
+        return True
+    if after != "to" or i + 1 >= len(keys):
+        return False
+    what = keys[i + 1]
+    return doc[i + 1].lower_ in _NEAR_WHAT or what.isdigit() or is_label_key(what)
 
 
 def read_tokens(doc: Doc, speller: Speller) -> tuple[list[str], list[str], int]:

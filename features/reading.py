@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from spacy.tokens import Doc
 
-from .lexicon import read_tokens, read_tokens_batch
+from .lexicon import read_tokens, read_tokens_batch, reword_in_context
 from .negation import negation_scopes, resolve_negations
 from .spelling import DENYING_PREFIXES, Speller
 
@@ -51,8 +51,7 @@ def analyse_batch(docs: Sequence[Doc], speller: Speller, use_parse: bool,
 def _analysed(doc: Doc, tokens: tuple[list[str], list[str], int], use_parse: bool, text: str,
               speller: Speller) -> Analysis:
     keys, norms, words = tokens
-    if "long" in keys:
-        _no_longer(doc, keys)
+    reword_in_context(doc, keys)
     scopes = negation_scopes(doc, use_parse, keys)
     if any(k.startswith(DENYING_PREFIXES) for k in keys):
         denied = _denied_by_prefix(keys, speller)
@@ -82,12 +81,3 @@ def _denied_by_prefix(keys: list[str], speller: Speller) -> set[int]:
             keys[i] = base
             denied.add(i)
     return denied
-
-
-def _no_longer(doc: Doc, keys: list[str]) -> None:
-    """"no longer" and "any longer" say "not now", not "long": the key of "longer" there is
-    "anymore" (no content word of its own: "it is no longer a solid" says nothing of length;
-    the negation is the "no" before it)."""
-    for i in range(1, len(keys)):
-        if keys[i] == "long" and doc[i].lower_ == "longer" and doc[i - 1].lower_ in ("no", "any"):
-            keys[i] = "anymore"

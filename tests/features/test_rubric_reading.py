@@ -138,6 +138,28 @@ def test_closer_is_nearer_not_the_verb_close():
     assert list(X["concept:near_hinge"]) == ["present", "present", "absent", "absent"]
 
 
+def test_a_phrase_saying_no_longer_finds_the_answers_that_say_it():
+    # the answer's "longer" after "no" was read as "anymore", the phrase's as "long": a
+    # teacher's "no longer closed" was found in no answer, even one with those very words
+    q = Question(id="switch", text="What happens to the path when the switch opens?",
+                 reference_answers=("The path is open.",),
+                 concepts=(Concept("no_longer_closed", ("no longer closed",)),))
+    X = rows(q, ["the path is no longer closed", "it is no longer closed", "the path is closed",
+                 "the path is longer"])
+    assert list(X["concept:no_longer_closed"]) == ["present", "present", "absent", "absent"]
+
+
+def test_close_to_something_is_near_it_not_the_verb_close():
+    # "close to the battery" was the verb close, the opposite of the reference's "open"
+    q = Question(id="seesaw", text="Where should the heavier child sit, and is the switch open?",
+                 reference_answers=("The switch is open.", "The heavier child sits near the pivot."),
+                 concepts=(Concept("near_pivot", ("near the pivot",)),))
+    X = rows(q, ["the child sits close to the pivot", "they sit close together", "close the switch to light it",
+                 "the switch is closed"])
+    assert list(X["concept:near_pivot"]) == ["present", "absent", "absent", "absent"]
+    assert list(X["ref:open"]) == ["absent", "absent", "negated", "negated"]
+
+
 def test_a_comparison_the_reference_makes_is_denied_by_its_opposite_however_put():
     # "the frequency decreases" says the opposite of the reference's "higher frequency"
     q = Question(id="pitch", text="A guitar string is tightened. What happens to its note?",
