@@ -74,6 +74,23 @@ def phrase_keys(nlp: Language, phrases: Sequence[str], speller: Speller | None =
     return out
 
 
+def with_other_forms(keyed: list[tuple[str, ...]], speller: Speller) -> list[tuple[str, ...]]:
+    """The phrases and, after them, each phrase with one word in its other form
+    (`Speller.other_form`): a teacher's "vibrates faster" finds "the vibrations are faster",
+    the reference's "light refracts" finds "the refraction of light". Added beside the words
+    as they are, never in their place: on Beetle, reading "connection" as "connect" everywhere
+    cost 5-way accuracy (docs/beetle.md, session 14)."""
+    out = list(keyed)
+    seen = set(out)
+    for keys in keyed:
+        for i, key in enumerate(keys):
+            other = speller.other_form(key)
+            if other is not None and (variant := keys[:i] + (other,) + keys[i + 1:]) not in seen:
+                seen.add(variant)
+                out.append(variant)
+    return out
+
+
 def _punctuation(key: str) -> bool:
     """Sentence punctuation around a phrase ("closed path.", "(closed path)"), not the signs
     of physics ("+ and -", "1.5 - 0", "%")."""

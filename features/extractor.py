@@ -24,7 +24,7 @@ from knowledge.schema import FeatureSpec, Quantity, Question, feature_name
 
 from .answer_quantities import answer_quantities
 from .concepts import ABSENT, PRESENT, FeatureMatcher, opposite_phrases, phrase_keys, \
-    question_symbols
+    question_symbols, with_other_forms
 from .descriptions import BASE_COLUMNS, feature_specs, opposite_texts
 from .frames import frame_of_arrays
 from .lexicon import feature_suffix, is_content, label_words, phrase_text, set_keys
@@ -160,12 +160,9 @@ class FeatureExtractor:
             reference_quantities(self.question) if self.reference_quantities else ())
         q = dataclasses.replace(self.question, quantities=self.quantities_)
         phrases: dict[str, list[tuple[str, ...]]] = {}
-        for c in q.concepts:
-            phrases[feature_name("concept", c.name)] = phrase_keys(self.nlp_, c.phrases,
-                                                                   self.speller_)
-        for m in q.misconceptions:
-            phrases[feature_name("misconception", m.name)] = phrase_keys(self.nlp_, m.phrases,
-                                                                         self.speller_)
+        for name, listed in [*((feature_name("concept", c.name), c.phrases) for c in q.concepts),
+                             *((feature_name("misconception", m.name), m.phrases) for m in q.misconceptions)]:
+            phrases[name] = with_other_forms(phrase_keys(self.nlp_, listed, self.speller_), self.speller_)
         for p in self.reference_.phrases:
             phrases[feature_name("ref", p.name)] = [tuple(k) for k in p.keys]
         for p in self.terms_:

@@ -22,7 +22,7 @@ from spacy.language import Language
 
 from knowledge.schema import Question
 
-from .concepts import phrase_keys
+from .concepts import phrase_keys, with_other_forms
 from .lexicon import feature_suffix, is_content
 from .reading import analyse
 from .spelling import Speller
@@ -88,7 +88,7 @@ def build_reference(nlp: Language, question: Question, speller: Speller) -> Refe
             name = feature_suffix(gram)
             if name in seen:
                 continue
-            phrase = RefPhrase(name, [gram, *synonyms.get(gram, [])], text.lower())
+            phrase = RefPhrase(name, with_other_forms([gram, *synonyms.get(gram, [])], speller), text.lower())
             seen[name] = phrase
             model.phrases.append(phrase)
     model.phrases = model.phrases[:MAX_REF_PHRASES]

@@ -54,6 +54,9 @@ NEGATING_PREFIXES = ("in", "un", "im", "ir", "il", "dis", "non", "mis")
 DENYING_PREFIXES = ("non", "un")
 #: Words that start like a denial and are not one.
 NOT_PREFIXED = frozenset({"unless", "union", "unions", "nonsense", "until", "unto", "under"})
+#: Endings of nouns made from verbs, with what the verb has in their place: "vibration" ->
+#: "vibrate", "reflection" -> "reflect", "observation" -> "observe", "movement" -> "move".
+NOUN_ENDINGS = (("ation", ("ate", "e", "")), ("ion", ("", "e")), ("ment", ("",)))
 MIN_FUZZY_LENGTH = 4  # shorter tokens are too ambiguous to correct ("gay" stays "gay")
 KNOWN_WORD_CUTOFF = 0.85  # "batter" -> battery: one edit in seven letters
 
@@ -128,6 +131,27 @@ class Speller:
             return self._closest(lower, KNOWN_WORD_CUTOFF) or lemma
         return (self._closest(lower, cutoff(len(lower))) or _function_word(lower, cutoff(len(lower)))
                 or lemma)
+
+    def other_form(self, key: str) -> str | None:
+        """The verb a noun is made from, or the noun made from a verb, when the question's
+        words or the class's use it: "vibration" for "vibrate" where answers say "the
+        vibrations", "reflect" for "reflection". Only a form the vocabulary holds, so that
+        "state" never finds "station" nor "rate" "ration"."""
+        if len(key) < 4 or not key.isalpha():
+            return None
+        for ending, stems in NOUN_ENDINGS:
+            if key.endswith(ending) and len(key) - len(ending) >= 3:  # a noun: its verb
+                for stem in stems:
+                    verb = key[:len(key) - len(ending)] + stem
+                    if verb != key and verb in self._lemmas:
+                        return verb
+        for ending, stems in NOUN_ENDINGS:  # a verb: its noun
+            for stem in stems:
+                if key.endswith(stem) and len(key) - len(stem) >= 3:
+                    noun = key[:len(key) - len(stem)] + ending
+                    if noun != key and noun in self._lemmas:
+                        return noun
+        return None
 
     def denied_word(self, key: str) -> str | None:
         """The question's word that a word denies with its prefix: "unbalanced" -> "balance",

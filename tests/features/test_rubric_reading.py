@@ -160,6 +160,31 @@ def test_close_to_something_is_near_it_not_the_verb_close():
     assert list(X["ref:open"]) == ["absent", "absent", "negated", "negated"]
 
 
+def test_a_noun_made_from_a_verb_finds_the_verb_and_back():
+    # "the vibrations are faster" did not say the reference's "vibrate" nor a teacher's
+    # "vibrates faster": the noun and the verb were two words
+    q = Question(id="pitch", text="Why is the note of a tightened string higher?",
+                 reference_answers=("The string vibrates faster.",),
+                 concepts=(Concept("faster", ("vibrates faster",)), Concept("refraction", ("refraction",))))
+    answers = ["the vibrations are faster", "more vibrations", "it vibrates faster", "light refracts",
+               "the light is refracted", "the string is tight"]
+    fx = FeatureExtractor(q, model=FALLBACK).fit(answers)
+    X = fx.transform(answers)
+    assert list(X["ref:vibrate"]) == ["present", "present", "present", "absent", "absent", "absent"]
+    assert list(X["concept:faster"]) == ["present", "absent", "present", "absent", "absent", "absent"]
+    assert list(X["concept:refraction"]) == ["absent", "absent", "absent", "present", "present", "absent"]
+    assert fx.descriptions_["ref:vibrate"].startswith('mentions "vibrates" or the like ("vibration")')
+
+
+def test_a_word_finds_its_other_form_only_where_the_question_or_class_uses_it():
+    # "state" could be "station" with the ending -ion put back: no answer uses "station", so
+    # "the same station" says nothing of the reference's "same state"
+    q = Question(id="terminals", text="What does a reading of 0 V tell you?",
+                 reference_answers=("The terminals are in the same state.",))
+    fx = FeatureExtractor(q, model=FALLBACK).fit(["they are in the same state", "same state", "no idea"])
+    assert fx.transform(["the same station"]).iloc[0]["ref:state"] == "absent"
+
+
 def test_a_comparison_the_reference_makes_is_denied_by_its_opposite_however_put():
     # "the frequency decreases" says the opposite of the reference's "higher frequency"
     q = Question(id="pitch", text="A guitar string is tightened. What happens to its note?",
