@@ -8,7 +8,9 @@ punctuation and no word that starts a new clause ("but", "because", ...) between
 
 A phrase that holds a negation cue ("no gap", "not separated") says that its content words
 are denied: it is found where they are ("there isn't any gap", "it is not really
-separated"), as written, and not where they are said ("there is a gap").
+separated", "copper coins are not magnetic" for "copper is not magnetic"), by a cue before
+the first denied word or by its own prefix ("non-magnetic", "nonmagnetic" for "not
+magnetic"), and not where they are said ("there is a gap").
 
 Done on the answer's list of keys rather than with spaCy's `Matcher` and `{0,8}` gaps
 between the words: that matcher made grading four times slower. Most answers hold the
@@ -22,6 +24,7 @@ from itertools import islice, product
 
 from .lexicon import is_label_key
 from .negation import CLAUSE_BREAKS, CUES, FUNCTION_LEMMAS
+from .spelling import DENYING_PREFIXES
 
 MAX_GAP = 8  # tokens between two words of a phrase
 MAX_PERMUTED = 3  # phrases of more content words are matched in their own order only
@@ -133,7 +136,7 @@ class LooseMatcher:
                 for i, k in enumerate(keys):
                     if k in present:
                         at.setdefault(k, []).append(i)
-            if lower is None and len(plain) < len(words):
+            if lower is None and (len(plain) < len(words) or cue):
                 lower = lowers()
             state = _phrase_state(words, at, lower, keys if cue else None, negated, clauses,
                                   cue, any_order)
@@ -167,17 +170,30 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
             continue
         denied = any(negated[i] for i in chosen)
         if cue:
-            at_cue = _cue_before(keys, ordered[0]) if denied and keys is not None else -1
+            # the first denied word: "copper is not magnetic" is found in "the copper is
+            # non-magnetic", where copper is said and magnetic denied
+            first = next((i for i in ordered if negated[i]), ordered[0])
+            at_cue = _cue_before(keys, first) if denied and keys is not None else -1
             if at_cue >= 0 and denied_before(keys, negated, at_cue):
                 state = NEGATED  # "it's not because there is no gap": the phrase itself denied
-            elif at_cue >= 0:
-                return PRESENT
+            elif at_cue >= 0 or (denied and _denied_by_prefix(first, keys, lower)):
+                return PRESENT  # "not magnetic" in "it is not magnetic", "non-magnetic"
             continue
         if not denied:
             return PRESENT
         state = NEGATED
     return state
 
+
+
+def _denied_by_prefix(i: int, keys: list[str], lower: list[str] | None) -> bool:
+    """Is token i a word its own prefix denies ("nonmagnetic", "unbalanced": the key is the
+    word without it, see `reading`), or the word after "non" ("non-magnetic")?"""
+    if lower is None:
+        return False
+    written = lower[i]
+    return (written.startswith(DENYING_PREFIXES) and not keys[i].startswith(written[:2])) or (
+        i > 0 and lower[i - 1] == "non")
 
 
 def _cue_before(keys: list[str], i: int) -> int:

@@ -185,6 +185,28 @@ def test_a_word_finds_its_other_form_only_where_the_question_or_class_uses_it():
     assert fx.transform(["the same station"]).iloc[0]["ref:state"] == "absent"
 
 
+def test_a_phrase_that_denies_a_word_finds_the_word_denied_by_its_prefix():
+    # "not magnetic" was found only after a negation word: "non-magnetic" and "nonmagnetic"
+    # denied magnetic (the reference's word read negated) and still did not say it
+    q = Question(id="coin", text="Is a copper coin attracted by a magnet?",
+                 reference_answers=("No: copper is not magnetic.",),
+                 concepts=(Concept("not_magnetic", ("not magnetic",)),
+                           Concept("copper_not_magnetic", ("copper is not magnetic",))))
+    X = rows(q, ["it is non-magnetic", "it is nonmagnetic", "it is not non-magnetic", "it is magnetic"])
+    assert list(X["concept:not_magnetic"]) == ["present", "present", "absent", "absent"]
+
+
+def test_a_phrase_with_a_negation_inside_is_found_loosely():
+    # "copper is not magnetic" was found only word for word: the negation had to stand
+    # before the phrase's first word, copper, which the answer says
+    q = Question(id="coin", text="Is a copper coin attracted by a magnet?",
+                 reference_answers=("No: copper is not magnetic.",),
+                 concepts=(Concept("copper_not_magnetic", ("copper is not magnetic",)),))
+    X = rows(q, ["copper coins are not magnetic", "the coin is not attracted since copper is non-magnetic",
+                 "copper isn't magnetic at all", "it's not copper, it is magnetic", "magnetic copper"])
+    assert list(X["concept:copper_not_magnetic"]) == ["present", "present", "present", "absent", "absent"]
+
+
 def test_a_comparison_the_reference_makes_is_denied_by_its_opposite_however_put():
     # "the frequency decreases" says the opposite of the reference's "higher frequency"
     q = Question(id="pitch", text="A guitar string is tightened. What happens to its note?",
