@@ -54,9 +54,10 @@ NEGATING_PREFIXES = ("in", "un", "im", "ir", "il", "dis", "non", "mis")
 DENYING_PREFIXES = ("non", "un")
 #: Words that start like a denial and are not one.
 NOT_PREFIXED = frozenset({"unless", "union", "unions", "nonsense", "until", "unto", "under"})
-#: Endings of nouns made from verbs, with what the verb has in their place: "vibration" ->
-#: "vibrate", "reflection" -> "reflect", "observation" -> "observe", "movement" -> "move".
-NOUN_ENDINGS = (("ation", ("ate", "e", "")), ("ion", ("", "e")), ("ment", ("",)))
+#: Endings of nouns made from verbs and adjectives, with what the word has in their place:
+#: "vibration" -> "vibrate", "reflection" -> "reflect", "observation" -> "observe", "movement"
+#: -> "move", "density" -> "dense", "elasticity" -> "elastic".
+NOUN_ENDINGS = (("ation", ("ate", "e", "")), ("ion", ("", "e")), ("ment", ("",)), ("ity", ("e", "")))
 MIN_FUZZY_LENGTH = 4  # shorter tokens are too ambiguous to correct ("gay" stays "gay")
 KNOWN_WORD_CUTOFF = 0.85  # "batter" -> battery: one edit in seven letters
 

@@ -176,6 +176,14 @@ def test_a_noun_made_from_a_verb_finds_the_verb_and_back():
     assert fx.descriptions_["ref:vibrate"].startswith('mentions "vibrates" or the like ("vibration")')
 
 
+def test_a_noun_made_from_an_adjective_finds_the_adjective():
+    # "a lower density" did not say the reference's "less dense"
+    q = Question(id="ice", text="Why does ice float on water?", reference_answers=("Ice is less dense than water.",))
+    answers = ["ice has a lower density than water", "the density of ice is smaller", "ice is more dense", "it floats"]
+    fx = FeatureExtractor(q, model=FALLBACK).fit(answers)
+    assert list(fx.transform(answers)["ref:less_dense"]) == ["present", "absent", "negated", "absent"]
+
+
 def test_a_word_finds_its_other_form_only_where_the_question_or_class_uses_it():
     # "state" could be "station" with the ending -ion put back: no answer uses "station", so
     # "the same station" says nothing of the reference's "same state"
