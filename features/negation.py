@@ -31,9 +31,10 @@ from spacy.attrs import LEMMA, LOWER
 from spacy.strings import hash_string
 from spacy.tokens import Doc, Token
 
-#: Lemmas that negate what follows. The lemmatizer maps "n't", "nt" (isnt, dont) to "not".
+#: Lemmas that negate what follows. The lemmatizer maps "n't", "nt" (isnt, dont) to "not";
+#: "a lack of air", "space lacks particles", "the absence of friction", "devoid of air".
 CUES = frozenset({"not", "no", "never", "neither", "nor", "without", "none", "nothing",
-                  "nobody", "nowhere", "cannot", "nope"})
+                  "nobody", "nowhere", "cannot", "nope", "lack", "absence", "devoid"})  # LACKING
 #: Words that end a clause, and with it a negation scope.
 CLAUSE_BREAKS = frozenset({"but", "because", "cause", "cuz", "so", "although", "though",
                            "however", "while", "whereas", "since", "therefore", "thus",
@@ -53,7 +54,9 @@ FUNCTION_LEMMAS = frozenset({"be", "do", "have", "the", "a", "an", "in", "on", "
 #: to the predicate denied ("not contained in a closed path").
 PLACE_PREPOSITIONS = frozenset({"in", "on", "inside", "under", "over", "above", "below",
                                 "behind", "near", "around", "along", "within", "outside"})
-NOUN_CUES = frozenset({"no", "none", "nothing", "nobody", "nowhere", "without"})
+#: Cues that name a lack: they deny their object ("a lack of air", "space lacks particles").
+LACKING = frozenset({"lack", "absence", "devoid"})
+NOUN_CUES = frozenset({"no", "none", "nothing", "nobody", "nowhere", "without"}) | LACKING
 #: A negated auxiliary as students misspell it, one token the tokenizer does not split:
 #: "dosent", "doesent", "dosnt", "does'nt", "did'nt", "has'nt", "cannt", "wasent".
 MISSPELT_NEGATION = re.compile(r"(?:do|does|dose|dos|did|is|are|was|were|has|have|had|could|would|should|"
@@ -286,6 +289,9 @@ def _dependency_scope(doc: Doc, cue: Token) -> list[int]:
         return [t.i for t in _phrase(head, keep_preps=False) if t.i != cue.i]
     if low == "without":
         return [t.i for child in cue.children for t in _phrase(child, keep_preps=False)]
+    if cue.lemma_.lower() in LACKING:  # "a lack of air", "space lacks particles": what it lacks
+        return [t.i for child in cue.children if child.dep_ in ("prep", "dobj", "pobj")
+                for t in child.subtree]
     if low == "neither":  # preconj of the first conjunct: all the conjuncts
         first = cue.head
         return [t.i for c in (first, *first.conjuncts) for t in _phrase(c, keep_preps=False)]

@@ -170,3 +170,21 @@ def test_a_phrase_that_holds_a_negation_is_denied_by_another_before_it(answer, s
                  misconceptions=(Misconception("no_gravity", ("no gravity",)),))
     row = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer]).iloc[0]
     assert row["misconception:no_gravity"] == state
+
+
+def _parsed(words: list[str], heads: list[int], deps: list[str], lemmas: list[str]):
+    """A doc with the parse a trained pipeline would give (none is installed here)."""
+    import spacy
+    from spacy.tokens import Doc
+    return Doc(spacy.blank("en").vocab, words=words, heads=heads, deps=deps, lemmas=lemmas)
+
+
+def test_a_lack_denies_what_it_lacks_with_a_parser():
+    from features.negation import negation_scopes
+    lacks = _parsed(["space", "lacks", "particles"], [1, 1, 1], ["nsubj", "ROOT", "dobj"],
+                    ["space", "lack", "particle"])
+    assert negation_scopes(lacks, use_parse=True) == [[2]]
+    lack_of = _parsed(["there", "is", "a", "lack", "of", "air", "in", "space"], [1, 1, 3, 1, 3, 4, 1, 6],
+                      ["expl", "ROOT", "det", "attr", "prep", "pobj", "prep", "pobj"],
+                      ["there", "be", "a", "lack", "of", "air", "in", "space"])
+    assert negation_scopes(lack_of, use_parse=True) == [[4, 5]]

@@ -215,6 +215,18 @@ def test_a_phrase_with_a_negation_inside_is_found_loosely():
     assert list(X["concept:copper_not_magnetic"]) == ["present", "present", "present", "absent", "absent"]
 
 
+@pytest.mark.parametrize("answer", ["because of the lack of particles in space", "space lacks particles",
+                                    "due to the absence of particles", "space is devoid of particles"])
+def test_a_lack_or_absence_denies_what_it_lacks(answer):
+    # "the lack of particles" said "particles" as "there are particles" does
+    q = Question(id="sound", text="Why can't sound travel through space?",
+                 reference_answers=("Sound needs particles to vibrate.",),
+                 concepts=(Concept("no_particles", ("no particles",)),))
+    X = rows(q, [answer, "space has particles"])
+    assert list(X["concept:no_particles"]) == ["present", "absent"]
+    assert list(X["ref:particle"]) == ["negated", "present"]
+
+
 def test_a_comparison_the_reference_makes_is_denied_by_its_opposite_however_put():
     # "the frequency decreases" says the opposite of the reference's "higher frequency"
     q = Question(id="pitch", text="A guitar string is tightened. What happens to its note?",
