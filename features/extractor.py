@@ -38,7 +38,7 @@ from .reference import (CoverageSets, RefPhrase, ReferenceModel, build_reference
 from .reference_quantities import reference_quantities
 from .similarity import Exemplars, polarity_keys
 from .spelling import Speller, question_texts, question_vocabulary
-from .terms import answer_grams, select_terms
+from .terms import answer_grams, select_terms, written_forms
 from .text import is_missing, normalize
 
 FORMAT_VERSION = 1
@@ -98,18 +98,20 @@ class FeatureExtractor:
             keep = [i for i, m in enumerate(marks) if not is_missing(m)]
             kept_marks = [marks[i] for i in keep]
         if marks is not None and self.n_terms > 0:
-            grams = [answer_grams(a.text_keys, a.text_negated)
-                     for a in self._analyse(docs=[docs[i] for i in keep])]
+            analysed = list(self._analyse(docs=[docs[i] for i in keep]))
+            grams = [answer_grams(a.text_keys, a.text_negated) for a in analysed]
             exclude = {tuple(p.keys[0]) for p in self.reference_.phrases}
             chosen = select_terms(grams, kept_marks, self.n_terms, self.min_term_count,
                                   exclude)
             names = {p.name for p in self.reference_.phrases}
+            written = written_forms([(a.text_keys, a.keys, [t.lower_ for t in a.doc]) for a in analysed],
+                                    [g for g, _ in chosen])
             self.term_mi_: dict[str, float] = {}  # term name -> MI with the marks (bits)
             for gram, mi in chosen:
                 name = feature_suffix(gram)
                 if name not in names:  # two grams may give one name ("A", "a")
                     names.add(name)
-                    self.terms_.append(RefPhrase(name, [gram], phrase_text(gram)))
+                    self.terms_.append(RefPhrase(name, [gram], written.get(gram) or phrase_text(gram)))
                     self.term_mi_[name] = mi
             # Misspellings of a learned term are mended towards it from now on.
             extra = self.vocabulary_extra_ + [p.keys[0] for p in self.terms_]

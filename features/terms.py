@@ -15,6 +15,7 @@ from collections.abc import Hashable, Sequence
 
 from .lexicon import is_content
 from .negation import CLAUSE_BREAKS
+from .spelling import english_words
 
 Gram = tuple[str, ...]
 
@@ -86,3 +87,28 @@ def select_terms(grams_per_answer: Sequence[dict[Gram, bool]], marks: Sequence[H
     # Ties: the shorter phrase, then alphabetical, so the selection is reproducible.
     scored.sort(key=lambda t: (-t[0], t[1], t[2]))
     return [(g, mi) for mi, _, g in scored[:n_terms]]
+
+
+def written_forms(answers: Sequence[tuple[list[str], list[str], list[str]]], grams: Sequence[Gram]
+                  ) -> dict[Gram, str]:
+    """The commonest way the answers write each gram, lower case: a term whose key is "more"
+    was learned from "higher" or "greater", and a teacher reads the word the class used.
+    `answers`: each answer's keys with negated antonyms resolved, its keys as written, and its
+    tokens' lower-case forms; a place where an antonym was resolved ("not the same" read as
+    "different") does not count. Grams never found adjacent are left out."""
+    wanted = {g for g in grams if 1 <= len(g) <= 2}
+    counts: dict[Gram, Counter] = defaultdict(Counter)
+    for keys, written, lowers in answers:
+        content = [i for i, k in enumerate(keys) if is_content(k) and k == written[i]]
+        for i in content:
+            if (keys[i],) in wanted:
+                counts[(keys[i],)][lowers[i]] += 1
+        for j, i in zip(content, content[1:]):
+            if i == j + 1 and (keys[j], keys[i]) in wanted:
+                counts[(keys[j], keys[i])][f"{lowers[j]} {lowers[i]}"] += 1
+    # English before a misspelling ("separated" before a commoner "seperated"), then the
+    # commonest, then the alphabetically first, so that the text is reproducible
+    english = english_words()
+    return {g: min(c.items(), key=lambda kv: (not all(w in english for w in kv[0].split()), -kv[1], kv[0]))[0]
+            for g, c in counts.items()}
+

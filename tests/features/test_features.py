@@ -557,3 +557,17 @@ def test_parse_scope_of_neither_nor_covers_both_conjuncts():
 def test_abbreviations_with_full_stops_are_their_letters(text, read):
     from features.text import normalize
     assert normalize(text) == read
+
+
+def test_a_learned_term_is_described_in_the_words_the_class_wrote():
+    # a term's description showed its key: 'mentions "more"' for answers that say "higher",
+    # 'mentions "connect"' for "connected"; a misspelling is shown only where nobody spelled it
+    q = Question("pitch", "Are the two terminals separated, and what happens to the note?", ("Yes.",))
+    answers = ["the pitch is higher", "higher pitch", "a greater pitch", "they are seperated", "seperated by a gap",
+               "separated", "the pitch is lower", "lower pitch", "a lower note", "it is connected", "they are connected",
+               "connected"]
+    fx = FeatureExtractor(q, n_terms=6, model=FALLBACK).fit(answers, ["1"] * 6 + ["0"] * 6)
+    texts = {p.name: p.text for p in fx.terms_}
+    assert texts["more"] == "higher" and texts["less"] == "lower"
+    assert texts["separate"] == "separated" and texts["connect"] == "connected"
+    assert fx.descriptions_["term:more"].startswith('mentions "higher"')
