@@ -24,7 +24,7 @@ import numpy as np
 from features.lexicon import feature_suffix, phrase_text
 from features.negation import CUES
 from features.nonanswer import is_chatter
-from features.terms import answer_grams, mutual_information
+from features.terms import answer_grams, mutual_information, written_forms
 
 CONCEPT, MISCONCEPTION = "concept", "misconception"
 #: A phrase joins an idea when at most this share of its answers already say the idea.
@@ -92,16 +92,19 @@ def propose(question, ids: Sequence[str], answers: Sequence[str], marks: Sequenc
     asked = question_keys(fx.nlp_, question, fx.speller_)
     candidates = _candidates([(a.keys, a.negated) for a in read], marks, order, min_answers, known, asked)
     chosen = _group(candidates, marks, {CONCEPT: max_concepts, MISCONCEPTION: max_misconceptions})
+    # each phrase as the class writes it ("higher frequency", not its keys "more frequency")
+    written = written_forms([(a.keys, a.keys, [t.lower_ for t in a.doc]) for a in read],
+                            [g[1:] for group in chosen for g in group.grams])
     taken = {c.name for c in question.concepts} | {m.name for m in question.misconceptions} | {
         r.name for r in getattr(question, "relations", ())}
     out = []
     for kind in (CONCEPT, MISCONCEPTION):
         for group in (g for g in chosen if g.kind == kind):
-            name = _free_name(feature_suffix(tuple(w for w in group.grams[0] if w)), taken)
+            name = _free_name(feature_suffix(tuple(_phrase(group.grams[0], written).split())), taken)
             taken.add(name)
             support = {m: [str(ids[k]) for k in np.flatnonzero(group.has & (np.asarray(marks) == m))]
                        for m in dict.fromkeys(marks)}
-            out.append(Proposal(kind, name, [_phrase(g) for g in group.grams], group.mark,
+            out.append(Proposal(kind, name, [_phrase(g, written) for g in group.grams], group.mark,
                                 {m: v for m, v in support.items() if v}))
     return out
 
@@ -261,9 +264,10 @@ def _akin(gram: tuple, grams: list[tuple]) -> bool:
                for other in grams for a in words for b in other[1:])
 
 
-def _phrase(gram: tuple) -> str:
+def _phrase(gram: tuple, written: dict[tuple, str]) -> str:
     cue, words = gram[0], gram[1:]
-    return f"{cue} {phrase_text(words)}" if cue else phrase_text(words)
+    text = written.get(words) or phrase_text(words)
+    return f"{cue} {text}" if cue else text
 
 
 def _free_name(name: str, taken: set[str]) -> str:

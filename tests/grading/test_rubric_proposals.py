@@ -136,3 +136,17 @@ def test_neither_chatter_nor_the_questions_own_words_are_proposed_as_ideas(tmp_p
             for p in proposal.phrases]
     assert "torque" in said
     assert not {"think", "i think", "door", "think door"} & set(said), said
+
+
+def test_a_proposal_shows_its_phrase_as_the_class_writes_it(tmp_path):
+    # the phrases and names of proposals were their keys: 'more', 'more torque' for answers
+    # that say "larger" and "bigger"; the teacher pastes and reads the class's words
+    _, question = _question(tmp_path)
+    answers = ["the torque is larger", "a larger torque", "larger torque far out", "the door is heavy",
+               "it is rusty", "no idea"]
+    ids = [f"a{k}" for k in range(len(answers))]
+    proposals = propose(question, ids, answers, ["correct"] * 3 + ["incorrect"] * 3, order=question.marks)
+    phrases = {p for proposal in proposals for p in proposal.phrases}
+    names = {proposal.name for proposal in proposals}
+    assert "larger" in phrases or "larger torque" in phrases, phrases
+    assert not any("more" in p.split() for p in phrases) and "more" not in names, (phrases, names)
