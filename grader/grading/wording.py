@@ -244,6 +244,8 @@ def support_phrase(support: float, mark: object, preferred: object) -> str:
     if support >= 1.0:
         return f"answers worded like this one were marked {mark} too"
     # "but": the figure is lowered by it, also where every rule list gives the mark
+    if str(preferred) == str(mark):  # the reader of features prefers it, the reader of words another
+        return f"but answers worded like this one were not all marked {mark} (wording support {support:.2f})"
     return f"but answers worded like this one were more often marked {preferred} (wording support {support:.2f})"
 
 

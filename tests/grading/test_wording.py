@@ -76,6 +76,8 @@ def test_grade_confidence_is_the_rule_lists_share_times_support(model):
             assert "worded" not in row["explanation"]
         elif support[i] == 1:
             assert row["explanation"].endswith(f"; answers worded like this one were marked {labels[i]} too")
+        elif preferred[i] == labels[i]:
+            assert row["explanation"].endswith(f"were not all marked {labels[i]} (wording support {support[i]:.2f})")
         else:
             assert row["explanation"].endswith(f"were more often marked {preferred[i]} (wording support {support[i]:.2f})")
 
@@ -88,9 +90,12 @@ def test_a_mark_the_wording_contradicts_is_less_sure_and_one_it_agrees_with_keep
     assert support[0] < 0.5 and support[1] == 1.0 and preferred == ["0", "0"]
     assert np.isnan(wording.support(["the battery is flat"], [None])[0])
     assert np.isnan(wording.support(["the battery is flat"], ["2"])[0])  # a mark it was not fitted on
-    phrases = support_phrases(np.array([0.2, 1.0, np.nan]), ["1", "1", None], ["0", "1", None])
+    phrases = support_phrases(np.array([0.2, 1.0, np.nan, 0.9]), ["1", "1", None, "1"], ["0", "1", None, "1"])
     assert phrases.tolist() == ["; but answers worded like this one were more often marked 0 (wording support 0.20)",
-                                "; answers worded like this one were marked 1 too", ""]
+                                "; answers worded like this one were marked 1 too", "",
+                                # the reader of features prefers the mark, the reader of words another:
+                                # "were more often marked 1" of a mark 1 read as a contradiction
+                                "; but answers worded like this one were not all marked 1 (wording support 0.90)"]
 
 
 def test_explanation_overall_confidence_is_the_graded_confidence(model):
