@@ -43,6 +43,10 @@ DIRECTED = frozenset({"by", "from", "to", "than", "over", "into", "onto", "per",
                       "toward", "under", "above", "below", "before", "after"})
 
 
+#: Words a phrase's "to" is also found as: "into" and "onto" say where to, as "to" does.
+_TO_ALIKE = frozenset({"into", "onto"})
+
+
 def content_of(keys: tuple[str, ...]) -> tuple[str, ...]:
     """The words of a phrase that must be found: all but articles, forms of "be", "have"
     and "do", and negation cues; words quoted as written are kept."""
@@ -118,6 +122,8 @@ class LooseMatcher:
         tokens' lower-case forms, for words quoted as written (asked for only then);
         `known`: the states found already (columns present there are not looked for)."""
         present = self.words.intersection(keys)
+        if "to" in self.words and not _TO_ALIKE.isdisjoint(keys):
+            present = present | {"to"}  # "electrons move onto the rod" says "move to the rod"
         if not present:
             return {}
         known = known or {}
@@ -134,8 +140,8 @@ class LooseMatcher:
                 clauses = clause_ids(keys)
                 at = {}
                 for i, k in enumerate(keys):
-                    if k in present:
-                        at.setdefault(k, []).append(i)
+                    if k in present or k in _TO_ALIKE:
+                        at.setdefault("to" if k in _TO_ALIKE else k, []).append(i)
             if lower is None and (len(plain) < len(words) or cue):
                 lower = lowers()
             state = _phrase_state(words, at, lower, keys if cue else None, negated, clauses,

@@ -227,6 +227,16 @@ def test_a_lack_or_absence_denies_what_it_lacks(answer):
     assert list(X["ref:particle"]) == ["negated", "present"]
 
 
+def test_a_phrase_saying_to_finds_into_and_onto():
+    # "electrons move to the rod" was not found in "electrons moved onto the rod"
+    q = Question(id="rod", text="A rubbed plastic rod becomes negatively charged. Why?",
+                 reference_answers=("Electrons move from the cloth to the rod.",),
+                 concepts=(Concept("to_rod", ("electrons move to the rod",)),))
+    X = rows(q, ["electrons moved onto the rod", "electrons moved into the rod", "electrons move from the rod",
+                 "the rod moves to the electrons"])
+    assert list(X["concept:to_rod"]) == ["present", "present", "absent", "absent"]
+
+
 def test_a_comparison_the_reference_makes_is_denied_by_its_opposite_however_put():
     # "the frequency decreases" says the opposite of the reference's "higher frequency"
     q = Question(id="pitch", text="A guitar string is tightened. What happens to its note?",
