@@ -34,9 +34,11 @@ PRESENT, NEGATED = "present", "negated"
 
 
 #: Words of a phrase that need not be found: "the circuit is complete" is found in
-#: "the circuits were complete" and "a complete circuit".
+#: "the circuits were complete" and "a complete circuit", "must be closed" in "is closed".
 SKIPPED = frozenset({"the", "a", "an", "be", "have", "do", "it", "its", "there", "this", "that",
-                     "these", "those", "of", "'s"})
+                     "these", "those", "of", "'s",
+                     # modal verbs: "cannot pass through" is found in "is unable to pass through"
+                     "can", "could", "will", "would", "shall", "should", "may", "might", "must"})
 #: Words that give a phrase a direction: its words are looked for in the order written
 #: ("resistance divided by voltage" is not "voltage divided by resistance").
 DIRECTED = frozenset({"by", "from", "to", "than", "over", "into", "onto", "per", "towards",
@@ -207,8 +209,8 @@ def _cue_before(keys: list[str], i: int) -> int:
     for j in range(i - 1, max(-1, i - 4), -1):
         if keys[j] in CUES:
             return j
-        if keys[j] not in SKIPPED and keys[j] not in FUNCTION_LEMMAS:
-            return -1
+        if keys[j] not in SKIPPED and keys[j] not in FUNCTION_LEMMAS and keys[j] not in ("to", "able"):
+            return -1  # "unable to pass", "not able to pass" deny "pass" as "cannot pass" does
     return -1
 
 

@@ -32,9 +32,10 @@ from spacy.strings import hash_string
 from spacy.tokens import Doc, Token
 
 #: Lemmas that negate what follows. The lemmatizer maps "n't", "nt" (isnt, dont) to "not";
-#: "a lack of air", "space lacks particles", "the absence of friction", "devoid of air".
+#: "unable to pass through"; "a lack of air", "space lacks particles", "the absence of
+#: friction", "devoid of air" (`LACKING`).
 CUES = frozenset({"not", "no", "never", "neither", "nor", "without", "none", "nothing",
-                  "nobody", "nowhere", "cannot", "nope", "lack", "absence", "devoid"})  # LACKING
+                  "nobody", "nowhere", "cannot", "nope", "unable", "lack", "absence", "devoid"})
 #: Words that end a clause, and with it a negation scope.
 CLAUSE_BREAKS = frozenset({"but", "because", "cause", "cuz", "so", "although", "though",
                            "however", "while", "whereas", "since", "therefore", "thus",
@@ -48,7 +49,8 @@ PREPOSITIONS = frozenset({"to", "from", "with", "between", "by", "than", "as", "
 FUNCTION_LEMMAS = frozenset({"be", "do", "have", "the", "a", "an", "in", "on", "any", "there",
                              "it", "can", "will", "would", "should", "could", "must", "may",
                              "might", "that", "this", "same", "one", "of", "only", "even",
-                             "ever", "really", "actually", "also", "just", "anything"})
+                             "ever", "really", "actually", "also", "just", "anything",
+                             "able"})  # "not able to pass" denies "pass", as "cannot pass" does
 #: After the noun a determiner cue denies, these start a phrase of place it does not deny
 #: ("no friction | on the floor", "no gap | in the circuit"); after "not" they may belong
 #: to the predicate denied ("not contained in a closed path").
@@ -102,7 +104,7 @@ def negated_tokens(doc: Doc, use_parse: bool | None = None) -> list[bool]:
 _PAIRS = [("same", "different"), ("open", "close"), ("complete", "incomplete"),
           ("connect", "disconnect"), ("possible", "impossible"),
           ("full", "empty"), ("true", "false"),
-          ("correct", "incorrect"), ("visible", "invisible"), ("able", "unable"),
+          ("correct", "incorrect"), ("visible", "invisible"),
           ("bright", "dim"), ("fast", "slow"),
           ("attract", "repel"), ("conductor", "insulator"), ("more", "less"), ("most", "least"),
           ("strong", "weak"), ("loud", "quiet"), ("hot", "cold"), ("near", "far"),

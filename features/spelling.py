@@ -53,7 +53,8 @@ NEGATING_PREFIXES = ("in", "un", "im", "ir", "il", "dis", "non", "mis")
 #: "dis" are left out: "inside", "impulse", "discharge" are words of their own.
 DENYING_PREFIXES = ("non", "un")
 #: Words that start like a denial and are not one.
-NOT_PREFIXED = frozenset({"unless", "union", "unions", "nonsense", "until", "unto", "under"})
+NOT_PREFIXED = frozenset({"unless", "union", "unions", "nonsense", "until", "unto", "under",
+                          "unable"})  # "unable" is a negation cue of its own (`negation.CUES`)
 #: Endings of nouns made from verbs and adjectives, with what the word has in their place:
 #: "vibration" -> "vibrate", "reflection" -> "reflect", "observation" -> "observe", "movement"
 #: -> "move", "density" -> "dense", "elasticity" -> "elastic".

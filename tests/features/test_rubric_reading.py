@@ -237,6 +237,20 @@ def test_a_phrase_saying_to_finds_into_and_onto():
     assert list(X["concept:to_rod"]) == ["present", "present", "absent", "absent"]
 
 
+def test_unable_and_not_able_deny_what_follows_as_cannot_does():
+    # the phrase's "can" (of "cannot") had to be found; "not able to pass" denied "able" alone,
+    # and "unable" (read as "able" denied where the class says "able") left "pass" said
+    q = Question(id="shadow", text="Why does a shadow form behind an object?",
+                 reference_answers=("Light cannot pass through the object.",),
+                 concepts=(Concept("blocked", ("cannot pass through",)),))
+    answers = ["light is unable to pass through", "light is not able to pass through", "light will not pass through",
+               "light can pass through", "light is able to pass through", "it is able to pass through"]
+    fx = FeatureExtractor(q, model=FALLBACK).fit(answers)
+    X = fx.transform(answers)
+    assert list(X["concept:blocked"]) == ["present", "present", "present", "absent", "absent", "absent"]
+    assert list(X["ref:pass"]) == ["negated", "negated", "negated", "present", "present", "present"]
+
+
 def test_a_comparison_the_reference_makes_is_denied_by_its_opposite_however_put():
     # "the frequency decreases" says the opposite of the reference's "higher frequency"
     q = Question(id="pitch", text="A guitar string is tightened. What happens to its note?",
