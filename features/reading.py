@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from spacy.tokens import Doc
 
-from .lexicon import read_tokens, read_tokens_batch, reword_in_context
-from .negation import negation_scopes, resolve_negations
+from .lexicon import is_content, read_tokens, read_tokens_batch, reword_in_context
+from .negation import ANTONYMS, negation_scopes, resolve_negations
 from .spelling import DENYING_PREFIXES, Speller
 
 
@@ -53,6 +53,8 @@ def _analysed(doc: Doc, tokens: tuple[list[str], list[str], int], use_parse: boo
     keys, norms, words = tokens
     reword_in_context(doc, keys)
     scopes = negation_scopes(doc, use_parse, keys)
+    if scopes and "as" in keys:
+        scopes = _not_as_as(keys, scopes)
     if any(k.startswith(DENYING_PREFIXES) for k in keys):
         denied = _denied_by_prefix(keys, speller)
         if denied:  # a prefix under another negation cancels it: "not unbalanced" is balanced
@@ -81,3 +83,19 @@ def _denied_by_prefix(keys: list[str], speller: Speller) -> set[int]:
             keys[i] = base
             denied.add(i)
     return denied
+
+
+def _not_as_as(keys: list[str], scopes: list[list[int]]) -> list[list[int]]:
+    """"not as dense as water" says "less dense": the first "as" of a negated "as X as" is
+    "less" and the negation is used up (X is said). Words with an opposite are left to it
+    ("not as fast as" is "slower", `negation.resolve_negations`)."""
+    kept = []
+    for scope in scopes:
+        first = scope[0] if scope else -1
+        if (first >= 0 and keys[first] == "as" and first + 2 < len(keys) and keys[first + 2] == "as"
+                and first + 1 in scope and is_content(keys[first + 1]) and keys[first + 1] not in ANTONYMS):
+            keys[first] = "less"
+            continue
+        kept.append(scope)
+    return kept
+

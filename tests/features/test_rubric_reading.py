@@ -251,6 +251,16 @@ def test_unable_and_not_able_deny_what_follows_as_cannot_does():
     assert list(X["ref:pass"]) == ["negated", "negated", "negated", "present", "present", "present"]
 
 
+def test_not_as_dense_as_says_less_dense():
+    # "not as dense as water" denied "dense": a teacher's "less dense" was not found
+    q = Question(id="ice", text="Why does ice float on water?", reference_answers=("Ice is less dense than water.",),
+                 concepts=(Concept("less_dense", ("less dense",)),))
+    X = rows(q, ["ice is not as dense as water", "ice isn't as dense as water", "ice is as dense as water",
+                 "ice is not dense", "it is not as a result of its weight"])
+    assert list(X["concept:less_dense"]) == ["present", "present", "absent", "absent", "absent"]
+    assert list(X["ref:less_dense"]) == ["present", "present", "absent", "absent", "absent"]
+
+
 def test_a_comparison_the_reference_makes_is_denied_by_its_opposite_however_put():
     # "the frequency decreases" says the opposite of the reference's "higher frequency"
     q = Question(id="pitch", text="A guitar string is tightened. What happens to its note?",
