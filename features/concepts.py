@@ -28,7 +28,7 @@ from spacy.tokens import Doc
 from knowledge.schema import Question
 
 from .lexicon import token_keys
-from .loose import EXACT, LooseMatcher, denied_before, token_pattern
+from .loose import EXACT, MODALS, LooseMatcher, denied_before, token_pattern
 from .negation import ANTONYMS, CUES
 from .spelling import Speller
 from .text import normalize, normalize_characters
@@ -65,6 +65,8 @@ def phrase_keys(nlp: Language, phrases: Sequence[str], speller: Speller | None =
             if any(a <= tok.idx < b for a, b in spans):
                 keys[tok.i] = EXACT + tok.lower_
         keys = [k for k in keys if k.strip()]
+        if not MODALS.issuperset(keys):  # "must be closed" is found as "be closed" ("is closed")
+            keys = [k for k in keys if k not in MODALS]
         if not all(map(_punctuation, keys)):  # a phrase "?" stays: it finds question marks
             while _punctuation(keys[-1]):  # "closed path." as "closed path"
                 keys.pop()

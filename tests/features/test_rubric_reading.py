@@ -261,6 +261,15 @@ def test_not_as_dense_as_says_less_dense():
     assert list(X["ref:less_dense"]) == ["present", "present", "absent", "absent", "absent"]
 
 
+def test_a_phrase_with_a_modal_verb_finds_the_answer_without_it():
+    # a teacher's "must be closed" needed "must" in the answer
+    q = Question(id="switch", text="When does the bulb light?", reference_answers=("The switch is closed.",),
+                 concepts=(Concept("closed", ("must be closed",)), Concept("can", ("can",))))
+    X = rows(q, ["the switch is closed", "the switch was closed", "it must be closed", "the switch is open", "i can"])
+    assert list(X["concept:closed"]) == ["present", "present", "present", "absent", "absent"]
+    assert list(X["concept:can"]) == ["absent", "absent", "absent", "absent", "present"]  # a modal alone stays
+
+
 def test_a_comparison_the_reference_makes_is_denied_by_its_opposite_however_put():
     # "the frequency decreases" says the opposite of the reference's "higher frequency"
     q = Question(id="pitch", text="A guitar string is tightened. What happens to its note?",
