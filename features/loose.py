@@ -33,11 +33,11 @@ EXACT = "\x00"  # starts a key to match as written (see concepts.phrase_keys); n
 PRESENT, NEGATED = "present", "negated"
 
 
-#: Words of a phrase that need not be found: "the circuit is complete" is found in
-#: "the circuits were complete" and "a complete circuit", "must be closed" in "is closed".
 #: Modal verbs: a phrase's are left out ("cannot pass through" is found in "is unable to pass
 #: through", "must be closed" in "the switch is closed"), see `concepts.phrase_keys`.
 MODALS = frozenset({"can", "could", "will", "would", "shall", "should", "may", "might", "must"})
+#: Words of a phrase that need not be found: "the circuit is complete" is found in
+#: "the circuits were complete" and "a complete circuit".
 SKIPPED = frozenset({"the", "a", "an", "be", "have", "do", "it", "its", "there", "this", "that",
                      "these", "those", "of", "'s"}) | MODALS
 #: Words that give a phrase a direction: its words are looked for in the order written

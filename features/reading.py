@@ -98,4 +98,3 @@ def _not_as_as(keys: list[str], scopes: list[list[int]]) -> list[list[int]]:
             continue
         kept.append(scope)
     return kept
-

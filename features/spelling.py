@@ -135,10 +135,10 @@ class Speller:
                 or lemma)
 
     def other_form(self, key: str) -> str | None:
-        """The verb a noun is made from, or the noun made from a verb, when the question's
-        words or the class's use it: "vibration" for "vibrate" where answers say "the
-        vibrations", "reflect" for "reflection". Only a form the vocabulary holds, so that
-        "state" never finds "station" nor "rate" "ration"."""
+        """The verb or adjective a noun is made from, or the noun made from it, when the
+        question's words or the class's use that form: "vibration" for "vibrate" where answers
+        say "the vibrations", "reflect" for "reflection", "dense" for "density". Only a form the
+        vocabulary holds, so that "state" never finds "station" nor "rate" "ration"."""
         if len(key) < 4 or not key.isalpha():
             return None
         for ending, stems in NOUN_ENDINGS:

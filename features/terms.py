@@ -111,4 +111,3 @@ def written_forms(answers: Sequence[tuple[list[str], list[str], list[str]]], gra
     english = english_words()
     return {g: min(c.items(), key=lambda kv: (not all(w in english for w in kv[0].split()), -kv[1], kv[0]))[0]
             for g, c in counts.items()}
-
