@@ -270,6 +270,17 @@ def test_a_phrase_with_a_modal_verb_finds_the_answer_without_it():
     assert list(X["concept:can"]) == ["absent", "absent", "absent", "absent", "present"]  # a modal alone stays
 
 
+def test_halved_is_half_and_doubled_is_twice():
+    # a teacher's "half the effort" was not found in "the effort is halved"
+    q = Question(id="lever", text="What happens to the effort if the distance from the pivot is made longer?",
+                 reference_answers=("The effort doubles.",),
+                 concepts=(Concept("half_effort", ("half the effort",)),))
+    X = rows(q, ["the effort is halved", "the effort halves", "the effort is cut in half", "it needs twice the effort",
+                 "the effort is the same"])
+    assert list(X["concept:half_effort"]) == ["present", "present", "present", "absent", "absent"]
+    assert list(X["ref:twice"]) == ["absent", "absent", "absent", "present", "absent"]
+
+
 def test_a_comparison_the_reference_makes_is_denied_by_its_opposite_however_put():
     # "the frequency decreases" says the opposite of the reference's "higher frequency"
     q = Question(id="pitch", text="A guitar string is tightened. What happens to its note?",
