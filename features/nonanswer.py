@@ -12,6 +12,7 @@ teacher) is not such a mention: it does not make a non-answer an answer.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 import numpy as np
@@ -38,6 +39,9 @@ NON_ANSWER_WORDS = frozenset({
 #: An unknown string of letters whose letter pairs average below this log-probability
 #: (English words score about -2 to -3.2, keyboard runs like "jdkjgkfjg" below -4).
 GIBBERISH_SCORE = -3.4
+#: A formula is an answer, whatever its letters: "F × d", "W = mg", "v = d/t", "F x d".
+FORMULA = re.compile(r"[A-Za-z0-9)]\s*[=×*÷^·]\s*[A-Za-z0-9(]"
+                     r"|(?<![A-Za-z])[A-Za-z0-9]\s*[/x]\s*[A-Za-z0-9](?![A-Za-z])")
 _ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 _START, _END = 26, 27
 
@@ -53,6 +57,8 @@ def is_non_answer(text: str, content: dict[str, bool], mentions_feature: bool,
     what a crowbar is") and still say nothing."""
     if not any(c.isalnum() for c in text):
         return True
+    if FORMULA.search(text):
+        return False
     if mentions_feature:
         return _not_knowing(content) and all(k in NON_ANSWER_WORDS or k in extra_words or k in asked
                                             for k in content)

@@ -40,13 +40,14 @@ NUMBER_KEYS = {w: str(i) for i, w in enumerate(
 #: "increases" by its lemma). "vibrates quicker", "more quickly" and "faster" are one key too,
 #: and "the angles are equal" and "the angles are the same". "closer" is "nearer", never the
 #: verb "close" (whose opposite is "open"). "the force is halved" is "half the force", "the
-#: distance doubles" "twice the distance".
+#: distance doubles" "twice the distance", "force × distance" "force times distance" (the
+#: key of "times" is the lemma "time").
 SIZE_KEYS = {**{w: "more" for w in ("big", "bigger", "biggest", "large", "larger", "largest", "great",
                                     "greater", "greatest", "high", "increase")},
              **{w: "less" for w in ("small", "low", "fewer", "decrease", "reduce")},
              **{w: "fast" for w in ("quick", "quicker", "quickest", "quickly", "rapid", "rapidly")},
              "slowly": "slow", "equal": "same", "identical": "same", "alike": "same",
-             "closer": "near", "closest": "near", "halve": "half", "double": "twice"}
+             "closer": "near", "closest": "near", "halve": "half", "double": "twice", "×": "time"}
 #: Prefixes that make another word: a word with one is never a slip for the word without it
 #: ("imbalanced" is not a misspelt "balanced", "incomplete" not "complete").
 NEGATING_PREFIXES = ("in", "un", "im", "ir", "il", "dis", "non", "mis")

@@ -52,3 +52,15 @@ def test_gibberish_is_told_from_words_and_misspellings():
     assert all(is_gibberish(w) for w in ["qkzxvbnw", "hghghg", "zzzzz", "fhdjskalgh"])
     assert not any(is_gibberish(w) for w in ["fulcrum", "decibel", "voltige", "frequensy",
                                              "oscilate", "tuning", "ab", "zap", "hum", "ohm"])
+
+
+@pytest.mark.parametrize("answer, non_answer", [
+    ("F × d", "no"), ("F x d", "no"), ("M = F*d", "no"), ("v = d/t", "no"), ("f=1/T", "no"),
+    ("x", "yes"), ("idk", "yes"),
+])
+def test_a_formula_is_an_answer_whatever_its_letters(answer, non_answer):
+    # "F × d" for a moment was a non-answer: its letters are no words and no labels
+    q = Question(id="moment", text="How do you work out the moment of a force about a pivot?",
+                 reference_answers=("Multiply the force by its distance from the pivot.",))
+    fx = FeatureExtractor(q, model=FALLBACK).fit(["x"])
+    assert fx.transform([answer]).iloc[0]["non_answer"] == non_answer

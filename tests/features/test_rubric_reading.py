@@ -281,6 +281,15 @@ def test_halved_is_half_and_doubled_is_twice():
     assert list(X["ref:twice"]) == ["absent", "absent", "absent", "present", "absent"]
 
 
+def test_the_times_sign_is_times():
+    # "force × distance" did not say a teacher's "force times distance"
+    q = Question(id="moment", text="How do you work out the moment of a force about a pivot?",
+                 reference_answers=("Multiply the force by its distance from the pivot.",),
+                 concepts=(Concept("force_times_distance", ("force times distance",)),))
+    X = rows(q, ["force × distance", "moment = force × distance", "force plus distance"])
+    assert list(X["concept:force_times_distance"]) == ["present", "present", "absent"]
+
+
 def test_a_comparison_the_reference_makes_is_denied_by_its_opposite_however_put():
     # "the frequency decreases" says the opposite of the reference's "higher frequency"
     q = Question(id="pitch", text="A guitar string is tightened. What happens to its note?",
