@@ -20,7 +20,7 @@ import numpy as np
 from .spelling import english_words
 
 NON_ANSWER_WORDS = frozenset({
-    "know", "idea", "sure", "help", "clue", "answer", "tell", "understand", "dunno", "idk",
+    "know", "idea", "sure", "help", "clue", "answer", "tell", "understand", "dunno", "idk", "idc", "idek",
     "guess", "hint", "confuse", "confused", "question", "remember", "forget", "please", "ok",
     "okay", "lol", "hmm", "um", "uh", "yes", "yeah", "yep", "nope", "huh", "whatever",
     "stuff", "thing", "something", "mean", "give", "say", "think", "reason", "explain",

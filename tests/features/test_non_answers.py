@@ -56,7 +56,7 @@ def test_gibberish_is_told_from_words_and_misspellings():
 
 @pytest.mark.parametrize("answer, non_answer", [
     ("F × d", "no"), ("F x d", "no"), ("M = F*d", "no"), ("v = d/t", "no"), ("f=1/T", "no"),
-    ("x", "yes"), ("idk", "yes"),
+    ("x", "yes"), ("idk", "yes"), ("idk/idc", "yes"), ("idc", "yes"),
 ])
 def test_a_formula_is_an_answer_whatever_its_letters(answer, non_answer):
     # "F × d" for a moment was a non-answer: its letters are no words and no labels
