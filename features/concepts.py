@@ -146,9 +146,11 @@ class FeatureMatcher:
     def _pattern(self, keys: tuple[str, ...]) -> Doc:
         return phrase_doc(self.nlp, keys)
 
-    def states(self, doc: Doc, negated: list[bool], keys: list[str] | None = None) -> dict[str, str]:
+    def states(self, doc: Doc, negated: list[bool], keys: list[str] | None = None,
+               prefixed: frozenset[int] = frozenset()) -> dict[str, str]:
         """Column -> present/negated for the features found (absent ones are left out).
-        `keys`: the tokens' norms, when the caller has them as a list (`lexicon.set_keys`)."""
+        `keys`: the tokens' norms, when the caller has them as a list (`lexicon.set_keys`);
+        `prefixed`: the words denied by their own prefix (`reading.Analysis.prefixed`)."""
         found: dict[str, str] = {}
         ids = self._ids
         in_scope = any(negated)  # most answers negate nothing: no phrase of theirs is negated
@@ -171,8 +173,8 @@ class FeatureMatcher:
                 is_negated = is_negated or denied_before(keys, negated, start)
             found[column] = NEGATED if is_negated != flipped else PRESENT
         if self.loose.words:  # phrases in another order, with words between
-            for column, state in self.loose.states(keys, negated,
-                                                   lambda: [t.lower_ for t in doc], found).items():
+            for column, state in self.loose.states(keys, negated, lambda: [t.lower_ for t in doc],
+                                                   found, prefixed).items():
                 if state == PRESENT or column not in found:
                     found[column] = state
         return found

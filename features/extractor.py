@@ -297,9 +297,9 @@ class FeatureExtractor:
         set_keys(doc, a.keys, a.norms)
         related = self._relations.states(doc, a.keys, a.negated) if self._relations else {}
         if a.text_keys == a.keys and a.text_negated == a.negated:  # no antonym resolved
-            found = self.matcher_.states(doc, a.negated, a.keys)
+            found = self.matcher_.states(doc, a.negated, a.keys, a.prefixed)
         else:
-            found = self.rubric_matcher_.states(doc, a.negated, a.keys)
+            found = self.rubric_matcher_.states(doc, a.negated, a.keys, a.prefixed)
             set_keys(doc, a.text_keys, a.norms)
             found.update(self.text_matcher_.states(doc, a.text_negated, a.text_keys))
         verdicts = answer_quantities(a, self.quantities_) if self.quantities_ else []

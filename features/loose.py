@@ -24,7 +24,6 @@ from itertools import islice, product
 
 from .lexicon import is_label_key
 from .negation import CLAUSE_BREAKS, CUES, FUNCTION_LEMMAS
-from .spelling import DENYING_PREFIXES
 
 MAX_GAP = 8  # tokens between two words of a phrase
 MAX_PERMUTED = 3  # phrases of more content words are matched in their own order only
@@ -120,10 +119,12 @@ class LooseMatcher:
             self._by_word.setdefault(min(plain), []).append(n)
 
     def states(self, keys: list[str], negated: list[bool], lowers: Callable[[], list[str]],
-               known: dict[str, str] | None = None) -> dict[str, str]:
+               known: dict[str, str] | None = None, prefixed: frozenset[int] = frozenset()
+               ) -> dict[str, str]:
         """Column -> present/negated for the loose phrases found; `lowers` gives the
         tokens' lower-case forms, for words quoted as written (asked for only then);
-        `known`: the states found already (columns present there are not looked for)."""
+        `known`: the states found already (columns present there are not looked for);
+        `prefixed`: the words denied by their own prefix (`reading.Analysis.prefixed`)."""
         present = self.words.intersection(keys)
         if "to" in self.words and not _TO_ALIKE.isdisjoint(keys):
             present = present | {"to"}  # "electrons move onto the rod" says "move to the rod"
@@ -145,10 +146,10 @@ class LooseMatcher:
                 for i, k in enumerate(keys):
                     if k in present or k in _TO_ALIKE:
                         at.setdefault("to" if k in _TO_ALIKE else k, []).append(i)
-            if lower is None and (len(plain) < len(words) or cue):
+            if lower is None and len(plain) < len(words):
                 lower = lowers()
             state = _phrase_state(words, at, lower, keys if cue else None, negated, clauses,
-                                  cue, any_order)
+                                  cue, any_order, prefixed)
             if state is not None and found.get(column) != PRESENT:
                 found[column] = state
         return found
@@ -156,11 +157,11 @@ class LooseMatcher:
 
 def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[str] | None,
                   keys: list[str] | None, negated: list[bool], clauses: list[int], cue: bool,
-                  any_order: bool) -> str | None:
+                  any_order: bool, prefixed: frozenset[int] = frozenset()) -> str | None:
     """present/negated if the phrase is found, None if not: present wins over negated; a
     phrase with a cue is found (present) only where its words are denied by a cue just
-    before them (`keys`; "there isn't any gap", not "it never stops accelerating"). `at`:
-    where each word of the answer is."""
+    before them (`keys`; "there isn't any gap", not "it never stops accelerating") or by
+    their own prefix (`prefixed`: "non-magnetic"). `at`: where each word of the answer is."""
     places = []
     for word in words:
         if word.startswith(EXACT):
@@ -185,7 +186,7 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
             at_cue = _cue_before(keys, first) if denied and keys is not None else -1
             if at_cue >= 0 and denied_before(keys, negated, at_cue):
                 state = NEGATED  # "it's not because there is no gap": the phrase itself denied
-            elif at_cue >= 0 or (denied and _denied_by_prefix(first, keys, lower)):
+            elif at_cue >= 0 or (denied and first in prefixed):
                 return PRESENT  # "not magnetic" in "it is not magnetic", "non-magnetic"
             continue
         if not denied:
@@ -194,24 +195,13 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
     return state
 
 
-
-def _denied_by_prefix(i: int, keys: list[str], lower: list[str] | None) -> bool:
-    """Is token i a word its own prefix denies ("nonmagnetic", "unbalanced": the key is the
-    word without it, see `reading`), or the word after "non" ("non-magnetic")?"""
-    if lower is None:
-        return False
-    written = lower[i]
-    return (written.startswith(DENYING_PREFIXES) and not keys[i].startswith(written[:2])) or (
-        i > 0 and lower[i - 1] == "non")
-
-
 def _cue_before(keys: list[str], i: int) -> int:
     """Where a negation cue stands before token i with only function words between, or -1."""
     for j in range(i - 1, max(-1, i - 4), -1):
         if keys[j] in CUES:
             return j
-        if keys[j] not in SKIPPED and keys[j] not in FUNCTION_LEMMAS and keys[j] not in ("to", "able"):
-            return -1  # "unable to pass", "not able to pass" deny "pass" as "cannot pass" does
+        if keys[j] not in SKIPPED and keys[j] not in FUNCTION_LEMMAS and keys[j] != "to":
+            return -1  # "unable to pass", "not able to pass" ("able" is a function word) deny "pass"
     return -1
 
 

@@ -31,6 +31,7 @@ class Analysis:
     norms: list[str]  # what token.norm_ holds now (see lexicon.set_keys)
     words: int  # tokens that are not punctuation or space
     text: str  # doc.text, kept: spaCy rebuilds it from the tokens at every access
+    prefixed: frozenset[int] = frozenset()  # words denied by their own prefix ("nonmagnetic")
 
 
 def analyse(doc: Doc, speller: Speller, use_parse: bool, text: str | None = None) -> Analysis:
@@ -55,6 +56,7 @@ def _analysed(doc: Doc, tokens: tuple[list[str], list[str], int], use_parse: boo
     scopes = negation_scopes(doc, use_parse, keys)
     if scopes and "as" in keys:
         scopes = _not_as_as(keys, scopes)
+    denied: set[int] = set()
     if any(k.startswith(DENYING_PREFIXES) for k in keys):
         denied = _denied_by_prefix(keys, speller)
         if denied:  # a prefix under another negation cancels it: "not unbalanced" is balanced
@@ -69,7 +71,7 @@ def _analysed(doc: Doc, tokens: tuple[list[str], list[str], int], use_parse: boo
         return Analysis(doc, keys, negated, keys, negated, norms, words, text)
     text_keys = list(keys)
     text_negated = resolve_negations(text_keys, scopes)
-    return Analysis(doc, keys, negated, text_keys, text_negated, norms, words, text)
+    return Analysis(doc, keys, negated, text_keys, text_negated, norms, words, text, frozenset(denied))
 
 
 def _denied_by_prefix(keys: list[str], speller: Speller) -> set[int]:
