@@ -28,7 +28,7 @@ from spacy.tokens import Doc
 from knowledge.schema import Question
 
 from .lexicon import token_keys
-from .loose import EXACT, MODALS, LooseMatcher, denied_before, token_pattern
+from .loose import EXACT, MODALS, LooseMatcher, content_of, denied_before, has_cue, token_pattern
 from .negation import ANTONYMS, CUES
 from .spelling import Speller
 from .text import normalize, normalize_characters
@@ -81,16 +81,39 @@ def with_other_forms(keyed: list[tuple[str, ...]], speller: Speller) -> list[tup
     (`Speller.other_form`): a teacher's "vibrates faster" finds "the vibrations are faster",
     the reference's "light refracts" finds "the refraction of light". Added beside the words
     as they are, never in their place: on Beetle, reading "connection" as "connect" everywhere
-    cost 5-way accuracy (docs/beetle.md, session 14)."""
+    cost 5-way accuracy (docs/beetle.md, session 14). A word denied by its prefix is also
+    found spelt out: "unbalanced forces" finds "the forces are not balanced"."""
     out = list(keyed)
     seen = set(out)
     for keys in keyed:
         for i, key in enumerate(keys):
             other = speller.other_form(key)
-            if other is not None and (variant := keys[:i] + (other,) + keys[i + 1:]) not in seen:
-                seen.add(variant)
-                out.append(variant)
+            base = speller.unprefixed(key)
+            variants = ([keys[:i] + (other,) + keys[i + 1:]] if other is not None else []) + (
+                [keys[:i] + ("not", base) + keys[i + 1:]] if base is not None else [])
+            for variant in variants:
+                if variant not in seen:
+                    seen.add(variant)
+                    out.append(variant)
     return out
+
+
+#: Verbs after which "not" denies the word a phrase says: "is closed" / "is not closed".
+_DENIED_AFTER = frozenset({"be", "have", "do"})
+
+
+def denied_forms(keys: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """A phrase with one word that counts after a form of "be", "have" or "do" ("is closed",
+    "are connected") with "not" or "never" put before that word: "the switch is not closed"
+    denies a teacher's "is closed". Phrases of more words are found with the negation
+    between by `features.loose`; a one-word phrase by the answer's negation scopes."""
+    words = content_of(keys)
+    if len(words) != 1 or len(keys) < 2 or has_cue(keys):
+        return []
+    i = keys.index(words[0])
+    if i == 0 or keys[i - 1] not in _DENIED_AFTER:
+        return []
+    return [keys[:i] + (cue,) + keys[i:] for cue in ("not", "never")]
 
 
 def _punctuation(key: str) -> bool:
@@ -127,8 +150,8 @@ class FeatureMatcher:
             for column, keyed in table.items():
                 keyed = [keys for keys in keyed if keys]
                 match_key = f"{column}\x00opposite" if flipped else column
-                plain = [self._pattern(keys) for keys in keyed
-                         if not any(k.startswith(EXACT) for k in keys)]
+                plain_keys = [keys for keys in keyed if not any(k.startswith(EXACT) for k in keys)]
+                plain = [self._pattern(keys) for keys in plain_keys]
                 exact = [[token_pattern(k) for k in keys]
                          for keys in keyed if any(k.startswith(EXACT) for k in keys)]
                 if plain:
@@ -137,6 +160,11 @@ class FeatureMatcher:
                     self._add_tokens(match_key, exact)
                 if plain or exact:
                     self._ids[nlp.vocab.strings[match_key]] = (column, flipped)
+                denials = [self._pattern(d) for keys in plain_keys for d in denied_forms(keys)]
+                if denials:
+                    denial_key = f"{column}\x00opposite" if not flipped else column
+                    self.matcher.add(denial_key, denials)
+                    self._ids[nlp.vocab.strings[denial_key]] = (column, not flipped)
 
     def _add_tokens(self, key: str, patterns: list[list[dict]]) -> None:
         if self.token_matcher is None:

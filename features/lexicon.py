@@ -36,7 +36,10 @@ MEANINGFUL = frozenset({
     "separate", "either", "whether", "no", "never", "per", "than", "increase", "enough", "much",
     "many", "amount",
 })
-STOP = frozenset(w for w in STOP_WORDS if w not in MEANINGFUL) | {"'s", "be", "do", "have", "get", "anymore"}
+#: The key of a word whose meaning the word before it carries: "longer" in "no longer" (the
+#: negation is the "no"), "up" in "goes up" (the "more" is the "goes"); no content of its own.
+CARRIED = "anymore"
+STOP = frozenset(w for w in STOP_WORDS if w not in MEANINGFUL) | {"'s", "be", "do", "have", "get", CARRIED}
 
 #: Words before a letter that make it a label whatever the topic: lists and pairs ("A and
 #: C", "between A and B", "points X and Y"). The nouns that name the parts of one question's
@@ -135,17 +138,53 @@ _NEAR_WHAT = frozenset({"the", "a", "an", "it", "its", "them", "their", "each", 
                         "these", "those", "another", "his", "her", "our", "your", "my", "0", "zero"})
 
 
+#: "goes up" / "goes down": more / less (`spelling.SIZE_KEYS`).
+_GO_WHERE = {"up": "more", "down": "less"}
+
+
+#: "like poles" / "unlike poles": the same / different poles.
+_LIKE_MEANS = {"like": "same", "unlike": "different"}
+#: Words after which "like" can start a noun phrase ("because like poles repel", "two like
+#: charges"); after a verb it is the verb or a preposition ("it acts like magnets do").
+_LIKE_AFTER = frozenset({"the", "two", "both", "all", "any", "and", "or", "but", "so", "because",
+                         "as", "since", "if", "when", "while", "where", "with", "between", "of"})
+
+
+def _before_plural_subject(doc: Doc, i: int) -> bool:
+    """Is doc[i] ("like") at the start of a noun phrase of a plural noun followed by more of
+    the sentence ("like poles repel"; not "like magnets, iron ...")?"""
+    noun, after = doc[i + 1], doc[i + 2]
+    if not (noun.is_alpha and noun.lower_.endswith("s") and noun.lemma_.lower() != noun.lower_):
+        return False
+    if after.is_punct:
+        return False
+    return i == 0 or doc[i - 1].is_punct or doc[i - 1].lower_ in _LIKE_AFTER
+
+
 def reword_in_context(doc: Doc, keys: list[str]) -> None:
     """Keys that the words around a token decide, in place:
     - "no longer" and "any longer" say "not now", not "long": the key of "longer" there is
       "anymore" (no content word of its own: "it is no longer a solid" says nothing of
       length; the negation is the "no" before it);
     - "close to the pivot", "close together" and "close by" say "near" (whose opposite is
-      "far"), not the verb "close" (whose opposite is "open")."""
+      "far"), not the verb "close" (whose opposite is "open");
+    - "goes up" and "went down" say "more" and "less", as "increases" and "decreases" do: "the
+      pitch goes up" says a teacher's "higher pitch";
+    - "like" and "unlike" before a plural noun that starts a sentence's subject ("like poles
+      repel", "between unlike charges") say "same" and "different", not the verb or
+      preposition "like" ("it acts like magnets do", "like magnets, iron ...")."""
     if "long" in keys:
         for i in range(1, len(keys)):
             if keys[i] == "long" and doc[i].lower_ == "longer" and doc[i - 1].lower_ in ("no", "any"):
-                keys[i] = "anymore"
+                keys[i] = CARRIED
+    if "go" in keys:
+        for i in range(len(keys) - 1):
+            if keys[i] == "go" and doc[i + 1].lower_ in _GO_WHERE:
+                keys[i], keys[i + 1] = _GO_WHERE[doc[i + 1].lower_], CARRIED
+    if "like" in keys or "unlike" in keys:
+        for i in range(len(keys) - 2):
+            if doc[i].lower_ in _LIKE_MEANS and _before_plural_subject(doc, i):
+                keys[i] = _LIKE_MEANS[doc[i].lower_]
     if "close" in keys:
         for i in range(len(keys) - 1):
             if keys[i] == "close" and doc[i].lower_ == "close" and _says_near(doc, keys, i + 1):

@@ -37,13 +37,14 @@ NUMBER_KEYS = {w: str(i) for i, w in enumerate(
 #: smaller "less", however the answer puts it: "a higher frequency", "a greater frequency",
 #: "the frequency increases" and "more frequency"; "a larger moment" and "a bigger moment";
 #: "less force", "a smaller force", "the force is reduced" and "the force decreases" (keys:
-#: "increases" by its lemma). "vibrates quicker", "more quickly" and "faster" are one key too,
+#: "increases" and "rises" by their lemma; "goes up" is read in context,
+#: `lexicon.reword_in_context`). "vibrates quicker", "more quickly" and "faster" are one key too,
 #: and "the angles are equal" and "the angles are the same". "closer" is "nearer", never the
 #: verb "close" (whose opposite is "open"). "the force is halved" is "half the force", "the
 #: distance doubles" "twice the distance", "force × distance" "force times distance" (the
 #: key of "times" is the lemma "time").
 SIZE_KEYS = {**{w: "more" for w in ("big", "bigger", "biggest", "large", "larger", "largest", "great",
-                                    "greater", "greatest", "high", "increase")},
+                                    "greater", "greatest", "high", "increase", "rise")},
              **{w: "less" for w in ("small", "low", "fewer", "decrease", "reduce")},
              **{w: "fast" for w in ("quick", "quicker", "quickest", "quickly", "rapid", "rapidly")},
              "slowly": "slow", "equal": "same", "identical": "same", "alike": "same",
@@ -66,11 +67,17 @@ KNOWN_WORD_CUTOFF = 0.85  # "batter" -> battery: one edit in seven letters
 
 
 @lru_cache(maxsize=1)
-def english_words() -> frozenset[str]:
-    """Words never corrected: the forms and lemmas of the English lookup table, stop words."""
+def english_lemmas() -> dict[str, str]:
+    """The English lookup table of spacy-lookups-data: word form -> lemma."""
     path = resources.files(spacy_lookups_data) / "data" / "en_lemma_lookup.json.gz"
     with path.open("rb") as fh:
-        table: dict[str, str] = json.loads(gzip.decompress(fh.read()))
+        return json.loads(gzip.decompress(fh.read()))
+
+
+@lru_cache(maxsize=1)
+def english_words() -> frozenset[str]:
+    """Words never corrected: the forms and lemmas of the English lookup table, stop words."""
+    table = english_lemmas()
     words = {w.lower() for w in table}
     words.update(v.lower() for v in table.values())
     words.update(STOP_WORDS)
@@ -157,6 +164,19 @@ class Speller:
                         return noun
         return None
 
+    def unprefixed(self, key: str) -> str | None:
+        """The English word a word denies with its prefix, whether or not the question uses
+        it: "unbalanced" -> "balance", "uncharged" -> "charge"; None for any other word
+        ("uncle", "universe", "under"). A teacher's "unbalanced" is also found as "not
+        balanced" (`concepts.with_other_forms`)."""
+        if not key.startswith(DENYING_PREFIXES) or key in NOT_PREFIXED or not key.isalpha():
+            return None
+        for prefix in DENYING_PREFIXES:
+            rest = key[len(prefix):]
+            if key.startswith(prefix) and len(rest) >= 4 and rest in self._known:
+                return self.norm(rest, english_lemmas().get(rest, rest))
+        return None
+
     def denied_word(self, key: str) -> str | None:
         """The question's word that a word denies with its prefix: "unbalanced" -> "balance",
         "nonmagnetic" -> "magnetic"; None for any other word, and for one the question itself
@@ -182,11 +202,18 @@ class Speller:
         alignment one (a swapped pair of letters is one edit: "termianl", "becuase") and
         rapidfuzz's ratio (kinder to a changed ending: "seperates" for "separate")."""
         for scorer, scale in ((OSA.normalized_similarity, 1.0), (fuzz.ratio, 100.0)):
-            best = process.extractOne(word, self._choices, scorer=scorer,
-                                      score_cutoff=min_similarity * scale - 1e-9)
-            if best:
-                return self.vocabulary[best[0]]
+            for choice, score, _ in process.extract(word, self._choices, scorer=scorer, limit=3,
+                                                    score_cutoff=min_similarity * scale - 1e-9):
+                if not _adds_prefix(word, choice, score, scorer):
+                    return self.vocabulary[choice]
         return None
+
+
+def _adds_prefix(word: str, choice: str, score: float, scorer) -> bool:
+    """Is `choice` the word with a negating prefix put before it ("unbalanced" for "balanced",
+    "balnced")? Then it says the opposite and is no mending of a slip."""
+    return any(choice.startswith(p) and not word.startswith(p) and scorer(word, choice[len(p):]) >= score
+               for p in NEGATING_PREFIXES)
 
 
 def _function_word(word: str, min_similarity: float) -> str | None:

@@ -13,7 +13,7 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Hashable, Sequence
 
-from .lexicon import is_content
+from .lexicon import CARRIED, is_content
 from .negation import CLAUSE_BREAKS
 from .spelling import english_words
 
@@ -95,17 +95,21 @@ def written_forms(answers: Sequence[tuple[list[str], list[str], list[str]]], gra
     was learned from "higher" or "greater", and a teacher reads the word the class used.
     `answers`: each answer's keys with negated antonyms resolved, its keys as written, and its
     tokens' lower-case forms; a place where an antonym was resolved ("not the same" read as
-    "different") does not count. Grams never found adjacent are left out."""
+    "different") does not count. A word whose meaning is carried by the word before it comes
+    with that word ("goes up", key "more"). Grams never found adjacent are left out."""
     wanted = {g for g in grams if 1 <= len(g) <= 2}
     counts: dict[Gram, Counter] = defaultdict(Counter)
     for keys, written, lowers in answers:
+        def text(i: int) -> str:
+            carried = i + 1 < len(keys) and keys[i + 1] == CARRIED
+            return f"{lowers[i]} {lowers[i + 1]}" if carried else lowers[i]
         content = [i for i, k in enumerate(keys) if is_content(k) and k == written[i]]
         for i in content:
             if (keys[i],) in wanted:
-                counts[(keys[i],)][lowers[i]] += 1
+                counts[(keys[i],)][text(i)] += 1
         for j, i in zip(content, content[1:]):
             if i == j + 1 and (keys[j], keys[i]) in wanted:
-                counts[(keys[j], keys[i])][f"{lowers[j]} {lowers[i]}"] += 1
+                counts[(keys[j], keys[i])][f"{lowers[j]} {text(i)}"] += 1
     # English before a misspelling ("separated" before a commoner "seperated"), then the
     # commonest, then the alphabetically first, so that the text is reproducible
     english = english_words()

@@ -485,6 +485,15 @@ def test_a_misspelt_function_word_is_mended_when_no_question_word_is_close():
     assert [sp.norm(w, w) for w in ["swith", "paht"]] == ["switch", "path"]
 
 
+def test_a_word_is_never_mended_to_its_opposite_with_a_prefix():
+    # "balanced" was mended to the question's "unbalanced" (8 of 10 letters alike), so "the
+    # forces are balanced" said the opposite of what it says
+    from features.spelling import Speller
+    sp = Speller({"unbalanced": "unbalanced", "uncharged": "uncharged", "battery": "battery"})
+    assert [sp.norm(w, w) for w in ["balanced", "charged", "batter"]] == ["balanced", "charged", "battery"]
+    assert sp.norm("unbalnced", "unbalnced") == "unbalanced"  # a slip in the prefixed word is still mended
+
+
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
@@ -571,3 +580,14 @@ def test_a_learned_term_is_described_in_the_words_the_class_wrote():
     assert texts["more"] == "higher" and texts["less"] == "lower"
     assert texts["separate"] == "separated" and texts["connect"] == "connected"
     assert fx.descriptions_["term:more"].startswith('mentions "higher"')
+
+
+def test_a_learned_term_said_with_goes_up_is_described_with_both_words():
+    # "goes up" is read as "more" and was described by the one word "goes"
+    q = Question("pitch", "What happens to the note of a tightened string?", ("It changes.",))
+    answers = ["the pitch goes up", "it goes up", "pitch goes up a lot", "the pitch is the same", "no change",
+               "it stays the same"]
+    fx = FeatureExtractor(q, n_terms=4, model=FALLBACK).fit(answers, ["1"] * 3 + ["0"] * 3)
+    texts = {p.name: p.text for p in fx.terms_}
+    assert texts["more"] == "goes up"
+    assert fx.descriptions_["term:more"].startswith('mentions "goes up"')

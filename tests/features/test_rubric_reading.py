@@ -332,3 +332,66 @@ def test_equal_identical_and_the_same_say_the_same(answer, state):
                  reference_answers=("The angle of reflection equals the angle of incidence.",),
                  concepts=(Concept("law", ("angles are equal",)),))
     assert rows(q, [answer]).iloc[0]["concept:law"] == state
+
+
+@pytest.mark.parametrize("answer, state", [
+    ("the pitch goes up", "present"), ("the pitch went up", "present"), ("the pitch rises", "present"),
+    ("the pitch rose", "present"), ("the pitch does not go up", "negated"), ("the pitch goes down", "absent"),
+])
+def test_a_quantity_that_goes_up_or_rises_is_more(answer, state):
+    # "the pitch goes up" and "the pitch rises" did not say a teacher's "higher pitch"
+    q = Question(id="pitch", text="A guitar string is tightened. What happens to its note?",
+                 reference_answers=("The note has a higher pitch.",),
+                 concepts=(Concept("higher_pitch", ("higher pitch",)),))
+    assert rows(q, [answer]).iloc[0]["concept:higher_pitch"] == state
+
+
+def test_a_quantity_that_goes_down_denies_the_reference_saying_it_grows():
+    q = Question(id="pitch", text="A guitar string is tightened. What happens to its note?",
+                 reference_answers=("The pitch goes up.",))
+    fx = FeatureExtractor(q, model=FALLBACK).fit(["x"])
+    X = fx.transform(["the pitch goes down", "a higher pitch", "the pitch goes up", "the string goes slack"])
+    assert list(X["ref:more"]) == ["negated", "present", "present", "absent"]
+    assert "ref:up" not in X.columns  # "up" says nothing the "goes" does not
+
+
+def test_like_and_unlike_poles_are_the_same_and_different_poles():
+    # "like poles repel" did not say a teacher's "same poles repel", nor the reference's
+    # "like poles" the answer's "same poles"; "like" as a verb or preposition stays itself
+    q = Question(id="magnets", text="Two magnets push apart. Why?",
+                 reference_answers=("Like poles repel.",),
+                 concepts=(Concept("same_repel", ("same poles repel",)),
+                           Concept("different_attract", ("different poles attract",))))
+    answers = ["like poles repel", "because like poles always repel", "unlike poles attract", "the same poles repel",
+               "it acts like magnets do", "like magnets, the poles repel", "I like poles"]
+    X = rows(q, answers)
+    assert list(X["concept:same_repel"]) == ["present", "present", "absent", "present", "absent", "absent", "absent"]
+    assert list(X["concept:different_attract"]) == ["absent"] * 2 + ["present"] + ["absent"] * 4
+    assert list(X["ref:same"]) == ["present", "present", "negated", "present", "absent", "absent", "absent"]
+
+
+def test_a_phrase_with_a_word_denied_by_its_prefix_finds_the_word_denied_by_not():
+    # a teacher's "unbalanced forces", where the question says "unbalanced", did not find
+    # "the forces are not balanced": only the reverse was read
+    q = Question(id="box", text="The forces on the box are unbalanced. What happens to it?",
+                 reference_answers=("It speeds up, because the forces are unbalanced.",),
+                 concepts=(Concept("unbalanced", ("unbalanced forces",)), Concept("neutral", ("uncharged",))))
+    answers = ["the forces are unbalanced", "the forces are not balanced", "the forces aren't balanced",
+               "the forces are balanced", "the rod is not charged", "the rod is charged", "my uncle pushes it"]
+    X = rows(q, answers)
+    assert list(X["concept:unbalanced"]) == ["present"] * 3 + ["absent"] * 4
+    assert list(X["concept:neutral"]) == ["absent"] * 4 + ["present", "absent", "absent"]
+    assert list(X["ref:unbalance"]) == ["present"] * 3 + ["absent"] * 4
+
+
+@pytest.mark.parametrize("answer, state", [
+    ("the switch is closed", "present"), ("the switch is not closed", "negated"),
+    ("the switch isn't closed", "negated"), ("the switch was never closed", "negated"),
+    ("a closed switch", "absent"), ("the switch is not open, it is closed", "present"),
+])
+def test_a_phrase_of_one_word_after_is_is_denied_by_not_between(answer, state):
+    # "the switch is not closed" was read as not saying a teacher's "is closed", not as
+    # denying it: the phrase was found word for word only
+    q = Question(id="switch", text="Is the switch closed?", reference_answers=("Yes.",),
+                 concepts=(Concept("closed", ("is closed",)),))
+    assert rows(q, [answer]).iloc[0]["concept:closed"] == state
