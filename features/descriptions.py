@@ -10,6 +10,7 @@ from knowledge.schema import (CONCEPT_VALUES, TERM_VALUES, FeatureSpec, Question
                               rubric_feature_specs)
 
 from .lexicon import phrase_text
+from .opposite_words import opposite_text
 from .reference import RefPhrase
 from .similarity import Exemplars
 
@@ -40,11 +41,15 @@ def feature_specs(question: Question, reference: Sequence[RefPhrase], terms: Seq
 
 
 def opposite_texts(opposites: Mapping[str, Sequence[tuple[str, ...]]],
-                   descriptions: Mapping[str, str]) -> dict[str, str]:
+                   descriptions: Mapping[str, str],
+                   phrases: Mapping[str, RefPhrase] | None = None) -> dict[str, str]:
     """The antonyms that also say a reference phrase or term negated, as text, per column:
     "open path" is the reference's "closed path" negated; "mentions "closed path", but with a
-    negation" alone would hide it from the teacher."""
-    return {column: _opposite_text(keyed) for column, keyed in opposites.items() if column in descriptions}
+    negation" alone would hide it from the teacher. `phrases`: the column's phrase, whose own
+    words the text keeps ("lower pitch" for "higher pitch", `opposite_words`)."""
+    phrases = phrases or {}
+    return {column: _opposite_text(keyed, phrases.get(column)) for column, keyed in opposites.items()
+            if column in descriptions}
 
 
 def _alike(p: RefPhrase, shown: int = 3) -> str:
@@ -56,7 +61,12 @@ def _alike(p: RefPhrase, shown: int = 3) -> str:
     return " or the like (" + ", ".join(f'"{t}"' for t in others[:shown]) + (", ..." if len(others) > shown else "") + ")"
 
 
-def _opposite_text(opposites: Sequence[tuple[str, ...]], shown: int = 2) -> str:
-    """'"open path"' (or '"different state" or "unequal state"') from a phrase's antonym keys."""
+def _opposite_text(opposites: Sequence[tuple[str, ...]], phrase: RefPhrase | None = None,
+                   shown: int = 2) -> str:
+    """'"open path"' (or '"different state" or "unequal state"') from a phrase's antonym keys;
+    in the phrase's own words where they line up with its keys."""
+    readable = opposite_text(phrase.text, phrase.keys[0]) if phrase is not None else None
+    if readable is not None:
+        return f'"{readable}"' + (" or the like" if len(opposites) > 1 else "")
     texts = list(dict.fromkeys(map(phrase_text, opposites)))
     return " or ".join(f'"{t}"' for t in texts[:shown]) + (" or the like" if len(texts) > shown else "")

@@ -214,7 +214,9 @@ class FeatureExtractor:
         self.feature_specs_: list[FeatureSpec] = feature_specs(q, self.reference_.phrases, self.terms_,
                                                                self.exemplars_)
         self.descriptions_: dict[str, str] = {s.name: s.description for s in self.feature_specs_}
-        self.opposites_: dict[str, str] = opposite_texts(opposites, self.descriptions_)
+        own = {feature_name("ref", p.name): p for p in self.reference_.phrases} | {
+            feature_name("term", p.name): p for p in self.terms_}
+        self.opposites_: dict[str, str] = opposite_texts(opposites, self.descriptions_, own)
         self._columns = [s.name for s in self.feature_specs_]
         self._numeric = {s.name for s in self.feature_specs_ if s.kind == "numeric"}
 

@@ -268,6 +268,35 @@ def test_a_negated_antonym_is_read_as_its_pair_for_reference_words(fx):
     assert one(fx, "the bulb is not in a closed path")["concept:closed_path"] == "negated"
 
 
+def test_the_antonym_is_named_in_the_phrase_s_own_words():
+    # the opposite was shown as keys: 'says "pitch less"' for the reference's "pitch rises",
+    # 'says "vibrate slow"' for "vibrates faster"
+    q = Question("pitch", "A guitar string is tightened. What happens to its note?",
+                 ("The pitch rises because it vibrates faster.", "The string is nearer the bridge.",
+                  "A greater tension. The string is attracted."))
+    answers = ["the pitch rises", "it vibrates faster", "a lower pitch", "the string vibrates slower",
+               "the pitch is higher", "it is the same"]
+    fx = FeatureExtractor(q, n_terms=4, model=FALLBACK).fit(answers, ["1", "1", "0", "0", "1", "0"])
+    texts = fx.opposites_
+    assert texts["ref:pitch_more"] == '"pitch falls"'
+    assert texts["ref:vibrate_fast"] == '"vibrates slower"'
+    assert texts["ref:more_tension"] == '"smaller tension"'
+    assert texts["ref:attract"] == '"repelled"'
+
+
+@pytest.mark.parametrize("text, keys, opposite", [
+    ("near the hinge", ("near", "hinge"), "far from the hinge"), ("close to the pivot", ("near", "pivot"), "far from the pivot"),
+    ("pitch goes up", ("pitch", "more"), "pitch goes down"), ("brighter", ("bright",), "dimmer"),
+    ("thinner wire", ("thin", "wire"), "thicker wire"), ("closed path", ("close", "path"), "open path"),
+    ("connected", ("connect",), "disconnected"), ("incomplete circuit", ("incomplete", "circuit"), "complete circuit"),
+    ("hotter", ("hot",), "colder"), ("the same state", ("same", "state"), "the different state"),
+    ("pitch", ("pitch",), None), ("the terminals are in the same state", ("same", "state"), None),
+])
+def test_the_opposite_of_a_phrase_keeps_its_words_and_their_form(text, keys, opposite):
+    from features.opposite_words import opposite_text
+    assert opposite_text(text, keys) == opposite
+
+
 def test_the_antonym_that_says_a_reference_word_negated_is_named():
     # "they attract" is read as the reference's "repel" negated; the teacher was told only
     # 'mentions "repel", but with a negation', of an answer that never says "repel"
