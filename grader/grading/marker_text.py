@@ -150,15 +150,22 @@ class MarkerWords:
         return f"{desc} {words} {_number(value)}"
 
     def _text_phrase(self, desc: str, op: str, value: Any, opposite: str | None = None) -> str:
-        negated = f"says {opposite}, or {desc} with a negation" if opposite else f"{desc}, but with a negation"
-        said = {"present": desc, "absent": negative(desc), "negated": negated}
+        # No top-level "or": these texts are joined with "and" in a rule ('has at most 7 words
+        # and mentions "repel" or says "attract", ...' could be read two ways).
+        no = negative(desc)
+        if opposite:
+            negated = f"says {opposite} (or {desc} with a negation)"
+            not_negated = f"neither says {opposite} nor {desc} with a negation"
+            mentioned = f"{desc} or {opposite}" if desc.startswith("mentions ") else f"{desc} (or says {opposite})"
+        else:
+            negated = f"{desc}, but with a negation"
+            not_negated = f"{no} with a negation" if not no.startswith("lacks:") else f"{desc} without a negation, or {no}"
+            mentioned = desc
+        said = {"present": desc, "absent": no, "negated": negated}
         if op == "==":
             return said.get(str(value), f"{desc}: {value}")
-        lacks = f"mentions neither {desc.removeprefix('mentions ')} nor {opposite}" \
-            if opposite and desc.startswith("mentions ") else negative(desc)
-        mentioned = f"{desc} or says {opposite}" if opposite else desc
-        return {"present": negative(desc), "absent": f"{mentioned}, with or without a negation",
-                "negated": f"{desc} without a negation, or {lacks}"}.get(str(value), f"{desc}: not {value}")
+        return {"present": no, "absent": f"{mentioned}, with or without a negation",
+                "negated": not_negated}.get(str(value), f"{desc}: not {value}")
 
     def _quantity_phrase(self, name: str, op: str, value: Any, tolerance: bool = True) -> str:
         q = self.quantities.get(name)

@@ -89,12 +89,12 @@ def test_phrases(literal, text):
 
 @pytest.mark.parametrize("literal, text", [
     # "they attract" reads as the reference's "repel" negated: the teacher is told so
-    (L("ref:repel", "==", "negated"), 'says "attract", or mentions "repel" with a negation'),
-    (L("ref:repel", "!=", "negated"),
-     'mentions "repel" without a negation, or mentions neither "repel" nor "attract"'),
-    (L("ref:repel", "!=", "absent"), 'mentions "repel" or says "attract", with or without a negation'),
+    (L("ref:repel", "==", "negated"), 'says "attract" (or mentions "repel" with a negation)'),
+    (L("ref:repel", "!=", "negated"), 'neither says "attract" nor mentions "repel" with a negation'),
+    (L("ref:repel", "!=", "absent"), 'mentions "repel" or "attract", with or without a negation'),
     (L("ref:repel", "==", "present"), 'mentions "repel"'),
     (L("ref:pole", "==", "negated"), 'mentions "pole", but with a negation'),  # no antonym
+    (L("ref:pole", "!=", "negated"), 'does not mention "pole" with a negation'),
 ])
 def test_a_negated_reference_word_names_its_antonym(literal, text):
     question = load_question(SAMPLE / "question.yaml")
@@ -102,6 +102,21 @@ def test_a_negated_reference_word_names_its_antonym(literal, text):
                                     "ref:pole": 'mentions "pole" (from the reference answer)'},
                          opposites={"ref:repel": '"attract"'})
     assert marker.phrase(literal) == text
+
+
+def test_conditions_joined_with_and_hold_no_or_of_their_own():
+    # 'has at most 7 words and mentions "repel" or says "attract", with or without a
+    # negation' could be read as (A and B) or C; each condition now keeps its alternative
+    # inside itself: in parentheses, "neither ... nor", or one verb ("mentions X or Y")
+    question = load_question(SAMPLE / "question.yaml")
+    marker = MarkerWords(question, {"ref:repel": 'mentions "repel" (from the reference answer)',
+                                    "ref:pole": 'mentions "pole" (from the reference answer)'},
+                         opposites={"ref:repel": '"attract"'})
+    for op, value in (("==", "negated"), ("!=", "negated"), ("!=", "absent")):
+        for feature in ("ref:repel", "ref:pole"):
+            text = marker.phrase(L(feature, op, value))
+            outside = re.sub(r"\([^)]*\)", "", text)
+            assert not re.search(r", or\b| or says\b", outside), text
 
 
 def test_an_exception_is_listed_as_what_it_is_not_as_not():
