@@ -59,6 +59,9 @@ PLACE_PREPOSITIONS = frozenset({"in", "on", "inside", "under", "over", "above", 
 #: Cues that name a lack: they deny their object ("a lack of air", "space lacks particles").
 LACKING = frozenset({"lack", "absence", "devoid"})
 NOUN_CUES = frozenset({"no", "none", "nothing", "nobody", "nowhere", "without"}) | LACKING
+#: Cues that are the thing denied themselves: a place after them is not denied ("there is
+#: nothing in space" says space); what follows otherwise is ("nothing moves", "nothing to vibrate").
+PRONOUN_CUES = frozenset({"nothing", "nobody", "nowhere"})
 #: A negated auxiliary as students misspell it, one token the tokenizer does not split:
 #: "dosent", "doesent", "dosnt", "does'nt", "did'nt", "has'nt", "cannt", "wasent".
 MISSPELT_NEGATION = re.compile(r"(?:do|does|dose|dos|did|is|are|was|were|has|have|had|could|would|should|"
@@ -150,6 +153,7 @@ def _rule_scope(doc: Doc, cue: Token, keys: list[str] | None = None) -> list[int
     n = len(doc)
     no_longer = cue.i + 1 < n and doc[cue.i + 1].lower_ == "longer"  # "not now", a predicate's negation
     noun_cue = cue.lower_ in NOUN_CUES and not no_longer
+    pronoun = cue.lower_ in PRONOUN_CUES
     reason = _denies_reason(doc, cue)
     for i in range(cue.i + 1, min(n, cue.i + 1 + MAX_SCOPE)):
         tok = doc[i]
@@ -170,6 +174,8 @@ def _rule_scope(doc: Doc, cue: Token, keys: list[str] | None = None) -> list[int
                              or (low in PLACE_PREPOSITIONS and noun_cue)) \
                 and not _compares(doc, i) and not _same_follows(doc, i):
             break  # "no gap | between the terminals", "not separated | by a gap", "no friction | on the floor"
+        if pronoun and not seen_content and (low in PLACE_PREPOSITIONS or (low in PREPOSITIONS and low != "to")):
+            break  # "there is nothing | in space", "nothing | between the terminals": the pronoun is the thing denied
         if _is_cue(tok):  # the next cue takes over
             break
         out.append(i)

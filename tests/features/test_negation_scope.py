@@ -188,3 +188,22 @@ def test_a_lack_denies_what_it_lacks_with_a_parser():
                       ["expl", "ROOT", "det", "attr", "prep", "pobj", "prep", "pobj"],
                       ["there", "be", "a", "lack", "of", "air", "in", "space"])
     assert negation_scopes(lack_of, use_parse=True) == [[4, 5]]
+
+
+@pytest.mark.parametrize("answer, states", [
+    # "nothing" is the thing denied: the place after it is said ("there is nothing in space"
+    # denied space, "nothing between the magnets" the magnets), what it does is denied
+    ("there is nothing in space for sound to travel through", {"space": "present"}),
+    ("there is nothing between the magnets", {"magnet": "present"}),
+    ("nobody near the magnets hears it", {"magnet": "present"}),
+    ("nothing vibrates", {"vibrate": "negated"}),
+    ("there is nothing to vibrate", {"vibrate": "negated"}),
+    ("nothing is vibrating in space", {"vibrate": "negated", "space": "present"}),
+])
+def test_a_pronoun_that_denies_is_the_thing_denied_not_the_place_after_it(answer, states):
+    q = Question(id="space", text="Why can't sound travel through space?",
+                 reference_answers=("Space is a vacuum.",),
+                 concepts=(Concept("space", ("space",)), Concept("magnet", ("magnet",)),
+                           Concept("vibrate", ("vibrate",))))
+    row = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer]).iloc[0]
+    assert {c: row[f"concept:{c}"] for c in states} == states
