@@ -218,7 +218,41 @@ class MarkerWords:
         return out
 
     def conditions(self, body: Sequence[Literal]) -> str:
-        return " and ".join(self.phrase(l) for l in body) or "the default rule (no earlier rule applies)"
+        """The conditions joined with "and"; a value given a lower and an upper bound is one
+        condition ("gives the current between 0.49 and 0.51 A")."""
+        texts, done = [], set()
+        for i, lit in enumerate(body):
+            if i in done:
+                continue
+            j = self._other_bound(body, i) if lit.feature.startswith("value:") else None
+            if j is not None:
+                done.add(j)
+                texts.append(self._range_phrase(lit, body[j]))
+            else:
+                texts.append(self.phrase(lit))
+        return " and ".join(texts) or "the default rule (no earlier rule applies)"
+
+    @staticmethod
+    def _other_bound(body: Sequence[Literal], i: int) -> int | None:
+        """The later condition on the same value that bounds it from the other side, if any."""
+        low = body[i].op in (">", ">=")
+        for j in range(i + 1, len(body)):
+            other = body[j]
+            if other.feature == body[i].feature and other.op in ((("<", "<=")) if low else (">", ">=")):
+                return j
+        return None
+
+    def _range_phrase(self, a: Literal, b: Literal) -> str:
+        low, high = (a, b) if a.op in (">", ">=") else (b, a)
+        name = split_feature_name(low.feature)[1]
+        q = self.quantities.get(name)
+        what = (q.description or q.name) if q else name.replace("_", " ")
+        unit = f" {q.unit}" if q else ""
+        if (low.op, high.op) == (">=", "<="):
+            return f"gives {what} between {_number(low.value)} and {_number(high.value)}{unit}"
+        words = {">": "above", ">=": "at least", "<": "below", "<=": "at most"}
+        return (f"gives {what} {words[low.op]} {_number(low.value)} and {words[high.op]} "
+                f"{_number(high.value)}{unit}")
 
     # -- rules ---------------------------------------------------------------------------
     def rule_text(self, rule: Rule) -> str:

@@ -198,3 +198,15 @@ def test_a_rule_resting_only_on_the_models_figures_gives_no_feedback():
     assert w.student_text([mixed]) == "Your answer says the acceleration points down and does not say the circuit is open."
     # boosted rules: each condition of the rules voting for the mark, once
     assert w.student_text([mixed[1:2], mixed[1:2]]) == "Your answer says the acceleration points down."
+
+
+def test_a_value_bounded_on_both_sides_is_one_range():
+    # "gives the current at least 0.49 A and gives the current at most 0.51 A" said the value twice
+    rule = Rule("0.5", (L("value:acceleration", ">=", 9.5), L("concept:downward", "==", "present"),
+                        L("value:acceleration", "<=", 10.5)))
+    assert words().rule_text(rule) == ("0.5 marks if gives the acceleration at the top between 9.5 and 10.5 m/s^2 "
+                                       "and says the acceleration points down")
+    strict = Rule("0", (L("value:acceleration", "<", 0.1), L("value:acceleration", ">", -0.1)))
+    assert words().rule_text(strict) == "0 marks if gives the acceleration at the top above -0.1 and below 0.1 m/s^2"
+    one_side = Rule("0", (L("value:acceleration", ">", -0.1), L("value:acceleration", ">", 3.0)))
+    assert words().rule_text(one_side).count("gives the acceleration") == 2
