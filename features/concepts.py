@@ -29,7 +29,7 @@ from knowledge.schema import Question
 
 from .lexicon import token_keys
 from .loose import EXACT, MODALS, LooseMatcher, content_of, denied_before, has_cue, token_pattern
-from .negation import ANTONYMS, CUES
+from .negation import ANTONYMS, CUES, OTHER_OPPOSITES
 from .spelling import Speller
 from .text import normalize, normalize_characters
 
@@ -230,11 +230,13 @@ _UNIT_GLUE = frozenset("/^*·")
 def opposite_phrases(phrases: dict[str, list[tuple[str, ...]]]
                      ) -> dict[str, list[tuple[str, ...]]]:
     """For each phrase with a word that has an antonym, the phrase with the antonym:
-    saying "different path" is saying ref:same_path negated."""
+    saying "different path" is saying ref:same_path negated ("opposite path" too,
+    `negation.OTHER_OPPOSITES`)."""
     out: dict[str, list[tuple[str, ...]]] = {}
     for column, keyed in phrases.items():
         for keys in keyed:
-            i = next((i for i, k in enumerate(keys) if k in ANTONYMS), None)
+            i = next((i for i, k in enumerate(keys) if k in ANTONYMS or k in OTHER_OPPOSITES), None)
             if i is not None:
-                out.setdefault(column, []).append(keys[:i] + (ANTONYMS[keys[i]],) + keys[i + 1:])
+                others = ((ANTONYMS[keys[i]],) if keys[i] in ANTONYMS else ()) + OTHER_OPPOSITES.get(keys[i], ())
+                out.setdefault(column, []).extend(keys[:i] + (o,) + keys[i + 1:] for o in others)
     return out

@@ -118,6 +118,9 @@ _PAIRS = [("same", "different"), ("open", "close"), ("complete", "incomplete"),
 # a second sense: heavy/light ("the bulb does not light"), long/short ("not a short
 # circuit"), push/pull, north/south.
 ANTONYMS = {a: b for a, b in _PAIRS} | {b: a for a, b in _PAIRS}
+#: Opposites besides the antonym, for saying a word negated only (not for reading "not X"):
+#: "opposite poles" denies "same poles" as "different poles" does, and back.
+OTHER_OPPOSITES = {"same": ("opposite",), "opposite": ("same",)}
 
 
 def resolve_negations(keys: list[str], scopes: list[list[int]]) -> list[bool]:

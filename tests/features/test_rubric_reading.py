@@ -395,3 +395,14 @@ def test_a_phrase_of_one_word_after_is_is_denied_by_not_between(answer, state):
     q = Question(id="switch", text="Is the switch closed?", reference_answers=("Yes.",),
                  concepts=(Concept("closed", ("is closed",)),))
     assert rows(q, [answer]).iloc[0]["concept:closed"] == state
+
+
+def test_opposite_denies_the_reference_s_same_as_different_does():
+    # "opposite poles repel" said nothing of the reference's "the same poles": only
+    # "different" was its opposite
+    q = Question(id="magnets", text="Two magnets push apart. Why?", reference_answers=("The same poles repel.",))
+    X = rows(q, ["opposite poles repel", "different poles repel", "the same poles repel", "the poles repel"])
+    assert list(X["ref:same_pole"]) == ["negated", "negated", "present", "absent"]
+    q = Question(id="charges", text="Why do the balloons attract?", reference_answers=("They have opposite charges.",))
+    X = rows(q, ["they have the same charge", "they have opposite charges", "they are charged"])
+    assert list(X["ref:opposite_charge"]) == ["negated", "present", "absent"]
