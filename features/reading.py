@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from spacy.tokens import Doc
 
-from .lexicon import is_content, read_tokens, read_tokens_batch, reword_in_context
+from .lexicon import CARRIED, is_content, read_tokens, read_tokens_batch, reword_in_context
 from .negation import ANTONYMS, negation_scopes, resolve_negations
 from .spelling import DENYING_PREFIXES, Speller
 
@@ -90,13 +90,18 @@ def _denied_by_prefix(keys: list[str], speller: Speller) -> set[int]:
 def _not_as_as(keys: list[str], scopes: list[list[int]]) -> list[list[int]]:
     """"not as dense as water" says "less dense": the first "as" of a negated "as X as" is
     "less" and the negation is used up (X is said). Words with an opposite are left to it
-    ("not as fast as" is "slower", `negation.resolve_negations`)."""
+    ("not as fast as" is "slower", `negation.resolve_negations`). "not as much" and "not as
+    many" are "less" too, with or without the second "as"."""
     kept = []
     for scope in scopes:
         first = scope[0] if scope else -1
         if (first >= 0 and keys[first] == "as" and first + 2 < len(keys) and keys[first + 2] == "as"
                 and first + 1 in scope and is_content(keys[first + 1]) and keys[first + 1] not in ANTONYMS):
             keys[first] = "less"
+            continue
+        much = next((i for i in scope if keys[i] == "as" and i + 1 in scope and keys[i + 1] in ("much", "many")), None)
+        if much is not None:  # "you don't need as much force": you need less force
+            keys[much], keys[much + 1] = "less", CARRIED
             continue
         kept.append(scope)
     return kept

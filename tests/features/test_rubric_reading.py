@@ -406,3 +406,17 @@ def test_opposite_denies_the_reference_s_same_as_different_does():
     q = Question(id="charges", text="Why do the balloons attract?", reference_answers=("They have opposite charges.",))
     X = rows(q, ["they have the same charge", "they have opposite charges", "they are charged"])
     assert list(X["ref:opposite_charge"]) == ["negated", "present", "absent"]
+
+
+@pytest.mark.parametrize("answer, state", [
+    ("you don't need as much force", "present"), ("it does not need as much force as before", "present"),
+    ("there is not as much force", "present"), ("you need as much force", "absent"),
+    ("you don't need force", "absent"),
+])
+def test_not_as_much_is_less(answer, state):
+    # "you don't need as much force" denied "need" and "force": a teacher's "less force" was
+    # not found
+    q = Question(id="crowbar", text="Why is a long crowbar easier to use?",
+                 reference_answers=("A longer crowbar needs less force.",),
+                 concepts=(Concept("less_force", ("less force",)),))
+    assert rows(q, [answer]).iloc[0]["concept:less_force"] == state
