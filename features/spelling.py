@@ -60,8 +60,9 @@ NOT_PREFIXED = frozenset({"unless", "union", "unions", "nonsense", "until", "unt
                           "unable"})  # "unable" is a negation cue of its own (`negation.CUES`)
 #: Endings of nouns made from verbs and adjectives, with what the word has in their place:
 #: "vibration" -> "vibrate", "reflection" -> "reflect", "observation" -> "observe", "movement"
-#: -> "move", "density" -> "dense", "elasticity" -> "elastic".
-NOUN_ENDINGS = (("ation", ("ate", "e", "")), ("ion", ("", "e")), ("ment", ("",)), ("ity", ("e", "")))
+#: -> "move", "density" -> "dense", "elasticity" -> "elastic", "loudness" -> "loud".
+NOUN_ENDINGS = (("ation", ("ate", "e", "")), ("ion", ("", "e")), ("ment", ("",)), ("ity", ("e", "")),
+                ("ness", ("",)))
 MIN_FUZZY_LENGTH = 4  # shorter tokens are too ambiguous to correct ("gay" stays "gay")
 KNOWN_WORD_CUTOFF = 0.85  # "batter" -> battery: one edit in seven letters
 

@@ -420,3 +420,12 @@ def test_not_as_much_is_less(answer, state):
                  reference_answers=("A longer crowbar needs less force.",),
                  concepts=(Concept("less_force", ("less force",)),))
     assert rows(q, [answer]).iloc[0]["concept:less_force"] == state
+
+
+def test_a_noun_in_ness_finds_its_adjective():
+    # "the loudness increases" did not say the reference's "louder"
+    q = Question(id="drum", text="A drum is hit harder. What happens to the sound?",
+                 reference_answers=("The sound is louder.",))
+    answers = ["the loudness increases", "the loudness is greater", "it is quieter", "the drum vibrates"]
+    fx = FeatureExtractor(q, model=FALLBACK).fit(answers)
+    assert list(fx.transform(answers)["ref:loud"]) == ["present", "present", "negated", "absent"]
