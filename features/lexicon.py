@@ -138,7 +138,7 @@ _NEAR_WHAT = frozenset({"the", "a", "an", "it", "its", "them", "their", "each", 
                         "these", "those", "another", "his", "her", "our", "your", "my", "0", "zero"})
 
 
-#: "goes up" / "goes down": more / less (`spelling.SIZE_KEYS`).
+#: "goes up" / "goes down": more / less (`spelling.SYNONYM_KEYS`).
 _GO_WHERE = {"up": "more", "down": "less"}
 
 

@@ -102,7 +102,7 @@ def negated_tokens(doc: Doc, use_parse: bool | None = None) -> list[bool]:
 
 
 #: Words whose negation is another word: "not the same" is "different", "not closed" is
-#: "open". Keys (lemmas, and `spelling.SIZE_KEYS`: "not higher" and "does not increase" are
+#: "open". Keys (lemmas, and `spelling.SYNONYM_KEYS`: "not higher" and "does not increase" are
 #: "less"); both directions.
 _PAIRS = [("same", "different"), ("open", "close"), ("complete", "incomplete"),
           ("connect", "disconnect"), ("possible", "impossible"),

@@ -3,7 +3,7 @@ reference's "higher pitch", "vibrates slower" for "vibrates faster", "disconnect
 "connected".
 
 The reading matches on keys (lemmas, and one key for "higher", "bigger", "greater", "rises":
-"more", see `spelling.SIZE_KEYS`), and a phrase's opposite is its keys with one word swapped
+"more", see `spelling.SYNONYM_KEYS`), and a phrase's opposite is its keys with one word swapped
 for its antonym (`negation.ANTONYMS`). Shown as keys, a teacher read 'says "pitch less"' or
 'says "vibrate slow"'. Here the phrase's own words are kept and the one word is replaced by
 its opposite in the same form: from a small table of English comparisons (whose words share
@@ -19,7 +19,7 @@ from .negation import ANTONYMS
 from .spelling import english_words
 
 #: Written words of a comparison and their opposites, both directions (the words of
-#: `spelling.SIZE_KEYS` and "goes up", which share no stem with their keys).
+#: `spelling.SYNONYM_KEYS` and "goes up", which share no stem with their keys).
 _COMPARISONS = [
     ("higher", "lower"), ("high", "low"), ("highest", "lowest"), ("bigger", "smaller"),
     ("big", "small"), ("biggest", "smallest"), ("larger", "smaller"), ("large", "small"),

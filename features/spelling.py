@@ -32,7 +32,8 @@ from .text import normalize
 #: mostly a pronoun, "one of the bulbs").
 NUMBER_KEYS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split()) if i != 1}
-#: Words of size, speed and sameness that say the same in a comparison, as one key (general
+#: Words that say the same, read as one key: of size, speed, sameness, nearness, halving and
+#: doubling, and the times sign (general
 #: English, no topic's words). A quantity said to be bigger is "more" and one said to be
 #: smaller "less", however the answer puts it: "a higher frequency", "a greater frequency",
 #: "the frequency increases" and "more frequency"; "a larger moment" and "a bigger moment";
@@ -43,7 +44,7 @@ NUMBER_KEYS = {w: str(i) for i, w in enumerate(
 #: verb "close" (whose opposite is "open"). "the force is halved" is "half the force", "the
 #: distance doubles" "twice the distance", "force × distance" "force times distance" (the
 #: key of "times" is the lemma "time").
-SIZE_KEYS = {**{w: "more" for w in ("big", "bigger", "biggest", "large", "larger", "largest", "great",
+SYNONYM_KEYS = {**{w: "more" for w in ("big", "bigger", "biggest", "large", "larger", "largest", "great",
                                     "greater", "greatest", "high", "increase", "rise")},
              **{w: "less" for w in ("small", "low", "fewer", "decrease", "reduce")},
              **{w: "fast" for w in ("quick", "quicker", "quickest", "quickly", "rapid", "rapidly")},
@@ -127,8 +128,8 @@ class Speller:
             return "not"
         if lower in NUMBER_KEYS:
             return NUMBER_KEYS[lower]
-        if lower in SIZE_KEYS or lemma in SIZE_KEYS:  # "equals" by its lemma
-            return SIZE_KEYS.get(lower) or SIZE_KEYS[lemma]
+        if lower in SYNONYM_KEYS or lemma in SYNONYM_KEYS:  # "equals" by its lemma
+            return SYNONYM_KEYS.get(lower) or SYNONYM_KEYS[lemma]
         if lower in self.vocabulary:
             return self.vocabulary[lower]
         if len(lower) < MIN_FUZZY_LENGTH or not lower.isalpha() or not self._choices:
