@@ -61,6 +61,9 @@ def check_output(out: Path, kind: str, inputs: Iterable[Path | None], force: boo
         raise OutputRefused(f"{out}: not a regular file; the {kind} must be written to a file")
     if force or info.st_size == 0:
         return
+    if kind == QUESTION_FILE:  # never recognised: a question file may hold the teacher's edits
+        raise OutputRefused(f"{out} already exists, and as a question file it may hold your edits; "
+                            "choose another output file, or add --force to replace it")
     found = sniff_kind(out)
     if found != kind:
         what = f"is {_a(found)}, not {_a(kind)}" if found else f"does not look like {_a(kind)}"

@@ -139,9 +139,10 @@ def _candidates(read: list[tuple[list[str], list[bool]]], marks: list[str], orde
                 min_answers: int, known: list[tuple[frozenset[str], bool]],
                 asked: frozenset[str] = frozenset()) -> list[_Candidate]:
     """Every phrase said (or said denied) in at least `min_answers` answers, with its MI.
-    Never a phrase of chatter alone ("think", "I know"), nor a concept made only of the words of
-    the question (`asked`: "energy" for "describe the energy changes"): no teacher gives credit
-    for either."""
+    Never a phrase of chatter alone ("think", "I know"), nor one made only of the words of the
+    question (`asked`: "energy" for "describe the energy changes"), said as they are: no teacher
+    gives credit for either, nor calls them a wrong idea. The question's words denied can be
+    one ("no energy")."""
     plain: dict[tuple, set[int]] = {}
     denied: dict[tuple, set[int]] = {}
     cues: dict[tuple, Counter] = {}
@@ -172,8 +173,9 @@ def _candidates(read: list[tuple[list[str], list[bool]]], marks: list[str], orde
                 kind, cue = MISCONCEPTION, cues[gram].most_common(1)[0][0]
             elif rank.get(mark) == 0 and len(rank) > 1:
                 kind = MISCONCEPTION  # said by the answers of the lowest mark
-            if kind == CONCEPT and all(w in asked for w in gram):
-                continue  # restates the question
+            if all(w in asked for w in gram) and not cue:
+                continue  # restates the question: no reason for credit, and no wrong idea
+                # ("magnets" said by answers marked incorrect, of a question about magnets)
             out.append(_Candidate(kind, [(cue, *gram)], rows, mark, _mi(rows, y)))
     out.sort(key=lambda c: (-c.mi, len(c.grams[0]), c.grams[0]))
     return out

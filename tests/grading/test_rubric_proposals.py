@@ -111,6 +111,12 @@ def test_cli_writes_a_copy_and_never_the_input(tmp_path, capsys):
     assert knowledge.load_question(out).misconceptions
     assert main(["suggest-rubric", "--question", str(path), "--answers", str(marked), "--out", str(path)]) == 2
     assert "also an input" in capsys.readouterr().err and path.read_text(encoding="utf-8") == LEVER_YAML
+    # run again: the copy it wrote may hold the teacher's edits; it is kept, and said to be a question file
+    out.write_text(out.read_text(encoding="utf-8") + "# my edit\n", encoding="utf-8")
+    assert main(["suggest-rubric", "--question", str(path), "--answers", str(marked)]) == 2
+    err = capsys.readouterr().err
+    assert "does not look like" not in err and "may hold your edits" in err and "--force" in err, err
+    assert out.read_text(encoding="utf-8").endswith("# my edit\n")
 
 
 def test_a_word_yaml_reads_as_true_or_false_is_never_a_name(tmp_path):
@@ -136,6 +142,18 @@ def test_neither_chatter_nor_the_questions_own_words_are_proposed_as_ideas(tmp_p
             for p in proposal.phrases]
     assert "torque" in said
     assert not {"think", "i think", "door", "think door"} & set(said), said
+
+
+def test_the_questions_own_words_are_no_misconception(tmp_path):
+    # "door" said by the answers marked incorrect was proposed as a misconception: a teacher
+    # would not call restating the question a wrong idea
+    _, question = _question(tmp_path)
+    ids, answers, marks = _marked()
+    answers = [f"{a} so the door opens" if m == "incorrect" else a for a, m in zip(answers, marks)]
+    proposals = propose(question, ids, answers, marks, order=question.marks)
+    wrong = [p for proposal in proposals if proposal.kind == MISCONCEPTION for p in proposal.phrases]
+    assert "no torque" in wrong
+    assert not {"door", "open", "door open"} & set(wrong), wrong
 
 
 def test_a_proposal_shows_its_phrase_as_the_class_writes_it(tmp_path):
