@@ -151,12 +151,12 @@ _LIKE_AFTER = frozenset({"the", "two", "both", "all", "any", "and", "or", "but",
 
 
 def _before_plural_subject(doc: Doc, i: int) -> bool:
-    """Is doc[i] ("like") at the start of a noun phrase of a plural noun followed by more of
-    the sentence ("like poles repel"; not "like magnets, iron ...")?"""
-    noun, after = doc[i + 1], doc[i + 2]
+    """Is doc[i] ("like") at the start of a noun phrase of a plural noun ("like poles repel",
+    a teacher's phrase "like poles"; not "like magnets, iron ...")?"""
+    noun = doc[i + 1]
     if not (noun.is_alpha and noun.lower_.endswith("s") and noun.lemma_.lower() != noun.lower_):
         return False
-    if after.is_punct:
+    if i + 2 < len(doc) and doc[i + 2].lower_ in (",", ";", ":"):
         return False
     return i == 0 or doc[i - 1].is_punct or doc[i - 1].lower_ in _LIKE_AFTER
 
@@ -182,7 +182,7 @@ def reword_in_context(doc: Doc, keys: list[str]) -> None:
             if keys[i] == "go" and doc[i + 1].lower_ in _GO_WHERE:
                 keys[i], keys[i + 1] = _GO_WHERE[doc[i + 1].lower_], CARRIED
     if "like" in keys or "unlike" in keys:
-        for i in range(len(keys) - 2):
+        for i in range(len(keys) - 1):
             if doc[i].lower_ in _LIKE_MEANS and _before_plural_subject(doc, i):
                 keys[i] = _LIKE_MEANS[doc[i].lower_]
     if "close" in keys:

@@ -429,3 +429,14 @@ def test_a_noun_in_ness_finds_its_adjective():
     answers = ["the loudness increases", "the loudness is greater", "it is quieter", "the drum vibrates"]
     fx = FeatureExtractor(q, model=FALLBACK).fit(answers)
     assert list(fx.transform(answers)["ref:loud"]) == ["present", "present", "negated", "absent"]
+
+
+def test_a_teacher_s_phrase_like_poles_finds_like_poles_in_answers():
+    # the phrase "like poles" ends after its noun, and was left as the word "like", while the
+    # answers' "like poles repel" were read as "same poles": the phrase found no answer
+    q = Question(id="magnets", text="Two magnets push apart. Why?", reference_answers=("They repel.",),
+                 concepts=(Concept("like", ("like poles",)), Concept("unlike", ("unlike poles",))))
+    X = rows(q, ["like poles repel", "because of like poles.", "unlike poles attract", "the same poles repel",
+                 "Like magnets, iron is attracted"])
+    assert list(X["concept:like"]) == ["present", "present", "absent", "present", "absent"]
+    assert list(X["concept:unlike"]) == ["absent", "absent", "present", "absent", "absent"]
