@@ -27,7 +27,7 @@ from spacy.tokens import Doc
 
 from knowledge.schema import Question
 
-from .lexicon import token_keys
+from .lexicon import CARRIED, token_keys
 from .loose import EXACT, MODALS, LooseMatcher, content_of, denied_before, has_cue, token_pattern
 from .negation import ANTONYMS, CUES, OTHER_OPPOSITES
 from .spelling import Speller
@@ -64,7 +64,9 @@ def phrase_keys(nlp: Language, phrases: Sequence[str], speller: Speller | None =
         for tok in doc:
             if any(a <= tok.idx < b for a, b in spans):
                 keys[tok.i] = EXACT + tok.lower_
-        keys = [k for k in keys if k.strip()]
+        # "goes up" is "more" (`lexicon.reword_in_context`); its "up" is no word to look for
+        keys = [k for i, k in enumerate(keys)
+                if k.strip() and not (k == CARRIED and i and keys[i - 1] in ("more", "less"))]
         if not MODALS.issuperset(keys):  # "must be closed" is found as "be closed" ("is closed")
             keys = [k for k in keys if k not in MODALS]
         if not all(map(_punctuation, keys)):  # a phrase "?" stays: it finds question marks

@@ -440,3 +440,12 @@ def test_a_teacher_s_phrase_like_poles_finds_like_poles_in_answers():
                  "Like magnets, iron is attracted"])
     assert list(X["concept:like"]) == ["present", "present", "absent", "present", "absent"]
     assert list(X["concept:unlike"]) == ["absent", "absent", "present", "absent", "absent"]
+
+
+def test_a_teacher_s_phrase_goes_up_finds_rises_and_higher():
+    # the phrase kept the "up" of "goes up" as a word to find: "pitch goes up" found only
+    # those words, not "the pitch rises" nor "a higher pitch"
+    q = Question(id="pitch", text="A guitar string is tightened. What happens to its note?",
+                 reference_answers=("It changes.",), concepts=(Concept("up", ("pitch goes up",)),))
+    X = rows(q, ["the pitch goes up", "the pitch rises", "a higher pitch", "the pitch goes down", "it goes up"])
+    assert list(X["concept:up"]) == ["present", "present", "present", "absent", "absent"]
