@@ -239,6 +239,7 @@ def opposite_phrases(phrases: dict[str, list[tuple[str, ...]]]
         for keys in keyed:
             i = next((i for i, k in enumerate(keys) if k in ANTONYMS or k in OTHER_OPPOSITES), None)
             if i is not None:
-                others = ((ANTONYMS[keys[i]],) if keys[i] in ANTONYMS else ()) + OTHER_OPPOSITES.get(keys[i], ())
+                others = ((ANTONYMS[keys[i]],) if keys[i] in ANTONYMS else ()) + \
+                    OTHER_OPPOSITES.get(keys[i], ())
                 out.setdefault(column, []).extend(keys[:i] + (o,) + keys[i + 1:] for o in others)
     return out

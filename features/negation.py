@@ -178,7 +178,7 @@ def _rule_scope(doc: Doc, cue: Token, keys: list[str] | None = None) -> list[int
                 and not _compares(doc, i) and not _same_follows(doc, i):
             break  # "no gap | between the terminals", "not separated | by a gap", "no friction | on the floor"
         if pronoun and not seen_content and (low in PLACE_PREPOSITIONS or (low in PREPOSITIONS and low != "to")):
-            break  # "there is nothing | in space", "nothing | between the terminals": the pronoun is the thing denied
+            break  # "there is nothing | in space", "nothing | between the terminals": the thing denied
         if _is_cue(tok):  # the next cue takes over
             break
         out.append(i)

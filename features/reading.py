@@ -99,7 +99,8 @@ def _not_as_as(keys: list[str], scopes: list[list[int]]) -> list[list[int]]:
                 and first + 1 in scope and is_content(keys[first + 1]) and keys[first + 1] not in ANTONYMS):
             keys[first] = "less"
             continue
-        much = next((i for i in scope if keys[i] == "as" and i + 1 in scope and keys[i + 1] in ("much", "many")), None)
+        much = next((i for i in scope
+                     if keys[i] == "as" and i + 1 in scope and keys[i + 1] in ("much", "many")), None)
         if much is not None:  # "you don't need as much force": you need less force
             keys[much], keys[much + 1] = "less", CARRIED
             continue

@@ -32,24 +32,23 @@ from .text import normalize
 #: mostly a pronoun, "one of the bulbs").
 NUMBER_KEYS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split()) if i != 1}
-#: Words that say the same, read as one key: of size, speed, sameness, nearness, halving and
-#: doubling, and the times sign (general
-#: English, no topic's words). A quantity said to be bigger is "more" and one said to be
-#: smaller "less", however the answer puts it: "a higher frequency", "a greater frequency",
-#: "the frequency increases" and "more frequency"; "a larger moment" and "a bigger moment";
-#: "less force", "a smaller force", "the force is reduced" and "the force decreases" (keys:
-#: "increases" and "rises" by their lemma; "goes up" is read in context,
-#: `lexicon.reword_in_context`). "vibrates quicker", "more quickly" and "faster" are one key too,
-#: and "the angles are equal" and "the angles are the same". "closer" is "nearer", never the
-#: verb "close" (whose opposite is "open"). "the force is halved" is "half the force", "the
-#: distance doubles" "twice the distance", "force × distance" "force times distance" (the
-#: key of "times" is the lemma "time").
+#: Words that say the same, read as one key (general English, no topic's words): of size,
+#: speed, sameness, nearness, halving and doubling, and the times sign. A quantity said to be
+#: bigger is "more" and one said to be smaller "less", however the answer puts it: "a higher
+#: frequency", "a greater frequency", "the frequency increases" and "more frequency"; "a larger
+#: moment" and "a bigger moment"; "less force", "a smaller force", "the force is reduced" and
+#: "the force decreases" (keys: "increases" and "rises" by their lemma; "goes up" is read in
+#: context, `lexicon.reword_in_context`). "vibrates quicker", "more quickly" and "faster" are
+#: one key too, and "the angles are equal" and "the angles are the same". "closer" is
+#: "nearer", never the verb "close" (whose opposite is "open"). "the force is halved" is "half
+#: the force", "the distance doubles" "twice the distance", "force × distance" "force times
+#: distance" (the key of "times" is the lemma "time").
 SYNONYM_KEYS = {**{w: "more" for w in ("big", "bigger", "biggest", "large", "larger", "largest", "great",
-                                    "greater", "greatest", "high", "increase", "rise")},
-             **{w: "less" for w in ("small", "low", "fewer", "decrease", "reduce")},
-             **{w: "fast" for w in ("quick", "quicker", "quickest", "quickly", "rapid", "rapidly")},
-             "slowly": "slow", "equal": "same", "identical": "same", "alike": "same",
-             "closer": "near", "closest": "near", "halve": "half", "double": "twice", "×": "time"}
+                                       "greater", "greatest", "high", "increase", "rise")},
+                **{w: "less" for w in ("small", "low", "fewer", "decrease", "reduce")},
+                **{w: "fast" for w in ("quick", "quicker", "quickest", "quickly", "rapid", "rapidly")},
+                "slowly": "slow", "equal": "same", "identical": "same", "alike": "same",
+                "closer": "near", "closest": "near", "halve": "half", "double": "twice", "×": "time"}
 #: Prefixes that make another word: a word with one is never a slip for the word without it
 #: ("imbalanced" is not a misspelt "balanced", "incomplete" not "complete").
 NEGATING_PREFIXES = ("in", "un", "im", "ir", "il", "dis", "non", "mis")

@@ -156,10 +156,12 @@ class MarkerWords:
         if opposite:
             negated = f"says {opposite} (or {desc} with a negation)"
             not_negated = f"neither says {opposite} nor {desc} with a negation"
-            mentioned = f"{desc} or {opposite}" if desc.startswith("mentions ") else f"{desc} (or says {opposite})"
+            mentioned = (f"{desc} or {opposite}" if desc.startswith("mentions ")
+                         else f"{desc} (or says {opposite})")
         else:
             negated = f"{desc}, but with a negation"
-            not_negated = f"{no} with a negation" if not no.startswith("lacks:") else f"{desc} without a negation, or {no}"
+            not_negated = (f"{no} with a negation" if not no.startswith("lacks:")
+                           else f"{desc} without a negation, or {no}")
             mentioned = desc
         said = {"present": desc, "absent": no, "negated": negated}
         if op == "==":
@@ -238,7 +240,7 @@ class MarkerWords:
         low = body[i].op in (">", ">=")
         for j in range(i + 1, len(body)):
             other = body[j]
-            if other.feature == body[i].feature and other.op in ((("<", "<=")) if low else (">", ">=")):
+            if other.feature == body[i].feature and other.op in (("<", "<=") if low else (">", ">=")):
                 return j
         return None
 
