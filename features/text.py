@@ -24,7 +24,7 @@ _SUPERSCRIPT_RUN = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+")
 _SUP_TAG = re.compile(r"<sup>\s*([^<]*?)\s*</sup>", re.IGNORECASE)
 _BLOCK_TAG = re.compile(r"<\s*(br|/?p|/?div|/?li|/?tr|/?h\d)\b[^>]*>", re.IGNORECASE)
 _TAG = re.compile(r"<[^>]{0,200}>")
-_QUOTES = str.maketrans({"‘": "'", "’": "'", "‛": "'", "′": "'", "`": "'", "´": "'",
+_QUOTES = str.maketrans({"‘": "'", "’": "'", "‛": "'", "′": "'", "`": "'", "´": "'", "ʼ": "'",
                          "“": '"', "”": '"', "„": '"', "″": '"',
                          "–": "-", "—": "-", "−": "-", "‐": "-", "‑": "-",
                          "·": "*", "⋅": "*", "∙": "*", "µ": "μ"})
@@ -80,6 +80,8 @@ def normalize_characters(text: str) -> str:
         text = text.translate(_QUOTES)
         text = _EMOJI.sub(" ", text)
         text = unicodedata.normalize("NFKC", text)
+    elif "`" in text:  # a backtick for an apostrophe ("doesn`t") is ASCII too
+        text = text.replace("`", "'")
     if '"' in text:
         text = _QUOTE_APOSTROPHE.sub("'", text)
     if "-" in text:  # "short-circuit" is "short circuit", "closed-path" "closed path"

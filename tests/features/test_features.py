@@ -51,6 +51,9 @@ def one(fx: FeatureExtractor, answer: object) -> pd.Series:
     ("terminal 2 isnt connected", "connected", "negated"),
     ("terminal 2 is n't connected", "connected", "negated"),
     ("the bulb isn’t in a closed path", "closed_path", "negated"),
+    # a backtick or a modifier-letter apostrophe for the apostrophe: "isn`t" was no negation
+    ("the bulb isn`t in a closed path", "closed_path", "negated"),
+    ("the bulb isn\u02bct in a closed path", "closed_path", "negated"),
     ("there is no gap", "gap", "negated"),
     ("there is not a gap between them", "gap", "negated"),
     ("the wire never touches the terminal", "connected", "negated"),
