@@ -11,7 +11,7 @@ from knowledge.schema import (CONCEPT_VALUES, TERM_VALUES, FeatureSpec, Question
 
 from .lexicon import phrase_text
 from .opposite_words import opposite_text
-from .reference import RefPhrase
+from .reference import ARTICLES, RefPhrase
 from .similarity import Exemplars
 
 #: The columns every question has, last in the table.
@@ -55,10 +55,15 @@ def opposite_texts(opposites: Mapping[str, Sequence[tuple[str, ...]]],
 def _alike(p: RefPhrase, shown: int = 3) -> str:
     """' or the like ("repel", "push apart")' for a reference phrase a rubric concept lends its
     phrases to (the answer may say any of them), "" otherwise."""
-    others = list(dict.fromkeys(t for t in map(phrase_text, p.keys[1:]) if t != p.text))
+    others = list(dict.fromkeys(t for t in map(phrase_text, _without_articles(p.keys[1:])) if t != p.text))
     if not others:
         return ""
     return " or the like (" + ", ".join(f'"{t}"' for t in others[:shown]) + (", ..." if len(others) > shown else "") + ")"
+
+
+def _without_articles(keyed: Sequence[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """The phrases but those that are another with an article between its words (found alike)."""
+    return [k for k in keyed if not (len(k) == 3 and k[1] in ARTICLES)]
 
 
 def _opposite_text(opposites: Sequence[tuple[str, ...]], phrase: RefPhrase | None = None,
@@ -67,6 +72,6 @@ def _opposite_text(opposites: Sequence[tuple[str, ...]], phrase: RefPhrase | Non
     in the phrase's own words where they line up with its keys."""
     readable = opposite_text(phrase.text, phrase.keys[0]) if phrase is not None else None
     if readable is not None:
-        return f'"{readable}"' + (" or the like" if len(opposites) > 1 else "")
+        return f'"{readable}"' + (" or the like" if len(_without_articles(opposites)) > 1 else "")
     texts = list(dict.fromkeys(map(phrase_text, opposites)))
     return " or ".join(f'"{t}"' for t in texts[:shown]) + (" or the like" if len(texts) > shown else "")

@@ -66,6 +66,10 @@ def content_polarity(keys: list[str], negated: list[bool]) -> dict[str, bool]:
     return out
 
 
+#: Words a reference word pair is also found with between its words.
+ARTICLES = ("the", "a", "an")
+
+
 def build_reference(nlp: Language, question: Question, speller: Speller) -> ReferenceModel:
     model = ReferenceModel()
     seen: dict[str, RefPhrase] = {}
@@ -84,11 +88,16 @@ def build_reference(nlp: Language, question: Question, speller: Speller) -> Refe
         for i in range(len(keys) - 1):
             if content[i] and content[i + 1]:
                 grams.append(((keys[i], keys[i + 1]), f"{shown[i]} {shown[i + 1]}"))
+            elif content[i] and keys[i + 1] in ARTICLES and i + 2 < len(keys) and content[i + 2]:
+                grams.append(((keys[i], keys[i + 2]), f"{shown[i]} {shown[i + 1]} {shown[i + 2]}"))
         for gram, text in grams:
             name = feature_suffix(gram)
             if name in seen:
                 continue
-            phrase = RefPhrase(name, with_other_forms([gram, *synonyms.get(gram, [])], speller), text.lower())
+            keyed = with_other_forms([gram, *synonyms.get(gram, [])], speller)
+            if len(gram) == 2:  # "increase the current" says the reference's "more current"
+                keyed += [(gram[0], article, gram[1]) for article in ARTICLES]
+            phrase = RefPhrase(name, keyed, text.lower())
             seen[name] = phrase
             model.phrases.append(phrase)
     model.phrases = model.phrases[:MAX_REF_PHRASES]

@@ -449,3 +449,14 @@ def test_a_teacher_s_phrase_goes_up_finds_rises_and_higher():
                  reference_answers=("It changes.",), concepts=(Concept("up", ("pitch goes up",)),))
     X = rows(q, ["the pitch goes up", "the pitch rises", "a higher pitch", "the pitch goes down", "it goes up"])
     assert list(X["concept:up"]) == ["present", "present", "present", "absent", "absent"]
+
+
+def test_a_reference_pair_across_an_article_is_a_pair():
+    # "Increase the current" gave no pair: its words are not side by side, so "a bigger
+    # current" and "use less current" said nothing of it
+    q = Question(id="electromagnet", text="How can you make an electromagnet stronger?",
+                 reference_answers=("Increase the current.",))
+    answers = ["use a bigger current", "increase the current", "use less current", "more coils"]
+    fx = FeatureExtractor(q, model=FALLBACK).fit(answers)
+    assert list(fx.transform(answers)["ref:more_current"]) == ["present", "present", "negated", "absent"]
+    assert fx.descriptions_["ref:more_current"] == 'mentions "increase the current" (from the reference answer)'
