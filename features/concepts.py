@@ -30,6 +30,7 @@ from knowledge.schema import Question
 from .lexicon import CARRIED, token_keys
 from .loose import EXACT, MODALS, LooseMatcher, content_of, denied_before, has_cue, token_pattern
 from .negation import ANTONYMS, CUES, OTHER_OPPOSITES
+from .reading import as_less
 from .spelling import Speller
 from .text import normalize, normalize_characters
 
@@ -64,6 +65,7 @@ def phrase_keys(nlp: Language, phrases: Sequence[str], speller: Speller | None =
         for tok in doc:
             if any(a <= tok.idx < b for a, b in spans):
                 keys[tok.i] = EXACT + tok.lower_
+        keys = _not_as_read_as_less(keys)
         # "goes up" is "more" (`lexicon.reword_in_context`); its "up" is no word to look for
         keys = [k for i, k in enumerate(keys)
                 if k.strip() and not (k == CARRIED and i and keys[i - 1] in ("more", "less"))]
@@ -76,6 +78,22 @@ def phrase_keys(nlp: Language, phrases: Sequence[str], speller: Speller | None =
                 keys.pop(0)
         out.append(tuple(keys))
     return out
+
+
+def _not_as_read_as_less(keys: list[str]) -> list[str]:
+    """A phrase's "not as dense (as)" and "not as much" as the answers read them
+    (`reading.as_less`): "less dense", "less" (the negation used up), so that a teacher's
+    "not as much force" finds "you don't need as much force". Words with an opposite stay
+    ("not as fast" is found where "fast" is denied)."""
+    if "not" not in keys or "as" not in keys:
+        return keys
+    cue = keys.index("not")
+    at = next((i for i in range(cue + 1, len(keys)) if keys[i] == "as"), None)
+    said = as_less(keys, at) if at is not None else None
+    if said is None:
+        return keys
+    out = keys[:at] + (["less", CARRIED] + keys[at + 2:] if said == "much" else ["less"] + keys[at + 1:])
+    return out[:cue] + out[cue + 1:]
 
 
 def with_other_forms(keyed: list[tuple[str, ...]], speller: Speller) -> list[tuple[str, ...]]:

@@ -88,21 +88,37 @@ def _denied_by_prefix(keys: list[str], speller: Speller) -> set[int]:
 
 
 def _not_as_as(keys: list[str], scopes: list[list[int]]) -> list[list[int]]:
-    """"not as dense as water" says "less dense": the first "as" of a negated "as X as" is
+    """"not as dense as water" says "less dense": the first "as" of a negated "as X (as)" is
     "less" and the negation is used up (X is said). Words with an opposite are left to it
     ("not as fast as" is "slower", `negation.resolve_negations`). "not as much" and "not as
-    many" are "less" too, with or without the second "as"."""
+    many" are "less" too (`as_less`)."""
     kept = []
     for scope in scopes:
         first = scope[0] if scope else -1
-        if (first >= 0 and keys[first] == "as" and first + 2 < len(keys) and keys[first + 2] == "as"
-                and first + 1 in scope and is_content(keys[first + 1]) and keys[first + 1] not in ANTONYMS):
+        if first >= 0 and keys[first] == "as" and first + 1 in scope and as_less(keys, first) == "less":
             keys[first] = "less"
             continue
-        much = next((i for i in scope
-                     if keys[i] == "as" and i + 1 in scope and keys[i + 1] in ("much", "many")), None)
+        much = next((i for i in scope if keys[i] == "as" and i + 1 in scope and as_less(keys, i) == "much"), None)
         if much is not None:  # "you don't need as much force": you need less force
             keys[much], keys[much + 1] = "less", CARRIED
             continue
         kept.append(scope)
     return kept
+
+
+#: Keys after "as X" that end the comparison ("not as dense as water", "not as dense.").
+_COMPARISON_ENDS = frozenset({"as", ".", ",", ";", ":", "!", "?", "and", "but", "so", "because"})
+
+
+def as_less(keys: list[str], at: int) -> str | None:
+    """What a negated "as" at `at` says: "much" for "as much" / "as many" (less of what
+    follows), "less" for "as X" with X a word without an opposite, at the comparison's end
+    ("as dense as water", "as dense"), else None ("not as a result of", "not as fast": the
+    opposite reads it). The answers' reading and the rubric's phrases share it."""
+    if at + 1 >= len(keys):
+        return None
+    word = keys[at + 1]
+    if word in ("much", "many"):
+        return "much"
+    ends = at + 2 >= len(keys) or keys[at + 2] in _COMPARISON_ENDS
+    return "less" if ends and is_content(word) and word not in ANTONYMS else None

@@ -460,3 +460,16 @@ def test_a_reference_pair_across_an_article_is_a_pair():
     fx = FeatureExtractor(q, model=FALLBACK).fit(answers)
     assert list(fx.transform(answers)["ref:more_current"]) == ["present", "present", "negated", "absent"]
     assert fx.descriptions_["ref:more_current"] == 'mentions "increase the current" (from the reference answer)'
+
+
+def test_a_teacher_s_not_as_phrase_is_read_as_the_answers_are():
+    # the answers' "not as dense as water" and "don't need as much force" were read as "less
+    # dense" and "less force", a teacher's phrases "not as dense" and "not as much force" as
+    # written: each found nothing, not even the very words
+    q = Question(id="ice", text="Why does ice float, and why is a long crowbar easier to use?",
+                 reference_answers=("Ice is less dense than water.",),
+                 concepts=(Concept("not_as_dense", ("not as dense",)), Concept("not_as_much", ("not as much force",))))
+    X = rows(q, ["ice is not as dense as water", "ice is less dense", "ice is not as dense", "ice is dense",
+                 "you don't need as much force", "it needs less force", "it needs as much force"])
+    assert list(X["concept:not_as_dense"]) == ["present"] * 3 + ["absent"] * 4
+    assert list(X["concept:not_as_much"]) == ["absent"] * 4 + ["present"] * 2 + ["absent"]
