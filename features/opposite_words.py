@@ -31,6 +31,7 @@ _COMPARISONS = [
     ("gone up", "gone down"), ("quicker", "slower"), ("quickly", "slowly"), ("quick", "slow"),
     ("rapid", "slow"), ("rapidly", "slowly"), ("closer", "further"), ("nearer", "further"),
     ("equal", "unequal"), ("identical", "different"), ("alike", "different"), ("closed", "open"),
+    ("like", "unlike"),
 ]
 _SMALLER_FIRST = {("fewer", "more"), ("reduce", "increase"), ("reduces", "increases"),
                   ("reduced", "increased"), ("reducing", "increasing"), ("further", "closer"),

@@ -294,6 +294,7 @@ def test_the_antonym_is_named_in_the_phrase_s_own_words():
     ("connected", ("connect",), "disconnected"), ("incomplete circuit", ("incomplete", "circuit"), "complete circuit"),
     ("hotter", ("hot",), "colder"), ("the same state", ("same", "state"), "the different state"),
     ("pitch", ("pitch",), None), ("the terminals are in the same state", ("same", "state"), None),
+    ("like poles", ("same", "pole"), "unlike poles"), ("unlike charges", ("different", "charge"), "like charges"),
 ])
 def test_the_opposite_of_a_phrase_keeps_its_words_and_their_form(text, keys, opposite):
     from features.opposite_words import opposite_text
