@@ -22,7 +22,7 @@ from spacy.attrs import IS_PUNCT, IS_SPACE, LEMMA, LOWER, NORM
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.tokens import Doc
 
-from .negation import CUES
+from .negation import CUES, PAIRED_CUES
 from .spelling import Speller
 
 MEANINGFUL = frozenset({
@@ -172,7 +172,9 @@ def reword_in_context(doc: Doc, keys: list[str]) -> None:
       pitch goes up" says a teacher's "higher pitch";
     - "like" and "unlike" before a plural noun that starts a sentence's subject ("like poles
       repel", "between unlike charges") say "same" and "different", not the verb or
-      preposition "like" ("it acts like magnets do", "like magnets, iron ...")."""
+      preposition "like" ("it acts like magnets do", "like magnets, iron ...");
+    - "instead of" and "rather than" deny what follows, as "not" does ("it repels instead of
+      attracting"; `negation.PAIRED_CUES`), in answers and in a teacher's phrases alike."""
     if "long" in keys:
         for i in range(1, len(keys)):
             if keys[i] == "long" and doc[i].lower_ == "longer" and doc[i - 1].lower_ in ("no", "any"):
@@ -181,6 +183,10 @@ def reword_in_context(doc: Doc, keys: list[str]) -> None:
         for i in range(len(keys) - 1):
             if keys[i] == "go" and doc[i + 1].lower_ in _GO_WHERE:
                 keys[i], keys[i + 1] = _GO_WHERE[doc[i + 1].lower_], CARRIED
+    if "instead" in keys or "rather" in keys:
+        for i in range(len(keys) - 1):
+            if doc[i].lower_ in PAIRED_CUES and doc[i + 1].lower_ == PAIRED_CUES[doc[i].lower_]:
+                keys[i] = "not"
     if "like" in keys or "unlike" in keys:
         for i in range(len(keys) - 1):
             if doc[i].lower_ in _LIKE_MEANS and _before_plural_subject(doc, i):

@@ -101,6 +101,8 @@ class LooseMatcher:
     def __init__(self, phrases: dict[str, Iterable[tuple[str, ...]]]):
         # (column, content words, whether the phrase holds a cue, in any order?)
         self._phrases: list[tuple[str, tuple[str, ...], frozenset[str], bool, bool]] = []
+        #: by phrase, the places in its content words of those its cue denies (after the cue)
+        self._denied: list[frozenset[int]] = []
         for column, keyed in phrases.items():
             for keys in keyed:
                 words = content_of(keys)
@@ -111,6 +113,7 @@ class LooseMatcher:
                 any_order = len(words) <= MAX_PERMUTED and DIRECTED.isdisjoint(keys)
                 if plain:
                     self._phrases.append((column, words, plain, cue, any_order))
+                    self._denied.append(_denied_places(keys, words) if cue else frozenset())
         self.words = frozenset(k for _, _, plain, _, _ in self._phrases for k in plain)
         # Each phrase under one of its words, so that an answer looks only at the phrases
         # whose words it may hold.
@@ -149,7 +152,7 @@ class LooseMatcher:
             if lower is None and len(plain) < len(words):
                 lower = lowers()
             state = _phrase_state(words, at, lower, keys if cue else None, negated, clauses,
-                                  cue, any_order, prefixed)
+                                  cue, any_order, prefixed, self._denied[n])
             if state is not None and found.get(column) != PRESENT:
                 found[column] = state
         return found
@@ -157,7 +160,8 @@ class LooseMatcher:
 
 def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[str] | None,
                   keys: list[str] | None, negated: list[bool], clauses: list[int], cue: bool,
-                  any_order: bool, prefixed: frozenset[int] = frozenset()) -> str | None:
+                  any_order: bool, prefixed: frozenset[int] = frozenset(),
+                  denied_places: frozenset[int] = frozenset()) -> str | None:
     """present/negated if the phrase is found, None if not: present wins over negated; a
     phrase with a cue is found (present) only where its words are denied by a cue just
     before them (`keys`; "there isn't any gap", not "it never stops accelerating") or by
@@ -183,6 +187,8 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
             # the first denied word: "copper is not magnetic" is found in "the copper is
             # non-magnetic", where copper is said and magnetic denied
             first = next((i for i in ordered if negated[i]), ordered[0])
+            if denied_places and first not in {chosen[k] for k in denied_places}:
+                continue  # "they attract instead of repelling" is no "repel instead of attract"
             at_cue = _cue_before(keys, first) if denied and keys is not None else -1
             if at_cue >= 0 and denied_before(keys, negated, at_cue):
                 state = NEGATED  # "it's not because there is no gap": the phrase itself denied
@@ -193,6 +199,21 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
             return PRESENT
         state = NEGATED
     return state
+
+
+def _denied_places(keys: tuple[str, ...], words: tuple[str, ...]) -> frozenset[int]:
+    """The places (in `words`, the phrase's content words, `content_of`) of the words after
+    its first cue: those it denies ("magnetic" in "copper is not magnetic")."""
+    places, n, after_cue = set(), 0, False
+    for k in keys:
+        if k.startswith(EXACT) or (k not in SKIPPED and k not in CUES):
+            if after_cue:
+                places.add(n)
+            n += 1
+        elif k in CUES:
+            after_cue = True
+    assert n == len(words), "the same filter as content_of"
+    return frozenset(places)
 
 
 def _cue_before(keys: list[str], i: int) -> int:

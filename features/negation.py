@@ -67,6 +67,9 @@ PRONOUN_CUES = frozenset({"nothing", "nobody", "nowhere"})
 MISSPELT_NEGATION = re.compile(r"(?:do|does|dose|dos|did|is|are|was|were|has|have|had|could|would|should|"
                                r"ca|can|wo|must|need)(?:e?n'?t|'nt)")
 MAX_SCOPE = 10  # tokens; beyond this a rule-based scope is a guess
+#: Cues of two words, by their first: "it repels instead of attracting" denies attracting,
+#: "it sinks rather than floats" floating ("instead" alone starts a clause, `CLAUSE_BREAKS`).
+PAIRED_CUES = {"instead": "of", "rather": "than"}
 
 
 def negation_scopes(doc: Doc, use_parse: bool | None = None,
@@ -76,7 +79,7 @@ def negation_scopes(doc: Doc, use_parse: bool | None = None,
     `keys` (the tokens' lemmas, if already read) make the test for a cue cheap."""
     if use_parse is None:
         use_parse = doc.has_annotation("DEP")
-    if keys is not None and CUES.isdisjoint(keys):
+    if keys is not None and CUES.isdisjoint(keys):  # "instead of" has the key "not" (`lexicon`)
         return []
     # The cues found from the token arrays (string ids), not a Python Token per token; and
     # where the keys are known, the tokens mended to a cue ("cannt", "dosent": `spelling`).
@@ -84,6 +87,9 @@ def negation_scopes(doc: Doc, use_parse: bool | None = None,
            for lemma, lower in doc.to_array([LEMMA, LOWER]).tolist()]
     if keys is not None:
         cue = [c or k in CUES for c, k in zip(cue, keys)]
+    for i in range(len(doc) - 1):  # "instead of attracting", "rather than floats"
+        if doc[i].lower_ in PAIRED_CUES and doc[i + 1].lower_ == PAIRED_CUES[doc[i].lower_]:
+            cue[i] = True
     if use_parse:
         return [sorted(i for i in set(_dependency_scope(doc, doc[c])) if not cue[i])
                 for c, is_cue in enumerate(cue) if is_cue]
@@ -294,6 +300,9 @@ _SKIP_DEPS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl", "aux
 def _dependency_scope(doc: Doc, cue: Token) -> list[int]:
     """The negated predicate or noun phrase, read off the parse."""
     low = cue.lower_
+    if low in PAIRED_CUES:  # "instead of attracting": what follows "of", not the verb it modifies
+        return [t.i for child in cue.children if child.lower_ == PAIRED_CUES[low] for t in child.subtree
+                if t.i != child.i]
     if cue.dep_ == "det" or low in ("no", "none", "nothing", "nobody"):
         # "no gap between A and B": the noun and its modifiers, not the attached PPs.
         head = cue.head if cue.dep_ == "det" else cue

@@ -208,3 +208,26 @@ def test_a_pronoun_that_denies_is_the_thing_denied_not_the_place_after_it(answer
                            Concept("vibrate", ("vibrate",))))
     row = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer]).iloc[0]
     assert {c: row[f"concept:{c}"] for c in states} == states
+
+
+def test_instead_of_and_rather_than_deny_what_follows():
+    # "they repel instead of attracting" said attracting: "instead of" and "rather than" were
+    # no negation; a teacher's "repel instead of attract" was also found in its reverse
+    q = Question(id="magnets", text="What do two north poles do?", reference_answers=("They repel.",),
+                 concepts=(Concept("attract", ("attract",)), Concept("sink", ("sink",)),
+                           Concept("float", ("float",))),
+                 misconceptions=(Misconception("reversed", ("attract instead of repel",)),))
+    answers = ["they repel instead of attracting", "it sinks rather than floats", "instead, they attract",
+               "they attract instead of repelling", "I would rather it floats"]
+    X = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform(answers)
+    assert list(X["concept:attract"]) == ["negated", "absent", "present", "present", "absent"]
+    assert list(X["concept:float"]) == ["absent", "negated", "absent", "absent", "present"]
+    assert list(X["concept:sink"]) == ["absent", "present", "absent", "absent", "absent"]
+    assert list(X["misconception:reversed"]) == ["absent", "absent", "absent", "present", "absent"]
+
+
+def test_instead_of_denies_what_follows_with_a_parser():
+    from features.negation import negation_scopes
+    doc = _parsed(["they", "repel", "instead", "of", "attracting"], [1, 1, 1, 2, 3],
+                  ["nsubj", "ROOT", "advmod", "prep", "pcomp"], ["they", "repel", "instead", "of", "attract"])
+    assert negation_scopes(doc, use_parse=True) == [[4]]
