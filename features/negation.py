@@ -56,6 +56,9 @@ FUNCTION_LEMMAS = frozenset({"be", "do", "have", "the", "a", "an", "in", "on", "
 #: to the predicate denied ("not contained in a closed path").
 PLACE_PREPOSITIONS = frozenset({"in", "on", "inside", "under", "over", "above", "below",
                                 "behind", "near", "around", "along", "within", "outside"})
+#: Auxiliaries before a negation of a lexical verb ("does not flow", "can't travel").
+_LEXICAL_AUXILIARIES = frozenset({"do", "can", "ca", "could", "will", "wo", "would", "should", "shall",
+                                  "must", "may", "might"})
 #: Cues that name a lack: they deny their object ("a lack of air", "space lacks particles").
 LACKING = frozenset({"lack", "absence", "devoid"})
 NOUN_CUES = frozenset({"no", "none", "nothing", "nobody", "nowhere", "without"}) | LACKING
@@ -163,6 +166,9 @@ def _rule_scope(doc: Doc, cue: Token, keys: list[str] | None = None) -> list[int
     no_longer = cue.i + 1 < n and doc[cue.i + 1].lower_ == "longer"  # "not now", a predicate's negation
     noun_cue = cue.lower_ in NOUN_CUES and not no_longer
     pronoun = cue.lower_ in PRONOUN_CUES
+    # "can't travel | in a vacuum", "does not flow | in the wire": a lexical verb's place is
+    # not what is denied; a copula's is ("is not in a closed path")
+    lexical = not noun_cue and cue.i > 0 and doc[cue.i - 1].lemma_.lower() in _LEXICAL_AUXILIARIES
     reason = _denies_reason(doc, cue)
     for i in range(cue.i + 1, min(n, cue.i + 1 + MAX_SCOPE)):
         tok = doc[i]
@@ -180,7 +186,7 @@ def _rule_scope(doc: Doc, cue: Token, keys: list[str] | None = None) -> list[int
             # subjects are said to do is denied too
             return out + [i] + _rule_scope(doc, tok, keys)
         if seen_content and (low in PREPOSITIONS or tok.lemma_ in ("be", "have", "do")
-                             or (low in PLACE_PREPOSITIONS and noun_cue)) \
+                             or (low in PLACE_PREPOSITIONS and (noun_cue or lexical))) \
                 and not _compares(doc, i) and not _same_follows(doc, i):
             break  # "no gap | between the terminals", "not separated | by a gap", "no friction | on the floor"
         if pronoun and not seen_content and (low in PLACE_PREPOSITIONS or (low in PREPOSITIONS and low != "to")):

@@ -231,3 +231,18 @@ def test_instead_of_denies_what_follows_with_a_parser():
     doc = _parsed(["they", "repel", "instead", "of", "attracting"], [1, 1, 1, 2, 3],
                   ["nsubj", "ROOT", "advmod", "prep", "pcomp"], ["they", "repel", "instead", "of", "attract"])
     assert negation_scopes(doc, use_parse=True) == [[4]]
+
+
+@pytest.mark.parametrize("answer, states", [
+    # "can't travel in a vacuum" denied the vacuum: after a lexical verb's negation the place
+    # is where it does not happen, not what is denied; after a copula the place is denied
+    ("sound can't travel in a vacuum", {"travel": "negated", "vacuum": "present"}),
+    ("sound does not move in a vacuum", {"vacuum": "present"}),
+    ("the bell is not in a vacuum", {"vacuum": "negated"}),
+    ("there is no air in a vacuum", {"vacuum": "present"}),
+])
+def test_a_place_after_a_lexical_verb_s_negation_is_not_denied(answer, states):
+    q = Question(id="bell", text="Why can't you hear a bell in a vacuum?", reference_answers=("Sound needs air.",),
+                 concepts=(Concept("travel", ("travel",)), Concept("vacuum", ("vacuum",))))
+    row = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer]).iloc[0]
+    assert {c: row[f"concept:{c}"] for c in states} == states
