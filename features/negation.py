@@ -56,6 +56,8 @@ FUNCTION_LEMMAS = frozenset({"be", "do", "have", "the", "a", "an", "in", "on", "
 #: to the predicate denied ("not contained in a closed path").
 PLACE_PREPOSITIONS = frozenset({"in", "on", "inside", "under", "over", "above", "below",
                                 "behind", "near", "around", "along", "within", "outside"})
+#: After "not", words that make it no negation: "not only X but Y" and "not just X" say X.
+_NOT_ONLY = frozenset({"only", "just", "merely", "simply"})
 #: Auxiliaries before a negation of a lexical verb ("does not flow", "can't travel").
 _LEXICAL_AUXILIARIES = frozenset({"do", "can", "ca", "could", "will", "wo", "would", "should", "shall",
                                   "must", "may", "might"})
@@ -90,9 +92,11 @@ def negation_scopes(doc: Doc, use_parse: bool | None = None,
            for lemma, lower in doc.to_array([LEMMA, LOWER]).tolist()]
     if keys is not None:
         cue = [c or k in CUES for c, k in zip(cue, keys)]
-    for i in range(len(doc) - 1):  # "instead of attracting", "rather than floats"
+    for i in range(len(doc) - 1):
         if doc[i].lower_ in PAIRED_CUES and doc[i + 1].lower_ == PAIRED_CUES[doc[i].lower_]:
-            cue[i] = True
+            cue[i] = True  # "instead of attracting", "rather than floats"
+        elif cue[i] and doc[i + 1].lower_ in _NOT_ONLY:
+            cue[i] = False  # "not only does it vibrate (but ...)" says it vibrates
     if use_parse:
         return [sorted(i for i in set(_dependency_scope(doc, doc[c])) if not cue[i])
                 for c, is_cue in enumerate(cue) if is_cue]

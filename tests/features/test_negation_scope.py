@@ -246,3 +246,16 @@ def test_a_place_after_a_lexical_verb_s_negation_is_not_denied(answer, states):
                  concepts=(Concept("travel", ("travel",)), Concept("vacuum", ("vacuum",))))
     row = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer]).iloc[0]
     assert {c: row[f"concept:{c}"] for c in states} == states
+
+
+@pytest.mark.parametrize("answer, state", [
+    ("not only does the string vibrate but the air moves too", "present"),
+    ("the string not only vibrates, it also heats up", "present"),
+    ("it is not just the string that vibrates", "present"),
+    ("the string does not vibrate", "negated"),
+])
+def test_not_only_and_not_just_are_no_negation(answer, state):
+    # "not only does the string vibrate" denied the vibration it says
+    q = Question(id="guitar", text="What happens when a string is plucked?", reference_answers=("It vibrates.",),
+                 concepts=(Concept("vibrate", ("vibrate",)),))
+    assert FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer]).iloc[0]["concept:vibrate"] == state
