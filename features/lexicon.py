@@ -173,8 +173,9 @@ def reword_in_context(doc: Doc, keys: list[str]) -> None:
     - "like" and "unlike" before a plural noun that starts a sentence's subject ("like poles
       repel", "between unlike charges") say "same" and "different", not the verb or
       preposition "like" ("it acts like magnets do", "like magnets, iron ...");
-    - "instead of" and "rather than" deny what follows, as "not" does ("it repels instead of
-      attracting"; `negation.PAIRED_CUES`), in answers and in a teacher's phrases alike."""
+    - "instead of", "rather than" and "fails to" deny what follows, as "not" does ("it repels
+      instead of attracting", "the bulb fails to light"; `negation.PAIRED_CUES`), in answers
+      and in a teacher's phrases alike."""
     if "long" in keys:
         for i in range(1, len(keys)):
             if keys[i] == "long" and doc[i].lower_ == "longer" and doc[i - 1].lower_ in ("no", "any"):
@@ -183,9 +184,9 @@ def reword_in_context(doc: Doc, keys: list[str]) -> None:
         for i in range(len(keys) - 1):
             if keys[i] == "go" and doc[i + 1].lower_ in _GO_WHERE:
                 keys[i], keys[i + 1] = _GO_WHERE[doc[i + 1].lower_], CARRIED
-    if "instead" in keys or "rather" in keys:
+    if not PAIRED_CUES.keys().isdisjoint(keys):
         for i in range(len(keys) - 1):
-            if doc[i].lower_ in PAIRED_CUES and doc[i + 1].lower_ == PAIRED_CUES[doc[i].lower_]:
+            if keys[i] in PAIRED_CUES and doc[i + 1].lower_ == PAIRED_CUES[keys[i]]:
                 keys[i] = "not"
     if "like" in keys or "unlike" in keys:
         for i in range(len(keys) - 1):

@@ -74,7 +74,7 @@ MISSPELT_NEGATION = re.compile(r"(?:do|does|dose|dos|did|is|are|was|were|has|hav
 MAX_SCOPE = 10  # tokens; beyond this a rule-based scope is a guess
 #: Cues of two words, by their first: "it repels instead of attracting" denies attracting,
 #: "it sinks rather than floats" floating ("instead" alone starts a clause, `CLAUSE_BREAKS`).
-PAIRED_CUES = {"instead": "of", "rather": "than"}
+PAIRED_CUES = {"instead": "of", "rather": "than", "fail": "to"}  # by lemma: "the bulb fails to light"
 
 
 def negation_scopes(doc: Doc, use_parse: bool | None = None,
@@ -93,8 +93,9 @@ def negation_scopes(doc: Doc, use_parse: bool | None = None,
     if keys is not None:
         cue = [c or k in CUES for c, k in zip(cue, keys)]
     for i in range(len(doc) - 1):
-        if doc[i].lower_ in PAIRED_CUES and doc[i + 1].lower_ == PAIRED_CUES[doc[i].lower_]:
-            cue[i] = True  # "instead of attracting", "rather than floats"
+        first = doc[i].lemma_.lower() or doc[i].lower_
+        if first in PAIRED_CUES and doc[i + 1].lower_ == PAIRED_CUES[first]:
+            cue[i] = True  # "instead of attracting", "rather than floats", "fails to light"
         elif cue[i] and doc[i + 1].lower_ in _NOT_ONLY:
             cue[i] = False  # "not only does it vibrate (but ...)" says it vibrates
     if use_parse:
@@ -310,8 +311,9 @@ _SKIP_DEPS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl", "aux
 def _dependency_scope(doc: Doc, cue: Token) -> list[int]:
     """The negated predicate or noun phrase, read off the parse."""
     low = cue.lower_
-    if low in PAIRED_CUES:  # "instead of attracting": what follows "of", not the verb it modifies
-        return [t.i for child in cue.children if child.lower_ == PAIRED_CUES[low] for t in child.subtree
+    paired = cue.lemma_.lower() if cue.lemma_.lower() in PAIRED_CUES else low
+    if paired in PAIRED_CUES:  # "instead of attracting": what follows "of", not the verb it modifies
+        return [t.i for child in cue.children if child.lower_ == PAIRED_CUES[paired] for t in child.subtree
                 if t.i != child.i]
     if cue.dep_ == "det" or low in ("no", "none", "nothing", "nobody"):
         # "no gap between A and B": the noun and its modifiers, not the attached PPs.

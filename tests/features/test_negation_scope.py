@@ -218,12 +218,14 @@ def test_instead_of_and_rather_than_deny_what_follows():
                            Concept("float", ("float",))),
                  misconceptions=(Misconception("reversed", ("attract instead of repel",)),))
     answers = ["they repel instead of attracting", "it sinks rather than floats", "instead, they attract",
-               "they attract instead of repelling", "I would rather it floats"]
+               "they attract instead of repelling", "I would rather it floats", "the ball fails to float",
+               "the float failed"]
     X = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform(answers)
-    assert list(X["concept:attract"]) == ["negated", "absent", "present", "present", "absent"]
-    assert list(X["concept:float"]) == ["absent", "negated", "absent", "absent", "present"]
-    assert list(X["concept:sink"]) == ["absent", "present", "absent", "absent", "absent"]
-    assert list(X["misconception:reversed"]) == ["absent", "absent", "absent", "present", "absent"]
+    assert list(X["concept:attract"]) == ["negated", "absent", "present", "present", "absent", "absent", "absent"]
+    assert list(X["concept:float"]) == ["absent", "negated", "absent", "absent", "present", "negated", "present"]
+    assert list(X["concept:sink"]) == ["absent", "present", "absent", "absent", "absent", "absent", "absent"]
+    assert list(X["misconception:reversed"]) == ["absent", "absent", "absent", "present", "absent", "absent",
+                                                 "absent"]
 
 
 def test_instead_of_denies_what_follows_with_a_parser():
