@@ -102,7 +102,7 @@ class Speller:
 
     def __init__(self, vocabulary: dict[str, str], label_words: frozenset[str] = frozenset()):
         # vocabulary: surface form or lemma -> lemma, all lower case
-        self.vocabulary = dict(vocabulary)
+        self.vocabulary = _one_spelling(dict(vocabulary))
         # the words the question puts before a diagram's letters ("magnet" in "magnet A"):
         # a letter after them is a label (`lexicon.is_label`)
         self.label_words = frozenset(label_words)
@@ -131,6 +131,10 @@ class Speller:
             return SYNONYM_KEYS.get(lower) or SYNONYM_KEYS[lemma]
         if lower in self.vocabulary:
             return self.vocabulary[lower]
+        for form in (lower, lemma):  # "center" for the question's "centre", "colors" for "colour"
+            other = next((v for v in spelling_variants(form) if v in self.vocabulary), None)
+            if other is not None:
+                return self.vocabulary[other]
         if len(lower) < MIN_FUZZY_LENGTH or not lower.isalpha() or not self._choices:
             return lemma
         if self._prefixed(lower, NEGATING_PREFIXES) is not None:  # "unbalanced" is no slip for "balanced"
@@ -208,6 +212,38 @@ class Speller:
                 if not _adds_prefix(word, choice, score, scorer):
                     return self.vocabulary[choice]
         return None
+
+
+#: British and American endings of one word: "colour" / "color", "centre" / "center",
+#: "magnetise" / "magnetize", "analyse" / "analyze".
+_SPELLINGS = (("our", "or"), ("ours", "ors"), ("re", "er"), ("res", "ers"), ("ise", "ize"),
+              ("ised", "ized"), ("ises", "izes"), ("ising", "izing"), ("isation", "ization"),
+              ("yse", "yze"), ("ysed", "yzed"))
+
+
+def spelling_variants(word: str) -> list[str]:
+    """The word with its British ending written the American way, or back ("colour" ->
+    "color", "meter" -> "metre"); short words have none ("four" is no "for")."""
+    out = []
+    for british, american in _SPELLINGS:
+        for ending, other in ((british, american), (american, british)):
+            if word.endswith(ending) and len(word) > len(ending) + 2:
+                out.append(word[:-len(ending)] + other)
+    return out
+
+
+def _one_spelling(vocabulary: dict[str, str]) -> dict[str, str]:
+    """The vocabulary with a word's British and American spellings one key (the
+    alphabetically first lemma): the reference's "centre" and the class's "center"."""
+    out = dict(vocabulary)
+    for word, lemma in vocabulary.items():
+        for other in spelling_variants(word):
+            if other in vocabulary and vocabulary[other] != lemma:
+                key = min(lemma, vocabulary[other])
+                for w, l in vocabulary.items():
+                    if l in (lemma, vocabulary[other]):
+                        out[w] = key
+    return out
 
 
 def _adds_prefix(word: str, choice: str, score: float, scorer) -> bool:

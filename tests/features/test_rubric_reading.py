@@ -473,3 +473,22 @@ def test_a_teacher_s_not_as_phrase_is_read_as_the_answers_are():
                  "you don't need as much force", "it needs less force", "it needs as much force"])
     assert list(X["concept:not_as_dense"]) == ["present"] * 3 + ["absent"] * 4
     assert list(X["concept:not_as_much"]) == ["absent"] * 4 + ["present"] * 2 + ["absent"]
+
+
+def test_british_and_american_spellings_are_one_word():
+    # the reference's "centre", "colour" and "metre" were not found in "center", "color" and
+    # "meter" (all English words, so never mended), nor a teacher's "center of mass" in "centre"
+    q = Question(id="seesaw", text="Where is the seesaw's centre of gravity?",
+                 reference_answers=("The centre of gravity is one metre from the end; the colour does not matter.",),
+                 concepts=(Concept("center", ("center of mass",)), Concept("analyze", ("analyze",))))
+    answers = ["the center", "a meter away", "the color", "the centre of mass", "the colours", "i analysed it",
+               "it is in the middle", "four for"]
+    fx = FeatureExtractor(q, model=FALLBACK).fit(answers)
+    X = fx.transform(answers)
+    # one key for both spellings (the alphabetically first); the description keeps the reference's
+    assert list(X["ref:center"]) == ["present", "absent", "absent", "present"] + ["absent"] * 4
+    assert fx.descriptions_["ref:center"].startswith('mentions "centre"')
+    assert list(X["ref:metre"]) == ["absent", "present"] + ["absent"] * 6
+    assert list(X["ref:colour"]) == ["absent", "absent", "present", "absent", "present"] + ["absent"] * 3
+    assert list(X["concept:center"]) == ["absent", "absent", "absent", "present"] + ["absent"] * 4
+    assert list(X["concept:analyze"]) == ["absent"] * 5 + ["present", "absent", "absent"]
