@@ -11,7 +11,7 @@ from knowledge.schema import (CONCEPT_VALUES, TERM_VALUES, FeatureSpec, Question
 
 from .lexicon import phrase_text
 from .opposite_words import opposite_text
-from .reference import ARTICLES, RefPhrase
+from .reference import ARTICLES, COMPARED, RefPhrase
 from .similarity import Exemplars
 
 #: The columns every question has, last in the table.
@@ -63,7 +63,8 @@ def _alike(p: RefPhrase, shown: int = 3) -> str:
 
 def _without_articles(keyed: Sequence[tuple[str, ...]]) -> list[tuple[str, ...]]:
     """The phrases but those that are another with an article between its words (found alike)."""
-    return [k for k in keyed if not (len(k) == 3 and k[1] in ARTICLES)]
+    return [k for k in keyed if not (len(k) == 3 and k[1] in ARTICLES)
+            and not (len(k) >= 2 and k[-1] in COMPARED and (len(k) == 2 or k[1] in ("be", "get", "become")))]
 
 
 def _opposite_text(opposites: Sequence[tuple[str, ...]], phrase: RefPhrase | None = None,

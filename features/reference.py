@@ -68,6 +68,10 @@ def content_polarity(keys: list[str], negated: list[bool]) -> dict[str, bool]:
 
 #: Words a reference word pair is also found with between its words.
 ARTICLES = ("the", "a", "an")
+#: Comparisons a reference's pair puts before a noun ("a bigger moment"), also found after it
+#: ("the moment is bigger", "the frequency increases", "the pitch gets higher").
+COMPARED = frozenset({"more", "less"})
+PREDICATE_VERBS = ((), ("be",), ("get",), ("become",))
 
 
 def build_reference(nlp: Language, question: Question, speller: Speller) -> ReferenceModel:
@@ -97,6 +101,8 @@ def build_reference(nlp: Language, question: Question, speller: Speller) -> Refe
             keyed = with_other_forms([gram, *synonyms.get(gram, [])], speller)
             if len(gram) == 2:  # "increase the current" says the reference's "more current"
                 keyed += [(gram[0], article, gram[1]) for article in ARTICLES]
+            if len(gram) == 2 and gram[0] in COMPARED:  # "the moment is bigger": "a bigger moment"
+                keyed += [(gram[1], *verb, gram[0]) for verb in PREDICATE_VERBS]
             phrase = RefPhrase(name, keyed, text.lower())
             seen[name] = phrase
             model.phrases.append(phrase)

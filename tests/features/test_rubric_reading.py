@@ -492,3 +492,15 @@ def test_british_and_american_spellings_are_one_word():
     assert list(X["ref:colour"]) == ["absent", "absent", "present", "absent", "present"] + ["absent"] * 3
     assert list(X["concept:center"]) == ["absent", "absent", "absent", "present"] + ["absent"] * 4
     assert list(X["concept:analyze"]) == ["absent"] * 5 + ["present", "absent", "absent"]
+
+
+@pytest.mark.parametrize("answer, state", [
+    ("the moment is bigger", "present"), ("the moment increases", "present"), ("the moment gets larger", "present"),
+    ("a bigger moment", "present"), ("the moment is smaller", "negated"), ("the moment", "absent"),
+])
+def test_a_reference_comparison_is_found_after_its_noun(answer, state):
+    # the reference's "a larger moment" was found in "a bigger moment" only, not in "the
+    # moment is bigger" nor "the moment increases"
+    q = Question(id="door", text="Why is a door easier to push far from the hinge?",
+                 reference_answers=("It gives a larger moment.",))
+    assert rows(q, [answer]).iloc[0]["ref:more_moment"] == state
