@@ -10,8 +10,9 @@ from knowledge.schema import (CONCEPT_VALUES, TERM_VALUES, FeatureSpec, Question
                               rubric_feature_specs)
 
 from .lexicon import phrase_text
+from .negation import ANTONYMS
 from .opposite_words import opposite_text
-from .reference import ARTICLES, COMPARED, RefPhrase
+from .reference import RefPhrase, spaced_variants
 from .similarity import Exemplars
 
 #: The columns every question has, last in the table.
@@ -55,16 +56,24 @@ def opposite_texts(opposites: Mapping[str, Sequence[tuple[str, ...]]],
 def _alike(p: RefPhrase, shown: int = 3) -> str:
     """' or the like ("repel", "push apart")' for a reference phrase a rubric concept lends its
     phrases to (the answer may say any of them), "" otherwise."""
-    others = list(dict.fromkeys(t for t in map(phrase_text, _without_articles(p.keys[1:])) if t != p.text))
+    others = list(dict.fromkeys(t for t in map(phrase_text, _shown(p.keys[1:], p.keys[0])) if t != p.text))
     if not others:
         return ""
     return " or the like (" + ", ".join(f'"{t}"' for t in others[:shown]) + (", ..." if len(others) > shown else "") + ")"
 
 
-def _without_articles(keyed: Sequence[tuple[str, ...]]) -> list[tuple[str, ...]]:
-    """The phrases but those that are another with an article between its words (found alike)."""
-    return [k for k in keyed if not (len(k) == 3 and k[1] in ARTICLES)
-            and not (len(k) >= 2 and k[-1] in COMPARED and (len(k) == 2 or k[1] in ("be", "get", "become")))]
+def _shown(keyed: Sequence[tuple[str, ...]], base: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The phrases a description names: not the base phrase's words spaced or moved as answers
+    put them (`reference.spaced_variants`), which say nothing new to a teacher."""
+    hidden = set(spaced_variants(base))
+    return [k for k in keyed if k not in hidden]
+
+
+def _antonym_of(keys: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The phrase with its first word that has an antonym swapped for it, as
+    `concepts.opposite_phrases` makes it; None without such a word."""
+    i = next((i for i, k in enumerate(keys) if k in ANTONYMS), None)
+    return None if i is None else keys[:i] + (ANTONYMS[keys[i]],) + keys[i + 1:]
 
 
 def _opposite_text(opposites: Sequence[tuple[str, ...]], phrase: RefPhrase | None = None,
@@ -73,6 +82,7 @@ def _opposite_text(opposites: Sequence[tuple[str, ...]], phrase: RefPhrase | Non
     in the phrase's own words where they line up with its keys."""
     readable = opposite_text(phrase.text, phrase.keys[0]) if phrase is not None else None
     if readable is not None:
-        return f'"{readable}"' + (" or the like" if len(_without_articles(opposites)) > 1 else "")
+        return f'"{readable}"' + (" or the like" if len(_shown(opposites, _antonym_of(phrase.keys[0]) or ())) > 1
+                                  else "")
     texts = list(dict.fromkeys(map(phrase_text, opposites)))
     return " or ".join(f'"{t}"' for t in texts[:shown]) + (" or the like" if len(texts) > shown else "")

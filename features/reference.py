@@ -74,6 +74,18 @@ COMPARED = frozenset({"more", "less"})
 PREDICATE_VERBS = ((), ("be",), ("get",), ("become",))
 
 
+def spaced_variants(gram: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """A reference pair's words as answers also put them, with no word of their own: an
+    article between ("increase the current" for "more current") and a comparison after its
+    noun ("the moment is bigger" for "a bigger moment")."""
+    if len(gram) != 2:
+        return []
+    out = [(gram[0], article, gram[1]) for article in ARTICLES]
+    if gram[0] in COMPARED:
+        out += [(gram[1], *verb, gram[0]) for verb in PREDICATE_VERBS]
+    return out
+
+
 def build_reference(nlp: Language, question: Question, speller: Speller) -> ReferenceModel:
     model = ReferenceModel()
     seen: dict[str, RefPhrase] = {}
@@ -99,10 +111,7 @@ def build_reference(nlp: Language, question: Question, speller: Speller) -> Refe
             if name in seen:
                 continue
             keyed = with_other_forms([gram, *synonyms.get(gram, [])], speller)
-            if len(gram) == 2:  # "increase the current" says the reference's "more current"
-                keyed += [(gram[0], article, gram[1]) for article in ARTICLES]
-            if len(gram) == 2 and gram[0] in COMPARED:  # "the moment is bigger": "a bigger moment"
-                keyed += [(gram[1], *verb, gram[0]) for verb in PREDICATE_VERBS]
+            keyed += spaced_variants(gram)
             phrase = RefPhrase(name, keyed, text.lower())
             seen[name] = phrase
             model.phrases.append(phrase)
