@@ -88,15 +88,15 @@ def negation_scopes(doc: Doc, use_parse: bool | None = None,
         return []
     # The cues found from the token arrays (string ids), not a Python Token per token; and
     # where the keys are known, the tokens mended to a cue ("cannt", "dosent": `spelling`).
-    cue = [lemma in _CUE_IDS or lower in _CUE_IDS
-           for lemma, lower in doc.to_array([LEMMA, LOWER]).tolist()]
+    ids = doc.to_array([LEMMA, LOWER]).tolist()
+    cue = [lemma in _CUE_IDS or lower in _CUE_IDS for lemma, lower in ids]
     if keys is not None:
         cue = [c or k in CUES for c, k in zip(cue, keys)]
-    for i in range(len(doc) - 1):
-        first = doc[i].lemma_.lower() or doc[i].lower_
-        if first in PAIRED_CUES and doc[i + 1].lower_ == PAIRED_CUES[first]:
+    for i, ((lemma, lower), (_, after)) in enumerate(zip(ids, ids[1:])):
+        paired = _PAIRED_IDS.get(lemma) or _PAIRED_IDS.get(lower)
+        if paired is not None and after == paired:
             cue[i] = True  # "instead of attracting", "rather than floats", "fails to light"
-        elif cue[i] and doc[i + 1].lower_ in _NOT_ONLY:
+        elif cue[i] and after in _NOT_ONLY_IDS:
             cue[i] = False  # "not only does it vibrate (but ...)" says it vibrates
     if use_parse:
         return [sorted(i for i in set(_dependency_scope(doc, doc[c])) if not cue[i])
@@ -156,6 +156,8 @@ def resolve_negations(keys: list[str], scopes: list[list[int]]) -> list[bool]:
 
 
 _CUE_IDS = frozenset(hash_string(c) for c in CUES)
+_PAIRED_IDS = {hash_string(first): hash_string(second) for first, second in PAIRED_CUES.items()}
+_NOT_ONLY_IDS = frozenset(hash_string(w) for w in _NOT_ONLY)
 
 
 def _is_cue(tok: Token) -> bool:
