@@ -24,6 +24,8 @@ from grader.confold.rules import Literal, PredicateDefinition, Rule
 from knowledge.schema import Question, mark_number, split_feature_name
 
 _OPPOSITE = {"==": "!=", "!=": "==", "<=": ">", ">": "<=", "<": ">=", ">=": "<"}
+#: A value's bound in words: "gives the current above 0.4 A".
+_BOUND_WORDS = {">": "above", "<=": "at most", "<": "below", ">=": "at least"}
 _TEXT_FAMILIES = ("concept", "relation", "ref", "term", "misconception")
 #: What a student can read as what their answer says: the rubric's ideas, quantities and
 #: values (and the teacher's predicates); not the figures the model also weighs (overlap with
@@ -186,16 +188,18 @@ class MarkerWords:
                 "wrong_value": f"does not give a wrong value for {what}"}.get(
                     str(value), f"{what}: anything but {str(value).replace('_', ' ')}")
 
-    def _value_phrase(self, name: str, op: str, value: Any) -> str:
+    def _value_words(self, name: str) -> tuple[str, str]:
+        """What a value is and its unit (" m/s^2", or "" for a value the question does not name)."""
         q = self.quantities.get(name)
-        what = (q.description or q.name) if q else name.replace("_", " ")
-        unit = f" {q.unit}" if q else ""
+        return ((q.description or q.name) if q else name.replace("_", " ")), (f" {q.unit}" if q else "")
+
+    def _value_phrase(self, name: str, op: str, value: Any) -> str:
+        what, unit = self._value_words(name)
         if op in ("==", "!="):
             if value == MISSING:
                 return f"gives no value for {what}" if op == "==" else f"gives a value for {what}"
             return f"gives {what} as {value}" if op == "==" else f"gives {what} other than {value}"
-        more = {">": "above", "<=": "at most", "<": "below", ">=": "at least"}[op]
-        return f"gives {what} {more} {_number(value)}{unit}"
+        return f"gives {what} {_BOUND_WORDS[op]} {_number(value)}{unit}"
 
     def opposite(self, lit: Literal) -> str:
         """The statement that is true when the condition is not: said on its own, not as "not (...)"."""
@@ -246,14 +250,10 @@ class MarkerWords:
 
     def _range_phrase(self, a: Literal, b: Literal) -> str:
         low, high = (a, b) if a.op in (">", ">=") else (b, a)
-        name = split_feature_name(low.feature)[1]
-        q = self.quantities.get(name)
-        what = (q.description or q.name) if q else name.replace("_", " ")
-        unit = f" {q.unit}" if q else ""
+        what, unit = self._value_words(split_feature_name(low.feature)[1])
         if (low.op, high.op) == (">=", "<="):
             return f"gives {what} between {_number(low.value)} and {_number(high.value)}{unit}"
-        words = {">": "above", ">=": "at least", "<": "below", "<=": "at most"}
-        return (f"gives {what} {words[low.op]} {_number(low.value)} and {words[high.op]} "
+        return (f"gives {what} {_BOUND_WORDS[low.op]} {_number(low.value)} and {_BOUND_WORDS[high.op]} "
                 f"{_number(high.value)}{unit}")
 
     # -- rules ---------------------------------------------------------------------------
