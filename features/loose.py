@@ -204,16 +204,8 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
 def _denied_places(keys: tuple[str, ...], words: tuple[str, ...]) -> frozenset[int]:
     """The places (in `words`, the phrase's content words, `content_of`) of the words after
     its first cue: those it denies ("magnetic" in "copper is not magnetic")."""
-    places, n, after_cue = set(), 0, False
-    for k in keys:
-        if k.startswith(EXACT) or (k not in SKIPPED and k not in CUES):
-            if after_cue:
-                places.add(n)
-            n += 1
-        elif k in CUES:
-            after_cue = True
-    assert n == len(words), "the same filter as content_of"
-    return frozenset(places)
+    cue = next(i for i, k in enumerate(keys) if k in CUES)
+    return frozenset(range(len(words) - len(content_of(keys[cue + 1:])), len(words)))
 
 
 def _cue_before(keys: list[str], i: int) -> int:
