@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import gzip
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 from importlib import resources
 
@@ -174,13 +174,8 @@ class Speller:
         it: "unbalanced" -> "balance", "uncharged" -> "charge"; None for any other word
         ("uncle", "universe", "under"). A teacher's "unbalanced" is also found as "not
         balanced" (`concepts.with_other_forms`)."""
-        if not key.startswith(DENYING_PREFIXES) or key in NOT_PREFIXED or not key.isalpha():
-            return None
-        for prefix in DENYING_PREFIXES:
-            rest = key[len(prefix):]
-            if key.startswith(prefix) and len(rest) >= 4 and rest in self._known:
-                return self.norm(rest, english_lemmas().get(rest, rest))
-        return None
+        return next((self.norm(rest, english_lemmas().get(rest, rest))
+                     for rest in _after_prefix(key, DENYING_PREFIXES, 4) if rest in self._known), None)
 
     def denied_word(self, key: str) -> str | None:
         """The question's word that a word denies with its prefix: "unbalanced" -> "balance",
@@ -192,14 +187,10 @@ class Speller:
 
     def _prefixed(self, word: str, prefixes: tuple[str, ...]) -> str | None:
         """The question's word (its key) that `word` is with one of the prefixes before it."""
-        if not word.startswith(prefixes) or word in NOT_PREFIXED:
-            return None
-        for prefix in prefixes:
-            rest = word[len(prefix):]
-            if word.startswith(prefix) and len(rest) >= 3 and rest.isalpha():
-                base = self.norm(rest, rest)
-                if base in self._lemmas or rest in self.vocabulary:  # "zero" has the key "0"
-                    return base
+        for rest in _after_prefix(word, prefixes, 3):
+            base = self.norm(rest, rest)
+            if base in self._lemmas or rest in self.vocabulary:  # "zero" has the key "0"
+                return base
         return None
 
     def _closest(self, word: str, min_similarity: float) -> str | None:
@@ -235,15 +226,24 @@ def spelling_variants(word: str) -> list[str]:
 def _one_spelling(vocabulary: dict[str, str]) -> dict[str, str]:
     """The vocabulary with a word's British and American spellings one key (the
     alphabetically first lemma): the reference's "centre" and the class's "center"."""
-    out = dict(vocabulary)
+    key: dict[str, str] = {}  # lemma -> the key both spellings share
     for word, lemma in vocabulary.items():
         for other in spelling_variants(word):
             if other in vocabulary and vocabulary[other] != lemma:
-                key = min(lemma, vocabulary[other])
-                for w, l in vocabulary.items():
-                    if l in (lemma, vocabulary[other]):
-                        out[w] = key
-    return out
+                key[lemma] = key[vocabulary[other]] = min(lemma, vocabulary[other])
+    return {w: key.get(lemma, lemma) for w, lemma in vocabulary.items()}
+
+
+def _after_prefix(word: str, prefixes: tuple[str, ...], min_rest: int) -> Iterator[str]:
+    """What follows each of the prefixes `word` starts with, if it is a word of at least
+    `min_rest` letters ("balanced" in "unbalanced"); nothing for a word that only starts like
+    a prefix (`NOT_PREFIXED`: "unless", "under")."""
+    if not word.startswith(prefixes) or word in NOT_PREFIXED:
+        return
+    for prefix in prefixes:
+        rest = word[len(prefix):]
+        if word.startswith(prefix) and len(rest) >= min_rest and rest.isalpha():
+            yield rest
 
 
 def _adds_prefix(word: str, choice: str, score: float, scorer) -> bool:
@@ -303,7 +303,7 @@ def mend_vocabulary(vocabulary: dict[str, str]) -> dict[str, str]:
     for word, lemma in vocabulary.items():
         if word in known or not word.isalpha() or len(word) < MIN_FUZZY_LENGTH:
             continue
-        if any(word.startswith(p) and word[len(p):] in vocabulary for p in NEGATING_PREFIXES):
+        if any(rest in vocabulary for rest in _after_prefix(word, NEGATING_PREFIXES, 1)):
             continue
         mender = Speller({w: v for w, v in english.items() if w[0] == word[0]})
         if mender._choices:
