@@ -29,7 +29,7 @@ from knowledge.schema import Question
 
 from .lexicon import CARRIED, token_keys
 from .loose import EXACT, MODALS, LooseMatcher, content_of, denied_before, has_cue, token_pattern
-from .negation import ANTONYMS, CUES, OTHER_OPPOSITES
+from .negation import CUES, antonym_phrases
 from .reading import as_less
 from .spelling import Speller
 from .text import normalize, normalize_characters
@@ -255,9 +255,6 @@ def opposite_phrases(phrases: dict[str, list[tuple[str, ...]]]
     out: dict[str, list[tuple[str, ...]]] = {}
     for column, keyed in phrases.items():
         for keys in keyed:
-            i = next((i for i, k in enumerate(keys) if k in ANTONYMS or k in OTHER_OPPOSITES), None)
-            if i is not None:
-                others = ((ANTONYMS[keys[i]],) if keys[i] in ANTONYMS else ()) + \
-                    OTHER_OPPOSITES.get(keys[i], ())
-                out.setdefault(column, []).extend(keys[:i] + (o,) + keys[i + 1:] for o in others)
+            if opposites := antonym_phrases(keys):
+                out.setdefault(column, []).extend(opposites)
     return out

@@ -10,7 +10,7 @@ from knowledge.schema import (CONCEPT_VALUES, TERM_VALUES, FeatureSpec, Question
                               rubric_feature_specs)
 
 from .lexicon import phrase_text
-from .negation import ANTONYMS
+from .negation import antonym_phrases
 from .opposite_words import opposite_text
 from .reference import RefPhrase, spaced_variants
 from .similarity import Exemplars
@@ -69,20 +69,13 @@ def _shown(keyed: Sequence[tuple[str, ...]], base: tuple[str, ...]) -> list[tupl
     return [k for k in keyed if k not in hidden]
 
 
-def _antonym_of(keys: tuple[str, ...]) -> tuple[str, ...] | None:
-    """The phrase with its first word that has an antonym swapped for it, as
-    `concepts.opposite_phrases` makes it; None without such a word."""
-    i = next((i for i, k in enumerate(keys) if k in ANTONYMS), None)
-    return None if i is None else keys[:i] + (ANTONYMS[keys[i]],) + keys[i + 1:]
-
-
 def _opposite_text(opposites: Sequence[tuple[str, ...]], phrase: RefPhrase | None = None,
                    shown: int = 2) -> str:
     """'"open path"' (or '"different state" or "unequal state"') from a phrase's antonym keys;
     in the phrase's own words where they line up with its keys."""
     readable = opposite_text(phrase.text, phrase.keys[0]) if phrase is not None else None
     if readable is not None:
-        return f'"{readable}"' + (" or the like" if len(_shown(opposites, _antonym_of(phrase.keys[0]) or ())) > 1
-                                  else "")
+        hidden = {v for base in antonym_phrases(phrase.keys[0]) for v in spaced_variants(base)}
+        return f'"{readable}"' + (" or the like" if len([k for k in opposites if k not in hidden]) > 1 else "")
     texts = list(dict.fromkeys(map(phrase_text, opposites)))
     return " or ".join(f'"{t}"' for t in texts[:shown]) + (" or the like" if len(texts) > shown else "")

@@ -137,6 +137,17 @@ ANTONYMS = {a: b for a, b in _PAIRS} | {b: a for a, b in _PAIRS}
 OTHER_OPPOSITES = {"same": ("opposite",), "opposite": ("same",)}
 
 
+def antonym_phrases(keys: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The phrase with its first word that has an opposite swapped for each of its opposites
+    (the antonym first): "different path" and "opposite path" for "same path"; [] for a
+    phrase with no such word."""
+    i = next((i for i, k in enumerate(keys) if k in ANTONYMS or k in OTHER_OPPOSITES), None)
+    if i is None:
+        return []
+    others = ((ANTONYMS[keys[i]],) if keys[i] in ANTONYMS else ()) + OTHER_OPPOSITES.get(keys[i], ())
+    return [keys[:i] + (o,) + keys[i + 1:] for o in others]
+
+
 def resolve_negations(keys: list[str], scopes: list[list[int]]) -> list[bool]:
     """Rewrite a negated antonym pair in place and return the negated flags left.
 
