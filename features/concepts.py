@@ -136,6 +136,19 @@ def denied_forms(keys: tuple[str, ...]) -> list[tuple[str, ...]]:
     return [keys[:i] + (cue,) + keys[i:] for cue in ("not", "never")]
 
 
+def _with_denials(table: dict[str, Iterable[tuple[str, ...]]],
+                  others: dict[str, Iterable[tuple[str, ...]]]) -> dict[str, list[tuple[str, ...]]]:
+    """`table`'s phrases and, per column, the denied forms (`denied_forms`) of `others`'s
+    phrases not quoted as written."""
+    out = {column: list(keyed) for column, keyed in table.items()}
+    for column, keyed in others.items():
+        forms = [d for keys in keyed if not any(k.startswith(EXACT) for k in keys)
+                 for d in denied_forms(keys)]
+        if forms:
+            out.setdefault(column, []).extend(forms)
+    return out
+
+
 def _punctuation(key: str) -> bool:
     """Sentence punctuation around a phrase ("closed path.", "(closed path)"), not the signs
     of physics ("+ and -", "1.5 - 0", "%")."""
@@ -166,12 +179,16 @@ class FeatureMatcher:
         self.columns = list(phrases)
         self._ids: dict[int, tuple[str, bool]] = {}
         self.loose = LooseMatcher({c: phrases[c] for c in loose if c in phrases})
-        for flipped, table in ((False, phrases), (True, opposites or {})):
+        opposites = opposites or {}
+        # A phrase's denied form ("is not closed" for "is closed") says its opposite, and back.
+        said = _with_denials(phrases, opposites)
+        denied = _with_denials(opposites, phrases)
+        for flipped, table in ((False, said), (True, denied)):
             for column, keyed in table.items():
                 keyed = [keys for keys in keyed if keys]
                 match_key = f"{column}\x00opposite" if flipped else column
-                plain_keys = [keys for keys in keyed if not any(k.startswith(EXACT) for k in keys)]
-                plain = [self._pattern(keys) for keys in plain_keys]
+                plain = [self._pattern(keys) for keys in keyed
+                         if not any(k.startswith(EXACT) for k in keys)]
                 exact = [[token_pattern(k) for k in keys]
                          for keys in keyed if any(k.startswith(EXACT) for k in keys)]
                 if plain:
@@ -180,11 +197,6 @@ class FeatureMatcher:
                     self._add_tokens(match_key, exact)
                 if plain or exact:
                     self._ids[nlp.vocab.strings[match_key]] = (column, flipped)
-                denials = [self._pattern(d) for keys in plain_keys for d in denied_forms(keys)]
-                if denials:
-                    denial_key = f"{column}\x00opposite" if not flipped else column
-                    self.matcher.add(denial_key, denials)
-                    self._ids[nlp.vocab.strings[denial_key]] = (column, not flipped)
 
     def _add_tokens(self, key: str, patterns: list[list[dict]]) -> None:
         if self.token_matcher is None:
