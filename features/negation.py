@@ -323,18 +323,17 @@ _SKIP_DEPS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl", "aux
 
 def _dependency_scope(doc: Doc, cue: Token) -> list[int]:
     """The negated predicate or noun phrase, read off the parse."""
-    low = cue.lower_
-    paired = cue.lemma_.lower() if cue.lemma_.lower() in PAIRED_CUES else low
-    if paired in PAIRED_CUES:  # "instead of attracting": what follows "of", not the verb it modifies
-        return [t.i for child in cue.children if child.lower_ == PAIRED_CUES[paired] for t in child.subtree
-                if t.i != child.i]
+    low, lemma = cue.lower_, cue.lemma_.lower()
+    then = PAIRED_CUES.get(lemma) or PAIRED_CUES.get(low)
+    if then is not None:  # "instead of attracting": what follows "of", not the verb it modifies
+        return [t.i for child in cue.children if child.lower_ == then for t in child.subtree if t.i != child.i]
     if cue.dep_ == "det" or low in ("no", "none", "nothing", "nobody"):
         # "no gap between A and B": the noun and its modifiers, not the attached PPs.
         head = cue.head if cue.dep_ == "det" else cue
         return [t.i for t in _phrase(head, keep_preps=False) if t.i != cue.i]
     if low == "without":
         return [t.i for child in cue.children for t in _phrase(child, keep_preps=False)]
-    if cue.lemma_.lower() in LACKING:  # "a lack of air", "space lacks particles": what it lacks
+    if lemma in LACKING:  # "a lack of air", "space lacks particles": what it lacks
         return [t.i for child in cue.children if child.dep_ in ("prep", "dobj", "pobj")
                 for t in child.subtree]
     if low == "neither":  # preconj of the first conjunct: all the conjuncts
