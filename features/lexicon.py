@@ -22,7 +22,7 @@ from spacy.attrs import IS_PUNCT, IS_SPACE, LEMMA, LOWER, NORM
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.tokens import Doc
 
-from .negation import CUES, PAIRED_CUES
+from .negation import ANTONYMS, CUES, DEGREES, PAIRED_CUES
 from .spelling import Speller
 
 MEANINGFUL = frozenset({
@@ -140,6 +140,9 @@ _NEAR_WHAT = frozenset({"the", "a", "an", "it", "its", "them", "their", "each", 
 
 #: "goes up" / "goes down": more / less (`spelling.SYNONYM_KEYS`).
 _GO_WHERE = {"up": "more", "down": "less"}
+#: Words that say the opposite of the word with an opposite after them: "a poor conductor"
+#: is an insulator.
+_POOR = frozenset({"poor", "bad"})
 
 
 #: "like poles" / "unlike poles": the same / different poles.
@@ -175,7 +178,11 @@ def reword_in_context(doc: Doc, keys: list[str]) -> None:
       preposition "like" ("it acts like magnets do", "like magnets, iron ...");
     - "instead of", "rather than" and "fails to" deny what follows, as "not" does ("it repels
       instead of attracting", "the bulb fails to light"; `negation.PAIRED_CUES`), in answers
-      and in a teacher's phrases alike."""
+      and in a teacher's phrases alike;
+    - "speeds up" says "faster";
+    - "less" before a word of degree says its opposite ("less bright" is "less dim", "less
+      big" is "less less"; `negation.DEGREES`), and "poor" or "bad" before a word with an
+      opposite says the opposite ("a poor conductor" is a poor insulator), see `flips_next`."""
     if "long" in keys:
         for i in range(1, len(keys)):
             if keys[i] == "long" and doc[i].lower_ == "longer" and doc[i - 1].lower_ in ("no", "any"):
@@ -184,6 +191,10 @@ def reword_in_context(doc: Doc, keys: list[str]) -> None:
         for i in range(len(keys) - 1):
             if keys[i] == "go" and doc[i + 1].lower_ in _GO_WHERE:
                 keys[i], keys[i + 1] = _GO_WHERE[doc[i + 1].lower_], CARRIED
+    if "speed" in keys:
+        for i in range(len(keys) - 1):
+            if keys[i] == "speed" and doc[i + 1].lower_ == "up":
+                keys[i], keys[i + 1] = "fast", CARRIED
     if not PAIRED_CUES.keys().isdisjoint(keys):
         for i in range(len(keys) - 1):
             if keys[i] in PAIRED_CUES and doc[i + 1].lower_ == PAIRED_CUES[keys[i]]:
@@ -196,6 +207,18 @@ def reword_in_context(doc: Doc, keys: list[str]) -> None:
         for i in range(len(keys) - 1):
             if keys[i] == "close" and doc[i].lower_ == "close" and _says_near(doc, keys, i + 1):
                 keys[i] = "near"
+    if "less" in keys or not _POOR.isdisjoint(keys):
+        for i in range(len(keys) - 1):
+            if flips_next(doc[i].lower_, keys[i + 1]):
+                keys[i + 1] = ANTONYMS[keys[i + 1]]
+
+
+def flips_next(before: str, key: str) -> bool:
+    """Does the word `before` (lower case) make the word after it (its key) say its opposite:
+    "less" before a word of degree, "poor" or "bad" before any word with an opposite? The
+    test is the same on the key before and after the swap, so a description can show the
+    words as written ("less bright") for the key read ("dim")."""
+    return key in ANTONYMS and (before == "less" and key in DEGREES or before in _POOR)
 
 
 def _says_near(doc: Doc, keys: list[str], i: int) -> bool:

@@ -122,16 +122,19 @@ _PAIRS = [("same", "different"), ("open", "close"), ("complete", "incomplete"),
           ("connect", "disconnect"), ("possible", "impossible"),
           ("full", "empty"), ("true", "false"),
           ("correct", "incorrect"), ("visible", "invisible"),
-          ("bright", "dim"), ("fast", "slow"),
-          ("attract", "repel"), ("conductor", "insulator"), ("more", "less"), ("most", "least"),
-          ("strong", "weak"), ("loud", "quiet"), ("hot", "cold"), ("near", "far"),
-          ("easy", "hard"), ("thick", "thin"), ("rough", "smooth"), ("wet", "dry"),
+          ("attract", "repel"), ("conductor", "insulator"), ("most", "least"),
           ("magnetic", "nonmagnetic"), ("float", "sink")]
+#: The pairs that are degrees of one scale: "less bright" is "dimmer" and "less big" is
+#: "smaller" (`lexicon.reword_in_context`), where "less magnetic" is no "nonmagnetic".
+_DEGREE_PAIRS = [("more", "less"), ("bright", "dim"), ("fast", "slow"), ("strong", "weak"),
+                 ("loud", "quiet"), ("hot", "cold"), ("near", "far"), ("easy", "hard"),
+                 ("thick", "thin"), ("rough", "smooth"), ("wet", "dry")]
 # Not pairs here: positive/negative, series/parallel, up/down, on/off ("not on the same
 # path" is not "off the same path"); on Beetle they made the features worse. Nor words with
 # a second sense: heavy/light ("the bulb does not light"), long/short ("not a short
 # circuit"), push/pull, north/south.
-ANTONYMS = {a: b for a, b in _PAIRS} | {b: a for a, b in _PAIRS}
+ANTONYMS = {a: b for a, b in _PAIRS + _DEGREE_PAIRS} | {b: a for a, b in _PAIRS + _DEGREE_PAIRS}
+DEGREES = frozenset(w for pair in _DEGREE_PAIRS for w in pair)
 #: Opposites besides the antonym, for saying a word negated only (not for reading "not X"):
 #: "opposite poles" denies "same poles" as "different poles" does, and back.
 OTHER_OPPOSITES = {"same": ("opposite",), "opposite": ("same",)}

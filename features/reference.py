@@ -23,7 +23,7 @@ from spacy.language import Language
 from knowledge.schema import Question
 
 from .concepts import phrase_keys, with_other_forms
-from .lexicon import feature_suffix, is_content
+from .lexicon import feature_suffix, flips_next, is_content
 from .reading import analyse
 from .spelling import Speller
 from .text import normalize
@@ -96,14 +96,18 @@ def build_reference(nlp: Language, question: Question, speller: Speller) -> Refe
         model.polarities.append(content_polarity(keys, negated))
         content = [is_content(k) for k in keys]
         grams: list[tuple[tuple[str, ...], str]] = []
-        # Readable text: the words as written, unless a negated antonym was resolved.
-        shown = [doc[i].text if keys[i] == a.keys[i] else keys[i] for i in range(len(keys))]
+        # Readable text: the words as written, unless a negated antonym was resolved; a word
+        # read as its opposite with the word that makes it so ("less bright" for "dim")
+        word = [doc[i].text if keys[i] == a.keys[i] else keys[i] for i in range(len(keys))]
+        shown = [f"{doc[i - 1].text} {word[i]}"
+                 if i and keys[i] == a.keys[i] and flips_next(doc[i - 1].lower_, keys[i]) else word[i]
+                 for i in range(len(keys))]
         for i, key in enumerate(keys):
             if content[i]:
                 grams.append(((key,), shown[i]))
         for i in range(len(keys) - 1):
             if content[i] and content[i + 1]:
-                grams.append(((keys[i], keys[i + 1]), f"{shown[i]} {shown[i + 1]}"))
+                grams.append(((keys[i], keys[i + 1]), f"{shown[i]} {word[i + 1]}"))
             elif content[i] and keys[i + 1] in ARTICLES and i + 2 < len(keys) and content[i + 2]:
                 grams.append(((keys[i], keys[i + 2]), f"{shown[i]} {shown[i + 1]} {shown[i + 2]}"))
         for gram, text in grams:

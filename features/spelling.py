@@ -37,15 +37,16 @@ NUMBER_KEYS = {w: str(i) for i, w in enumerate(
 #: bigger is "more" and one said to be smaller "less", however the answer puts it: "a higher
 #: frequency", "a greater frequency", "the frequency increases" and "more frequency"; "a larger
 #: moment" and "a bigger moment"; "less force", "a smaller force", "the force is reduced" and
-#: "the force decreases" (keys: "increases" and "rises" by their lemma; "goes up" is read in
-#: context, `lexicon.reword_in_context`). "vibrates quicker", "more quickly" and "faster" are
+#: "the force decreases", "the shadow grows" and "it lowers the pressure" (keys: "increases"
+#: and "rises" by their lemma; "goes up" and "less bright" are read in context,
+#: `lexicon.reword_in_context`). "vibrates quicker", "more quickly" and "faster" are
 #: one key too, and "the angles are equal" and "the angles are the same". "closer" is
 #: "nearer", never the verb "close" (whose opposite is "open"). "the force is halved" is "half
 #: the force", "the distance doubles" "twice the distance", "force × distance" "force times
 #: distance" (the key of "times" is the lemma "time").
 SYNONYM_KEYS = {**{w: "more" for w in ("big", "bigger", "biggest", "large", "larger", "largest", "great",
-                                       "greater", "greatest", "high", "increase", "rise")},
-                **{w: "less" for w in ("small", "low", "fewer", "decrease", "reduce")},
+                                       "greater", "greatest", "high", "increase", "rise", "raise", "grow")},
+                **{w: "less" for w in ("small", "low", "lower", "fewer", "decrease", "reduce", "shrink")},
                 **{w: "fast" for w in ("quick", "quicker", "quickest", "quickly", "rapid", "rapidly")},
                 "slowly": "slow", "equal": "same", "identical": "same", "alike": "same",
                 "closer": "near", "closest": "near", "halve": "half", "double": "twice", "×": "time"}
@@ -60,9 +61,10 @@ NOT_PREFIXED = frozenset({"unless", "union", "unions", "nonsense", "until", "unt
                           "unable"})  # "unable" is a negation cue of its own (`negation.CUES`)
 #: Endings of nouns made from verbs and adjectives, with what the word has in their place:
 #: "vibration" -> "vibrate", "reflection" -> "reflect", "observation" -> "observe", "movement"
-#: -> "move", "density" -> "dense", "elasticity" -> "elastic", "loudness" -> "loud".
+#: -> "move", "density" -> "dense", "elasticity" -> "elastic", "conductivity" -> "conduct",
+#: "loudness" -> "loud".
 NOUN_ENDINGS = (("ation", ("ate", "e", "")), ("ion", ("", "e")), ("ment", ("",)), ("ity", ("e", "")),
-                ("ness", ("",)))
+                ("ivity", ("", "e")), ("ness", ("",)))
 MIN_FUZZY_LENGTH = 4  # shorter tokens are too ambiguous to correct ("gay" stays "gay")
 KNOWN_WORD_CUTOFF = 0.85  # "batter" -> battery: one edit in seven letters
 
@@ -101,8 +103,10 @@ class Speller:
     """Maps tokens to lemmas, mending misspellings towards a question's vocabulary."""
 
     def __init__(self, vocabulary: dict[str, str], label_words: frozenset[str] = frozenset()):
-        # vocabulary: surface form or lemma -> lemma, all lower case
-        self.vocabulary = _one_spelling(dict(vocabulary))
+        # vocabulary: surface form or lemma -> lemma, all lower case; kept as the key each
+        # word reads as, so that a misspelling mended to "bigger" is "more" as "bigger" is
+        self.vocabulary = {w: SYNONYM_KEYS.get(lemma, lemma)
+                           for w, lemma in _one_spelling(dict(vocabulary)).items()}
         # the words the question puts before a diagram's letters ("magnet" in "magnet A"):
         # a letter after them is a label (`lexicon.is_label`)
         self.label_words = frozenset(label_words)

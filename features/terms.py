@@ -13,7 +13,7 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Hashable, Sequence
 
-from .lexicon import CARRIED, is_content
+from .lexicon import CARRIED, flips_next, is_content
 from .negation import CLAUSE_BREAKS
 from .spelling import english_words
 
@@ -96,20 +96,25 @@ def written_forms(answers: Sequence[tuple[list[str], list[str], list[str]]], gra
     `answers`: each answer's keys with negated antonyms resolved, its keys as written, and its
     tokens' lower-case forms; a place where an antonym was resolved ("not the same" read as
     "different") does not count. A word whose meaning is carried by the word before it comes
-    with that word ("goes up", key "more"). Grams never found adjacent are left out."""
+    with that word ("goes up", key "more"), and a word read as its opposite with the word
+    before it that makes it so ("less bright", key "dim"). Grams never found adjacent are
+    left out."""
     wanted = {g for g in grams if 1 <= len(g) <= 2}
     counts: dict[Gram, Counter] = defaultdict(Counter)
     for keys, written, lowers in answers:
-        def text(i: int) -> str:
+        def word(i: int) -> str:
             carried = i + 1 < len(keys) and keys[i + 1] == CARRIED
             return f"{lowers[i]} {lowers[i + 1]}" if carried else lowers[i]
+
+        def text(i: int) -> str:  # with the word that gives it its opposite ("less bright")
+            return f"{lowers[i - 1]} {word(i)}" if i and flips_next(lowers[i - 1], keys[i]) else word(i)
         content = [i for i, k in enumerate(keys) if is_content(k) and k == written[i]]
         for i in content:
             if (keys[i],) in wanted:
                 counts[(keys[i],)][text(i)] += 1
         for j, i in zip(content, content[1:]):
             if i == j + 1 and (keys[j], keys[i]) in wanted:
-                counts[(keys[j], keys[i])][f"{lowers[j]} {text(i)}"] += 1
+                counts[(keys[j], keys[i])][f"{text(j)} {word(i)}"] += 1
     # English before a misspelling ("separated" before a commoner "seperated"), then the
     # commonest, then the alphabetically first, so that the text is reproducible
     english = english_words()
