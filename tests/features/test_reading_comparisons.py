@@ -97,3 +97,16 @@ def test_a_word_read_as_its_opposite_is_described_as_written():
                      reference_answers=(reference,))
         fx = FeatureExtractor(q, model=FALLBACK, n_terms=10).fit(answers, ["correct"] * 4 + ["incorrect"] * 2)
         assert fx.descriptions_[column].startswith('mentions "less bright"')
+
+
+@pytest.mark.parametrize("answer, same, stay", [
+    ("her mass stays the same", "present", "present"), ("her mass remains the same", "present", "present"),
+    ("her mass does not change", "present", "absent"), ("there is no change in her mass", "present", "absent"),
+    ("her mass changes", "negated", "absent"), ("her mass is different", "negated", "absent"),
+])
+def test_not_changing_is_staying_the_same(answer, same, stay):
+    # "does not change" and "remains the same" did not say the reference's "stays the same"
+    q = Question(id="moon", text="An astronaut goes to the Moon. What happens to her mass?",
+                 reference_answers=("Her mass stays the same.",))
+    X = rows(q, [answer])
+    assert (X.iloc[0]["ref:same"], X.iloc[0]["ref:stay"]) == (same, stay)

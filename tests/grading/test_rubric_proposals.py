@@ -26,7 +26,7 @@ concepts:
 """
 
 CORRECT = ["the torque is larger because the distance is bigger", "more torque with a longer distance",
-           "a larger distance gives a larger torque", "the torque grows with the distance",
+           "a larger distance gives a larger torque", "the torque depends on the distance",
            "torque equals force times distance so more torque", "further out means more torque",
            "torque is bigger far away", "the torque increases with the lever arm"]
 CONTRADICTORY = ["there is no torque on the door", "no torque acts at all", "the door feels no torque",
