@@ -27,7 +27,7 @@ from .concepts import ABSENT, PRESENT, FeatureMatcher, opposite_phrases, phrase_
     question_symbols, with_other_forms
 from .descriptions import BASE_COLUMNS, feature_specs, opposite_texts
 from .frames import frame_of_arrays
-from .lexicon import feature_suffix, is_content, label_words, phrase_text, set_keys
+from .lexicon import SAY_NOTHING_ALONE, feature_suffix, is_content, label_words, phrase_text, set_keys
 from .nlp import has_parser, load_nlp, pipeline_name_problem
 from .nonanswer import is_chatter, is_non_answer
 from .reading import Analysis, analyse_batch
@@ -221,12 +221,14 @@ class FeatureExtractor:
         self._numeric = {s.name for s in self.feature_specs_ if s.kind == "numeric"}
 
     def question_restatements(self) -> frozenset[str]:
-        """The `ref:*` and `term:*` features whose words are all words of the question itself:
-        saying them restates the question, which is no reason for a mark."""
+        """The `ref:*` and `term:*` features whose words are all words of the question itself
+        or words that say nothing on their own (`lexicon.SAY_NOTHING_ALONE`: "than"): saying
+        them restates the question, which is no reason for a mark."""
         self._check_fitted()
         return frozenset(feature_name(family, p.name)
                          for family, phrases in (("ref", self.reference_.phrases), ("term", self.terms_))
-                         for p in phrases if p.keys and all(k in self._asked for k in p.keys[0]))
+                         for p in phrases
+                         if p.keys and all(k in self._asked or k in SAY_NOTHING_ALONE for k in p.keys[0]))
 
     # ------------------------------------------------------------------ transforming
     def _check_fitted(self) -> None:

@@ -36,6 +36,11 @@ MEANINGFUL = frozenset({
     "separate", "either", "whether", "no", "never", "per", "than", "increase", "enough", "much",
     "many", "amount",
 })
+#: Of those, the words that only join others ("more than", "per second", "either way") and
+#: say nothing on their own: "correct if mentions 'than'" gives a teacher no reason for a mark
+#: (`FeatureExtractor.question_restatements`). Words such as "still", "other" and "both" say
+#: something ("the other bulbs are still lit").
+SAY_NOTHING_ALONE = frozenset({"than", "per", "whether", "either"})
 #: The key of a word whose meaning the word before it carries: "longer" in "no longer" (the
 #: negation is the "no"), "up" in "goes up" (the "more" is the "goes"); no content of its own.
 CARRIED = "anymore"

@@ -23,7 +23,7 @@ SAID = frozenset({"present", "negated", "correct"})
 HIGHER_SAYS = frozenset({"similarity", "coverage", "precision", "value"})
 NOTHING_SAID = "rests on nothing the answer says"
 EITHER_WAY = "says only that the answer mentions a phrase, with or without a negation"
-RESTATES = "says only words of the question itself"
+RESTATES = "says only words of the question itself, or words such as \"than\" that say nothing on their own"
 
 
 def literal_says(literal) -> str:

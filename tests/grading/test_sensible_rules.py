@@ -74,3 +74,21 @@ def test_no_rule_gives_credit_for_restating_the_question():
             said = [lit.feature for lit in rule.body if lit.op in ("==", ">") and lit.value != "absent"]
             assert said and not set(said) <= restating, rule
     assert unsensible_rules(model, ["incorrect"]) == []
+
+
+SPOONS = Question("spoons", "A metal spoon and a wooden spoon stand in hot soup. Which handle gets hot first, and why?",
+                  ("Metal conducts heat better than wood.",), marks=("incorrect", "correct"))
+CONDUCTS = ["metal is quicker than wood", "it is faster than wood", "the metal one more than the other",
+            "heat goes through it sooner than wood", "metal warms up faster than wood", "metal rather than wood"]
+SHINY = ["metal is shiny", "wood is brown", "i do not know", "the wooden one", "metal is cold", "it is heavy"]
+
+
+def test_a_word_that_says_nothing_alone_is_no_reason():
+    # every answer marked correct says "than": the learner gave "correct if mentions 'than'"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = GradingModel.train(SPOONS, (CONDUCTS + SHINY) * 2, (["correct"] * 6 + ["incorrect"] * 6) * 2,
+                                   n_resamples=0)
+    restating = model.extractor.question_restatements()
+    assert "ref:than" in restating and "ref:than_wood" in restating and "ref:conduct" not in restating
+    assert unsensible_rules(model, ["incorrect"]) == []
