@@ -65,9 +65,9 @@ NOT_PREFIXED = frozenset({"unless", "union", "unions", "nonsense", "until", "unt
 #: Endings of nouns made from verbs and adjectives, with what the word has in their place:
 #: "vibration" -> "vibrate", "reflection" -> "reflect", "observation" -> "observe", "movement"
 #: -> "move", "density" -> "dense", "elasticity" -> "elastic", "conductivity" -> "conduct",
-#: "loudness" -> "loud".
+#: "loudness" -> "loud", "conductor" -> "conduct", "insulator" -> "insulate".
 NOUN_ENDINGS = (("ation", ("ate", "e", "")), ("ion", ("", "e")), ("ment", ("",)), ("ity", ("e", "")),
-                ("ivity", ("", "e")), ("ness", ("",)))
+                ("ivity", ("", "e")), ("ness", ("",)), ("or", ("", "e")))
 MIN_FUZZY_LENGTH = 4  # shorter tokens are too ambiguous to correct ("gay" stays "gay")
 KNOWN_WORD_CUTOFF = 0.85  # "batter" -> battery: one edit in seven letters
 

@@ -110,3 +110,15 @@ def test_not_changing_is_staying_the_same(answer, same, stay):
                  reference_answers=("Her mass stays the same.",))
     X = rows(q, [answer])
     assert (X.iloc[0]["ref:same"], X.iloc[0]["ref:stay"]) == (same, stay)
+
+
+def test_a_noun_in_or_finds_its_verb():
+    # "metal doesn't insulate" did not deny the reference's "insulator", nor did "a
+    # conductor" say its "conducts"
+    q = Question(id="spoons", text="Why does the handle of a metal spoon in hot soup get hot sooner?",
+                 reference_answers=("Wood is an insulator.", "Metal conducts heat."))
+    answers = ["wood insulates", "metal doesn't insulate", "metal is a conductor", "wood is not a conductor",
+               "wood insulates the heat", "metal is a conductor of heat"]
+    X = rows(q, answers)
+    assert list(X["ref:insulator"]) == ["present", "negated", "negated", "present", "present", "negated"]
+    assert list(X["ref:conduct"]) == ["absent", "absent", "present", "negated", "absent", "present"]
