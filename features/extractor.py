@@ -27,6 +27,7 @@ from .concepts import ABSENT, PRESENT, FeatureMatcher, opposite_phrases, phrase_
     question_symbols, with_other_forms
 from .descriptions import BASE_COLUMNS, feature_specs, opposite_texts
 from .frames import frame_of_arrays
+from .comparisons import Comparison, comparison_states, reference_comparisons
 from .lexicon import SAY_NOTHING_ALONE, feature_suffix, is_content, label_words, phrase_text, set_keys
 from .nlp import has_parser, load_nlp, pipeline_name_problem
 from .nonanswer import is_chatter, is_non_answer
@@ -211,12 +212,16 @@ class FeatureExtractor:
                                 if quantity.negative_means else None for quantity in q.quantities]
         self._symbols = question_symbols(self.nlp_, q)
 
+        # Comparisons the reference answers make ("metal is a better conductor than wood"),
+        # found either way round in an answer (`features.comparisons`)
+        self.comparisons_: list[Comparison] = reference_comparisons(list(self._analyse(q.reference_answers)))
         self.feature_specs_: list[FeatureSpec] = feature_specs(q, self.reference_.phrases, self.terms_,
-                                                               self.exemplars_)
+                                                               self.exemplars_, self.comparisons_)
         self.descriptions_: dict[str, str] = {s.name: s.description for s in self.feature_specs_}
         own = {feature_name("ref", p.name): p for p in self.reference_.phrases} | {
             feature_name("term", p.name): p for p in self.terms_}
-        self.opposites_: dict[str, str] = opposite_texts(opposites, self.descriptions_, own)
+        self.opposites_: dict[str, str] = opposite_texts(opposites, self.descriptions_, own) | {
+            feature_name("ref", c.name): f'"{c.reversed_text}"' for c in self.comparisons_}
         self._columns = [s.name for s in self.feature_specs_]
         self._numeric = {s.name for s in self.feature_specs_ if s.kind == "numeric"}
 
@@ -326,6 +331,8 @@ class FeatureExtractor:
             if j is not None:
                 phrases[j] = state
         row += phrases
+        if self.comparisons_:
+            row += comparison_states(a, self.comparisons_)
         coverage, precision = self._coverage(polarity)
         chatter = self._chatter_columns
         non_answer = is_non_answer(a.text, polarity,

@@ -135,6 +135,15 @@ _DEGREE_PAIRS = [("more", "less"), ("bright", "dim"), ("fast", "slow"), ("strong
 # circuit"), push/pull, north/south.
 ANTONYMS = {a: b for a, b in _PAIRS + _DEGREE_PAIRS} | {b: a for a, b in _PAIRS + _DEGREE_PAIRS}
 DEGREES = frozenset(w for pair in _DEGREE_PAIRS for w in pair)
+
+
+def degree_of(key: str) -> tuple[str, int]:
+    """The scale a word of degree measures and which way: ("fast", 1) for "fast", ("fast", -1)
+    for "slow", ("more", -1) for "less"; any other word measures its own scale, (key, 1)."""
+    for high, low in _DEGREE_PAIRS:
+        if key in (high, low):
+            return high, 1 if key == high else -1
+    return key, 1
 #: Opposites besides the antonym, for saying a word negated only (not for reading "not X"):
 #: "opposite poles" denies "same poles" as "different poles" does, and back.
 OTHER_OPPOSITES = {"same": ("opposite",), "opposite": ("same",)}

@@ -1,0 +1,184 @@
+"""Comparisons the reference answers make between two things, found in answers either way
+round. "Metal is a better conductor of heat than wood" is said by "metal conducts heat better
+than wood", "wood is a worse conductor than metal" and "heat moves better in metal than in
+wood", and said the other way round by "wood is a better conductor than metal" and "wood
+conducts heat better". All of these use the reference's own words, so the reference words
+alone cannot tell them apart.
+
+`ref:<one>_<degree>_than_<other>` ("ref:metal_better_than_wood") is present where an answer
+compares the same two things the same way round, negated where it compares them the other
+way round or denies the comparison ("metal is not a better conductor than wood"), absent
+otherwise (another comparison, or one whose things are not both told apart).
+
+A comparison is a word of degree with what it compares: "more" or "less" and the words read
+as them ("bigger", "lower", "increases"), "better" and "worse", an -er form ("faster",
+"denser"), "more X" and "less X" by X, "not as dense as" as "less dense"; a word and its
+opposite measure one scale ("slower" is "less fast", `negation.degree_of`). An answer's
+comparison counts only on the reference's scale. The two things are the words after its
+"than" (or the second "as"), and the first thing its clause names ("metal" in "metal conducts
+heat better than wood"; not the verb's words), or, where the words after "than" start with a
+preposition that also comes between the degree and "than" ("faster in metal than in wood"),
+the words after that preposition. In an answer without "than", the first thing is what the
+clause names before the degree and the words after it ("heat moves faster in metal"). Read by word order,
+on the fallback pipeline and a parsed one alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .lexicon import feature_suffix, flips_next, is_content
+from .negation import CLAUSE_BREAKS, degree_of
+from .reading import Analysis
+
+_ENDS = frozenset({",", ";", ".", "!", "?", ":", "(", ")"}) | CLAUSE_BREAKS
+#: Prepositions that can start both things ("in metal than in wood").
+_PREPOSITIONS = frozenset({"in", "on", "at", "through", "for", "with", "to", "from", "of", "along",
+                           "by", "into", "onto", "across", "near", "inside", "within"})
+_MORE_LESS = frozenset({"more", "less"})
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """One comparison of a reference answer: `first` is `sign` x more `degree` than `second`."""
+
+    name: str  # feature name part: metal_better_than_wood
+    degree: str
+    sign: int
+    first: frozenset[str]
+    second: frozenset[str]
+    text: str  # as written: "metal better than wood"
+    reversed_text: str  # "wood better than metal"
+
+
+@dataclass(frozen=True)
+class _Said:
+    degree: str
+    sign: int
+    first: frozenset[str]
+    second: frozenset[str]
+    first_at: tuple[int, ...]
+    second_at: tuple[int, ...]
+    at: range  # the degree's tokens
+
+
+def reference_comparisons(analyses: Sequence[Analysis]) -> list[Comparison]:
+    """The comparisons of the reference answers (read as answers are) that tell two things
+    apart, each once."""
+    out: dict[str, Comparison] = {}
+    for a in analyses:
+        lowers = [t.lower_ for t in a.doc]
+        for said in _comparisons(lowers, a.text_keys, _denied(a)):
+            first, second = said.first - said.second, said.second - said.first
+            if not first or not second:
+                continue
+            one = " ".join(lowers[i] for i in said.first_at if a.text_keys[i] in first)
+            other = " ".join(lowers[i] for i in said.second_at if a.text_keys[i] in second)
+            degree = " ".join(lowers[i] for i in said.at)
+            name = feature_suffix((*sorted(first), said.degree, "than", *sorted(second)))
+            out.setdefault(name, Comparison(name, said.degree, said.sign, first, second,
+                                            f"{one} {degree} than {other}", f"{other} {degree} than {one}"))
+    return list(out.values())
+
+
+def comparison_states(a: Analysis, comparisons: Sequence[Comparison]) -> list[str]:
+    """"present", "negated" or "absent" for each comparison, in one answer."""
+    states = ["absent"] * len(comparisons)
+    if not comparisons:
+        return states
+    said = _comparisons([t.lower_ for t in a.doc], a.text_keys, _denied(a), answer=True)
+    for j, c in enumerate(comparisons):
+        for s in said:
+            if s.degree != c.degree:
+                continue
+            same = len(s.first & c.first) + len(s.second & c.second)
+            other = len(s.first & c.second) + len(s.second & c.first)
+            if same == other:
+                continue
+            way = s.sign * c.sign * (1 if same > other else -1)
+            if way > 0:
+                states[j] = "present"
+                break
+            states[j] = "negated"
+    return states
+
+
+def _denied(a: Analysis) -> list[bool]:
+    """Is each word denied, as written: a negation that an opposite later in its scope used
+    up ("not a better conductor": "conductor" read as "insulator") still denies the degree,
+    unless the degree itself took its opposite ("not faster" is "slower")."""
+    return [n and key == written for n, key, written in zip(a.negated, a.text_keys, a.keys)]
+
+
+def _comparisons(lowers: list[str], keys: list[str], negated: list[bool], answer: bool = False) -> list[_Said]:
+    out = []
+    i = 0
+    while i < len(keys):
+        found = _degree(lowers, keys, i)
+        if found is None:
+            i += 1
+            continue
+        end, degree, sign = found
+        if any(negated[i:end]):
+            sign = -sign
+        start = next((j + 1 for j in range(i - 1, -1, -1) if lowers[j] in _ENDS), 0)
+        stop = next((j for j in range(end, len(keys)) if lowers[j] in _ENDS), len(keys))
+        than = next((j for j in range(end, stop)
+                     if lowers[j] == "than" or (lowers[i] == "as" and lowers[j] == "as")), None)
+        if than is None:
+            first = _subject(lowers, keys, start, i) + _content(keys, range(end, stop)) if answer else ()
+            second: tuple[int, ...] = ()
+        else:
+            second = _content(keys, range(than + 1, stop))
+            first = _subject(lowers, keys, start, i)
+            if than + 1 < stop and lowers[than + 1] in _PREPOSITIONS:
+                shared = [j for j in range(end, than) if lowers[j] == lowers[than + 1]]
+                if shared:
+                    first = _content(keys, range(shared[-1] + 1, than))
+        out.append(_Said(degree, sign, frozenset(keys[j] for j in first), frozenset(keys[j] for j in second),
+                         first, second, range(i, end)))
+        i = end
+    return out
+
+
+def _subject(lowers: list[str], keys: list[str], start: int, end: int) -> tuple[int, ...]:
+    """The first thing a clause names: its first content word and the plain ones right after
+    it, up to a word with an ending ("metal" in "metal conducts heat", "steel ball" in "the
+    steel ball falls"; not the verb, whose words are no thing compared)."""
+    first = next((j for j in range(start, end) if is_content(keys[j]) and keys[j] not in _MORE_LESS), None)
+    if first is None:
+        return ()
+    run = [first]
+    for j in range(first + 1, end):
+        if not is_content(keys[j]) or (keys[j] != lowers[j] and lowers[j].endswith(("s", "ed", "ing"))):
+            break
+        run.append(j)
+    return tuple(run)
+
+
+def _content(keys: list[str], at) -> tuple[int, ...]:
+    return tuple(j for j in at if is_content(keys[j]) and keys[j] not in _MORE_LESS)
+
+
+def _degree(lowers: list[str], keys: list[str], i: int) -> tuple[int, str, int] | None:
+    """(the end of the degree's words, its scale, its sign) for a comparison starting at
+    token i, or None."""
+    lower, key = lowers[i], keys[i]
+    if lower in ("better", "worse"):
+        return i + 1, "better", 1 if lower == "better" else -1
+    if lower in _MORE_LESS or (lower == "as" and key == "less"):
+        sign = 1 if key == "more" else -1
+        nxt = i + 1
+        if nxt < len(keys) and is_content(keys[nxt]) and lowers[nxt] != "than":
+            scale, way = degree_of(keys[nxt])
+            if flips_next(lower, keys[nxt]):  # "less bright" is read "dim": the "less" is used
+                return nxt + 1, scale, way
+            return nxt + 1, scale, sign * way
+        return nxt, "more", sign
+    if key in _MORE_LESS:  # "bigger", "lower", "increases"
+        return i + 1, "more", 1 if key == "more" else -1
+    if lower.endswith("er") and lower != key and is_content(key) and key.isalpha():  # "faster"
+        scale, way = degree_of(key)
+        return i + 1, scale, way
+    return None

@@ -1,0 +1,71 @@
+"""Comparisons of the reference answers found either way round (`features.comparisons`,
+issue 31). Sentences and topics written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from features import FeatureExtractor
+from features.nlp import FALLBACK
+from knowledge.schema import Question
+
+
+def _extractor(reference: str) -> FeatureExtractor:
+    q = Question(id="q", text="Explain your answer.", reference_answers=(reference,))
+    return FeatureExtractor(q, model=FALLBACK).fit(["x"])
+
+
+def _states(reference: str, column: str, answers: list[str]) -> list[str]:
+    return list(_extractor(reference).transform(answers)[column])
+
+
+def test_a_comparison_said_the_other_way_round_is_told_apart():
+    # every word of "wood is a better conductor than metal" is a word of the reference: its
+    # words alone read it as the reference's comparison
+    answers = ["metal conducts heat better than wood", "wood is a worse conductor than metal",
+               "wood conducts heat better", "wood is a better conductor than metal",
+               "metal is not a better conductor than wood", "metal is a worse conductor",
+               "metal is a good conductor", "wood is a poor conductor"]
+    assert _states("Metal is a better conductor of heat than wood.", "ref:metal_better_than_wood", answers) == [
+        "present", "present", "negated", "negated", "negated", "negated", "absent", "absent"]
+
+
+@pytest.mark.parametrize("answer, state", [
+    ("sound is faster in water than in air", "present"), ("sound travels faster in air than in water", "negated"),
+    ("sound travels slower in air", "present"), ("sound travels more slowly in water", "negated"),
+    ("sound is not faster in water than in air", "negated"), ("sound isn't slower in water than in air", "present"),
+    ("sound travels fast", "absent"), ("sound is louder in water than in air", "absent"),
+])
+def test_the_things_compared_after_a_preposition(answer, state):
+    column = "ref:water_fast_than_air"
+    assert _states("Sound travels faster in water than in air.", column, [answer]) == [state]
+
+
+@pytest.mark.parametrize("answer, state", [
+    ("ice is not as dense as water", "present"), ("water is denser than ice", "present"),
+    ("ice is less dense", "present"), ("ice is denser than water", "negated"),
+    ("water is less dense than ice", "negated"), ("ice floats on water", "absent"),
+])
+def test_less_and_not_as_compare_the_other_way(answer, state):
+    assert _states("Ice is less dense than water.", "ref:ice_dense_than_water", [answer]) == [state]
+
+
+def test_the_comparison_is_described_as_written_and_its_reverse_too():
+    fx = _extractor("A steel ball falls faster than a feather.")
+    column = "ref:ball_steel_fast_than_feather"
+    assert fx.descriptions_[column] == 'says "steel ball faster than feather" (a comparison of the reference answer)'
+    assert fx.opposites_[column] == '"feather faster than steel ball"'
+    X = fx.transform(["the feather falls slower than the steel ball", "the feather falls faster", "a ball falls"])
+    assert list(X[column]) == ["present", "negated", "absent"]
+
+
+def test_no_column_without_two_things_compared():
+    for reference in ("The shadow gets bigger.", "It is faster than before.", "The wire is longer."):
+        assert not [c for c in _extractor(reference).descriptions_ if "_than_" in c], reference
+
+
+def test_a_saved_extractor_reads_the_comparison_again():
+    fx = _extractor("Metal is a better conductor of heat than wood.")
+    again = FeatureExtractor.from_dict(fx.to_dict(), fx.question)
+    answers = ["wood conducts heat better", "metal conducts heat better than wood"]
+    assert list(again.transform(answers)["ref:metal_better_than_wood"]) == ["negated", "present"]
