@@ -37,7 +37,7 @@ from .relations import RelationReader, link_keys_of
 from .reference import (CoverageSets, RefPhrase, ReferenceModel, build_reference, content_polarity,
                         question_keys)
 from .reference_quantities import reference_quantities
-from .similarity import Exemplars, polarity_keys
+from .similarity import NEGATED_SUFFIX, Exemplars, polarity_keys
 from .spelling import Speller, question_texts, question_vocabulary
 from .terms import answer_grams, select_terms, written_forms
 from .text import is_missing, normalize
@@ -120,7 +120,8 @@ class FeatureExtractor:
         self.exemplars_: Exemplars | None = None
         if marks is not None and self.similarity:
             # Read again: the speller now also mends towards the learned terms.
-            keys = [_answer_keys(a) for a in self._analyse(docs=[docs[i] for i in keep])]
+            keys = [self._similarity_keys(a, content_polarity(a.text_keys, a.text_negated))
+                    for a in self._analyse(docs=[docs[i] for i in keep])]
             if len(set(kept_marks)) >= 2:
                 self.exemplars_ = Exemplars.fit(keys, kept_marks)
         self._build()
@@ -156,6 +157,10 @@ class FeatureExtractor:
         self.speller_ = Speller(question_vocabulary(docs, self.vocabulary_extra_), label_words(docs))
         self._real_words = RealWordMender.of(self.nlp_, self.question.expected_words, texts,
                                              self.speller_)
+        # Comparisons the reference answers make ("metal is a better conductor than wood"),
+        # found either way round in an answer (`features.comparisons`)
+        self.comparisons_: list[Comparison] = reference_comparisons(
+            list(self._analyse(self.question.reference_answers)))
 
     def _build(self) -> None:
         # The question's quantities and those its reference answers give
@@ -212,9 +217,6 @@ class FeatureExtractor:
                                 if quantity.negative_means else None for quantity in q.quantities]
         self._symbols = question_symbols(self.nlp_, q)
 
-        # Comparisons the reference answers make ("metal is a better conductor than wood"),
-        # found either way round in an answer (`features.comparisons`)
-        self.comparisons_: list[Comparison] = reference_comparisons(list(self._analyse(q.reference_answers)))
         self.feature_specs_: list[FeatureSpec] = feature_specs(q, self.reference_.phrases, self.terms_,
                                                                self.exemplars_, self.comparisons_)
         self.descriptions_: dict[str, str] = {s.name: s.description for s in self.feature_specs_}
@@ -282,8 +284,9 @@ class FeatureExtractor:
         rows, keys = [], []
         for a in self._analyse(answers, docs):
             polarity = content_polarity(a.text_keys, a.text_negated)
-            rows.append(self._row(a, polarity))
-            keys.append(polarity_keys(polarity))
+            compared = comparison_states(a, self.comparisons_)
+            rows.append(self._row(a, polarity, compared))
+            keys.append(self._similarity_keys(a, polarity, compared))
         if self.exemplars_ is not None:
             own = None if own_marks is None else list(zip(own_marks, keys))
             sims = self.exemplars_.similarity(keys, own).tolist()
@@ -299,9 +302,23 @@ class FeatureExtractor:
         while chunk := list(islice(it, chunk_size)):
             yield self.transform(chunk)
 
-    def _row(self, a: Analysis, polarity: dict[str, bool]) -> list[Any]:
+    def _similarity_keys(self, a: Analysis, polarity: dict[str, bool],
+                         compared: list[str] | None = None) -> frozenset[str]:
+        """What an answer says, for its similarity to the marked answers: its content keys
+        with their polarity and the reference's comparisons it makes, either way round (so
+        that "wood conducts heat better" is not as close to "metal conducts heat better than
+        wood" as its words alone are). `compared`: its `comparison_states`, if known."""
+        keys = polarity_keys(polarity)
+        if not self.comparisons_:
+            return keys
+        compared = comparison_states(a, self.comparisons_) if compared is None else compared
+        return keys | {f"than:{c.name}" + ("" if state == PRESENT else NEGATED_SUFFIX)
+                       for c, state in zip(self.comparisons_, compared) if state != ABSENT}
+
+    def _row(self, a: Analysis, polarity: dict[str, bool], compared: list[str] | None = None) -> list[Any]:
         """The row of one answer, before the similarity columns; `polarity`: its
-        `content_polarity`, which the caller also needs."""
+        `content_polarity`, and `compared`: its `comparison_states` (worked out if not
+        given), which the caller also needs."""
         doc = a.doc
         set_keys(doc, a.keys, a.norms)
         related = self._relations.states(doc, a.keys, a.negated) if self._relations else {}
@@ -331,8 +348,7 @@ class FeatureExtractor:
             if j is not None:
                 phrases[j] = state
         row += phrases
-        if self.comparisons_:
-            row += comparison_states(a, self.comparisons_)
+        row += comparison_states(a, self.comparisons_) if compared is None else compared
         coverage, precision = self._coverage(polarity)
         chatter = self._chatter_columns
         non_answer = is_non_answer(a.text, polarity,
@@ -395,8 +411,6 @@ def transform_stream(fx: FeatureExtractor, answers: Iterable[Any], chunk_size: i
     return fx.transform_chunks(answers, chunk_size)
 
 
-def _answer_keys(a: Analysis) -> frozenset[str]:
-    return polarity_keys(content_polarity(a.text_keys, a.text_negated))
 
 
 def _phrase_dict(p: RefPhrase) -> dict[str, Any]:

@@ -69,3 +69,13 @@ def test_a_saved_extractor_reads_the_comparison_again():
     again = FeatureExtractor.from_dict(fx.to_dict(), fx.question)
     answers = ["wood conducts heat better", "metal conducts heat better than wood"]
     assert list(again.transform(answers)["ref:metal_better_than_wood"]) == ["negated", "present"]
+
+
+def test_an_answer_comparing_the_other_way_round_reads_like_the_answers_that_do():
+    # its words are those of the answers marked correct: it read as close to them as they are
+    q = Question(id="q", text="Explain your answer.", reference_answers=("Metal is a better conductor of heat than wood.",))
+    marked = {"metal conducts heat better than wood": "correct", "metal is better at conducting heat than wood": "correct",
+              "wood conducts heat better than metal": "incorrect", "wood is better at conducting heat than metal": "incorrect"}
+    fx = FeatureExtractor(q, model=FALLBACK).fit(list(marked), list(marked.values()))
+    X = fx.transform(["metal conducts heat better", "wood conducts heat better"])
+    assert list(X["similarity:correct"] > X["similarity:incorrect"]) == [True, False]
