@@ -28,11 +28,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .clauses import clause_bounds, content, subject
 from .lexicon import feature_suffix, flips_next, is_content
-from .negation import CLAUSE_BREAKS, degree_of
+from .negation import degree_of
 from .reading import Analysis
 
-_ENDS = frozenset({",", ";", ".", "!", "?", ":", "(", ")"}) | CLAUSE_BREAKS
 #: Prepositions that can start both things ("in metal than in wood").
 _PREPOSITIONS = frozenset({"in", "on", "at", "through", "for", "with", "to", "from", "of", "along",
                            "by", "into", "onto", "across", "near", "inside", "within"})
@@ -122,43 +122,24 @@ def _comparisons(lowers: list[str], keys: list[str], negated: list[bool], answer
         end, degree, sign = found
         if any(negated[i:end]):
             sign = -sign
-        start = next((j + 1 for j in range(i - 1, -1, -1) if lowers[j] in _ENDS), 0)
-        stop = next((j for j in range(end, len(keys)) if lowers[j] in _ENDS), len(keys))
+        start, stop = clause_bounds(lowers, i)
+        stop = max(stop, end)
         than = next((j for j in range(end, stop)
                      if lowers[j] == "than" or (lowers[i] == "as" and lowers[j] == "as")), None)
         if than is None:
-            first = _subject(lowers, keys, start, i) + _content(keys, range(end, stop)) if answer else ()
+            first = subject(lowers, keys, start, i) + content(keys, range(end, stop)) if answer else ()
             second: tuple[int, ...] = ()
         else:
-            second = _content(keys, range(than + 1, stop))
-            first = _subject(lowers, keys, start, i)
+            second = content(keys, range(than + 1, stop))
+            first = subject(lowers, keys, start, i)
             if than + 1 < stop and lowers[than + 1] in _PREPOSITIONS:
                 shared = [j for j in range(end, than) if lowers[j] == lowers[than + 1]]
                 if shared:
-                    first = _content(keys, range(shared[-1] + 1, than))
+                    first = content(keys, range(shared[-1] + 1, than))
         out.append(_Said(degree, sign, frozenset(keys[j] for j in first), frozenset(keys[j] for j in second),
                          first, second, range(i, end)))
         i = end
     return out
-
-
-def _subject(lowers: list[str], keys: list[str], start: int, end: int) -> tuple[int, ...]:
-    """The first thing a clause names: its first content word and the plain ones right after
-    it, up to a word with an ending ("metal" in "metal conducts heat", "steel ball" in "the
-    steel ball falls"; not the verb, whose words are no thing compared)."""
-    first = next((j for j in range(start, end) if is_content(keys[j]) and keys[j] not in _MORE_LESS), None)
-    if first is None:
-        return ()
-    run = [first]
-    for j in range(first + 1, end):
-        if not is_content(keys[j]) or (keys[j] != lowers[j] and lowers[j].endswith(("s", "ed", "ing"))):
-            break
-        run.append(j)
-    return tuple(run)
-
-
-def _content(keys: list[str], at) -> tuple[int, ...]:
-    return tuple(j for j in at if is_content(keys[j]) and keys[j] not in _MORE_LESS)
 
 
 def _degree(lowers: list[str], keys: list[str], i: int) -> tuple[int, str, int] | None:

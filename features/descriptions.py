@@ -9,7 +9,6 @@ from collections.abc import Mapping, Sequence
 from knowledge.schema import (CONCEPT_VALUES, TERM_VALUES, FeatureSpec, Question, feature_name,
                               rubric_feature_specs)
 
-from .comparisons import Comparison
 from .lexicon import phrase_text
 from .negation import antonym_phrases
 from .opposite_words import opposite_text
@@ -21,11 +20,12 @@ BASE_COLUMNS = ("coverage", "precision", "length", "non_answer")
 
 
 def feature_specs(question: Question, reference: Sequence[RefPhrase], terms: Sequence[RefPhrase],
-                  exemplars: Exemplars | None, comparisons: Sequence[Comparison] = ()) -> list[FeatureSpec]:
+                  exemplars: Exemplars | None, contrasts: Sequence[tuple[str, str, str]] = ()
+                  ) -> list[FeatureSpec]:
     """Every column of the extractor's table, in order, with its kind, values and description:
     the question file's own, then the reference answers' words, the learned terms, the
-    reference answers' comparisons, the similarity to each mark's answers, and the base
-    columns."""
+    reference answers' contrasts (`Contrasts.columns`: name, description, the other way
+    round), the similarity to each mark's answers, and the base columns."""
     rubric = rubric_feature_specs(question)
     base = [s for s in rubric if s.name in BASE_COLUMNS]
     specs = [s for s in rubric if s.name not in BASE_COLUMNS]
@@ -36,9 +36,8 @@ def feature_specs(question: Question, reference: Sequence[RefPhrase], terms: Seq
         specs.append(FeatureSpec(feature_name("term", p.name), "categorical", TERM_VALUES,
                                  f'mentions "{p.text}" (a word that separates the marks '
                                  'in the marked answers)'))
-    for c in comparisons:
-        specs.append(FeatureSpec(feature_name("ref", c.name), "categorical", CONCEPT_VALUES,
-                                 f'says "{c.text}" (a comparison of the reference answer)'))
+    for name, description, _ in contrasts:
+        specs.append(FeatureSpec(feature_name("ref", name), "categorical", CONCEPT_VALUES, description))
     for mark in (exemplars.marks if exemplars is not None else ()):
         specs.append(FeatureSpec(feature_name("similarity", mark), "numeric", None,
                                  f"says most of what an answer marked {mark} said "

@@ -25,9 +25,9 @@ from knowledge.schema import FeatureSpec, Quantity, Question, feature_name
 from .answer_quantities import answer_quantities
 from .concepts import ABSENT, PRESENT, FeatureMatcher, opposite_phrases, phrase_keys, \
     question_symbols, with_other_forms
+from .contrasts import Contrasts
 from .descriptions import BASE_COLUMNS, feature_specs, opposite_texts
 from .frames import frame_of_arrays
-from .comparisons import Comparison, comparison_states, reference_comparisons
 from .lexicon import SAY_NOTHING_ALONE, feature_suffix, is_content, label_words, phrase_text, set_keys
 from .nlp import has_parser, load_nlp, pipeline_name_problem
 from .nonanswer import is_chatter, is_non_answer
@@ -37,7 +37,7 @@ from .relations import RelationReader, link_keys_of
 from .reference import (CoverageSets, RefPhrase, ReferenceModel, build_reference, content_polarity,
                         question_keys)
 from .reference_quantities import reference_quantities
-from .similarity import NEGATED_SUFFIX, Exemplars, polarity_keys
+from .similarity import Exemplars, polarity_keys
 from .spelling import Speller, question_texts, question_vocabulary
 from .terms import answer_grams, select_terms, written_forms
 from .text import is_missing, normalize
@@ -157,10 +157,9 @@ class FeatureExtractor:
         self.speller_ = Speller(question_vocabulary(docs, self.vocabulary_extra_), label_words(docs))
         self._real_words = RealWordMender.of(self.nlp_, self.question.expected_words, texts,
                                              self.speller_)
-        # Comparisons the reference answers make ("metal is a better conductor than wood"),
-        # found either way round in an answer (`features.comparisons`)
-        self.comparisons_: list[Comparison] = reference_comparisons(
-            list(self._analyse(self.question.reference_answers)))
+        # What the reference answers say of two things ("metal is a better conductor than
+        # wood"), found either way round in an answer (`features.contrasts`)
+        self.contrasts_ = Contrasts.of(list(self._analyse(self.question.reference_answers)))
 
     def _build(self) -> None:
         # The question's quantities and those its reference answers give
@@ -218,12 +217,12 @@ class FeatureExtractor:
         self._symbols = question_symbols(self.nlp_, q)
 
         self.feature_specs_: list[FeatureSpec] = feature_specs(q, self.reference_.phrases, self.terms_,
-                                                               self.exemplars_, self.comparisons_)
+                                                               self.exemplars_, self.contrasts_.columns())
         self.descriptions_: dict[str, str] = {s.name: s.description for s in self.feature_specs_}
         own = {feature_name("ref", p.name): p for p in self.reference_.phrases} | {
             feature_name("term", p.name): p for p in self.terms_}
         self.opposites_: dict[str, str] = opposite_texts(opposites, self.descriptions_, own) | {
-            feature_name("ref", c.name): f'"{c.reversed_text}"' for c in self.comparisons_}
+            feature_name("ref", name): other for name, _, other in self.contrasts_.columns()}
         self._columns = [s.name for s in self.feature_specs_]
         self._numeric = {s.name for s in self.feature_specs_ if s.kind == "numeric"}
 
@@ -284,7 +283,7 @@ class FeatureExtractor:
         rows, keys = [], []
         for a in self._analyse(answers, docs):
             polarity = content_polarity(a.text_keys, a.text_negated)
-            compared = comparison_states(a, self.comparisons_)
+            compared = self.contrasts_.states(a)
             rows.append(self._row(a, polarity, compared))
             keys.append(self._similarity_keys(a, polarity, compared))
         if self.exemplars_ is not None:
@@ -305,19 +304,17 @@ class FeatureExtractor:
     def _similarity_keys(self, a: Analysis, polarity: dict[str, bool],
                          compared: list[str] | None = None) -> frozenset[str]:
         """What an answer says, for its similarity to the marked answers: its content keys
-        with their polarity and the reference's comparisons it makes, either way round (so
+        with their polarity and the reference's contrasts it makes, either way round (so
         that "wood conducts heat better" is not as close to "metal conducts heat better than
-        wood" as its words alone are). `compared`: its `comparison_states`, if known."""
+        wood" as its words alone are). `compared`: its `Contrasts.states`, if known."""
         keys = polarity_keys(polarity)
-        if not self.comparisons_:
+        if not self.contrasts_:
             return keys
-        compared = comparison_states(a, self.comparisons_) if compared is None else compared
-        return keys | {f"than:{c.name}" + ("" if state == PRESENT else NEGATED_SUFFIX)
-                       for c, state in zip(self.comparisons_, compared) if state != ABSENT}
+        return keys | self.contrasts_.keys(self.contrasts_.states(a) if compared is None else compared)
 
     def _row(self, a: Analysis, polarity: dict[str, bool], compared: list[str] | None = None) -> list[Any]:
         """The row of one answer, before the similarity columns; `polarity`: its
-        `content_polarity`, and `compared`: its `comparison_states` (worked out if not
+        `content_polarity`, and `compared`: its `Contrasts.states` (worked out if not
         given), which the caller also needs."""
         doc = a.doc
         set_keys(doc, a.keys, a.norms)
@@ -348,7 +345,7 @@ class FeatureExtractor:
             if j is not None:
                 phrases[j] = state
         row += phrases
-        row += comparison_states(a, self.comparisons_) if compared is None else compared
+        row += self.contrasts_.states(a) if compared is None else compared
         coverage, precision = self._coverage(polarity)
         chatter = self._chatter_columns
         non_answer = is_non_answer(a.text, polarity,

@@ -1,0 +1,50 @@
+"""Where a clause starts and ends, and the first thing it names, by word order: what the
+reference answers' comparisons (`features.comparisons`) and statements of two things
+(`features.statements`) are read with, on the fallback pipeline and a parsed one alike."""
+
+from __future__ import annotations
+
+from spacy.lang.en.stop_words import STOP_WORDS
+
+from .lexicon import MEANINGFUL, is_content
+from .negation import CLAUSE_BREAKS
+
+#: Tokens that end a clause: punctuation and the words that start another ("because", "so").
+ENDS = frozenset({",", ";", ".", "!", "?", ":", "(", ")"}) | CLAUSE_BREAKS
+#: Words that join two statements ("wood is an insulator and metal is a conductor").
+JOINS = frozenset({"and", "or", "whereas", "while", "but"})
+#: Keys of comparison that are no thing named ("more heat": "heat").
+_MORE_LESS = frozenset({"more", "less"})
+#: Words after which a word with an ending is a noun, not a verb ("same poles", "both bulbs").
+_BEFORE_NOUNS = STOP_WORDS | MEANINGFUL
+
+
+def clause_bounds(lowers: list[str], i: int) -> tuple[int, int]:
+    """(start, stop) of the clause around token i."""
+    start = next((j + 1 for j in range(i - 1, -1, -1) if lowers[j] in ENDS), 0)
+    stop = next((j for j in range(i, len(lowers)) if lowers[j] in ENDS), len(lowers))
+    return start, stop
+
+
+def subject(lowers: list[str], keys: list[str], start: int, end: int) -> tuple[int, ...]:
+    """The first thing a clause names: its first content word and the plain ones right after
+    it, up to a word with an ending ("metal" in "metal conducts heat", "steel ball" in "the
+    steel ball falls"; not the verb, whose words are no thing). After a word such as "same"
+    or "one" the noun may have one ("like poles" is "same poles")."""
+    first = next((j for j in range(start, end) if is_content(keys[j]) and keys[j] not in _MORE_LESS), None)
+    if first is None:
+        return ()
+    run = [first]
+    for j in range(first + 1, end):
+        ending = keys[j] != lowers[j] and lowers[j].endswith(("s", "ed", "ing"))
+        if not is_content(keys[j]) or (ending and keys[j - 1] not in _BEFORE_NOUNS):
+            break
+        run.append(j)
+        if ending:  # "like poles | repel"
+            break
+    return tuple(run)
+
+
+def content(keys: list[str], at) -> tuple[int, ...]:
+    """The positions in `at` of content words, "more" and "less" left out."""
+    return tuple(j for j in at if is_content(keys[j]) and keys[j] not in _MORE_LESS)

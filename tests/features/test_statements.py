@@ -1,0 +1,60 @@
+"""Statements the reference answers make of two things, found the right way and crossed
+(`features.statements`, issue 31). Sentences and topics written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from features import FeatureExtractor
+from features.nlp import FALLBACK
+from knowledge.schema import Question
+
+
+def _extractor(*references: str) -> FeatureExtractor:
+    q = Question(id="q", text="Explain your answer.", reference_answers=references)
+    return FeatureExtractor(q, model=FALLBACK).fit(["x"])
+
+
+@pytest.mark.parametrize("answer, wood, metal", [
+    ("wood is an insulator", "present", "absent"), ("wood isn't a conductor", "present", "absent"),
+    ("metal is a conductor", "absent", "present"), ("metal is not an insulator", "absent", "present"),
+    ("metal is an insulator", "absent", "negated"), ("wood is a good conductor", "negated", "absent"),
+    ("wood is an insulator and metal is a conductor", "present", "present"),
+    ("metal is a good insulator", "absent", "absent"),  # as much said of one as of the other
+    ("it is an insulator", "absent", "absent"),  # nothing named
+])
+def test_a_statement_of_one_thing_said_of_the_other_is_crossed(answer, wood, metal):
+    # "metal is an insulator" uses only words of the reference: they alone read it as the
+    # reference's "wood is an insulator"
+    fx = _extractor("Wood is a thermal insulator and metal is a good thermal conductor.")
+    X = fx.transform([answer])
+    assert (X.iloc[0]["ref:wood_is_insulator"], X.iloc[0]["ref:metal_is_conductor_good"]) == (wood, metal)
+
+
+@pytest.mark.parametrize("answer, same, different", [
+    ("like poles attract", "negated", "absent"), ("like poles repel", "present", "absent"),
+    ("unlike poles attract", "absent", "present"), ("opposite poles attract", "absent", "present"),
+    ("opposite poles repel", "absent", "negated"), ("like poles don't attract", "present", "absent"),
+    ("they repel", "absent", "absent"),
+])
+def test_like_poles_that_attract_cross_the_reference(answer, same, different):
+    fx = _extractor("Like poles repel, unlike poles attract.")
+    X = fx.transform([answer])
+    assert (X.iloc[0]["ref:same_is_repel"], X.iloc[0]["ref:different_is_attract"]) == (same, different)
+
+
+def test_a_statement_is_described_as_written_and_crossed():
+    fx = _extractor("Like poles repel, unlike poles attract.")
+    assert fx.descriptions_["ref:same_is_repel"] == 'says "like poles repel" (from the reference answer)'
+    assert fx.opposites_["ref:same_is_repel"] == '"like poles attract"'
+
+
+@pytest.mark.parametrize("reference", [
+    "If the bulb burns out, then the other bulbs are still in a closed path.",  # not side by side
+    "One terminal is connected to the battery and the other terminal is connected to the switch.",
+    "The meter reads the difference, the electrical states differ.",  # nothing shared
+    "Wood is an insulator. Metal is a conductor.",  # two sentences
+    "The string vibrates faster.",
+])
+def test_no_statement_of_two_things_where_none_is_made(reference):
+    assert _extractor(reference).contrasts_.statements == []
