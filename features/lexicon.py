@@ -102,7 +102,7 @@ def is_label(doc: Doc, i: int, nouns: frozenset[str] = frozenset()) -> bool:
         return (not tok.is_sent_start and i > 0) or (i + 1 < len(doc) and _inflected(doc[i + 1]))
     if text.isupper():
         return True
-    return i > 0 and doc[i - 1].is_alpha and _inflected(doc[i + 1])
+    return i > 0 and i + 1 < len(doc) and doc[i - 1].is_alpha and _inflected(doc[i + 1])
 
 
 def label_words(docs: Sequence[Doc]) -> frozenset[str]:

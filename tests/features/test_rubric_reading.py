@@ -504,3 +504,11 @@ def test_a_reference_comparison_is_found_after_its_noun(answer, state):
     q = Question(id="door", text="Why is a door easier to push far from the hinge?",
                  reference_answers=("It gives a larger moment.",))
     assert rows(q, [answer]).iloc[0]["ref:more_moment"] == state
+
+
+def test_an_answer_ending_in_an_article_and_a_letter_is_read():
+    # "connect it to the b" raised an IndexError: the label test looked at the word after
+    # the letter, past the end of the answer
+    q = Question(id="bulbs", text="Which bulb lights?", reference_answers=("Bulb B lights.",))
+    X = rows(q, ["connect it to the b", "it is a c", "the b", "bulb b"])
+    assert len(X) == 4 and X["ref:b"].iloc[-1] == "present"
