@@ -68,9 +68,11 @@ def find_numbers(text: str) -> list[Mention]:
             value = digits_value(mant)
             exp = e1 or e2
             if exp:
-                value *= 10.0 ** int(exp)
+                value *= _power_of_ten(exp)
         else:
-            value = 10.0 ** int(e3)
+            value = _power_of_ten(e3)
+        if not math.isfinite(value):  # "1e999": no number a float holds, so none read
+            continue
         if sign == "-":
             value = -value
         mention = _with_unit(text, value, m.start(), m.end())
@@ -92,6 +94,11 @@ def find_numbers(text: str) -> list[Mention]:
         found.append(mention)
     found.sort(key=lambda x: x.start)
     return found
+
+
+def _power_of_ten(exp: str) -> float:
+    """10 to the power `exp` (digits), inf past the largest float (`10.0 ** 999` raises)."""
+    return float(f"1e{int(exp)}")
 
 
 _SPACED_GROUP = re.compile(r"\d{3}")

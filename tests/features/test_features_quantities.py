@@ -259,3 +259,9 @@ def test_thousands_grouped_with_spaces_before_a_unit_are_one_number(answer, valu
 def test_numbers_spaced_without_a_unit_stay_apart():
     assert [m.value for m in find_numbers("bulbs 1 234")] == [1, 234]
     assert [m.value for m in find_numbers("20 000")] == [20, 0]
+
+
+def test_a_number_past_the_largest_float_is_no_number():
+    # "1e999" raised an OverflowError (10.0 ** 999) and stopped the grading of the batch
+    assert [m.value for m in find_numbers("it is 1e999 A, or 2e3 A")] == [2000.0]
+    assert [m.value for m in find_numbers("1e-999 A")] == [0.0]
