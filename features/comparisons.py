@@ -69,7 +69,7 @@ def reference_comparisons(analyses: Sequence[Analysis]) -> list[Comparison]:
     out: dict[str, Comparison] = {}
     for a in analyses:
         lowers = [t.lower_ for t in a.doc]
-        for said in _comparisons(lowers, a.text_keys, _denied(a)):
+        for said in _comparisons(lowers, a.text_keys, denied(a)):
             first, second = said.first - said.second, said.second - said.first
             if not first or not second:
                 continue
@@ -87,7 +87,7 @@ def comparison_states(a: Analysis, comparisons: Sequence[Comparison]) -> list[st
     states = ["absent"] * len(comparisons)
     if not comparisons:
         return states
-    said = _comparisons([t.lower_ for t in a.doc], a.text_keys, _denied(a), answer=True)
+    said = _comparisons([t.lower_ for t in a.doc], a.text_keys, denied(a), answer=True)
     for j, c in enumerate(comparisons):
         for s in said:
             if s.degree != c.degree:
@@ -104,7 +104,7 @@ def comparison_states(a: Analysis, comparisons: Sequence[Comparison]) -> list[st
     return states
 
 
-def _denied(a: Analysis) -> list[bool]:
+def denied(a: Analysis) -> list[bool]:
     """Is each word denied, as written: a negation that an opposite later in its scope used
     up ("not a better conductor": "conductor" read as "insulator") still denies the degree,
     unless the degree itself took its opposite ("not faster" is "slower")."""
@@ -115,7 +115,7 @@ def _comparisons(lowers: list[str], keys: list[str], negated: list[bool], answer
     out = []
     i = 0
     while i < len(keys):
-        found = _degree(lowers, keys, i)
+        found = degree_at(lowers, keys, i)
         if found is None:
             i += 1
             continue
@@ -142,9 +142,10 @@ def _comparisons(lowers: list[str], keys: list[str], negated: list[bool], answer
     return out
 
 
-def _degree(lowers: list[str], keys: list[str], i: int) -> tuple[int, str, int] | None:
+def degree_at(lowers: list[str], keys: list[str], i: int) -> tuple[int, str, int] | None:
     """(the end of the degree's words, its scale, its sign) for a comparison starting at
-    token i, or None."""
+    token i, or None: (i + 1, "fast", -1) for "slower", (i + 2, "dense", -1) for "less
+    dense", (i + 1, "more", 1) for "bigger"."""
     lower, key = lowers[i], keys[i]
     if lower in ("better", "worse"):
         return i + 1, "better", 1 if lower == "better" else -1
@@ -152,7 +153,7 @@ def _degree(lowers: list[str], keys: list[str], i: int) -> tuple[int, str, int] 
         sign = 1 if key == "more" else -1
         nxt = i + 1
         if nxt < len(keys) and is_content(keys[nxt]) and lowers[nxt] != "than":
-            scale, way = degree_of(keys[nxt])
+            scale, way = degree_of(keys[nxt], compared=True)
             if flips_next(lower, keys[nxt]):  # "less bright" is read "dim": the "less" is used
                 return nxt + 1, scale, way
             return nxt + 1, scale, sign * way
@@ -160,6 +161,6 @@ def _degree(lowers: list[str], keys: list[str], i: int) -> tuple[int, str, int] 
     if key in _MORE_LESS:  # "bigger", "lower", "increases"
         return i + 1, "more", 1 if key == "more" else -1
     if lower.endswith("er") and lower != key and is_content(key) and key.isalpha():  # "faster"
-        scale, way = degree_of(key)
+        scale, way = degree_of(key, compared=True)
         return i + 1, scale, way
     return None

@@ -1,8 +1,10 @@
 """What the reference answers say of two things, as the extractor's columns: their
-comparisons ("metal is a better conductor than wood", `comparisons`) and their statements of
-two things ("wood is an insulator and metal is a conductor", `statements`), each found in an
-answer the right way round (present) or the other way round (negated). An answer that swaps
-the two things uses only the reference's words, which alone cannot tell it apart."""
+comparisons ("metal is a better conductor than wood", `comparisons`), their statements of
+two things ("wood is an insulator and metal is a conductor", `statements`) and the
+quantities they have go together ("a longer string gives a lower pitch", `covariations`),
+each found in an answer the right way round (present) or the other way round (negated). An
+answer that swaps the two things uses only the reference's words, which alone cannot tell it
+apart."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .comparisons import Comparison, comparison_states, reference_comparisons
+from .covariations import Covariation, covariation_states, reference_covariations
 from .reading import Analysis
 from .similarity import NEGATED_SUFFIX
 from .statements import Statement, reference_statements, statement_states
@@ -25,33 +28,37 @@ class Contrasts:
 
     comparisons: list[Comparison] = field(default_factory=list)
     statements: list[Statement] = field(default_factory=list)
+    covariations: list[Covariation] = field(default_factory=list)
 
     @classmethod
     def of(cls, reference: Sequence[Analysis]) -> Contrasts:
-        """The contrasts of the reference answers, read as answers are."""
-        comparisons = reference_comparisons(reference)
-        names = {c.name for c in comparisons}
-        return cls(comparisons, [s for s in reference_statements(reference) if s.name not in names])
+        """The contrasts of the reference answers, read as answers are (names never clash:
+        "than", "is" and "with" tell them apart)."""
+        return cls(reference_comparisons(reference), reference_statements(reference),
+                   reference_covariations(reference))
 
     def __bool__(self) -> bool:
-        return bool(self.comparisons or self.statements)
+        return bool(self.comparisons or self.statements or self.covariations)
 
     def columns(self) -> list[tuple[str, str, str]]:
         """(feature name part, description, the text said the other way round), in column order."""
         return ([(c.name, f'says "{c.text}" (a comparison of the reference answer)', f'"{c.reversed_text}"')
                  for c in self.comparisons]
                 + [(s.name, f'says "{s.text}" (from the reference answer)', f'"{s.crossed_text}"')
-                   for s in self.statements])
+                   for s in self.statements]
+                + [(c.name, f'says {c.text} (from the reference answer)', c.reversed_text)
+                   for c in self.covariations])
 
     def states(self, a: Analysis) -> list[str]:
         """"present", "negated" or "absent" for each column, in one answer."""
         if not self:
             return []
-        return comparison_states(a, self.comparisons) + statement_states(a, self.statements)
+        return (comparison_states(a, self.comparisons) + statement_states(a, self.statements)
+                + covariation_states(a, self.covariations))
 
     def keys(self, states: Sequence[str]) -> frozenset[str]:
         """The contrasts an answer makes (`states`), as words for its similarity: "said:NAME",
         marked negated (`similarity.NEGATED_SUFFIX`) the other way round."""
-        names = [c.name for c in self.comparisons] + [s.name for s in self.statements]
+        names = [name for name, _, _ in self.columns()]
         return frozenset(KEY_PREFIX + name + ("" if state == "present" else NEGATED_SUFFIX)
                          for name, state in zip(names, states) if state != "absent")

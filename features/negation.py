@@ -137,10 +137,18 @@ ANTONYMS = {a: b for a, b in _PAIRS + _DEGREE_PAIRS} | {b: a for a, b in _PAIRS 
 DEGREES = frozenset(w for pair in _DEGREE_PAIRS for w in pair)
 
 
-def degree_of(key: str) -> tuple[str, int]:
+#: Scales whose words have a second sense except as comparisons: "shorter" is less long
+#: where "short" may be "a short circuit", "lighter" less heavy where "light" may be a lamp.
+_COMPARED_PAIRS = [("long", "short"), ("heavy", "light"), ("wide", "narrow"), ("tight", "loose"),
+                   ("deep", "shallow"), ("old", "young")]
+
+
+def degree_of(key: str, compared: bool = False) -> tuple[str, int]:
     """The scale a word of degree measures and which way: ("fast", 1) for "fast", ("fast", -1)
-    for "slow", ("more", -1) for "less"; any other word measures its own scale, (key, 1)."""
-    for high, low in _DEGREE_PAIRS:
+    for "slow", ("more", -1) for "less"; any other word measures its own scale, (key, 1).
+    `compared`: the word is a comparison ("shorter", "more long"), whose scale the pairs of
+    `_COMPARED_PAIRS` also give."""
+    for high, low in (_DEGREE_PAIRS + _COMPARED_PAIRS) if compared else _DEGREE_PAIRS:
         if key in (high, low):
             return high, 1 if key == high else -1
     return key, 1

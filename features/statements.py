@@ -18,7 +18,9 @@ are side by side, joined by one of those words, a comma or a semicolon, name dif
 (not only "one" and "the other") and say parallel things: at most two words of what each says
 differ, and they share a word or both say "is" or "has" ("wood is a thermal insulator" and
 "metal is a good thermal conductor", "like poles repel" and "unlike poles attract"; not "if
-C burns out, then A and B are still in a closed path"). The words they share decide nothing, and an
+C burns out, then A and B are still in a closed path"), and neither names its thing with a
+comparison nor says the other's thing ("the further the effort is from the pivot, the
+smaller the effort": `covariations`). The words they share decide nothing, and an
 answer's clause counts only when it says more of one side than of the other. Read by word
 order, on the fallback pipeline and a parsed one alike.
 """
@@ -29,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .clauses import ENDS, JOINS, content, subject
+from .comparisons import degree_at
 from .lexicon import feature_suffix
 from .negation import ANTONYMS, OTHER_OPPOSITES
 from .reading import Analysis
@@ -83,7 +86,9 @@ def reference_statements(analyses: Sequence[Analysis]) -> list[Statement]:
             shared = ({keys[i] for i in (*one.thing, *one.said)} & {keys[i] for i in (*other.thing, *other.said)}
                       or _LINKS & _words(keys, one) & _words(keys, other))
             parallel = 0 < len(says) <= _MOST_DIFFERENT and 0 < len(other_says) <= _MOST_DIFFERENT and shared
-            if thing - _NAME_NOTHING and other_thing - _NAME_NOTHING and parallel:
+            apart = not (thing & {keys[i] for i in other.said} or other_thing & {keys[i] for i in one.said})
+            if thing - _NAME_NOTHING and other_thing - _NAME_NOTHING and parallel and apart and not (
+                    _compares(lowers, keys, one) or _compares(lowers, keys, other)):
                 name = feature_suffix((*sorted(thing), "is", *sorted(says)))
                 text = " ".join(lowers[j] for j in range(one.thing[0], one.said[-1] + 1))
                 crossed = " ".join(lowers[j] for j in range(one.thing[0], one.thing[-1] + 1)) + " " + " ".join(
@@ -114,6 +119,13 @@ def statement_states(a: Analysis, statements: Sequence[Statement]) -> list[str]:
             if other > own:
                 states[j] = "negated"
     return states
+
+
+def _compares(lowers: list[str], keys: list[str], clause: _Clause) -> bool:
+    """Does the clause name its thing with a comparison ("the further the effort is ...":
+    two quantities that go together, `covariations`, not a statement of a thing)?"""
+    return any(degree_at(lowers, keys, i) is not None for i in range(clause.thing[0] - 1, clause.thing[-1] + 1)
+               if i >= 0)
 
 
 def _words(keys: list[str], clause: _Clause) -> set[str]:

@@ -1,0 +1,135 @@
+"""Two quantities a reference answer says go together, found in answers whichever end they
+start from. "A longer string gives a lower pitch" is said by "a shorter string gives a
+higher pitch" (both the other way), and said the other way round by "a shorter string gives a
+lower pitch" (one of the two turned). The reference words read the first as half wrong
+("higher pitch" is the opposite of "lower pitch", and "shorter" no word of the reference)
+and the last as half right.
+
+`ref:<one>_with_<other>` ("ref:long_with_pitch") is present where a sentence of an answer
+says both quantities change the way the reference has them go together, negated where it
+has one the other way, absent otherwise (not both said in one sentence).
+
+The quantities are the words of degree of one sentence of a reference answer on two scales
+(`comparisons.degree_at`: "longer", "more slowly", "a lower pitch", "the frequency
+increases"); a word such as "higher" or "increases" measures the noun after it ("a higher
+pitch", "the higher the pitch") or, without one, the noun before it in its clause ("the pitch
+gets higher"). A degree
+after "than" belongs to the other thing of a comparison and does not count. A denied degree
+("does not vibrate faster") counts the other way. Read by word order, on the fallback
+pipeline and a parsed one alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .clauses import clause_bounds
+from .comparisons import degree_at, denied
+from .lexicon import feature_suffix, is_content
+from .opposite_words import opposite_text
+from .reading import Analysis
+
+_SENTENCE_ENDS = frozenset({".", "!", "?", ";"})
+_MORE_LESS = frozenset({"more", "less"})
+_ARTICLES = frozenset({"the", "a", "an", "its", "their"})
+
+
+@dataclass(frozen=True)
+class Covariation:
+    """Two scales a reference answer says go together (`sign` 1) or against each other (-1)."""
+
+    name: str  # feature name part: long_with_pitch
+    scales: tuple[str, str]
+    sign: int
+    text: str  # 'says "longer" goes with "lower pitch"'
+    reversed_text: str  # '"longer" with "higher pitch"'
+
+
+@dataclass(frozen=True)
+class _Degree:
+    sentence: int
+    scale: str
+    sign: int
+    text: str
+    keys: tuple[str, ...]
+
+
+def reference_covariations(analyses: Sequence[Analysis]) -> list[Covariation]:
+    """The pairs of quantities the sentences of the reference answers have go together,
+    each pair of scales once."""
+    out: dict[tuple[str, str], Covariation] = {}
+    for a in analyses:
+        degrees = _degrees(a)
+        for i, one in enumerate(degrees):
+            for other in degrees[i + 1:]:
+                if one.sentence != other.sentence or one.scale == other.scale:
+                    continue
+                scales = (one.scale, other.scale)
+                if scales in out or scales[::-1] in out:
+                    continue
+                turned = opposite_text(other.text, other.keys)
+                out[scales] = Covariation(
+                    feature_suffix((one.scale, "with", other.scale)), scales, one.sign * other.sign,
+                    f'"{one.text}" goes with "{other.text}"',
+                    f'"{one.text}" with "{turned}"' if turned else f'"{one.text}" with the opposite of "{other.text}"')
+    return list(out.values())
+
+
+def covariation_states(a: Analysis, covariations: Sequence[Covariation]) -> list[str]:
+    """"present", "negated" or "absent" for each covariation, in one answer."""
+    states = ["absent"] * len(covariations)
+    if not covariations:
+        return states
+    by_sentence: dict[int, dict[str, set[int]]] = {}
+    for d in _degrees(a):
+        by_sentence.setdefault(d.sentence, {}).setdefault(d.scale, set()).add(d.sign)
+    for j, c in enumerate(covariations):
+        for signs in by_sentence.values():
+            one, other = signs.get(c.scales[0]), signs.get(c.scales[1])
+            if not one or not other or len(one) > 1 or len(other) > 1:
+                continue
+            if next(iter(one)) * next(iter(other)) == c.sign:
+                states[j] = "present"
+                break
+            states[j] = "negated"
+    return states
+
+
+def _degrees(a: Analysis) -> list[_Degree]:
+    lowers = [t.lower_ for t in a.doc]
+    keys, negated = a.text_keys, denied(a)
+    out: list[_Degree] = []
+    sentence, i = 0, 0
+    while i < len(keys):
+        if lowers[i] in _SENTENCE_ENDS:
+            sentence += 1
+        found = degree_at(lowers, keys, i)
+        if found is None:
+            i += 1
+            continue
+        end, scale, sign = found
+        start, _ = clause_bounds(lowers, i)
+        if "than" not in lowers[start:i]:  # after "than": the other thing's
+            if any(negated[i:end]):
+                sign = -sign
+            at = range(i, end)
+            if scale == "more":
+                scale, at = _measured(keys, start, i, end)
+            out.append(_Degree(sentence, scale, sign, " ".join(lowers[j] for j in at), tuple(keys[j] for j in at)))
+        i = end
+    return out
+
+
+def _measured(keys: list[str], start: int, i: int, end: int) -> tuple[str, Sequence[int]]:
+    """The noun a "higher" or an "increases" (tokens i to end) measures, and the tokens that
+    say it: the noun after it ("a higher pitch") or, without one, the last before it in its
+    clause ("the pitch gets higher")."""
+    after = end + 1 if end + 1 < len(keys) and keys[end] in _ARTICLES else end  # "the lower the pitch"
+    if after < len(keys) and is_content(keys[after]) and keys[after] not in _MORE_LESS and keys[after] != "than":
+        return keys[after], [*range(i, end), after]
+    before = next((j for j in range(i - 1, start - 1, -1) if is_content(keys[j]) and keys[j] not in _MORE_LESS),
+                  None)
+    if before is None:
+        return "more", range(i, end)
+    return keys[before], [before, *range(i, end)]

@@ -1,0 +1,53 @@
+"""Quantities the reference answers have go together, found from either end
+(`features.covariations`, issue 31). Sentences and topics written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from features import FeatureExtractor
+from features.nlp import FALLBACK
+from knowledge.schema import Question
+
+
+def _extractor(*references: str) -> FeatureExtractor:
+    q = Question(id="q", text="Explain your answer.", reference_answers=references)
+    return FeatureExtractor(q, model=FALLBACK).fit(["x"])
+
+
+@pytest.mark.parametrize("answer, state", [
+    ("a longer string gives a lower pitch", "present"),
+    ("a shorter string gives a higher pitch", "present"),  # from the other end: both turned
+    ("the shorter the string, the higher the pitch", "present"),
+    ("if the string is longer the pitch gets lower", "present"),
+    ("a shorter string gives a lower pitch", "negated"), ("a longer string has a higher pitch", "negated"),
+    ("a longer string does not give a higher pitch", "present"),  # the denied one counts turned
+    ("the pitch is lower", "absent"), ("a shorter string vibrates faster", "absent"),
+    ("a longer string is heavier. The pitch is higher.", "absent"),  # not in one sentence
+])
+def test_two_quantities_are_read_together_from_either_end(answer, state):
+    # "a shorter string gives a higher pitch" is right, but "higher pitch" is the opposite
+    # of the reference's "lower pitch" and "shorter" no word of it
+    X = _extractor("A longer string gives a lower pitch.").transform([answer])
+    assert X.iloc[0]["ref:long_with_pitch"] == state
+
+
+def test_a_degree_after_than_belongs_to_the_other_thing():
+    fx = _extractor("A longer string vibrates more slowly than a shorter string.")
+    assert [(c.scales, c.sign) for c in fx.contrasts_.covariations] == [(("long", "fast"), -1)]  # not "shorter"
+    X = fx.transform(["a shorter string vibrates faster", "a shorter string vibrates more slowly than a longer one"])
+    assert list(X["ref:long_with_fast"]) == ["present", "negated"]
+    X = _extractor("The string vibrates faster, so the pitch is higher.").transform(
+        ["it vibrates slower so the pitch is lower", "it vibrates faster and the pitch is lower",
+         "the frequency increases so the pitch is higher"])
+    assert list(X["ref:fast_with_pitch"]) == ["present", "negated", "absent"]
+
+
+def test_a_covariation_is_described_in_the_reference_s_words():
+    fx = _extractor("The further the effort is from the pivot, the smaller the effort needed.")
+    assert fx.descriptions_["ref:near_with_effort"] == (
+        'says "further" goes with "smaller effort" (from the reference answer)')
+    assert fx.opposites_["ref:near_with_effort"] == '"further" with "greater effort"'
+    assert fx.contrasts_.statements == []  # "the further the effort": no statement of a thing
+    X = fx.transform(["the closer to the pivot the bigger the effort", "further away means more effort"])
+    assert list(X["ref:near_with_effort"]) == ["present", "negated"]
