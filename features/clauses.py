@@ -4,10 +4,16 @@ reference answers' comparisons (`features.comparisons`) and statements of two th
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import cached_property
+
+from spacy.attrs import LOWER
 from spacy.lang.en.stop_words import STOP_WORDS
 
+from .degrees import degrees
 from .lexicon import MEANINGFUL, is_content
 from .negation import CLAUSE_BREAKS
+from .reading import Analysis
 
 #: Tokens that end a clause: punctuation and the words that start another ("because", "so").
 ENDS = frozenset({",", ";", ".", "!", "?", ":", "(", ")"}) | CLAUSE_BREAKS
@@ -48,3 +54,31 @@ def subject(lowers: list[str], keys: list[str], start: int, end: int) -> tuple[i
 def content(keys: list[str], at) -> tuple[int, ...]:
     """The positions in `at` of content words, "more" and "less" left out."""
     return tuple(j for j in at if is_content(keys[j]) and keys[j] not in _MORE_LESS)
+
+
+@dataclass(frozen=True)
+class Words:
+    """An answer's words as the contrasts read them, worked out once per answer."""
+
+    lowers: list[str]  # lower-case forms
+    keys: list[str]  # with negated antonyms resolved ("not the same" is "different")
+    negated: list[bool]  # denied as written (`denied`)
+
+    @classmethod
+    def of(cls, a: Analysis) -> Words:
+        strings = a.doc.vocab.strings  # one array, no Token object per word
+        return cls([strings[x] for x in a.doc.to_array(LOWER).tolist()], a.text_keys, denied(a))
+
+    @cached_property
+    def degrees(self) -> list[tuple[int, int, str, int]]:
+        """(start, end, scale, sign) of each word of degree (`degrees.degrees`)."""
+        return degrees(self.lowers, self.keys, self.negated)
+
+
+def denied(a: Analysis) -> list[bool]:
+    """Is each word denied, as written: a negation that an opposite later in its scope used
+    up ("not a better conductor": "conductor" read as "insulator") still denies the words
+    before it, unless the word itself took its opposite ("not faster" is "slower")."""
+    if not any(a.negated):  # most answers deny nothing
+        return a.negated
+    return [n and key == written for n, key, written in zip(a.negated, a.text_keys, a.keys)]

@@ -28,15 +28,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .clauses import clause_bounds, content, subject
-from .lexicon import feature_suffix, flips_next, is_content
-from .negation import degree_of
+from .clauses import Words, clause_bounds, content, subject
+from .lexicon import feature_suffix
 from .reading import Analysis
 
 #: Prepositions that can start both things ("in metal than in wood").
 _PREPOSITIONS = frozenset({"in", "on", "at", "through", "for", "with", "to", "from", "of", "along",
                            "by", "into", "onto", "across", "near", "inside", "within"})
-_MORE_LESS = frozenset({"more", "less"})
 
 
 @dataclass(frozen=True)
@@ -68,8 +66,9 @@ def reference_comparisons(analyses: Sequence[Analysis]) -> list[Comparison]:
     apart, each once."""
     out: dict[str, Comparison] = {}
     for a in analyses:
-        lowers = [t.lower_ for t in a.doc]
-        for said in _comparisons(lowers, a.text_keys, denied(a)):
+        words = Words.of(a)
+        lowers = words.lowers
+        for said in _comparisons(words):
             first, second = said.first - said.second, said.second - said.first
             if not first or not second:
                 continue
@@ -82,12 +81,12 @@ def reference_comparisons(analyses: Sequence[Analysis]) -> list[Comparison]:
     return list(out.values())
 
 
-def comparison_states(a: Analysis, comparisons: Sequence[Comparison]) -> list[str]:
+def comparison_states(words: Words, comparisons: Sequence[Comparison]) -> list[str]:
     """"present", "negated" or "absent" for each comparison, in one answer."""
     states = ["absent"] * len(comparisons)
     if not comparisons:
         return states
-    said = _comparisons([t.lower_ for t in a.doc], a.text_keys, denied(a), answer=True)
+    said = _comparisons(words, answer=True)
     for j, c in enumerate(comparisons):
         for s in said:
             if s.degree != c.degree:
@@ -104,24 +103,10 @@ def comparison_states(a: Analysis, comparisons: Sequence[Comparison]) -> list[st
     return states
 
 
-def denied(a: Analysis) -> list[bool]:
-    """Is each word denied, as written: a negation that an opposite later in its scope used
-    up ("not a better conductor": "conductor" read as "insulator") still denies the degree,
-    unless the degree itself took its opposite ("not faster" is "slower")."""
-    return [n and key == written for n, key, written in zip(a.negated, a.text_keys, a.keys)]
-
-
-def _comparisons(lowers: list[str], keys: list[str], negated: list[bool], answer: bool = False) -> list[_Said]:
+def _comparisons(words: Words, answer: bool = False) -> list[_Said]:
+    lowers, keys = words.lowers, words.keys
     out = []
-    i = 0
-    while i < len(keys):
-        found = degree_at(lowers, keys, i)
-        if found is None:
-            i += 1
-            continue
-        end, degree, sign = found
-        if any(negated[i:end]):
-            sign = -sign
+    for i, end, degree, sign in words.degrees:
         start, stop = clause_bounds(lowers, i)
         stop = max(stop, end)
         than = next((j for j in range(end, stop)
@@ -138,29 +123,4 @@ def _comparisons(lowers: list[str], keys: list[str], negated: list[bool], answer
                     first = content(keys, range(shared[-1] + 1, than))
         out.append(_Said(degree, sign, frozenset(keys[j] for j in first), frozenset(keys[j] for j in second),
                          first, second, range(i, end)))
-        i = end
     return out
-
-
-def degree_at(lowers: list[str], keys: list[str], i: int) -> tuple[int, str, int] | None:
-    """(the end of the degree's words, its scale, its sign) for a comparison starting at
-    token i, or None: (i + 1, "fast", -1) for "slower", (i + 2, "dense", -1) for "less
-    dense", (i + 1, "more", 1) for "bigger"."""
-    lower, key = lowers[i], keys[i]
-    if lower in ("better", "worse"):
-        return i + 1, "better", 1 if lower == "better" else -1
-    if lower in _MORE_LESS or (lower == "as" and key == "less"):
-        sign = 1 if key == "more" else -1
-        nxt = i + 1
-        if nxt < len(keys) and is_content(keys[nxt]) and lowers[nxt] != "than":
-            scale, way = degree_of(keys[nxt], compared=True)
-            if flips_next(lower, keys[nxt]):  # "less bright" is read "dim": the "less" is used
-                return nxt + 1, scale, way
-            return nxt + 1, scale, sign * way
-        return nxt, "more", sign
-    if key in _MORE_LESS:  # "bigger", "lower", "increases"
-        return i + 1, "more", 1 if key == "more" else -1
-    if lower.endswith("er") and lower != key and is_content(key) and key.isalpha():  # "faster"
-        scale, way = degree_of(key, compared=True)
-        return i + 1, scale, way
-    return None

@@ -11,8 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from .clauses import Words
 from .comparisons import Comparison, comparison_states, reference_comparisons
 from .covariations import Covariation, covariation_states, reference_covariations
+from .negation import OTHER_OPPOSITES, scale_words
 from .reading import Analysis
 from .similarity import NEGATED_SUFFIX
 from .statements import Statement, reference_statements, statement_states
@@ -49,12 +51,31 @@ class Contrasts:
                 + [(c.name, f'says {c.text} (from the reference answer)', c.reversed_text)
                    for c in self.covariations])
 
+    def __post_init__(self) -> None:
+        # The keys an answer needs for each kind to be found at all: most answers lack
+        # them, and are not read word by word (`Contrasts.states`)
+        self._compared = frozenset(w for c in self.comparisons for w in c.first | c.second)
+        self._stated = frozenset(w for s in self.statements for w in s.thing | s.other_thing) | (
+            frozenset(OTHER_OPPOSITES) if self.statements else frozenset())
+        self._scales = [tuple(scale_words(s) for s in c.scales) for c in self.covariations]
+
     def states(self, a: Analysis) -> list[str]:
         """"present", "negated" or "absent" for each column, in one answer."""
         if not self:
             return []
-        return (comparison_states(a, self.comparisons) + statement_states(a, self.statements)
-                + covariation_states(a, self.covariations))
+        said = set(a.text_keys)
+        words = None
+        out: list[str] = []
+        for found, part, states in ((said & self._compared, self.comparisons, comparison_states),
+                                    (said & self._stated, self.statements, statement_states),
+                                    (any(said & one and said & other for one, other in self._scales),
+                                     self.covariations, covariation_states)):
+            if found:
+                words = words or Words.of(a)
+                out += states(words, part)
+            else:
+                out += ["absent"] * len(part)
+        return out
 
     def keys(self, states: Sequence[str]) -> frozenset[str]:
         """The contrasts an answer makes (`states`), as words for its similarity: "said:NAME",

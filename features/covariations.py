@@ -10,7 +10,7 @@ says both quantities change the way the reference has them go together, negated 
 has one the other way, absent otherwise (not both said in one sentence).
 
 The quantities are the words of degree of one sentence of a reference answer on two scales
-(`comparisons.degree_at`: "longer", "more slowly", "a lower pitch", "the frequency
+(`degrees.degree_at`: "longer", "more slowly", "a lower pitch", "the frequency
 increases"); a word such as "higher" or "increases" measures the noun after it ("a higher
 pitch", "the higher the pitch") or, without one, the noun before it in its clause ("the pitch
 gets higher"). A degree
@@ -24,8 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .clauses import clause_bounds
-from .comparisons import degree_at, denied
+from .clauses import Words, clause_bounds
 from .lexicon import feature_suffix, is_content
 from .opposite_words import opposite_text
 from .reading import Analysis
@@ -60,7 +59,7 @@ def reference_covariations(analyses: Sequence[Analysis]) -> list[Covariation]:
     each pair of scales once."""
     out: dict[tuple[str, str], Covariation] = {}
     for a in analyses:
-        degrees = _degrees(a)
+        degrees = _degrees(Words.of(a))
         for i, one in enumerate(degrees):
             for other in degrees[i + 1:]:
                 if one.sentence != other.sentence or one.scale == other.scale:
@@ -76,13 +75,13 @@ def reference_covariations(analyses: Sequence[Analysis]) -> list[Covariation]:
     return list(out.values())
 
 
-def covariation_states(a: Analysis, covariations: Sequence[Covariation]) -> list[str]:
+def covariation_states(words: Words, covariations: Sequence[Covariation]) -> list[str]:
     """"present", "negated" or "absent" for each covariation, in one answer."""
     states = ["absent"] * len(covariations)
     if not covariations:
         return states
     by_sentence: dict[int, dict[str, set[int]]] = {}
-    for d in _degrees(a):
+    for d in _degrees(words):
         by_sentence.setdefault(d.sentence, {}).setdefault(d.scale, set()).add(d.sign)
     for j, c in enumerate(covariations):
         for signs in by_sentence.values():
@@ -96,28 +95,19 @@ def covariation_states(a: Analysis, covariations: Sequence[Covariation]) -> list
     return states
 
 
-def _degrees(a: Analysis) -> list[_Degree]:
-    lowers = [t.lower_ for t in a.doc]
-    keys, negated = a.text_keys, denied(a)
+def _degrees(words: Words) -> list[_Degree]:
+    lowers, keys = words.lowers, words.keys
+    ends = [j for j, w in enumerate(lowers) if w in _SENTENCE_ENDS]
     out: list[_Degree] = []
-    sentence, i = 0, 0
-    while i < len(keys):
-        if lowers[i] in _SENTENCE_ENDS:
-            sentence += 1
-        found = degree_at(lowers, keys, i)
-        if found is None:
-            i += 1
-            continue
-        end, scale, sign = found
+    for i, end, scale, sign in words.degrees:
         start, _ = clause_bounds(lowers, i)
-        if "than" not in lowers[start:i]:  # after "than": the other thing's
-            if any(negated[i:end]):
-                sign = -sign
-            at = range(i, end)
-            if scale == "more":
-                scale, at = _measured(keys, start, i, end)
-            out.append(_Degree(sentence, scale, sign, " ".join(lowers[j] for j in at), tuple(keys[j] for j in at)))
-        i = end
+        if "than" in lowers[start:i]:  # after "than": the other thing's
+            continue
+        at: Sequence[int] = range(i, end)
+        if scale == "more":
+            scale, at = _measured(keys, start, i, end)
+        sentence = sum(j < i for j in ends)
+        out.append(_Degree(sentence, scale, sign, " ".join(lowers[j] for j in at), tuple(keys[j] for j in at)))
     return out
 
 

@@ -143,6 +143,15 @@ _COMPARED_PAIRS = [("long", "short"), ("heavy", "light"), ("wide", "narrow"), ("
                    ("deep", "shallow"), ("old", "young")]
 
 
+def scale_words(scale: str) -> frozenset[str]:
+    """The keys that say a scale, either way: {"fast", "slow"} for "fast", {"long",
+    "short"} for "long", the scale alone for any other ("pitch")."""
+    for pair in _DEGREE_PAIRS + _COMPARED_PAIRS + [("better", "worse")]:
+        if scale in pair:
+            return frozenset(pair)
+    return frozenset({scale})
+
+
 def degree_of(key: str, compared: bool = False) -> tuple[str, int]:
     """The scale a word of degree measures and which way: ("fast", 1) for "fast", ("fast", -1)
     for "slow", ("more", -1) for "less"; any other word measures its own scale, (key, 1).

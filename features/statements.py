@@ -30,8 +30,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .clauses import ENDS, JOINS, content, subject
-from .comparisons import degree_at
+from .clauses import ENDS, JOINS, Words, content, subject
+from .degrees import degree_at
 from .lexicon import feature_suffix
 from .negation import ANTONYMS, OTHER_OPPOSITES
 from .reading import Analysis
@@ -98,13 +98,13 @@ def reference_statements(analyses: Sequence[Analysis]) -> list[Statement]:
     return list(out.values())
 
 
-def statement_states(a: Analysis, statements: Sequence[Statement]) -> list[str]:
+def statement_states(words: Words, statements: Sequence[Statement]) -> list[str]:
     """"present", "negated" or "absent" for each statement, in one answer."""
     states = ["absent"] * len(statements)
     if not statements:
         return states
-    keys, negated = a.text_keys, a.text_negated
-    clauses = [c for c in _clauses([t.lower_ for t in a.doc], keys) if c.thing and c.said]
+    keys, negated = words.keys, words.negated
+    clauses = [c for c in _clauses(words.lowers, keys) if c.thing and c.said]
     for j, s in enumerate(statements):
         for c in clauses:
             named = {keys[i] for i in c.thing}

@@ -20,6 +20,7 @@ def _extractor(*references: str) -> FeatureExtractor:
     ("metal is a conductor", "absent", "present"), ("metal is not an insulator", "absent", "present"),
     ("metal is an insulator", "absent", "negated"), ("wood is a good conductor", "negated", "absent"),
     ("wood is an insulator and metal is a conductor", "present", "present"),
+    ("metal is not a good conductor", "absent", "negated"), ("wood is not a good conductor", "present", "absent"),
     ("metal is a good insulator", "absent", "absent"),  # as much said of one as of the other
     ("it is an insulator", "absent", "absent"),  # nothing named
 ])

@@ -1,0 +1,55 @@
+"""Words of degree, the comparisons an answer makes: "faster", "more slowly", "less dense",
+"not as dense as", "better", "a lower pitch", "the frequency increases". What the reference
+answers' comparisons and quantities that go together are read from (`comparisons`,
+`covariations`); by word order, on the fallback pipeline and a parsed one alike."""
+
+from __future__ import annotations
+
+from .lexicon import flips_next, is_content
+from .negation import degree_of
+
+_MORE_LESS = frozenset({"more", "less"})
+#: Words that start a degree of their own ("as" is one where "not as dense as" made it "less").
+_STARTS = frozenset({"better", "worse", "more", "less", "as"})
+
+
+def degrees(lowers: list[str], keys: list[str], negated: list[bool]) -> list[tuple[int, int, str, int]]:
+    """(start, end, scale, sign) of each degree of a text, in order, the sign turned where the
+    degree is denied ("does not vibrate faster"). Only the tokens that may start one are
+    looked at: most words of an answer are none."""
+    out = []
+    end = 0
+    for i in [i for i, (lower, key) in enumerate(zip(lowers, keys))
+              if lower in _STARTS or key in _MORE_LESS or (lower[-2:] == "er" and lower != key)]:
+        if i < end:
+            continue
+        found = degree_at(lowers, keys, i)
+        if found is None:
+            continue
+        end, scale, sign = found
+        out.append((i, end, scale, -sign if any(negated[i:end]) else sign))
+    return out
+
+
+def degree_at(lowers: list[str], keys: list[str], i: int) -> tuple[int, str, int] | None:
+    """(the end of the degree's words, its scale, its sign) for a comparison starting at
+    token i, or None: (i + 1, "fast", -1) for "slower", (i + 2, "dense", -1) for "less
+    dense", (i + 1, "more", 1) for "bigger"."""
+    lower, key = lowers[i], keys[i]
+    if lower in ("better", "worse"):
+        return i + 1, "better", 1 if lower == "better" else -1
+    if lower in _MORE_LESS or (lower == "as" and key == "less"):
+        sign = 1 if key == "more" else -1
+        nxt = i + 1
+        if nxt < len(keys) and is_content(keys[nxt]) and lowers[nxt] != "than":
+            scale, way = degree_of(keys[nxt], compared=True)
+            if flips_next(lower, keys[nxt]):  # "less bright" is read "dim": the "less" is used
+                return nxt + 1, scale, way
+            return nxt + 1, scale, sign * way
+        return nxt, "more", sign
+    if key in _MORE_LESS:  # "bigger", "lower", "increases"
+        return i + 1, "more", 1 if key == "more" else -1
+    if lower.endswith("er") and lower != key and is_content(key) and key.isalpha():  # "faster"
+        scale, way = degree_of(key, compared=True)
+        return i + 1, scale, way
+    return None

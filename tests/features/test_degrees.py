@@ -1,0 +1,32 @@
+"""Words of degree (`features.degrees`): the comparisons an answer makes, read by word order."""
+
+from __future__ import annotations
+
+import pytest
+
+from features import FeatureExtractor
+from features.clauses import Words
+from features.nlp import FALLBACK
+from knowledge.schema import Question
+
+_FX = FeatureExtractor(Question(id="q", text="Explain.", reference_answers=("It is faster.",)), model=FALLBACK).fit(["x"])
+
+
+def _degrees(text: str) -> list[tuple[str, str, int]]:
+    words = Words.of(_FX.read([text])[0])
+    return [(" ".join(words.lowers[i:end]), scale, sign) for i, end, scale, sign in words.degrees]
+
+
+@pytest.mark.parametrize("text, found", [
+    ("it vibrates faster", [("faster", "fast", 1)]),
+    ("it vibrates more slowly", [("more slowly", "fast", -1)]),
+    ("it does not vibrate faster", [("faster", "fast", -1)]),  # denied: the other way
+    ("ice is not as dense as water", [("as dense", "dense", -1)]),
+    ("a shorter, lighter string", [("shorter", "long", -1), ("lighter", "heavy", -1)]),  # only as comparisons
+    ("a short string", []), ("the light is on", []),
+    ("a higher pitch and a better conductor", [("higher", "more", 1), ("better", "better", 1)]),
+    ("the bulb is less bright", [("less bright", "bright", -1)]),
+    ("water and other liquids", []), ("the conductor is a wire", []),
+])
+def test_words_of_degree_and_which_way_they_go(text, found):
+    assert _degrees(text) == found
