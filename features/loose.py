@@ -4,7 +4,9 @@ A teacher lists "same electrical state"; a student writes "the electrical states
 terminals are the same". The phrase's content words (lemmas, misspellings mended, see
 `lexicon`) are looked for in every order (up to MAX_PERMUTED words; longer phrases in the
 order written), each at most MAX_GAP tokens from the next, within one clause: no
-punctuation and no word that starts a new clause ("but", "because", ...) between.
+punctuation and no word that starts a new clause ("but", "because", ...) between, and on one
+side of a "than" unless the phrase has one ("wood is a better conductor" is not found in
+"metal is a better conductor than wood").
 
 A phrase that holds a negation cue ("no gap", "not separated") says that its content words
 are denied: it is found where they are ("there isn't any gap", "it is not really
@@ -19,7 +21,7 @@ words of no phrase, which one set test per phrase rules out.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from itertools import islice, product
 
 from .lexicon import is_label_key
@@ -75,6 +77,16 @@ def token_pattern(key: str) -> dict:
     return {"LOWER": key[len(EXACT):]} if key.startswith(EXACT) else {"NORM": key}
 
 
+def than_sides(keys: list[str]) -> list[int]:
+    """For each token, how many "than" come before it: the two things a comparison
+    compares are on its two sides."""
+    out, side = [], 0
+    for key in keys:
+        side += key == "than"
+        out.append(side)
+    return out
+
+
 def clause_ids(keys: list[str]) -> list[int]:
     """The clause each token is in: a new one after punctuation or a clause break, but not
     after the commas of a list of labels ("magnets A, B and C", "A, B, and C": "magnet C" is
@@ -101,6 +113,8 @@ class LooseMatcher:
     def __init__(self, phrases: dict[str, Iterable[tuple[str, ...]]]):
         # (column, content words, whether the phrase holds a cue, in any order?)
         self._phrases: list[tuple[str, tuple[str, ...], frozenset[str], bool, bool]] = []
+        #: by phrase, whether it may take words from both sides of a "than" (it has one)
+        self._across_than: list[bool] = []
         #: by phrase, the places in its content words of those its cue denies (after the cue)
         self._denied: list[frozenset[int]] = []
         for column, keyed in phrases.items():
@@ -114,6 +128,7 @@ class LooseMatcher:
                 if plain:
                     self._phrases.append((column, words, plain, cue, any_order))
                     self._denied.append(_denied_places(keys, words) if cue else frozenset())
+                    self._across_than.append("than" in keys)
         self.words = frozenset(k for _, _, plain, _, _ in self._phrases for k in plain)
         # Each phrase under one of its words, so that an answer looks only at the phrases
         # whose words it may hold.
@@ -136,6 +151,7 @@ class LooseMatcher:
         known = known or {}
         found: dict[str, str] = {}
         clauses: list[int] | None = None
+        sided: Sequence[Hashable] | None = None
         lower: list[str] | None = None
         at: dict[str, list[int]] | None = None
         candidates = sorted(n for w in present for n in self._by_word.get(w, ()))
@@ -145,13 +161,16 @@ class LooseMatcher:
                 continue
             if at is None:
                 clauses = clause_ids(keys)
+                # a phrase without "than" is found on one side of the answer's "than"
+                sided = list(zip(clauses, than_sides(keys))) if "than" in keys else clauses
                 at = {}
                 for i, k in enumerate(keys):
                     if k in present or k in _TO_ALIKE:
                         at.setdefault("to" if k in _TO_ALIKE else k, []).append(i)
             if lower is None and len(plain) < len(words):
                 lower = lowers()
-            state = _phrase_state(words, at, lower, keys if cue else None, negated, clauses,
+            state = _phrase_state(words, at, lower, keys if cue else None, negated,
+                                  clauses if self._across_than[n] else sided,
                                   cue, any_order, prefixed, self._denied[n])
             if state is not None and found.get(column) != PRESENT:
                 found[column] = state
@@ -159,13 +178,14 @@ class LooseMatcher:
 
 
 def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[str] | None,
-                  keys: list[str] | None, negated: list[bool], clauses: list[int], cue: bool,
+                  keys: list[str] | None, negated: list[bool], clauses: Sequence[Hashable], cue: bool,
                   any_order: bool, prefixed: frozenset[int] = frozenset(),
                   denied_places: frozenset[int] = frozenset()) -> str | None:
     """present/negated if the phrase is found, None if not: present wins over negated; a
     phrase with a cue is found (present) only where its words are denied by a cue just
     before them (`keys`; "there isn't any gap", not "it never stops accelerating") or by
-    their own prefix (`prefixed`: "non-magnetic"). `at`: where each word of the answer is."""
+    their own prefix (`prefixed`: "non-magnetic"). `at`: where each word of the answer is;
+    `clauses`: which part of the answer each token is in (clause, and side of a "than")."""
     places = []
     for word in words:
         if word.startswith(EXACT):

@@ -84,3 +84,17 @@ def test_a_label_in_a_list_with_commas_is_said_with_the_lists_noun():
         ["magnets A, B and C are in the field", "magnet A is strong, C is weak", "magnets A, B, and C"])
     assert list(X["concept:magnet_b"]) == ["present", "absent", "present"]
     assert list(X["concept:magnet_c"]) == ["present", "absent", "present"]  # a clause of its own: no noun
+
+
+def test_a_phrase_is_found_on_one_side_of_a_than():
+    # a teacher's wrong idea "wood is a better conductor" was found in the right answer
+    # "metal is a better conductor than wood": its words, in another order
+    q = Question(id="spoons", text="Why does the metal spoon get hot first?",
+                 reference_answers=("Metal is a better conductor of heat than wood.",),
+                 concepts=(Concept("better_than_wood", ("better than wood",)),),
+                 misconceptions=(Misconception("wood_better", ("wood conducts better", "wood is a better conductor")),))
+    answers = ["metal is a better conductor than wood", "metal conducts heat better than wood",
+               "wood is a better conductor than metal", "wood conducts heat better", "the wood is better"]
+    X = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform(answers)
+    assert list(X["misconception:wood_better"]) == ["absent", "absent", "present", "present", "absent"]
+    assert list(X["concept:better_than_wood"]) == ["present", "present", "absent", "absent", "absent"]
