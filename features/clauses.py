@@ -51,6 +51,33 @@ def subject(lowers: list[str], keys: list[str], start: int, end: int) -> tuple[i
     return tuple(run)
 
 
+#: Words between a thing and what is said of it ("like poles always repel").
+_ADVERBS = frozenset({"also", "always", "still", "often", "only", "then", "just", "really", "both",
+                      "all", "usually", "never", "now"})
+#: Words that start a predicate though they say nothing themselves ("bulb C is ...", "poles
+#: don't attract", "it can ...").
+_LINKING = frozenset({"be", "have", "do", "not", "can", "could", "will", "would", "shall", "should",
+                      "may", "might", "must"})
+#: Words after a thing that go on naming it ("the side of the battery", "a switch for ...").
+_NAMING_ON = frozenset({"of", "with", "for", "that", "which", "who", "in", "on", "at", "to", "from", "by",
+                        "between", "through", "across", "along", "into", "onto", "towards", "toward",
+                        "within", "around", "behind", "beyond", "over", "under", "above", "below",
+                        "before", "after", "against", "off", "up", "down", "out", "near", "'s"})
+
+
+def states_something(lowers: list[str], keys: list[str], start: int, end: int) -> bool:
+    """Does the text from start to end name a thing and say something of it with a verb
+    ("like poles repel", "bulb C is in a closed path", "poles don't attract"), rather than
+    name things only ("the negative side of the battery", "a switch for the bulb")?"""
+    thing = subject(lowers, keys, start, end)
+    if not thing:
+        return False
+    j = thing[-1] + 1
+    while j < end and keys[j] in _ADVERBS:
+        j += 1
+    return j < end and (keys[j] in _LINKING or (is_content(keys[j]) and lowers[j] not in _NAMING_ON))
+
+
 def content(keys: list[str], at) -> tuple[int, ...]:
     """The positions in `at` of content words, "more" and "less" left out."""
     return tuple(j for j in at if is_content(keys[j]) and keys[j] not in _MORE_LESS)

@@ -6,7 +6,10 @@ terminals are the same". The phrase's content words (lemmas, misspellings mended
 order written), each at most MAX_GAP tokens from the next, within one clause: no
 punctuation and no word that starts a new clause ("but", "because", ...) between, and on one
 side of a "than" unless the phrase has one ("wood is a better conductor" is not found in
-"metal is a better conductor than wood").
+"metal is a better conductor than wood"). Two statements joined by "and", "or", "but",
+"whereas" or "while" are two clauses where each names a thing and says something of it
+("like poles repel and unlike poles attract" says no "unlike poles repel"; "terminal 1 and
+the positive terminal are separated" is one).
 
 A phrase that holds a negation cue ("no gap", "not separated") says that its content words
 are denied: it is found where they are ("there isn't any gap", "it is not really
@@ -24,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from itertools import islice, product
 
+from .clauses import ENDS, JOINS, states_something
 from .lexicon import is_label_key
 from .negation import CLAUSE_BREAKS, CUES, FUNCTION_LEMMAS
 
@@ -87,17 +91,33 @@ def than_sides(keys: list[str]) -> list[int]:
     return out
 
 
-def clause_ids(keys: list[str]) -> list[int]:
+def clause_ids(keys: list[str], lowers: list[str] | None = None) -> list[int]:
     """The clause each token is in: a new one after punctuation or a clause break, but not
     after the commas of a list of labels ("magnets A, B and C", "A, B, and C": "magnet C" is
-    said)."""
+    said); with the tokens' lower-case forms (`lowers`), also after an "and" between two
+    statements (`statement_joins`)."""
+    joins = statement_joins(lowers, keys) if lowers is not None else frozenset()
     out, clause = [], 0
     for i, key in enumerate(keys):
-        if key in CLAUSE_BREAKS or not any(c.isalnum() for c in key):
+        if key in CLAUSE_BREAKS or not any(c.isalnum() for c in key) or i in joins:
             if not (key == "," and 0 < i and is_label_key(keys[i - 1]) and _label_follows(keys, i + 1)):
                 clause += 1
         out.append(clause)
     return out
+
+
+def statement_joins(lowers: list[str], keys: list[str]) -> frozenset[int]:
+    """The "and", "or", "but", "whereas" and "while" that join two statements: the words
+    on each side, up to the next join or clause end, name a thing and say something of it
+    (`clauses.states_something`): "like poles repel | and unlike poles attract", not
+    "terminal 1 and the positive terminal are separated", "A is connected to B and C" nor
+    "in a closed path with a battery and a switch"."""
+    if JOINS.isdisjoint(lowers):
+        return frozenset()
+    bounds = [-1, *(j for j, w in enumerate(lowers) if w in ENDS or w in JOINS), len(lowers)]
+    said = [states_something(lowers, keys, start + 1, end) for start, end in zip(bounds, bounds[1:])]
+    return frozenset(bounds[k + 1] for k in range(len(said) - 1)
+                     if lowers[bounds[k + 1]] in JOINS and said[k] and said[k + 1])
 
 
 def _label_follows(keys: list[str], i: int) -> bool:
@@ -160,7 +180,9 @@ class LooseMatcher:
             if PRESENT in (found.get(column), known.get(column)) or not plain <= present:
                 continue
             if at is None:
-                clauses = clause_ids(keys)
+                if lower is None and not JOINS.isdisjoint(keys):
+                    lower = lowers()
+                clauses = clause_ids(keys, lower)
                 # a phrase without "than" is found on one side of the answer's "than"
                 sided = list(zip(clauses, than_sides(keys))) if "than" in keys else clauses
                 at = {}

@@ -98,3 +98,23 @@ def test_a_phrase_is_found_on_one_side_of_a_than():
     X = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform(answers)
     assert list(X["misconception:wood_better"]) == ["absent", "absent", "present", "present", "absent"]
     assert list(X["concept:better_than_wood"]) == ["present", "present", "absent", "absent", "absent"]
+
+
+def test_a_phrase_takes_no_words_from_two_statements_joined_by_and():
+    # the best answer "like poles repel and unlike poles attract" held the teacher's wrong
+    # idea "unlike poles repel": "unlike poles" from one statement, "repel" from the other
+    q = Question(id="magnets", text="Why do the magnets push apart?",
+                 reference_answers=("Like poles repel and unlike poles attract.",),
+                 concepts=(Concept("like_repel", ("like poles repel",)),
+                           Concept("in_path", ("bulb in a closed path with a switch",)),
+                           Concept("sides", ("positive side and negative side",))),
+                 misconceptions=(Misconception("unlike_repel", ("unlike poles repel",)),))
+    answers = ["like poles repel and unlike poles attract", "unlike poles attract while like poles repel",
+               "unlike poles repel", "like and unlike poles repel",
+               "the bulb must be in a closed path with a battery and a switch",
+               "the positive side of the battery and the negative side of the battery"]
+    X = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform(answers)
+    assert list(X["misconception:unlike_repel"]) == ["absent", "absent", "present", "present", "absent", "absent"]
+    assert list(X["concept:like_repel"]) == ["present", "present", "absent", "absent", "absent", "absent"]
+    # "and" inside a list of things joins no two statements
+    assert list(X["concept:in_path"])[4] == "present" and list(X["concept:sides"])[5] == "present"
