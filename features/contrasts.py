@@ -32,12 +32,26 @@ class Contrasts:
     statements: list[Statement] = field(default_factory=list)
     covariations: list[Covariation] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        # The keys an answer needs for each kind to be found at all: most answers lack
+        # them, and are not read word by word (`Contrasts.states`)
+        self._compared = frozenset(w for c in self.comparisons for w in c.first | c.second)
+        self._stated = frozenset(w for s in self.statements for w in s.thing | s.other_thing) | (
+            frozenset(OTHER_OPPOSITES) if self.statements else frozenset())
+        self._scales = [tuple(scale_words(s) for s in c.scales) for c in self.covariations]
+        self._names = [name for name, _, _ in self.columns()]
+
     @classmethod
     def of(cls, reference: Sequence[Analysis]) -> Contrasts:
-        """The contrasts of the reference answers, read as answers are (names never clash:
-        "than", "is" and "with" tell them apart)."""
-        return cls(reference_comparisons(reference), reference_statements(reference),
-                   reference_covariations(reference))
+        """The contrasts of the reference answers, read as answers are; a contrast whose
+        column name another already has is left out (each has at least three words, so no
+        reference phrase or term has one)."""
+        seen: set[str] = set()
+        parts = []
+        for found in (reference_comparisons(reference), reference_statements(reference),
+                      reference_covariations(reference)):
+            parts.append([c for c in found if not (c.name in seen or seen.add(c.name))])
+        return cls(*parts)
 
     def __bool__(self) -> bool:
         return bool(self.comparisons or self.statements or self.covariations)
@@ -50,14 +64,6 @@ class Contrasts:
                    for s in self.statements]
                 + [(c.name, f'says {c.text} (from the reference answer)', c.reversed_text)
                    for c in self.covariations])
-
-    def __post_init__(self) -> None:
-        # The keys an answer needs for each kind to be found at all: most answers lack
-        # them, and are not read word by word (`Contrasts.states`)
-        self._compared = frozenset(w for c in self.comparisons for w in c.first | c.second)
-        self._stated = frozenset(w for s in self.statements for w in s.thing | s.other_thing) | (
-            frozenset(OTHER_OPPOSITES) if self.statements else frozenset())
-        self._scales = [tuple(scale_words(s) for s in c.scales) for c in self.covariations]
 
     def states(self, a: Analysis) -> list[str]:
         """"present", "negated" or "absent" for each column, in one answer."""
@@ -80,6 +86,5 @@ class Contrasts:
     def keys(self, states: Sequence[str]) -> frozenset[str]:
         """The contrasts an answer makes (`states`), as words for its similarity: "said:NAME",
         marked negated (`similarity.NEGATED_SUFFIX`) the other way round."""
-        names = [name for name, _, _ in self.columns()]
         return frozenset(KEY_PREFIX + name + ("" if state == "present" else NEGATED_SUFFIX)
-                         for name, state in zip(names, states) if state != "absent")
+                         for name, state in zip(self._names, states) if state != "absent")

@@ -73,29 +73,41 @@ def reference_statements(analyses: Sequence[Analysis]) -> list[Statement]:
     differ in what they say, each once."""
     out: dict[str, Statement] = {}
     for a in analyses:
-        lowers = [t.lower_ for t in a.doc]
-        keys = a.text_keys
+        lowers, keys = Words.of(a).lowers, a.text_keys
         clauses = _clauses(lowers, keys)
-        pairs = [(one, other) for first, second in zip(clauses, clauses[1:]) if second.joined
-                 for one, other in ((first, second), (second, first))]
-        for one, other in pairs:
-            if not (one.thing and one.said and other.thing and other.said):
-                continue
-            thing, other_thing = _only(one.thing, other.thing, keys)
-            says, other_says = _only(one.said, other.said, keys)
-            shared = ({keys[i] for i in (*one.thing, *one.said)} & {keys[i] for i in (*other.thing, *other.said)}
-                      or _LINKS & _words(keys, one) & _words(keys, other))
-            parallel = 0 < len(says) <= _MOST_DIFFERENT and 0 < len(other_says) <= _MOST_DIFFERENT and shared
-            apart = not (thing & {keys[i] for i in other.said} or other_thing & {keys[i] for i in one.said})
-            if thing - _NAME_NOTHING and other_thing - _NAME_NOTHING and parallel and apart and not (
-                    _compares(lowers, keys, one) or _compares(lowers, keys, other)):
-                name = feature_suffix((*sorted(thing), "is", *sorted(says)))
-                text = " ".join(lowers[j] for j in range(one.thing[0], one.said[-1] + 1))
-                crossed = " ".join(lowers[j] for j in range(one.thing[0], one.thing[-1] + 1)) + " " + " ".join(
-                    lowers[j] for j in range(other.thing[-1] + 1, other.said[-1] + 1))
-                out.setdefault(name, Statement(name, frozenset(thing), frozenset(says), frozenset(other_thing),
-                                               frozenset(other_says), text, crossed))
+        for first, second in zip(clauses, clauses[1:]):
+            if second.joined:
+                for one, other in ((first, second), (second, first)):
+                    statement = _statement(one, other, lowers, keys)
+                    if statement is not None:
+                        out.setdefault(statement.name, statement)
     return list(out.values())
+
+
+def _statement(one: _Clause, other: _Clause, lowers: list[str], keys: list[str]) -> Statement | None:
+    """What `one` says of its thing against `other`, side by side, if the two are parallel
+    statements of two things (see the module docstring); None if not."""
+    if not (one.thing and one.said and other.thing and other.said):
+        return None
+    if _compares(lowers, keys, one) or _compares(lowers, keys, other):
+        return None  # "the further the effort is ...": quantities that go together
+    thing, other_thing = _only(one.thing, other.thing, keys)
+    says, other_says = _only(one.said, other.said, keys)
+    if not (thing - _NAME_NOTHING and other_thing - _NAME_NOTHING):
+        return None
+    if not (0 < len(says) <= _MOST_DIFFERENT and 0 < len(other_says) <= _MOST_DIFFERENT):
+        return None
+    if not ({keys[i] for i in (*one.thing, *one.said)} & {keys[i] for i in (*other.thing, *other.said)}
+            or _LINKS & _words(keys, one) & _words(keys, other)):
+        return None  # nothing shared: no two statements of one pattern
+    if thing & {keys[i] for i in other.said} or other_thing & {keys[i] for i in one.said}:
+        return None  # the one's thing is said of the other: no two things apart
+    name = feature_suffix((*sorted(thing), "is", *sorted(says)))
+    text = " ".join(lowers[j] for j in range(one.thing[0], one.said[-1] + 1))
+    crossed = " ".join(lowers[j] for j in range(one.thing[0], one.thing[-1] + 1)) + " " + " ".join(
+        lowers[j] for j in range(other.thing[-1] + 1, other.said[-1] + 1))
+    return Statement(name, frozenset(thing), frozenset(says), frozenset(other_thing), frozenset(other_says),
+                     text, crossed)
 
 
 def statement_states(words: Words, statements: Sequence[Statement]) -> list[str]:
