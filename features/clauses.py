@@ -34,8 +34,9 @@ def clause_bounds(lowers: list[str], i: int) -> tuple[int, int]:
 
 def subject(lowers: list[str], keys: list[str], start: int, end: int) -> tuple[int, ...]:
     """The first thing a clause names: its first content word and the plain ones right after
-    it, up to a word with an ending ("metal" in "metal conducts heat", "steel ball" in "the
-    steel ball falls"; not the verb, whose words are no thing). After a word such as "same"
+    it, up to a word with an ending or a preposition ("metal" in "metal conducts heat", "steel
+    ball" in "the steel ball falls", "pressure" in "the pressure on the snow"; not the verb,
+    whose words are no thing). After a word such as "same"
     or "one" the noun may have one ("like poles" is "same poles")."""
     first = next((j for j in range(start, end) if is_content(keys[j]) and keys[j] not in _MORE_LESS), None)
     if first is None:
@@ -43,7 +44,7 @@ def subject(lowers: list[str], keys: list[str], start: int, end: int) -> tuple[i
     run = [first]
     for j in range(first + 1, end):
         ending = keys[j] != lowers[j] and lowers[j].endswith(("s", "ed", "ing"))
-        if not is_content(keys[j]) or (ending and keys[j - 1] not in _BEFORE_NOUNS):
+        if not is_content(keys[j]) or lowers[j] in NAMING_ON or (ending and keys[j - 1] not in _BEFORE_NOUNS):
             break
         run.append(j)
         if ending:  # "like poles | repel"
@@ -59,7 +60,7 @@ _ADVERBS = frozenset({"also", "always", "still", "often", "only", "then", "just"
 _LINKING = frozenset({"be", "have", "do", "not", "can", "could", "will", "would", "shall", "should",
                       "may", "might", "must"})
 #: Words after a thing that go on naming it ("the side of the battery", "a switch for ...").
-_NAMING_ON = frozenset({"of", "with", "for", "that", "which", "who", "in", "on", "at", "to", "from", "by",
+NAMING_ON = frozenset({"of", "with", "for", "that", "which", "who", "in", "on", "at", "to", "from", "by",
                         "between", "through", "across", "along", "into", "onto", "towards", "toward",
                         "within", "around", "behind", "beyond", "over", "under", "above", "below",
                         "before", "after", "against", "off", "up", "down", "out", "near", "'s"})
@@ -75,7 +76,7 @@ def states_something(lowers: list[str], keys: list[str], start: int, end: int) -
     j = thing[-1] + 1
     while j < end and keys[j] in _ADVERBS:
         j += 1
-    return j < end and (keys[j] in _LINKING or (is_content(keys[j]) and lowers[j] not in _NAMING_ON))
+    return j < end and (keys[j] in _LINKING or (is_content(keys[j]) and lowers[j] not in NAMING_ON))
 
 
 def content(keys: list[str], at) -> tuple[int, ...]:

@@ -12,8 +12,8 @@ has one the other way, absent otherwise (not both said in one sentence).
 The quantities are the words of degree of one sentence of a reference answer on two scales
 (`degrees.degree_at`: "longer", "more slowly", "a lower pitch", "the frequency
 increases"); a word such as "higher" or "increases" measures the noun after it ("a higher
-pitch", "the higher the pitch") or, without one, the noun before it in its clause ("the pitch
-gets higher"). A degree
+pitch", "the higher the pitch", "more of the light") or, without one, the thing its clause
+names before it ("the pitch gets higher", "the time for one swing increases"). A degree
 after "than" belongs to the other thing of a comparison and does not count. A denied degree
 ("does not vibrate faster") counts the other way. Read by word order, on the fallback
 pipeline and a parsed one alike.
@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .clauses import Words, clause_bounds
+from .clauses import NAMING_ON, Words, clause_bounds
 from .lexicon import feature_suffix, is_content
 from .opposite_words import opposite_text
 from .reading import Analysis
@@ -32,6 +32,8 @@ from .reading import Analysis
 _SENTENCE_ENDS = frozenset({".", "!", "?", ";"})
 _MORE_LESS = frozenset({"more", "less"})
 _ARTICLES = frozenset({"the", "a", "an", "its", "their"})
+#: Words that make a degree stronger and name nothing ("much greater", "far bigger").
+_INTENSIFIERS = frozenset({"much", "many", "far", "even", "lot", "bit", "way"})
 
 
 @dataclass(frozen=True)
@@ -105,21 +107,44 @@ def _degrees(words: Words) -> list[_Degree]:
             continue
         at: Sequence[int] = range(i, end)
         if scale == "more":
-            scale, at = _measured(keys, start, i, end)
+            scale, at = _measured(lowers, keys, start, i, end)
         sentence = sum(j < i for j in ends)
         out.append(_Degree(sentence, scale, sign, " ".join(lowers[j] for j in at), tuple(keys[j] for j in at)))
     return out
 
 
-def _measured(keys: list[str], start: int, i: int, end: int) -> tuple[str, Sequence[int]]:
+def _measured(lowers: list[str], keys: list[str], start: int, i: int, end: int) -> tuple[str, Sequence[int]]:
     """The noun a "higher" or an "increases" (tokens i to end) measures, and the tokens that
-    say it: the noun after it ("a higher pitch") or, without one, the last before it in its
-    clause ("the pitch gets higher")."""
-    after = end + 1 if end + 1 < len(keys) and keys[end] in _ARTICLES else end  # "the lower the pitch"
+    say it: the noun after it ("a higher pitch", "the higher the pitch", "more of the light")
+    or, without one, the noun before it (`_noun_before`: "the pitch gets higher", "the time
+    for one swing increases", "the air resistance is much greater")."""
+    after = end
+    if after < len(keys) and keys[after] == "of":  # "blocks more of the light"
+        after += 1
+    if after + 1 < len(keys) and keys[after] in _ARTICLES:
+        after += 1
     if after < len(keys) and is_content(keys[after]) and keys[after] not in _MORE_LESS and keys[after] != "than":
         return keys[after], [*range(i, end), after]
-    before = next((j for j in range(i - 1, start - 1, -1) if is_content(keys[j]) and keys[j] not in _MORE_LESS),
-                  None)
-    if before is None:
+    noun = _noun_before(lowers, keys, start, i)
+    if noun is None:
         return "more", range(i, end)
-    return keys[before], [before, *range(i, end)]
+    return keys[noun], [noun, *range(i, end)]
+
+
+def _noun_before(lowers: list[str], keys: list[str], start: int, i: int) -> int | None:
+    """The last content word before token i in its clause (not "much" in "much greater"),
+    or, where it ends a phrase after a preposition ("the time for one swing", "the pressure
+    on the snow"), the word before the preposition."""
+    noun = next((j for j in range(i - 1, start - 1, -1)
+                 if is_content(keys[j]) and keys[j] not in _MORE_LESS and keys[j] not in _INTENSIFIERS
+                 and lowers[j] not in NAMING_ON), None)
+    if noun is None:
+        return None
+    for j in range(noun - 1, max(start, noun - 3) - 1, -1):
+        if lowers[j] in NAMING_ON:
+            head = next((k for k in range(j - 1, start - 1, -1) if is_content(keys[k]) and lowers[k] not in NAMING_ON),
+                        None)
+            return noun if head is None else head
+        if is_content(keys[j]) and keys[j] not in ("one", "two"):
+            break
+    return noun

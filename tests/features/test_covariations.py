@@ -51,3 +51,16 @@ def test_a_covariation_is_described_in_the_reference_s_words():
     assert fx.contrasts_.statements == []  # "the further the effort": no statement of a thing
     X = fx.transform(["the closer to the pivot the bigger the effort", "further away means more effort"])
     assert list(X["ref:near_with_effort"]) == ["present", "negated"]
+
+
+@pytest.mark.parametrize("reference, scales", [
+    ("The time for one swing increases, because a longer pendulum swings more slowly.",
+     {("time", "long"), ("time", "fast"), ("long", "fast")}),
+    ("A larger area means the pressure on the snow is less.", {("area", "pressure")}),
+    ("The air resistance is much greater, so the speed is lower.", {("resistance", "speed")}),
+    ("The shadow gets bigger because the ball blocks more of the light.", {("shadow", "light")}),
+])
+def test_a_higher_or_an_increases_measures_its_noun(reference, scales):
+    # "the time for one swing increases" measured the swing, "the pressure on the snow is
+    # less" the snow and "much greater" the word "much"
+    assert {c.scales for c in _extractor(reference).contrasts_.covariations} == scales
