@@ -161,6 +161,8 @@ def degree_of(key: str, compared: bool = False) -> tuple[str, int]:
         if key in (high, low):
             return high, 1 if key == high else -1
     return key, 1
+
+
 #: Opposites besides the antonym, for saying a word negated only (not for reading "not X"):
 #: "opposite poles" denies "same poles" as "different poles" does, and back.
 OTHER_OPPOSITES = {"same": ("opposite",), "opposite": ("same",)}
