@@ -58,7 +58,7 @@ class Contrasts:
 
     def columns(self) -> list[tuple[str, str, str]]:
         """(feature name part, description, the text said the other way round), in column order."""
-        return ([(c.name, f'says "{c.text}" (a comparison of the reference answer)', f'"{c.reversed_text}"')
+        return ([(c.name, f'says "{c.text}" (from the reference answer)', f'"{c.reversed_text}"')
                  for c in self.comparisons]
                 + [(s.name, f'says "{s.text}" (from the reference answer)', f'"{s.crossed_text}"')
                    for s in self.statements]

@@ -53,7 +53,7 @@ def test_less_and_not_as_compare_the_other_way(answer, state):
 def test_the_comparison_is_described_as_written_and_its_reverse_too():
     fx = _extractor("A steel ball falls faster than a feather.")
     column = "ref:ball_steel_fast_than_feather"
-    assert fx.descriptions_[column] == 'says "steel ball faster than feather" (a comparison of the reference answer)'
+    assert fx.descriptions_[column] == 'says "steel ball faster than feather" (from the reference answer)'
     assert fx.opposites_[column] == '"feather faster than steel ball"'
     X = fx.transform(["the feather falls slower than the steel ball", "the feather falls faster", "a ball falls"])
     assert list(X[column]) == ["present", "negated", "absent"]

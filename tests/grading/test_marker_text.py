@@ -7,12 +7,15 @@ from pathlib import Path
 
 import pytest
 
+from features import FeatureExtractor
+from features.nlp import FALLBACK
 from grader.confold.rules import Literal as L
 from grader.confold.rules import Rule
 from grader.exams.exam_io import read_marked_answers
 from grader.grading.marker_text import MarkerWords, mark_words, negative
 from grader.grading.model import GradingModel
 from knowledge import load_question
+from knowledge.schema import Question
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_data" / "vertical_throw"
 #: what text meant for people must not hold: feature names, mark suffixes, the learner's verdicts,
@@ -210,3 +213,16 @@ def test_a_value_bounded_on_both_sides_is_one_range():
     assert words().rule_text(strict) == "0 marks if gives the acceleration at the top above -0.1 and below 0.1 m/s^2"
     one_side = Rule("0", (L("value:acceleration", ">", -0.1), L("value:acceleration", ">", 3.0)))
     assert words().rule_text(one_side).count("gives the acceleration") == 2
+
+
+def test_a_condition_on_a_comparison_reads_as_the_reference_wrote_it():
+    # 'says "wood better than metal" (or says "metal better than wood" (a comparison of the
+    # reference answer) with a negation)': the comparison's column kept where its words came
+    # from inside the alternative, where a reference word's does not
+    question = Question("spoons", "Which spoon's handle gets hot first, and why?",
+                        ("Metal is a better conductor of heat than wood.",), marks=("incorrect", "correct"))
+    fx = FeatureExtractor(question, model=FALLBACK).fit(["x"])
+    words = MarkerWords(question, fx.descriptions_, opposites=fx.opposites_)
+    assert words.phrase(L("ref:metal_better_than_wood", "==", "negated")) == (
+        'says "wood better than metal" (or says "metal better than wood" with a negation)')
+    assert words.phrase(L("ref:metal_better_than_wood", "==", "present")) == 'says "metal better than wood"'

@@ -92,3 +92,4 @@ def test_a_word_that_says_nothing_alone_is_no_reason():
     restating = model.extractor.question_restatements()
     assert "ref:than" in restating and "ref:than_wood" in restating and "ref:conduct" not in restating
     assert unsensible_rules(model, ["incorrect"]) == []
+
