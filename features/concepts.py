@@ -262,8 +262,8 @@ _UNIT_GLUE = frozenset("/^*·")
 def opposite_phrases(phrases: dict[str, list[tuple[str, ...]]]
                      ) -> dict[str, list[tuple[str, ...]]]:
     """For each phrase with a word that has an antonym, the phrase with the antonym:
-    saying "different path" is saying ref:same_path negated ("opposite path" too,
-    `negation.OTHER_OPPOSITES`)."""
+    saying "different path" (or "opposite path", the same key) is saying ref:same_path
+    negated."""
     out: dict[str, list[tuple[str, ...]]] = {}
     for column, keyed in phrases.items():
         for keys in keyed:

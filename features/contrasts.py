@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from .clauses import Words
 from .comparisons import Comparison, comparison_states, reference_comparisons
 from .covariations import Covariation, covariation_states, reference_covariations
-from .negation import OTHER_OPPOSITES, scale_words
+from .negation import scale_words
 from .reading import Analysis
 from .similarity import NEGATED_SUFFIX
 from .statements import Statement, reference_statements, statement_states
@@ -36,8 +36,7 @@ class Contrasts:
         # The keys an answer needs for each kind to be found at all: most answers lack
         # them, and are not read word by word (`Contrasts.states`)
         self._compared = frozenset(w for c in self.comparisons for w in c.first | c.second)
-        self._stated = frozenset(w for s in self.statements for w in s.thing | s.other_thing) | (
-            frozenset(OTHER_OPPOSITES) if self.statements else frozenset())
+        self._stated = frozenset(w for s in self.statements for w in s.thing | s.other_thing)
         self._scales = [tuple(scale_words(s) for s in c.scales) for c in self.covariations]
         self._names = [name for name, _, _ in self.columns()]
 

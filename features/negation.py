@@ -163,20 +163,13 @@ def degree_of(key: str, compared: bool = False) -> tuple[str, int]:
     return key, 1
 
 
-#: Opposites besides the antonym, for saying a word negated only (not for reading "not X"):
-#: "opposite poles" denies "same poles" as "different poles" does, and back.
-OTHER_OPPOSITES = {"same": ("opposite",), "opposite": ("same",)}
-
-
 def antonym_phrases(keys: tuple[str, ...]) -> list[tuple[str, ...]]:
-    """The phrase with its first word that has an opposite swapped for each of its opposites
-    (the antonym first): "different path" and "opposite path" for "same path"; [] for a
-    phrase with no such word."""
-    i = next((i for i, k in enumerate(keys) if k in ANTONYMS or k in OTHER_OPPOSITES), None)
+    """The phrase with its first word that has an opposite swapped for it: "different path"
+    for "same path"; [] for a phrase with no such word."""
+    i = next((i for i, k in enumerate(keys) if k in ANTONYMS), None)
     if i is None:
         return []
-    others = ((ANTONYMS[keys[i]],) if keys[i] in ANTONYMS else ()) + OTHER_OPPOSITES.get(keys[i], ())
-    return [keys[:i] + (o,) + keys[i + 1:] for o in others]
+    return [keys[:i] + (ANTONYMS[keys[i]],) + keys[i + 1:]]
 
 
 def resolve_negations(keys: list[str], scopes: list[list[int]]) -> list[bool]:

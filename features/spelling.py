@@ -40,7 +40,8 @@ NUMBER_KEYS = {w: str(i) for i, w in enumerate(
 #: "the force decreases", "the shadow grows" and "it lowers the pressure" (keys: "increases"
 #: and "rises" by their lemma; "goes up" and "less bright" are read in context,
 #: `lexicon.reword_in_context`). "vibrates quicker", "more quickly" and "faster" are
-#: one key too, and "the angles are equal" and "the angles are the same"; "the mass changes"
+#: one key too, and "the angles are equal" and "the angles are the same", "opposite poles" and
+#: "different poles" (whose opposite is "the same poles"); "the mass changes"
 #: says it is different (so "does not change" and "no change" say "the same"), and "remains"
 #: is "stays". "closer" is "nearer", never the verb "close" (whose opposite is "open"). "the
 #: force is halved" is "half
@@ -51,6 +52,7 @@ SYNONYM_KEYS = {**{w: "more" for w in ("big", "bigger", "biggest", "large", "lar
                 **{w: "less" for w in ("small", "low", "lower", "fewer", "decrease", "reduce", "shrink")},
                 **{w: "fast" for w in ("quick", "quicker", "quickest", "quickly", "rapid", "rapidly")},
                 "slowly": "slow", "equal": "same", "identical": "same", "alike": "same", "change": "different",
+                "opposite": "different",
                 "remain": "stay",
                 "closer": "near", "closest": "near", "halve": "half", "double": "twice", "×": "time"}
 #: Prefixes that make another word: a word with one is never a slip for the word without it

@@ -33,7 +33,6 @@ from dataclasses import dataclass
 from .clauses import ENDS, JOINS, Words, content, subject
 from .degrees import degree_at
 from .lexicon import feature_suffix
-from .negation import ANTONYMS, OTHER_OPPOSITES
 from .reading import Analysis
 
 
@@ -120,7 +119,6 @@ def statement_states(words: Words, statements: Sequence[Statement]) -> list[str]
     for j, s in enumerate(statements):
         for c in clauses:
             named = {keys[i] for i in c.thing}
-            named |= {ANTONYMS[o] for k in named for o in OTHER_OPPOSITES.get(k, ()) if o in ANTONYMS}
             if not named & s.thing or named & s.other_thing:
                 continue
             own = sum(keys[i] in (s.other_says if negated[i] else s.says) for i in c.said)

@@ -404,8 +404,13 @@ def test_opposite_denies_the_reference_s_same_as_different_does():
     X = rows(q, ["opposite poles repel", "different poles repel", "the same poles repel", "the poles repel"])
     assert list(X["ref:same_pole"]) == ["negated", "negated", "present", "absent"]
     q = Question(id="charges", text="Why do the balloons attract?", reference_answers=("They have opposite charges.",))
-    X = rows(q, ["they have the same charge", "they have opposite charges", "they are charged"])
-    assert list(X["ref:opposite_charge"]) == ["negated", "present", "absent"]
+    X = rows(q, ["they have the same charge", "they have opposite charges", "they are charged",
+                 "they have different charges", "unlike charges"])
+    # "opposite" and "different" are one key ("unlike charges" and "different charges" were
+    # no "opposite charges"); the column is named by the key, described as written
+    assert list(X["ref:different_charge"]) == ["negated", "present", "absent", "present", "present"]
+    assert FeatureExtractor(q, model=FALLBACK).fit(["x"]).descriptions_["ref:different_charge"].startswith(
+        'mentions "opposite charges"')
 
 
 @pytest.mark.parametrize("answer, state", [
