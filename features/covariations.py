@@ -69,12 +69,24 @@ def reference_covariations(analyses: Sequence[Analysis]) -> list[Covariation]:
                 scales = (one.scale, other.scale)
                 if scales in out or scales[::-1] in out:
                     continue
-                turned = opposite_text(other.text, other.keys)
+                turned = _turned(other.text, other.keys)
                 out[scales] = Covariation(
                     feature_suffix((one.scale, "with", other.scale)), scales, one.sign * other.sign,
                     f'"{one.text}" goes with "{other.text}"',
                     f'"{one.text}" with "{turned}"' if turned else f'"{one.text}" with the opposite of "{other.text}"')
     return list(out.values())
+
+
+def _turned(text: str, keys: tuple[str, ...]) -> str | None:
+    """The words of a degree said the other way: "more quickly" for "more slowly" (not "less
+    slowly") where the word after "more" or "less" has an opposite of its own form, else the
+    words with their first opposite ("higher pitch" for "lower pitch")."""
+    first, _, rest = text.partition(" ")
+    if keys[0] in _MORE_LESS and len(keys) > 1 and rest:
+        inner = opposite_text(rest, keys[1:])
+        if inner is not None and inner[-2:] == rest[-2:]:  # "slowly" -> "rapidly", not "easily" -> "hard"
+            return f"{first} {inner}"
+    return opposite_text(text, keys)
 
 
 def covariation_states(words: Words, covariations: Sequence[Covariation]) -> list[str]:

@@ -64,3 +64,11 @@ def test_a_higher_or_an_increases_measures_its_noun(reference, scales):
     # "the time for one swing increases" measured the swing, "the pressure on the snow is
     # less" the snow and "much greater" the word "much"
     assert {c.scales for c in _extractor(reference).contrasts_.covariations} == scales
+
+
+def test_a_covariation_said_the_other_way_keeps_more_or_less():
+    # the other way of "longer" with "more slowly" read '"longer" with "less slowly"'
+    fx = _extractor("A longer pendulum swings more slowly.", "The string is tighter, so it vibrates more easily.")
+    turned = {c.name: c.reversed_text for c in fx.contrasts_.covariations}
+    assert turned["long_with_fast"] == '"longer" with "more rapidly"'
+    assert turned["tight_with_easily"] == '"tighter" with "less easily"'  # no "more hard"
