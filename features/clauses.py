@@ -1,6 +1,7 @@
-"""Where a clause starts and ends, and the first thing it names, by word order: what the
-reference answers' comparisons (`features.comparisons`) and statements of two things
-(`features.statements`) are read with, on the fallback pipeline and a parsed one alike."""
+"""Where a clause starts and ends, the first thing it names and whether it says something of
+it, by word order: what the reference answers' contrasts (`features.comparisons`,
+`features.statements`, `features.covariations`) and the loose phrases' clauses
+(`features.loose`) are read with, on the fallback pipeline and a parsed one alike."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from functools import cached_property
 from spacy.attrs import LOWER
 from spacy.lang.en.stop_words import STOP_WORDS
 
-from .degrees import degrees
+from .degrees import MORE_LESS, degrees
 from .lexicon import MEANINGFUL, is_content
 from .negation import CLAUSE_BREAKS
 from .reading import Analysis
@@ -19,8 +20,6 @@ from .reading import Analysis
 ENDS = frozenset({",", ";", ".", "!", "?", ":", "(", ")"}) | CLAUSE_BREAKS
 #: Words that join two statements ("wood is an insulator and metal is a conductor").
 JOINS = frozenset({"and", "or", "whereas", "while", "but"})
-#: Keys of comparison that are no thing named ("more heat": "heat").
-_MORE_LESS = frozenset({"more", "less"})
 #: Words after which a word with an ending is a noun, not a verb ("same poles", "both bulbs").
 _BEFORE_NOUNS = STOP_WORDS | MEANINGFUL
 
@@ -36,9 +35,9 @@ def subject(lowers: list[str], keys: list[str], start: int, end: int) -> tuple[i
     """The first thing a clause names: its first content word and the plain ones right after
     it, up to a word with an ending or a preposition ("metal" in "metal conducts heat", "steel
     ball" in "the steel ball falls", "pressure" in "the pressure on the snow"; not the verb,
-    whose words are no thing). After a word such as "same"
-    or "one" the noun may have one ("like poles" is "same poles")."""
-    first = next((j for j in range(start, end) if is_content(keys[j]) and keys[j] not in _MORE_LESS), None)
+    whose words are no thing). After a word such as "same" or "one" the noun may have one
+    ("like poles" is "same poles")."""
+    first = next((j for j in range(start, end) if is_content(keys[j]) and keys[j] not in MORE_LESS), None)
     if first is None:
         return ()
     run = [first]
@@ -81,7 +80,7 @@ def states_something(lowers: list[str], keys: list[str], start: int, end: int) -
 
 def content(keys: list[str], at) -> tuple[int, ...]:
     """The positions in `at` of content words, "more" and "less" left out."""
-    return tuple(j for j in at if is_content(keys[j]) and keys[j] not in _MORE_LESS)
+    return tuple(j for j in at if is_content(keys[j]) and keys[j] not in MORE_LESS)
 
 
 @dataclass(frozen=True)

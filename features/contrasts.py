@@ -46,10 +46,14 @@ class Contrasts:
         column name another already has is left out (each has at least three words, so no
         reference phrase or term has one)."""
         seen: set[str] = set()
-        parts = []
+        parts: list[list] = []
         for found in (reference_comparisons(reference), reference_statements(reference),
                       reference_covariations(reference)):
-            parts.append([c for c in found if not (c.name in seen or seen.add(c.name))])
+            parts.append([])
+            for contrast in found:
+                if contrast.name not in seen:
+                    seen.add(contrast.name)
+                    parts[-1].append(contrast)
         return cls(*parts)
 
     def __bool__(self) -> bool:

@@ -21,16 +21,17 @@ pipeline and a parsed one alike.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .clauses import NAMING_ON, Words, clause_bounds
+from .degrees import MORE_LESS
 from .lexicon import feature_suffix, is_content
 from .opposite_words import opposite_text
 from .reading import Analysis
 
 _SENTENCE_ENDS = frozenset({".", "!", "?", ";"})
-_MORE_LESS = frozenset({"more", "less"})
 _ARTICLES = frozenset({"the", "a", "an", "its", "their"})
 #: Words that make a degree stronger and name nothing ("much greater", "far bigger").
 _INTENSIFIERS = frozenset({"much", "many", "far", "even", "lot", "bit", "way"})
@@ -82,7 +83,7 @@ def _turned(text: str, keys: tuple[str, ...]) -> str | None:
     slowly") where the word after "more" or "less" has an opposite of its own form, else the
     words with their first opposite ("higher pitch" for "lower pitch")."""
     first, _, rest = text.partition(" ")
-    if keys[0] in _MORE_LESS and len(keys) > 1 and rest:
+    if keys[0] in MORE_LESS and len(keys) > 1 and rest:
         inner = opposite_text(rest, keys[1:])
         if inner is not None and inner[-2:] == rest[-2:]:  # "slowly" -> "rapidly", not "easily" -> "hard"
             return f"{first} {inner}"
@@ -111,7 +112,7 @@ def covariation_states(words: Words, covariations: Sequence[Covariation]) -> lis
 
 def _degrees(words: Words) -> list[_Degree]:
     lowers, keys = words.lowers, words.keys
-    ends = [j for j, w in enumerate(lowers) if w in _SENTENCE_ENDS]
+    ends = [j for j, w in enumerate(lowers) if w in _SENTENCE_ENDS]  # in order: bisect finds a sentence
     out: list[_Degree] = []
     for i, end, scale, sign in words.degrees:
         start, _ = clause_bounds(lowers, i)
@@ -120,7 +121,7 @@ def _degrees(words: Words) -> list[_Degree]:
         at: Sequence[int] = range(i, end)
         if scale == "more":
             scale, at = _measured(lowers, keys, start, i, end)
-        sentence = sum(j < i for j in ends)
+        sentence = bisect_left(ends, i)
         out.append(_Degree(sentence, scale, sign, " ".join(lowers[j] for j in at), tuple(keys[j] for j in at)))
     return out
 
@@ -135,7 +136,7 @@ def _measured(lowers: list[str], keys: list[str], start: int, i: int, end: int) 
         after += 1
     if after + 1 < len(keys) and keys[after] in _ARTICLES:
         after += 1
-    if after < len(keys) and is_content(keys[after]) and keys[after] not in _MORE_LESS and keys[after] != "than":
+    if after < len(keys) and is_content(keys[after]) and keys[after] not in MORE_LESS and keys[after] != "than":
         return keys[after], [*range(i, end), after]
     noun = _noun_before(lowers, keys, start, i)
     if noun is None:
@@ -148,7 +149,7 @@ def _noun_before(lowers: list[str], keys: list[str], start: int, i: int) -> int 
     or, where it ends a phrase after a preposition ("the time for one swing", "the pressure
     on the snow"), the word before the preposition."""
     noun = next((j for j in range(i - 1, start - 1, -1)
-                 if is_content(keys[j]) and keys[j] not in _MORE_LESS and keys[j] not in _INTENSIFIERS
+                 if is_content(keys[j]) and keys[j] not in MORE_LESS and keys[j] not in _INTENSIFIERS
                  and lowers[j] not in NAMING_ON), None)
     if noun is None:
         return None

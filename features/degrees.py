@@ -8,7 +8,9 @@ from __future__ import annotations
 from .lexicon import flips_next, is_content
 from .negation import degree_of
 
-_MORE_LESS = frozenset({"more", "less"})
+#: The keys of "more" and "less" and the words read as them ("bigger", "lower"): a degree,
+#: never a thing compared ("more heat": "heat").
+MORE_LESS = frozenset({"more", "less"})
 #: Words that start a degree of their own ("as" is one where "not as dense as" made it "less").
 _STARTS = frozenset({"better", "worse", "more", "less", "as"})
 
@@ -20,7 +22,7 @@ def degrees(lowers: list[str], keys: list[str], negated: list[bool]) -> list[tup
     out = []
     end = 0
     for i in [i for i, (lower, key) in enumerate(zip(lowers, keys))
-              if lower in _STARTS or key in _MORE_LESS or (lower[-2:] == "er" and lower != key)]:
+              if lower in _STARTS or key in MORE_LESS or (lower[-2:] == "er" and lower != key)]:
         if i < end:
             continue
         found = degree_at(lowers, keys, i)
@@ -38,7 +40,7 @@ def degree_at(lowers: list[str], keys: list[str], i: int) -> tuple[int, str, int
     lower, key = lowers[i], keys[i]
     if lower in ("better", "worse"):
         return i + 1, "better", 1 if lower == "better" else -1
-    if lower in _MORE_LESS or (lower == "as" and key == "less"):
+    if lower in MORE_LESS or (lower == "as" and key == "less"):
         sign = 1 if key == "more" else -1
         nxt = i + 1
         if nxt < len(keys) and is_content(keys[nxt]) and lowers[nxt] != "than":
@@ -47,7 +49,7 @@ def degree_at(lowers: list[str], keys: list[str], i: int) -> tuple[int, str, int
                 return nxt + 1, scale, way
             return nxt + 1, scale, sign * way
         return nxt, "more", sign
-    if key in _MORE_LESS:  # "bigger", "lower", "increases"
+    if key in MORE_LESS:  # "bigger", "lower", "increases"
         return i + 1, "more", 1 if key == "more" else -1
     if lower.endswith("er") and lower != key and is_content(key) and key.isalpha():  # "faster"
         scale, way = degree_of(key, compared=True)

@@ -408,8 +408,6 @@ def transform_stream(fx: FeatureExtractor, answers: Iterable[Any], chunk_size: i
     return fx.transform_chunks(answers, chunk_size)
 
 
-
-
 def _phrase_dict(p: RefPhrase) -> dict[str, Any]:
     return {"name": p.name, "keys": [list(k) for k in p.keys], "text": p.text}
 
