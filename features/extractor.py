@@ -23,6 +23,7 @@ import pandas as pd
 from knowledge.schema import FeatureSpec, Quantity, Question, feature_name
 
 from .answer_quantities import answer_quantities
+from .compounds import CompoundSplitter
 from .concepts import ABSENT, PRESENT, FeatureMatcher, opposite_phrases, phrase_keys, \
     question_symbols, with_other_forms
 from .contrasts import Contrasts
@@ -155,6 +156,8 @@ class FeatureExtractor:
         texts = question_texts(self.question)
         docs = list(self.nlp_.pipe(texts))
         self.speller_ = Speller(question_vocabulary(docs, self.vocabulary_extra_), label_words(docs))
+        # "paperclip" read as the question's "paper clip" (`features.compounds`)
+        self._compounds = CompoundSplitter.of(docs)
         self._real_words = RealWordMender.of(self.nlp_, self.question.expected_words, texts,
                                              self.speller_)
         # What the reference answers say of two things ("metal is a better conductor than
@@ -250,13 +253,19 @@ class FeatureExtractor:
         if docs is not None:
             docs = iter(docs)
             while batch := list(islice(docs, size)):
+                self._split_compounds(batch)
                 yield from self._mended(analyse_batch(batch, self.speller_, self.use_parse_))
             return
         texts = ((t, t) for t in map(normalize, answers))
         piped = self.nlp_.pipe(texts, batch_size=self.batch_size, as_tuples=True)
         while batch := list(islice(piped, size)):
+            self._split_compounds([d for d, _ in batch])
             yield from self._mended(analyse_batch([d for d, _ in batch], self.speller_,
                                                   self.use_parse_, [t for _, t in batch]))
+
+    def _split_compounds(self, docs: list) -> None:
+        if getattr(self, "_compounds", None) is not None:  # None also in models saved before
+            self._compounds.split(docs)
 
     def _mended(self, analyses: list[Analysis]) -> list[Analysis]:
         """The analyses with real-word slips read as the expected words (`real_words`)."""

@@ -212,6 +212,8 @@ def _rule_scope(doc: Doc, cue: Token, keys: list[str] | None = None) -> list[int
     # not what is denied; a copula's is ("is not in a closed path")
     lexical = not noun_cue and cue.i > 0 and doc[cue.i - 1].lemma_.lower() in _LEXICAL_AUXILIARIES
     reason = _denies_reason(doc, cue)
+    if _not_there(doc, cue):
+        return []  # "the air particles aren't there | in space": the subject is denied (`_elided_subject`)
     for i in range(cue.i + 1, min(n, cue.i + 1 + MAX_SCOPE)):
         tok = doc[i]
         low = tok.lower_
@@ -278,6 +280,24 @@ _AUXILIARIES = frozenset({"be", "do", "have", "can", "will", "would", "should", 
                           "may", "might", "shall"})
 
 
+#: Words that say only that a thing is somewhere: "the particles are not there" denies the particles.
+_THERE = frozenset({"there", "here", "present", "around"})
+
+
+def _not_there(doc: Doc, cue: Token) -> bool:
+    """Is the cue the "not" of "X is not there" ("the air particles aren't there in space",
+    "the gap is not present"), which denies X itself, not the place after it?"""
+    i = cue.i
+    if cue.lemma_ != "not" or i + 1 >= len(doc) or doc[i + 1].lower_ not in _THERE or i == 0 \
+            or doc[i - 1].lemma_ != "be":
+        return False
+    if i + 2 >= len(doc) or not doc[i + 2].is_alpha:
+        return True
+    after = doc[i + 2].lower_  # a place or the clause's end; not a purpose ("not there to stop it")
+    return after != "to" and (after in PREPOSITIONS or after in PLACE_PREPOSITIONS or after in CLAUSE_BREAKS
+                              or after in ("and", "or", "anymore"))
+
+
 def _elided_subject(doc: Doc, cue: Token) -> list[int]:
     """The subject of a predicate left out after "not" ("... but the pennies aren't", "A and
     C are in a closed path, B is not"): what it says of the subject is denied, so the
@@ -286,7 +306,7 @@ def _elided_subject(doc: Doc, cue: Token) -> list[int]:
         return []
     after = cue.i + 1
     if after < len(doc) and doc[after].is_alpha and doc[after].lower_ not in CLAUSE_BREAKS \
-            and doc[after].lower_ not in ("and", "or"):
+            and doc[after].lower_ not in ("and", "or") and not _not_there(doc, cue):
         return []  # a predicate follows: the forward scope had it
     j = cue.i - 1
     while j >= 0 and doc[j].lemma_ in _AUXILIARIES:

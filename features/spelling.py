@@ -67,9 +67,12 @@ NOT_PREFIXED = frozenset({"unless", "union", "unions", "nonsense", "until", "unt
 #: Endings of nouns made from verbs and adjectives, with what the word has in their place:
 #: "vibration" -> "vibrate", "reflection" -> "reflect", "observation" -> "observe", "movement"
 #: -> "move", "density" -> "dense", "elasticity" -> "elastic", "conductivity" -> "conduct",
-#: "loudness" -> "loud", "conductor" -> "conduct", "insulator" -> "insulate".
+#: "loudness" -> "loud", "conductor" -> "conduct", "insulator" -> "insulate", "difference" ->
+#: "different", "resistance" -> "resistant"; and the adjectives of what a thing is made of,
+#: "wooden" -> "wood", "golden" -> "gold" (not "-ic": "magnetic" is no magnet).
 NOUN_ENDINGS = (("ation", ("ate", "e", "")), ("ion", ("", "e")), ("ment", ("",)), ("ity", ("e", "")),
-                ("ivity", ("", "e")), ("ness", ("",)), ("or", ("", "e")))
+                ("ivity", ("", "e")), ("ness", ("",)), ("or", ("", "e")), ("ence", ("ent",)),
+                ("ance", ("ant",)), ("en", ("",)))
 MIN_FUZZY_LENGTH = 4  # shorter tokens are too ambiguous to correct ("gay" stays "gay")
 KNOWN_WORD_CUTOFF = 0.85  # "batter" -> battery: one edit in seven letters
 
@@ -84,12 +87,26 @@ def english_lemmas() -> dict[str, str]:
 
 @lru_cache(maxsize=1)
 def english_words() -> frozenset[str]:
-    """Words never corrected: the forms and lemmas of the English lookup table, stop words."""
+    """Words never corrected: the forms and lemmas of the English lookup table, the
+    adjectives and adverbs of its index (words that never change form are in no lookup table:
+    "magnetic" was read as a misspelling and mended to "magnet"), stop words. Not the index's
+    nouns and verbs: rare ones are common slips ("blub" for "bulb")."""
     table = english_lemmas()
     words = {w.lower() for w in table}
     words.update(v.lower() for v in table.values())
+    words.update(w.lower() for w in english_lemma_index("adj", "adv") if w.isalpha())
     words.update(STOP_WORDS)
     return frozenset(words)
+
+
+@lru_cache(maxsize=None)
+def english_lemma_index(*parts_of_speech: str) -> frozenset[str]:
+    """The lemmas of those parts of speech ("adj", "adv", "noun", "verb") in the English lemma
+    index of spacy-lookups-data (WordNet 3.0); a lemma of several words joins them with "_"."""
+    path = resources.files(spacy_lookups_data) / "data" / "en_lemma_index.json.gz"
+    with path.open("rb") as fh:
+        index = json.loads(gzip.decompress(fh.read()))
+    return frozenset(w for pos in parts_of_speech for w in index[pos])
 
 
 #: Words of the language itself a misspelling is mended to when no word of the question is

@@ -261,3 +261,22 @@ def test_not_only_and_not_just_are_no_negation(answer, state):
     q = Question(id="guitar", text="What happens when a string is plucked?", reference_answers=("It vibrates.",),
                  concepts=(Concept("vibrate", ("vibrate",)),))
     assert FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer]).iloc[0]["concept:vibrate"] == state
+
+
+@pytest.mark.parametrize("answer, states", [
+    # "aren't there in space" denied space and said the particles: "X is not there" denies X
+    ("the air particles aren't there in space", {"particle": "negated", "space": "present"}),
+    ("the air particles arent there in space", {"particle": "negated", "space": "present"}),
+    ("the particles are not present in space", {"particle": "negated", "space": "present"}),
+    ("the particles are not there.", {"particle": "negated"}),
+    # a purpose after "there" is what is denied, not the thing
+    ("the particles are not there to carry it", {"particle": "present"}),
+    # "there" before the negation is another sentence: "there is no air" denies the air
+    ("there are no particles in space", {"particle": "negated", "space": "present"}),
+])
+def test_a_thing_that_is_not_there_is_denied_not_the_place(answer, states):
+    q = Question(id="space", text="Why can't sound travel through space?",
+                 reference_answers=("Space is a vacuum.",),
+                 concepts=(Concept("space", ("space",)), Concept("particle", ("particles",))))
+    row = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer]).iloc[0]
+    assert {c: row[f"concept:{c}"] for c in states} == states

@@ -90,6 +90,6 @@ def test_a_word_that_says_nothing_alone_is_no_reason():
         model = GradingModel.train(SPOONS, (CONDUCTS + SHINY) * 2, (["correct"] * 6 + ["incorrect"] * 6) * 2,
                                    n_resamples=0)
     restating = model.extractor.question_restatements()
-    assert "ref:than" in restating and "ref:than_wood" in restating and "ref:conduct" not in restating
+    assert "ref:than" in restating and "ref:conduct" not in restating
     assert unsensible_rules(model, ["incorrect"]) == []
 

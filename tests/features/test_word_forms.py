@@ -1,0 +1,85 @@
+"""How words are read: two words of the question written as one ("paperclip" for "paper clip"),
+words of the language the speller must not mend, other forms of a word. Sentences written for
+these tests, on magnets, sound and heat."""
+
+from __future__ import annotations
+
+import pytest
+
+from features import FeatureExtractor
+from features.compounds import CompoundSplitter
+from features.nlp import FALLBACK, load_nlp
+from features.spelling import Speller, english_words, mend_vocabulary
+from knowledge.schema import Question
+
+MAGNETS = Question(id="clip", text="Only the paper clip is pulled to the magnet. Why?",
+                   reference_answers=("The paper clip is magnetic; the copper coin is not.",))
+
+
+@pytest.fixture(scope="module")
+def fx() -> FeatureExtractor:
+    return FeatureExtractor(MAGNETS, model=FALLBACK).fit(["x"])
+
+
+@pytest.mark.parametrize("answer", ["the paperclip is magnetic", "Paperclips are magnetic",
+                                    "the paper clip is magnetic"])
+def test_two_words_of_the_question_written_as_one_are_read_as_the_two(fx, answer):
+    # "paperclip" was a word of its own: "the paperclip is magnetic" said nothing of the
+    # reference's "paper clip"
+    row = fx.transform([answer]).iloc[0]
+    assert (row["ref:paper_clip"], row["ref:clip"], row["ref:magnetic"]) == ("present", "present", "present")
+
+
+def test_the_split_keeps_the_text_and_gives_each_word_its_lemma(fx):
+    analysis = fx.read(["Two paperclips, not one"])[0]
+    assert [t.text for t in analysis.doc] == ["Two", "paper", "clips", ",", "not", "one"]
+    assert analysis.doc.text == "Two paperclips, not one"
+    assert analysis.keys[1:3] == ["paper", "clip"]
+
+
+def test_only_pairs_of_the_question_are_split_never_a_word_it_writes_or_stop_words():
+    nlp = load_nlp(FALLBACK)
+    docs = list(nlp.pipe(["sound waves go into the air", "a soundproof wall and sound proof glass"]))
+    splitter = CompoundSplitter.of(docs)
+    assert {"soundwaves", "soundwave"} <= set(splitter.parts)
+    assert "into" not in splitter.parts  # "in" "to": stop words
+    assert "soundproof" not in splitter.parts  # the question writes it as one word itself
+    answers = list(nlp.pipe(["soundwaves go intothe air", "a soundproof wall"]))
+    splitter.split(answers)
+    assert [t.text for t in answers[0]][:2] == ["sound", "waves"]
+    assert len(answers[1]) == 3
+
+
+def test_no_pair_that_joins_gives_no_splitter():
+    assert CompoundSplitter.of(list(load_nlp(FALLBACK).pipe(["It is a gap."]))) is None
+
+
+def test_adjectives_that_never_change_form_are_english_words():
+    # "magnetic", "transparent" are in no lookup table of word forms: the question's
+    # "magnetic" was taken for a slip and mended to its "magnet", so "the magnet pulls it"
+    # said the reference's "the paper clip is magnetic"
+    assert {"magnetic", "transparent", "opaque", "electrical", "gravitational"} <= english_words()
+    assert mend_vocabulary({"magnet": "magnet", "magnetic": "magnetic"})["magnetic"] == "magnetic"
+    # nouns of the index are left out: a rare one is a common slip ("blub" for "bulb")
+    assert "blub" not in english_words()
+
+
+def test_the_magnet_is_not_the_magnetic_clip(fx):
+    X = fx.transform(["the magnet pulls it", "the clip is magnetic"])
+    assert list(X["ref:magnetic"]) == ["absent", "present"]
+
+
+def test_a_noun_in_ence_finds_its_adjective_where_the_question_uses_it():
+    speller = Speller({"difference": "difference", "different": "different"})
+    assert speller.other_form("difference") == "different"
+    assert speller.other_form("different") == "difference"
+    assert Speller({"difference": "difference"}).other_form("difference") is None
+
+
+def test_what_a_thing_is_made_of_finds_the_thing():
+    # "wooden" was mended to "wood" as a misspelling; as an English word it is the thing's
+    # other form, found where the class uses it
+    q = Question(id="spoons", text="Which spoon gets hot first in hot soup?",
+                 reference_answers=("Metal conducts heat better than wood.",))
+    fx = FeatureExtractor(q, model=FALLBACK).fit(["the wooden one", "wooden spoons", "no idea"])
+    assert list(fx.transform(["the wooden spoon is cool", "the metal spoon"])["ref:wood"]) == ["present", "absent"]
