@@ -236,6 +236,9 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
                 state = NEGATED  # "it's not because there is no gap": the phrase itself denied
             elif at_cue >= 0 or (denied and first in prefixed):
                 return PRESENT  # "not magnetic" in "it is not magnetic", "non-magnetic"
+            elif denied and keys is not None and all(negated[i] for i in chosen) \
+                    and _cue_after(keys, negated, ordered[-1]) >= 0:
+                return PRESENT  # "no air particles" in "the air particles aren't there"
             continue
         if not denied:
             return PRESENT
@@ -257,6 +260,19 @@ def _cue_before(keys: list[str], i: int) -> int:
             return j
         if keys[j] not in SKIPPED and keys[j] not in FUNCTION_LEMMAS and keys[j] != "to":
             return -1  # "unable to pass", "not able to pass" ("able" is a function word) deny "pass"
+    return -1
+
+
+def _cue_after(keys: list[str], negated: list[bool], i: int) -> int:
+    """Where a negation cue stands after token i with only function words and words it denies
+    between ("the particles | are | not there", "the gap between the magnets isn't there"), or
+    -1: the words before a cue are denied only when the negation's reading reaches back to
+    them (`negation._elided_subject`)."""
+    for j in range(i + 1, min(len(keys), i + 2 + MAX_GAP)):
+        if keys[j] in CUES:
+            return j
+        if not negated[j] and keys[j] not in SKIPPED and keys[j] not in FUNCTION_LEMMAS:
+            return -1
     return -1
 
 

@@ -295,7 +295,7 @@ def _not_there(doc: Doc, cue: Token) -> bool:
         return True
     after = doc[i + 2].lower_  # a place or the clause's end; not a purpose ("not there to stop it")
     return after != "to" and (after in PREPOSITIONS or after in PLACE_PREPOSITIONS or after in CLAUSE_BREAKS
-                              or after in ("and", "or", "anymore"))
+                              or after in ("and", "or", "anymore", "any"))
 
 
 def _elided_subject(doc: Doc, cue: Token) -> list[int]:

@@ -40,6 +40,10 @@ def fx() -> FeatureExtractor:
     ("there is no gap between the magnets", "misconception:no_gap", "present"),
     ("there isn't any gap between them", "misconception:no_gap", "present"),
     ("there is a gap between the magnets", "misconception:no_gap", "absent"),
+    # a thing denied after it: "no gap" is found where the gap is not there (it was not)
+    ("the gap is not there any more", "misconception:no_gap", "present"),
+    ("the gap between the magnets isn't there", "misconception:no_gap", "present"),
+    ("the gap is not closed", "misconception:no_gap", "absent"),
 ])
 def test_a_phrase_is_found_as_students_write_it(fx, answer, column, state):
     assert fx.transform([answer]).iloc[0][column] == state
