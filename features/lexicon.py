@@ -23,7 +23,7 @@ from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.tokens import Doc
 
 from .negation import ANTONYMS, CUES, DEGREES, PAIRED_CUES
-from .spelling import Speller
+from .spelling import Speller, english_lemma_index
 
 MEANINGFUL = frozenset({
     "same", "different", "other", "another", "between", "both", "each", "only", "off", "on",
@@ -187,7 +187,9 @@ def reword_in_context(doc: Doc, keys: list[str]) -> None:
     - "speeds up" says "faster";
     - "less" before a word of degree says its opposite ("less bright" is "less dim", "less
       big" is "less less"; `negation.DEGREES`), and "poor" or "bad" before a word with an
-      opposite says the opposite ("a poor conductor" is a poor insulator), see `flips_next`."""
+      opposite says the opposite ("a poor conductor" is a poor insulator), see `flips_next`;
+    - "to" before an adjective said of the subject is "too" ("the magnet is to weak to pull
+      it", "its to thin"), as students often write it (`_too_misspelt`)."""
     if "long" in keys:
         for i in range(1, len(keys)):
             if keys[i] == "long" and doc[i].lower_ == "longer" and doc[i - 1].lower_ in ("no", "any"):
@@ -216,6 +218,30 @@ def reword_in_context(doc: Doc, keys: list[str]) -> None:
         for i in range(len(keys) - 1):
             if flips_next(doc[i].lower_, keys[i + 1]):
                 keys[i + 1] = ANTONYMS[keys[i + 1]]
+    if "to" in keys:
+        for i in range(1, len(keys) - 1):
+            if keys[i] == "to" and _too_misspelt(doc, i):
+                keys[i] = "too"
+
+
+#: What stands before "too" in "it is too weak", "way too heavy".
+_BEFORE_TOO = frozenset({"be", "its", "thats", "way", "much", "far", "just", "and", "or", "is", "are", "was",
+                         "were"})
+#: What may follow the adjective of "too weak": the clause's end, "to pull it", "for the can".
+_AFTER_TOO = frozenset({"to", "for", "and", "or", "but", "so", "because", "then", "now"})
+
+
+def _too_misspelt(doc: Doc, i: int) -> bool:
+    """Is the "to" at i a "too" ("the magnet is to weak to pull it", "its to thin")? Only
+    before a word that is an adjective and never a verb, said of the subject (the clause
+    ends after it, or "to"/"for" follows), after "is", "its", "way": "attracted to magnetic
+    metals" and "to move" keep their "to"."""
+    word = doc[i + 1].lower_
+    if not (doc[i - 1].lemma_.lower() in _BEFORE_TOO or doc[i - 1].lower_ in _BEFORE_TOO):
+        return False
+    if word not in english_lemma_index("adj") or word in english_lemma_index("verb"):
+        return False
+    return i + 2 >= len(doc) or doc[i + 2].is_punct or doc[i + 2].lower_ in _AFTER_TOO
 
 
 def flips_next(before: str, key: str) -> bool:

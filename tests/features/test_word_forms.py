@@ -10,7 +10,7 @@ from features import FeatureExtractor
 from features.compounds import CompoundSplitter
 from features.nlp import FALLBACK, load_nlp
 from features.spelling import Speller, english_words, mend_vocabulary
-from knowledge.schema import Question
+from knowledge.schema import Misconception, Question
 
 MAGNETS = Question(id="clip", text="Only the paper clip is pulled to the magnet. Why?",
                    reference_answers=("The paper clip is magnetic; the copper coin is not.",))
@@ -83,3 +83,20 @@ def test_what_a_thing_is_made_of_finds_the_thing():
                  reference_answers=("Metal conducts heat better than wood.",))
     fx = FeatureExtractor(q, model=FALLBACK).fit(["the wooden one", "wooden spoons", "no idea"])
     assert list(fx.transform(["the wooden spoon is cool", "the metal spoon"])["ref:wood"]) == ["present", "absent"]
+
+
+@pytest.mark.parametrize("answer, state", [
+    ("the magnet is to weak to pull the can", "present"),
+    ("its to weak", "present"),
+    ("the magnet is way to weak for the can.", "present"),
+    ("the magnet is too weak", "present"),
+    # "to" stays "to" before an adjective of a noun, or a verb
+    ("it is drawn to weak magnets", "absent"),
+    ("it is hard to weaken a magnet", "absent"),
+])
+def test_to_before_an_adjective_said_of_the_subject_is_too(answer, state):
+    # students write "to weak" for "too weak": the teacher's "too weak" was not found
+    q = Question(id="weak", text="Why is the can not pulled?", reference_answers=("Aluminium is not magnetic.",),
+                 misconceptions=(Misconception("too_weak", ("too weak",)),))
+    fx = FeatureExtractor(q, model=FALLBACK).fit(["x"])
+    assert fx.transform([answer]).iloc[0]["misconception:too_weak"] == state
