@@ -94,7 +94,10 @@ class Words:
     @classmethod
     def of(cls, a: Analysis) -> Words:
         strings = a.doc.vocab.strings  # one array, no Token object per word
-        return cls([strings[x] for x in a.doc.to_array(LOWER).tolist()], a.text_keys, denied(a))
+        lowers = [strings[x] for x in a.doc.to_array(LOWER).tolist()]
+        if "than" in a.keys:  # "faster then light" is read "faster than light" (`lexicon`)
+            lowers = ["than" if key == "than" else w for w, key in zip(lowers, a.keys)]
+        return cls(lowers, a.text_keys, denied(a))
 
     @cached_property
     def degrees(self) -> list[tuple[int, int, str, int]]:

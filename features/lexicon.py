@@ -189,7 +189,8 @@ def reword_in_context(doc: Doc, keys: list[str]) -> None:
       big" is "less less"; `negation.DEGREES`), and "poor" or "bad" before a word with an
       opposite says the opposite ("a poor conductor" is a poor insulator), see `flips_next`;
     - "to" before an adjective said of the subject is "too" ("the magnet is to weak to pull
-      it", "its to thin"), as students often write it (`_too_misspelt`)."""
+      it", "its to thin"), and "then" after a comparison is "than" ("sound is faster then
+      light"), as students often write them (`_too_misspelt`, `_compares`)."""
     if "long" in keys:
         for i in range(1, len(keys)):
             if keys[i] == "long" and doc[i].lower_ == "longer" and doc[i - 1].lower_ in ("no", "any"):
@@ -222,6 +223,22 @@ def reword_in_context(doc: Doc, keys: list[str]) -> None:
         for i in range(1, len(keys) - 1):
             if keys[i] == "to" and _too_misspelt(doc, i):
                 keys[i] = "too"
+    if "then" in keys:
+        for i in range(1, len(keys)):
+            if keys[i] == "then" and _compares(doc[i - 1]):
+                keys[i] = "than"
+
+
+#: Words before a "than" that compare without the ending -er.
+_COMPARING = frozenset({"more", "less", "better", "worse", "other", "rather", "fewer"})
+
+
+def _compares(token) -> bool:
+    """Is the token a comparison ("faster", "more", "other"), so that a "then" after it is
+    "than" ("sound is faster then light", "other then that")? An -er form whose lemma is
+    another word ("faster": "fast"), not "water", "after" or "never"."""
+    lower = token.lower_
+    return lower in _COMPARING or (lower.endswith("er") and token.lemma_.lower() != lower)
 
 
 #: What stands before "too" in "it is too weak", "way too heavy".

@@ -17,6 +17,7 @@ value in several reference answers is one quantity.
 from __future__ import annotations
 
 import math
+import re
 
 from knowledge.schema import Quantity
 
@@ -24,6 +25,10 @@ from . import quantities as qty
 from .text import normalize
 
 TOLERANCE = 0.02  # as a quantity of a question file without a tolerance
+#: A value the reference gives as "about 340 m/s": a student's 330 m/s is as right.
+APPROXIMATE_TOLERANCE = 0.1
+_APPROXIMATELY = re.compile(r"(?:\b(?:about|around|roughly|approximately|approx|nearly|almost|circa|some)\.?"
+                            r"|~|≈)\s*$", re.IGNORECASE)
 NAME = "reference_value"
 DESCRIPTION = "the value asked for"  # "gives the value asked for as 20 N m", "in a wrong unit"
 
@@ -33,6 +38,12 @@ def stated_values(text: str) -> list[tuple[float, object, str]]:
     text that a unit follows: the longest unit words pint reads, not dimensionless
     ("terminal 2 and ..." has none)."""
     return [n for n in _numbers(text) if n[1] is not None]
+
+
+def approximate_values(text: str) -> list[float]:
+    """The values of the text given as approximate ("about 340 m/s", "~3e8 m/s")."""
+    text = normalize(text)
+    return [m.value for m in qty.find_numbers(text) if _APPROXIMATELY.search(text[:m.start])]
 
 
 def _numbers(text: str) -> list[tuple[float, object, str | None]]:
@@ -73,17 +84,26 @@ def reference_quantities(question) -> tuple[Quantity, ...]:
     given = [n for n in asked if n[1] is not None]
     bare = [v for v, unit, _ in asked if unit is None]  # "jumps from 0 to 1.5"
     found: list[tuple[float, object, str]] = []
+    approximate: set[int] = set()  # places in `found` of values given as "about ..."
     for reference in question.reference_answers:
+        about = approximate_values(reference)
         for value, unit, written in stated_values(reference):
             if unit.dimensionality in listed or value == 0 or not math.isfinite(value):
                 continue
-            known = any(_same(value, unit, v, u) for v, u, _ in given + found)
-            given_bare = any(_close(value, v) for v in bare) and not any(_close(value, v) for v, _, _ in given)
-            if not (known or given_bare):
-                found.append((value, unit, written))
+            known = next((i for i, (v, u, _) in enumerate(found) if _same(value, unit, v, u)), None)
+            if known is not None and value not in about:
+                approximate.discard(known)  # one reference gives it exactly: as exact
+            if known is not None or any(_same(value, unit, v, u) for v, u, _ in given):
+                continue
+            if any(_close(value, v) for v in bare) and not any(_close(value, v) for v, _, _ in given):
+                continue
+            if value in about:
+                approximate.add(len(found))
+            found.append((value, unit, written))
     names = [NAME] + [f"{NAME}_{i}" for i in range(2, len(found) + 1)]
-    return tuple(Quantity(name, value, written, TOLERANCE, description=DESCRIPTION)
-                 for name, (value, _, written) in zip(names, found))
+    return tuple(Quantity(name, value, written, APPROXIMATE_TOLERANCE if i in approximate else TOLERANCE,
+                          description=DESCRIPTION)
+                 for i, (name, (value, _, written)) in enumerate(zip(names, found)))
 
 
 def _same(value: float, unit, other: float, other_unit) -> bool:

@@ -93,3 +93,18 @@ def test_a_rule_on_the_reference_value_reads_as_the_teacher_speaks():
     model = GradingModel.train(MOMENT, answers, marks, n_resamples=2)
     assert "gives the value asked for as 20 N m (correct within 2%)" in model.rules()
     assert model.grade(["it is twenty newton metres"])["mark"].iloc[0] == "1"
+
+
+@pytest.mark.parametrize("references, answer, status", [
+    # "about 340 m/s": 330 m/s is as right (it was a wrong value, 2% off at most)
+    (("Sound travels at about 340 m/s in air.",), "sound goes about 330 m/s", "correct"),
+    (("Sound travels at roughly 340 m/s.",), "sound is 320 m/s", "correct"),
+    (("Sound travels at about 340 m/s.",), "sound goes 300 m/s", "wrong_value"),
+    # given exactly, by this reference or another: 2%
+    (("Sound travels at 340 m/s in air.",), "sound goes about 330 m/s", "wrong_value"),
+    (("Sound travels at about 340 m/s.", "The speed is 340 m/s."), "330 m/s", "wrong_value"),
+])
+def test_a_value_the_reference_gives_as_about_is_checked_loosely(references, answer, status):
+    q = Question("speed", "How fast does sound travel in air?", references)
+    X = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer])
+    assert X.iloc[0]["quantity:reference_value"] == status

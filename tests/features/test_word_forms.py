@@ -100,3 +100,21 @@ def test_to_before_an_adjective_said_of_the_subject_is_too(answer, state):
                  misconceptions=(Misconception("too_weak", ("too weak",)),))
     fx = FeatureExtractor(q, model=FALLBACK).fit(["x"])
     assert fx.transform([answer]).iloc[0]["misconception:too_weak"] == state
+
+
+@pytest.mark.parametrize("answer, turned, misconception", [
+    # students write "then" for "than": "sound is faster then light" said neither the
+    # comparison turned round nor the teacher's "sound faster than light"
+    ("sound is faster then light", "negated", "present"),
+    ("light is quicker then sound", "present", "absent"),
+    ("sound is faster than light", "negated", "present"),
+    # "then" that says when stays "then"
+    ("the flash comes first and then the sound", "absent", "absent"),
+    ("the sound travels after then", "absent", "absent"),
+])
+def test_then_after_a_comparison_is_than(answer, turned, misconception):
+    q = Question(id="thunder", text="Why do you see lightning before you hear thunder?",
+                 reference_answers=("Light travels faster than sound.",),
+                 misconceptions=(Misconception("sound_faster", ("sound faster than light",)),))
+    row = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer]).iloc[0]
+    assert (row["ref:light_fast_than_sound"], row["misconception:sound_faster"]) == (turned, misconception)
