@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from .clauses import NAMING_ON, Words, clause_bounds
 from .degrees import MORE_LESS
 from .lexicon import feature_suffix, is_content
+from .negation import DEGREES, degree_of
 from .opposite_words import opposite_text
 from .reading import Analysis
 
@@ -111,6 +112,9 @@ def covariation_states(words: Words, covariations: Sequence[Covariation]) -> lis
 
 
 def _degrees(words: Words) -> list[_Degree]:
+    """The degrees of the text (not after "than"), and the plain words of degree of a
+    sentence that has one ("you are far from the pivot, so you need less force": "far" goes
+    with "less force"; `_plain_degrees`)."""
     lowers, keys = words.lowers, words.keys
     ends = [j for j, w in enumerate(lowers) if w in _SENTENCE_ENDS]  # in order: bisect finds a sentence
     out: list[_Degree] = []
@@ -123,6 +127,32 @@ def _degrees(words: Words) -> list[_Degree]:
             scale, at = _measured(lowers, keys, start, i, end)
         sentence = bisect_left(ends, i)
         out.append(_Degree(sentence, scale, sign, " ".join(lowers[j] for j in at), tuple(keys[j] for j in at)))
+    if out:
+        out += _plain_degrees(words, ends, {d.sentence for d in out})
+    return out
+
+
+def _plain_degrees(words: Words, ends: list[int], sentences: set[int]) -> list[_Degree]:
+    """The words of degree that compare nothing ("far", "slow", "close to") of the sentences
+    that make a comparison: there they say one end of a scale that goes with the other
+    degree. Not a word of a comparison already read, nor one after "than" or "as" ("not as
+    far as"), nor an intensifier ("far bigger")."""
+    lowers, keys, negated = words.lowers, words.keys, words.negated
+    taken = {j for i, end, _, _ in words.degrees for j in range(i, end)}
+    out = []
+    for i, key in enumerate(keys):
+        if key not in DEGREES or key in MORE_LESS or i in taken or (lowers[i][-2:] == "er" and lowers[i] != key):
+            continue
+        sentence = bisect_left(ends, i)
+        if sentence not in sentences or (i and lowers[i - 1] in ("as", "so")):
+            continue
+        if i + 1 < len(keys) and (i + 1) in taken:  # "far bigger": the degree is the next word's
+            continue
+        start, _ = clause_bounds(lowers, i)
+        if "than" in lowers[start:i]:
+            continue
+        scale, way = degree_of(key)
+        out.append(_Degree(sentence, scale, -way if negated[i] else way, lowers[i], (key,)))
     return out
 
 

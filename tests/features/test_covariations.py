@@ -72,3 +72,29 @@ def test_a_covariation_said_the_other_way_keeps_more_or_less():
     turned = {c.name: c.reversed_text for c in fx.contrasts_.covariations}
     assert turned["long_with_fast"] == '"longer" with "more rapidly"'
     assert turned["tight_with_easily"] == '"tighter" with "less easily"'  # no "more hard"
+
+
+@pytest.mark.parametrize("answer, state", [
+    ("you are far from the hinge so you need less force", "present"),
+    ("further from the hinge, so less force is needed", "present"),
+    ("close to the hinge you need more force", "present"),
+    # turned round: the door class's wrong ideas
+    ("the handle is further from the hinge so it takes more force", "negated"),
+    ("the handle is closer to the hinge so you need less force", "negated"),
+    # a plain word of degree alone, or with no comparison in its sentence, says nothing
+    ("the handle is far from the hinge", "absent"),
+    ("it is far from the hinge. You need force.", "absent"),
+])
+def test_a_plain_word_of_degree_goes_with_a_comparison_of_its_sentence(answer, state):
+    # "you are far from the pivot, so you need less force" read no two quantities: "far"
+    # compares nothing, and "further ... more force" was not read as turning it round
+    fx = _extractor("Pushing at the handle you are far from the hinge, so you need less force.")
+    assert [(c.scales, c.sign) for c in fx.contrasts_.covariations] == [(("force", "near"), 1)]
+    assert fx.transform([answer]).iloc[0]["ref:force_with_near"] == state
+
+
+def test_far_that_makes_a_comparison_stronger_is_no_degree_of_its_own():
+    assert _extractor("A far bigger force is needed.").contrasts_.covariations == []
+    # "near the hinge" is one: a bigger force goes with near
+    fx = _extractor("A far bigger force is needed near the hinge.")
+    assert [(c.scales, c.sign) for c in fx.contrasts_.covariations] == [(("force", "near"), 1)]
