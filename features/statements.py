@@ -23,6 +23,11 @@ comparison nor says the other's thing ("the further the effort is from the pivot
 smaller the effort": `covariations`). The words they share decide nothing, and an
 answer's clause counts only when it says more of one side than of the other. Read by word
 order, on the fallback pipeline and a parsed one alike.
+
+A statement may leave out what it denies: "Iron is magnetic but copper is not" says
+"magnetic" of iron and denies it of copper (`ref:iron_is_magnetic`,
+`ref:copper_is_not_magnetic`); "copper is magnetic" crosses it, "copper isn't magnetic" and
+"steel is magnetic and copper is not" say it.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from dataclasses import dataclass
 from .clauses import ENDS, JOINS, Words, content, subject
 from .degrees import degree_at
 from .lexicon import feature_suffix
+from .negation import ANTONYMS
 from .reading import Analysis
 
 
@@ -48,6 +54,10 @@ class Statement:
     other_says: frozenset[str]
     text: str  # as written: "metal is a good thermal conductor"
     crossed_text: str  # "metal is a thermal insulator"
+    #: The other thing's statement leaves out what it denies ("Iron is magnetic but copper is
+    #: not"): both say `says`, and `denied` is whether the reference denies it of this thing.
+    elided: bool = False
+    denied: bool = False
 
 
 @dataclass(frozen=True)
@@ -75,12 +85,40 @@ def reference_statements(analyses: Sequence[Analysis]) -> list[Statement]:
         lowers, keys = Words.of(a).lowers, a.text_keys
         clauses = _clauses(lowers, keys)
         for first, second in zip(clauses, clauses[1:]):
-            if second.joined:
+            if second.joined and not second.said and _leaves_out(lowers, keys, second):
+                for statement in _elided(first, second, lowers, keys):
+                    out.setdefault(statement.name, statement)
+            elif second.joined:
                 for one, other in ((first, second), (second, first)):
                     statement = _statement(one, other, lowers, keys)
                     if statement is not None:
                         out.setdefault(statement.name, statement)
     return list(out.values())
+
+
+def _elided(said: _Clause, denied: _Clause, lowers: list[str], keys: list[str]) -> list[Statement]:
+    """The two statements of "Iron is magnetic but copper is not" (`denied` leaves out what
+    it denies, and a negation ends it: `negation._elided_subject` denies its thing), or none
+    where the two are no statements of two things apart."""
+    if not said.thing or not said.said or _compares(lowers, keys, said):
+        return []
+    thing, other_thing = _only(said.thing, denied.thing, keys)
+    says = {keys[i] for i in said.said} - thing - other_thing
+    if not (thing - _NAME_NOTHING and other_thing - _NAME_NOTHING) or not 0 < len(says) <= _MOST_DIFFERENT + 1:
+        return []
+    said_text = " ".join(lowers[j] for j in range(said.thing[0], said.said[-1] + 1))
+    what = " ".join(lowers[j] for j in range(said.thing[-1] + 1, said.said[-1] + 1))  # "is magnetic"
+    named = " ".join(lowers[j] for j in range(said.thing[0], said.thing[-1] + 1))
+    other = " ".join(lowers[j] for j in range(denied.thing[0], denied.thing[-1] + 1))
+    verb, _, rest = what.partition(" ")
+    own_verb = lowers[denied.thing[-1] + 1]  # "are" in "aluminium and copper are not"
+    own_verb = verb if own_verb in ("not", "never") or keys[denied.thing[-1] + 1] == "not" else own_verb
+    return [Statement(feature_suffix((*sorted(thing), "is", *sorted(says))), frozenset(thing), frozenset(says),
+                      frozenset(other_thing), frozenset(says), said_text, f"{named} {verb} not {rest}".strip(),
+                      elided=True),
+            Statement(feature_suffix((*sorted(other_thing), "is", "not", *sorted(says))), frozenset(other_thing),
+                      frozenset(says), frozenset(thing), frozenset(says), f"{other} {own_verb} not {rest}".strip(),
+                      f"{other} {own_verb} {rest}".strip(), elided=True, denied=True)]
 
 
 def _statement(one: _Clause, other: _Clause, lowers: list[str], keys: list[str]) -> Statement | None:
@@ -115,20 +153,70 @@ def statement_states(words: Words, statements: Sequence[Statement]) -> list[str]
     if not statements:
         return states
     keys, negated = words.keys, words.negated
-    clauses = [c for c in _clauses(words.lowers, keys) if c.thing and c.said]
+    clauses, turned = _answer_clauses(words)
     for j, s in enumerate(statements):
         for c in clauses:
             named = {keys[i] for i in c.thing}
             if not named & s.thing or named & s.other_thing:
                 continue
-            own = sum(keys[i] in (s.other_says if negated[i] else s.says) for i in c.said)
-            other = sum(keys[i] in (s.says if negated[i] else s.other_says) for i in c.said)
+            flip = c in turned  # said by leaving it out after a negation: denied
+            if s.elided:  # "copper is not magnetic" says "copper is not", "copper is magnetic" crosses it
+                said = [_polar(keys[i], negated[i] != flip, s.says) for i in c.said]
+                own = sum(k in s.says and denied == s.denied for k, denied in said)
+                other = sum(k in s.says and denied != s.denied for k, denied in said)
+            else:
+                own = sum(keys[i] in (s.other_says if negated[i] != flip else s.says) for i in c.said)
+                other = sum(keys[i] in (s.says if negated[i] != flip else s.other_says) for i in c.said)
             if own > other:
                 states[j] = "present"
                 break
             if other > own:
                 states[j] = "negated"
     return states
+
+
+#: Words between a thing and the "not" that ends a statement leaving out what it denies.
+_AUXILIARIES = frozenset({"be", "do", "have", "can", "will", "would", "could", "should", "must", "may"})
+
+
+def _leaves_out(lowers: list[str], keys: list[str], clause: _Clause) -> bool:
+    """Does the clause deny its thing what the one before says by leaving it out: its thing,
+    an auxiliary, "not", and the clause's end ("copper is not.", "B and C do not,")?"""
+    if not clause.thing:
+        return False
+    j = clause.thing[-1] + 1
+    fused = j < len(keys) and keys[j] == "not" and lowers[j] not in ("not", "never")  # "arent", "isnt"
+    if j >= len(keys) or not (keys[j] in _AUXILIARIES or fused):
+        return False
+    while j < len(keys) and keys[j] in _AUXILIARIES:
+        j += 1
+    if j >= len(keys) or keys[j] != "not":
+        return False
+    return j + 1 >= len(keys) or lowers[j + 1] in ENDS or lowers[j + 1] in _SIDE_BY_SIDE
+
+
+def _answer_clauses(words: Words) -> tuple[list[_Clause], set[_Clause]]:
+    """The clauses of an answer that name a thing and say something of it, and those of them
+    that say it by leaving it out after a negation ("steel is magnetic and copper is not":
+    the second says "magnetic" of copper, denied; `turned`)."""
+    out: list[_Clause] = []
+    turned: set[_Clause] = set()
+    for c in _clauses(words.lowers, words.keys):
+        if c.thing and c.said:
+            out.append(c)
+        elif c.thing and c.joined and out and _leaves_out(words.lowers, words.keys, c):
+            borrowed = _Clause(c.thing, out[-1].said, True)
+            out.append(borrowed)
+            turned.add(borrowed)
+    return out, turned
+
+
+def _polar(key: str, denied: bool, says: frozenset[str]) -> tuple[str, bool]:
+    """A word and whether it is denied, a word read as the opposite of one of `says` turned
+    back: "not magnetic" reads "nonmagnetic", which denies "magnetic"."""
+    if key not in says and ANTONYMS.get(key) in says:
+        return ANTONYMS[key], not denied
+    return key, denied
 
 
 def _compares(lowers: list[str], keys: list[str], clause: _Clause) -> bool:

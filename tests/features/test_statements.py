@@ -59,3 +59,44 @@ def test_a_statement_is_described_as_written_and_crossed():
 ])
 def test_no_statement_of_two_things_where_none_is_made(reference):
     assert _extractor(reference).contrasts_.statements == []
+
+
+@pytest.mark.parametrize("answer, iron, copper", [
+    ("copper is magnetic", "absent", "negated"),
+    ("copper is not magnetic", "absent", "present"),
+    ("copper is nonmagnetic", "absent", "present"),
+    ("iron is magnetic", "present", "absent"),
+    ("iron isnt magnetic", "negated", "absent"),
+    # an answer may leave it out too
+    ("iron is magnetic and copper is not", "present", "present"),
+    ("iron is magnetic and copper isnt", "present", "present"),
+    ("copper is magnetic and iron is not", "negated", "negated"),
+])
+def test_a_statement_that_leaves_out_what_it_denies(answer, iron, copper):
+    # "Iron is magnetic but copper is not" gave no statement: the second says nothing of
+    # copper in words, so "copper is magnetic" read as the reference did
+    q = Question(id="q", text="Which coin does the magnet pull?",
+                 reference_answers=("Iron is magnetic but copper is not.",))
+    fx = FeatureExtractor(q, model=FALLBACK).fit(["x"])
+    row = fx.transform([answer]).iloc[0]
+    assert (row["ref:iron_is_magnetic"], row["ref:copper_is_not_magnetic"]) == (iron, copper)
+    assert fx.descriptions_["ref:copper_is_not_magnetic"] == 'says "copper is not magnetic" (from the reference answer)'
+
+
+def test_an_answer_that_leaves_out_a_denial_says_the_statement_it_borrows():
+    q = Question(id="q", text="Which spoon gets hot?", reference_answers=("Wood is an insulator and metal is a conductor.",))
+    X = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform(["metal is a conductor and wood is not",
+                                                                  "wood is a conductor and metal is not"])
+    assert list(X["ref:wood_is_insulator"]) == ["present", "negated"]
+
+
+def test_statements_read_with_their_own_verbs_and_a_reference_with_an_empty_clause():
+    # "Only iron, nickel and cobalt (and steel) are attracted." gave a clause that names
+    # nothing: looking for what it leaves out raised an IndexError and stopped training
+    q = Question(id="q", text="Which objects does the magnet pull?",
+                 reference_answers=("Only iron, nickel and cobalt (and steel, which is mostly iron) are attracted.",
+                                    "Steel is a magnetic material, but aluminium and copper are not, so only the clip moves."))
+    fx = FeatureExtractor(q, model=FALLBACK).fit(["x"])
+    assert {(s.text, s.crossed_text) for s in fx.contrasts_.statements} == {
+        ("steel is a magnetic material", "steel is not a magnetic material"),
+        ("aluminium and copper are not a magnetic material", "aluminium and copper are a magnetic material")}
