@@ -16,12 +16,9 @@ from .comparisons import Comparison, comparison_states, reference_comparisons
 from .covariations import Covariation, covariation_states, reference_covariations
 from .negation import scale_words
 from .reading import Analysis
+from .similarity import CONTRAST_PREFIX as KEY_PREFIX
 from .similarity import NEGATED_SUFFIX
 from .statements import Statement, reference_statements, statement_states
-
-#: The prefix of a contrast's key among an answer's words, for its similarity to the marked
-#: answers (`similarity.Exemplars`); no word has a colon.
-KEY_PREFIX = "said:"
 
 
 @dataclass

@@ -23,6 +23,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 NEGATED_SUFFIX = "~not"
+#: The prefix of the key of a contrast an answer makes (`contrasts.Contrasts.keys`; no word
+#: has a colon): an answer that makes one the other way round ("wood conducts heat better")
+#: is nothing like a marked answer that makes it ("metal conducts heat better than wood"),
+#: whatever words they share.
+CONTRAST_PREFIX = "said:"
 MAX_EXEMPLARS_PER_MARK = 400  # the commonest distinct answers: bounded model size and time
 CHUNK = 1024  # answers compared at a time: memory stays flat in the number of answers
 _GATHER_BUDGET = 4_000_000  # float32 values of exemplar rows gathered at a time (16 MB)
@@ -32,6 +37,11 @@ _KEYS_PER_ANSWER = 16  # about, for the budget: answers have a few content words
 def polarity_keys(polarity: dict[str, bool]) -> frozenset[str]:
     """The content keys of an answer, negated ones marked: {"gap", "close~not"}."""
     return frozenset(k + NEGATED_SUFFIX if neg else k for k, neg in polarity.items())
+
+
+def _turned(key: str) -> str:
+    """A polarity key said the other way: "said:x" <-> "said:x~not"."""
+    return key[:-len(NEGATED_SUFFIX)] if key.endswith(NEGATED_SUFFIX) else key + NEGATED_SUFFIX
 
 
 def mark_suffix(mark: Hashable) -> str:
@@ -100,6 +110,9 @@ class Exemplars:
         inter = self._shared_counts(key_sets)
         with np.errstate(invalid="ignore", divide="ignore"):
             contained = np.where(self._sizes[None, :] > 0, inter / self._sizes[None, :], 0.0)
+        turned = [frozenset(_turned(k) for k in keys if k.startswith(CONTRAST_PREFIX)) for keys in key_sets]
+        if any(turned):  # an exemplar that makes a contrast the answer turns round is not like it
+            contained = np.where(self._shared_counts(turned) > 0, 0.0, contained)
         if own is not None:  # leave one out: an exemplar made of this answer alone is not used
             lookup = {(self.mark_of[j], frozenset(k)): j for j, k in enumerate(self.keys)}
             position = {suffix: c for c, suffix in enumerate(self.marks)}

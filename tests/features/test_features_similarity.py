@@ -72,3 +72,22 @@ def test_chunks_give_the_same_result_and_exemplars_are_capped(monkeypatch):
     capped = Exemplars.fit(many, ["a"] * 6 + ["b"])
     assert [(capped.marks[m], k, n) for m, k, n in zip(capped.mark_of, capped.keys, capped.count)] == [
         ("a", ["x"], 3), ("a", ["y"], 2), ("b", ["q"], 1)]
+
+
+def test_an_answer_that_turns_a_contrast_round_is_not_like_an_answer_that_makes_it():
+    # "wood conducts heat better" shares every word with "metal conducts heat better than
+    # wood" but says its comparison the other way round: it was 0.8 like it
+    ex = Exemplars.fit([frozenset({"metal", "conduct", "heat", "better", "wood", "said:metal_better_than_wood"}),
+                        frozenset({"wood", "slow"})], ["correct", "incorrect"])
+    turned = frozenset({"wood", "conduct", "heat", "better", "metal", "said:metal_better_than_wood~not"})
+    said = frozenset({"metal", "conduct", "heat", "better", "said:metal_better_than_wood"})
+    sims = ex.similarity([turned, said])
+    assert sims[0].tolist() == [0.0, 0.5] and sims[1, 0] == pytest.approx(5 / 6)
+
+
+def test_a_contrast_turned_round_in_a_fitted_extractor():
+    q = Question("spoons", "Why does the metal spoon get hot first?", ("Metal conducts heat better than wood.",))
+    fx = FeatureExtractor(q).fit(["metal conducts heat better than wood", "wood is brown", "metal is better than wood",
+                                  "it is brown"], ["correct", "incorrect", "correct", "incorrect"])
+    X = fx.transform(["wood conducts heat better than metal"])
+    assert X.iloc[0]["similarity:correct"] < 0.5
