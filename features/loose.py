@@ -137,6 +137,8 @@ class LooseMatcher:
         self._across_than: list[bool] = []
         #: by phrase, the places in its content words of those its cue denies (after the cue)
         self._denied: list[frozenset[int]] = []
+        #: by phrase, (place of a word of degree, place of the word it measures): "more coils"
+        self._degrees: list[tuple[tuple[int, int], ...]] = []
         for column, keyed in phrases.items():
             for keys in keyed:
                 words = content_of(keys)
@@ -149,6 +151,7 @@ class LooseMatcher:
                     self._phrases.append((column, words, plain, cue, any_order))
                     self._denied.append(_denied_places(keys, words) if cue else frozenset())
                     self._across_than.append("than" in keys)
+                    self._degrees.append(_degree_places(words))
         self.words = frozenset(k for _, _, plain, _, _ in self._phrases for k in plain)
         # Each phrase under one of its words, so that an answer looks only at the phrases
         # whose words it may hold.
@@ -193,7 +196,8 @@ class LooseMatcher:
                 lower = lowers()
             state = _phrase_state(words, at, lower, keys if cue else None, negated,
                                   clauses if self._across_than[n] else sided,
-                                  cue, any_order, prefixed, self._denied[n])
+                                  cue, any_order, prefixed, self._denied[n],
+                                  (keys, self._degrees[n]) if self._degrees[n] else None)
             if state is not None and found.get(column) != PRESENT:
                 found[column] = state
         return found
@@ -202,7 +206,8 @@ class LooseMatcher:
 def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[str] | None,
                   keys: list[str] | None, negated: list[bool], clauses: Sequence[Hashable], cue: bool,
                   any_order: bool, prefixed: frozenset[int] = frozenset(),
-                  denied_places: frozenset[int] = frozenset()) -> str | None:
+                  denied_places: frozenset[int] = frozenset(),
+                  degrees: tuple[list[str], tuple[tuple[int, int], ...]] | None = None) -> str | None:
     """present/negated if the phrase is found, None if not: present wins over negated; a
     phrase with a cue is found (present) only where its words are denied by a cue just
     before them (`keys`; "there isn't any gap", not "it never stops accelerating") or by
@@ -224,6 +229,8 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
         ordered = sorted(chosen)
         if any(b - a - 1 > MAX_GAP for a, b in zip(ordered, ordered[1:])):
             continue
+        if degrees is not None and not all(_measures(degrees[0], chosen[d], chosen[w]) for d, w in degrees[1]):
+            continue  # "fewer coils and a bigger battery" says no "more coils"
         denied = any(negated[i] for i in chosen)
         if cue:
             # the first denied word: "copper is not magnetic" is found in "the copper is
@@ -244,6 +251,29 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
             return PRESENT
         state = NEGATED
     return state
+
+
+def _degree_places(words: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
+    """(place of a word of degree, place of the word it measures) in a phrase's content words:
+    the word after it ("more coils", "a bigger iron nail": "iron"), or before it at the end
+    ("the current is bigger")."""
+    return tuple((i, i + 1 if i + 1 < len(words) else i - 1) for i, w in enumerate(words)
+                 if w in _DEGREE_KEYS and len(words) > 1)
+
+
+#: The keys of "more" and "less" and of the words read as them ("bigger", "fewer", "increase").
+_DEGREE_KEYS = frozenset({"more", "less"})
+#: What never stands between a word of degree and the word it measures.
+_NOT_BETWEEN = frozenset({"and", "or", "but", ",", ";", "nor"}) | _DEGREE_KEYS
+_MOST_BETWEEN = 3  # tokens: "a much bigger current", "the current is much bigger"
+
+
+def _measures(keys: list[str], degree: int, word: int) -> bool:
+    """Can the word of degree at `degree` measure the word at `word` ("a bigger battery", "the
+    number of turns is increased"), not a word of another part of a list ("fewer coils and a
+    bigger battery" says no bigger number of coils)?"""
+    lo, hi = min(degree, word), max(degree, word)
+    return hi - lo - 1 <= _MOST_BETWEEN and _NOT_BETWEEN.isdisjoint(keys[lo + 1:hi])
 
 
 def _denied_places(keys: tuple[str, ...], words: tuple[str, ...]) -> frozenset[int]:

@@ -122,3 +122,20 @@ def test_a_phrase_takes_no_words_from_two_statements_joined_by_and():
     assert list(X["concept:like_repel"]) == ["present", "present", "absent", "absent", "absent", "absent"]
     # "and" inside a list of things joins no two statements
     assert list(X["concept:in_path"])[4] == "present" and list(X["concept:sides"])[5] == "present"
+
+
+@pytest.mark.parametrize("answer, more_turns, bigger_battery", [
+    # a word of degree measures its own word, not one of another part of a list: "fewer
+    # coils and a bigger battery" said "more coils" and "smaller battery" as well
+    ("use fewer coils and a bigger battery", "absent", "present"),
+    ("more coils and take the battery out", "present", "absent"),
+    ("a bigger battery and more coils", "present", "present"),
+    ("the number of coils is increased", "present", "absent"),
+    ("the battery is much bigger", "absent", "present"),
+])
+def test_a_word_of_degree_measures_the_word_next_to_it(answer, more_turns, bigger_battery):
+    q = Question(id="coil", text="How can the electromagnet pick up more clips?",
+                 reference_answers=("More turns of wire and a bigger current.",),
+                 concepts=(Concept("more_turns", ("more coils",)), Concept("bigger_battery", ("bigger battery",))))
+    row = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer]).iloc[0]
+    assert (row["concept:more_turns"], row["concept:bigger_battery"]) == (more_turns, bigger_battery)
