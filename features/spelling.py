@@ -127,7 +127,7 @@ class Speller:
     def __init__(self, vocabulary: dict[str, str], label_words: frozenset[str] = frozenset()):
         # vocabulary: surface form or lemma -> lemma, all lower case; kept as the key each
         # word reads as, so that a misspelling mended to "bigger" is "more" as "bigger" is
-        self.vocabulary = {w: SYNONYM_KEYS.get(lemma, lemma)
+        self.vocabulary = {w: SYNONYM_KEYS.get(w) or SYNONYM_KEYS.get(lemma, lemma)
                            for w, lemma in _one_spelling(dict(vocabulary)).items()}
         # the words the question puts before a diagram's letters ("magnet" in "magnet A"):
         # a letter after them is a label (`lexicon.is_label`)

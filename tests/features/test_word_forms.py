@@ -118,3 +118,12 @@ def test_then_after_a_comparison_is_than(answer, turned, misconception):
                  misconceptions=(Misconception("sound_faster", ("sound faster than light",)),))
     row = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer]).iloc[0]
     assert (row["ref:light_fast_than_sound"], row["misconception:sound_faster"]) == (turned, misconception)
+
+
+def test_a_misspelt_word_reads_as_the_word_it_is_mended_to():
+    # "closser" was mended to "closer" but read with the lemma "close" (the verb, whose
+    # opposite is "open"), where "closer" itself reads "near"
+    q = Question(id="seesaw", text="Where should the heavier child sit?",
+                 reference_answers=("Closer to the pivot, because he is heavier.",))
+    fx = FeatureExtractor(q, model=FALLBACK).fit(["x"])
+    assert [a.keys[0] for a in fx.read(["closser to the pivot", "closer to the pivot"])] == ["near", "near"]
