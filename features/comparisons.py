@@ -75,9 +75,10 @@ def reference_comparisons(analyses: Sequence[Analysis]) -> list[Comparison]:
             one = " ".join(lowers[i] for i in said.first_at if a.text_keys[i] in first)
             other = " ".join(lowers[i] for i in said.second_at if a.text_keys[i] in second)
             degree = " ".join(lowers[i] for i in said.at)
+            than = "as" if "as" in degree.split() else "than"  # "half as far as his sister"
             name = feature_suffix((*sorted(first), said.degree, "than", *sorted(second)))
             out.setdefault(name, Comparison(name, said.degree, said.sign, first, second,
-                                            f"{one} {degree} than {other}", f"{other} {degree} than {one}"))
+                                            f"{one} {degree} {than} {other}", f"{other} {degree} {than} {one}"))
     return list(out.values())
 
 
@@ -110,7 +111,7 @@ def _comparisons(words: Words, answer: bool = False) -> list[_Said]:
         start, stop = clause_bounds(lowers, i)
         stop = max(stop, end)
         than = next((j for j in range(end, stop)
-                     if lowers[j] == "than" or (lowers[i] == "as" and lowers[j] == "as")), None)
+                     if lowers[j] == "than" or ("as" in lowers[i:end] and lowers[j] == "as")), None)
         if than is None:
             first = subject(lowers, keys, start, i) + content(keys, range(end, stop)) if answer else ()
             second: tuple[int, ...] = ()

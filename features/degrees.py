@@ -11,6 +11,8 @@ from .negation import degree_of
 #: The keys of "more" and "less" and the words read as them ("bigger", "lower"): a degree,
 #: never a thing compared ("more heat": "heat").
 MORE_LESS = frozenset({"more", "less"})
+#: Words before "as" that make "as far" a comparison: "twice as far" is further, "half as far" nearer.
+_TIMES = frozenset({"twice", "double", "times", "triple", "thrice", "half"})
 #: Words that start a degree of their own ("as" is one where "not as dense as" made it "less").
 _STARTS = frozenset({"better", "worse", "more", "less", "as"})
 
@@ -22,7 +24,7 @@ def degrees(lowers: list[str], keys: list[str], negated: list[bool]) -> list[tup
     out = []
     end = 0
     for i in [i for i, (lower, key) in enumerate(zip(lowers, keys))
-              if lower in _STARTS or key in MORE_LESS or (lower[-2:] == "er" and lower != key)]:
+              if lower in _STARTS or key in MORE_LESS or (lower[-2:] == "er" and lower != key) or lower in _TIMES]:
         if i < end:
             continue
         found = degree_at(lowers, keys, i)
@@ -40,6 +42,9 @@ def degree_at(lowers: list[str], keys: list[str], i: int) -> tuple[int, str, int
     lower, key = lowers[i], keys[i]
     if lower in ("better", "worse"):
         return i + 1, "better", 1 if lower == "better" else -1
+    if lower in _TIMES and i + 2 < len(keys) and lowers[i + 1] == "as" and is_content(keys[i + 2]):
+        scale, way = degree_of(keys[i + 2], compared=True)  # "twice as far" is further, "half as far" nearer
+        return i + 3, scale, way * (-1 if lower == "half" else 1)
     if lower in MORE_LESS or (lower == "as" and key == "less"):
         sign = 1 if key == "more" else -1
         nxt = i + 1

@@ -79,3 +79,15 @@ def test_an_answer_comparing_the_other_way_round_reads_like_the_answers_that_do(
     fx = FeatureExtractor(q, model=FALLBACK).fit(list(marked), list(marked.values()))
     X = fx.transform(["metal conducts heat better", "wood conducts heat better"])
     assert list(X["similarity:correct"] > X["similarity:incorrect"]) == [True, False]
+
+
+def test_a_comparison_with_as_reads_as_written_and_either_way_round():
+    # "Ali should sit half as far from the pivot as his sister" made no comparison
+    q = Question(id="seesaw", text="Where should Ali sit?",
+                 reference_answers=("Ali should sit half as far from the pivot as his sister.",))
+    fx = FeatureExtractor(q, model=FALLBACK).fit(["x"])
+    assert [(c.text, c.reversed_text) for c in fx.contrasts_.comparisons] == [
+        ("ali half as far as sister", "sister half as far as ali")]
+    X = fx.transform(["ali sits twice as far from the pivot as his sister", "ali sits closer than his sister",
+                      "his sister sits half as far as ali"])
+    assert list(X["ref:ali_near_than_sister"]) == ["negated", "present", "negated"]

@@ -27,6 +27,11 @@ def _degrees(text: str) -> list[tuple[str, str, int]]:
     ("a higher pitch and a better conductor", [("higher", "more", 1), ("better", "better", 1)]),
     ("the bulb is less bright", [("less bright", "bright", -1)]),
     ("water and other liquids", []), ("the conductor is a wire", []),
+    # "twice as far" is further and "half as far" nearer; "as far as" alone compares nothing
+    ("sit twice as far from the pivot", [("twice as far", "near", -1)]),
+    ("sit half as far from the pivot", [("half as far", "near", 1)]),
+    ("three times as heavy", [("times as heavy", "heavy", 1)]),
+    ("as far as the wall", []),
 ])
 def test_words_of_degree_and_which_way_they_go(text, found):
     assert _degrees(text) == found
