@@ -28,8 +28,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .clauses import Words, clause_bounds, content, subject
+from .clauses import ENDS, JOINS, Words, clause_bounds, content, subject
+from .degrees import MORE_LESS
 from .lexicon import feature_suffix
+from .negation import DEGREES, degree_of
 from .reading import Analysis
 
 #: Prepositions that can start both things ("in metal than in wood").
@@ -59,12 +61,14 @@ class _Said:
     first_at: tuple[int, ...]
     second_at: tuple[int, ...]
     at: range  # the degree's tokens
+    opposed_at: int | None = None  # the other thing's word of degree, where the two are opposed (`_opposed`)
 
 
 def reference_comparisons(analyses: Sequence[Analysis]) -> list[Comparison]:
     """The comparisons of the reference answers (read as answers are) that tell two things
     apart, each once."""
     out: dict[str, Comparison] = {}
+    opposed: list[Comparison] = []  # after the comparisons with "than", whose texts read better
     for a in analyses:
         words = Words.of(a)
         lowers = words.lowers
@@ -75,10 +79,17 @@ def reference_comparisons(analyses: Sequence[Analysis]) -> list[Comparison]:
             one = " ".join(lowers[i] for i in said.first_at if a.text_keys[i] in first)
             other = " ".join(lowers[i] for i in said.second_at if a.text_keys[i] in second)
             degree = " ".join(lowers[i] for i in said.at)
-            than = "as" if "as" in degree.split() else "than"  # "half as far as his sister"
             name = feature_suffix((*sorted(first), said.degree, "than", *sorted(second)))
+            if said.opposed_at is not None:  # "mirror smooth, paper rough"
+                ends = degree, lowers[said.opposed_at]
+                opposed.append(Comparison(name, said.degree, said.sign, first, second,
+                                          f"{one} {ends[0]}, {other} {ends[1]}", f"{one} {ends[1]}, {other} {ends[0]}"))
+                continue
+            than = "as" if "as" in degree.split() else "than"  # "half as far as his sister"
             out.setdefault(name, Comparison(name, said.degree, said.sign, first, second,
                                             f"{one} {degree} {than} {other}", f"{other} {degree} {than} {one}"))
+    for comparison in opposed:
+        out.setdefault(comparison.name, comparison)
     return list(out.values())
 
 
@@ -124,4 +135,30 @@ def _comparisons(words: Words, answer: bool = False) -> list[_Said]:
                     first = content(keys, range(shared[-1] + 1, than))
         out.append(_Said(degree, sign, frozenset(keys[j] for j in first), frozenset(keys[j] for j in second),
                          first, second, range(i, end)))
+    return out + _opposed(words)
+
+
+def _opposed(words: Words) -> list[_Said]:
+    """Two things said to be at the two ends of one scale, a comparison without "than": "the
+    mirror is smooth and the paper is rough" says the mirror is less rough than the paper.
+    Only plain words of degree (`negation.DEGREES`: not a comparison already, "rough" not
+    "rougher") said of what two clauses name, two different things."""
+    lowers, keys, negated = words.lowers, words.keys, words.negated
+    taken = {j for i, end, _, _ in words.degrees for j in range(i, end)}
+    ends: list[tuple[tuple[int, ...], str, int, int]] = []  # (thing, scale, way, at)
+    for i, key in enumerate(keys):
+        if key not in DEGREES or key in MORE_LESS or i in taken or (lowers[i][-2:] == "er" and lowers[i] != key):
+            continue
+        start = next((j + 1 for j in range(i - 1, -1, -1) if lowers[j] in ENDS or lowers[j] in JOINS), 0)
+        thing = subject(lowers, keys, start, i)
+        if thing:
+            scale, way = degree_of(key)
+            ends.append((thing, scale, -way if negated[i] else way, i))
+    out = []
+    for n, (one, scale, way, at) in enumerate(ends):
+        for other, other_scale, other_way, other_at in ends[n + 1:]:
+            first, second = {keys[j] for j in one}, {keys[j] for j in other}
+            if scale == other_scale and way == -other_way and not first & second:
+                out.append(_Said(scale, way, frozenset(first), frozenset(second), one, other, range(at, at + 1),
+                                 other_at))
     return out

@@ -91,3 +91,27 @@ def test_a_comparison_with_as_reads_as_written_and_either_way_round():
     X = fx.transform(["ali sits twice as far from the pivot as his sister", "ali sits closer than his sister",
                       "his sister sits half as far as ali"])
     assert list(X["ref:ali_near_than_sister"]) == ["negated", "present", "negated"]
+
+
+@pytest.mark.parametrize("answer, state", [
+    ("the mirror is smooth and the paper is rough", "present"),
+    ("the mirror is smooth. the paper isnt smooth", "present"),
+    ("the mirror is rough and the paper is smooth", "negated"),
+    ("paper is smoother than a mirror", "negated"),
+    ("the paper is rough", "absent"),  # one thing alone compares nothing
+])
+def test_two_things_at_the_two_ends_of_a_scale_are_a_comparison(answer, state):
+    # "the mirror is rough and the paper is smooth" (a wrong idea) read like the reference's
+    # "A mirror is smoother than paper": the same words, no "than"
+    q = Question(id="mirror", text="Why can you see your face in a mirror but not in paper?",
+                 reference_answers=("A mirror is smoother than paper.",))
+    X = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer])
+    assert X.iloc[0]["ref:mirror_rough_than_paper"] == state
+
+
+def test_a_reference_that_says_two_ends_of_a_scale_reads_as_written():
+    q = Question(id="mirror", text="Why?", reference_answers=("The mirror is smooth; the paper is rough.",))
+    fx = FeatureExtractor(q, model=FALLBACK).fit(["x"])
+    assert [(c.text, c.reversed_text) for c in fx.contrasts_.comparisons] == [
+        ("mirror smooth, paper rough", "mirror rough, paper smooth")]
+    assert fx.transform(["the paper is smoother than the mirror"]).iloc[0]["ref:mirror_rough_than_paper"] == "negated"
