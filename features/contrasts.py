@@ -1,10 +1,10 @@
 """What the reference answers say of two things, as the extractor's columns: their
 comparisons ("metal is a better conductor than wood", `comparisons`), their statements of
-two things ("wood is an insulator and metal is a conductor", `statements`) and the
-quantities they have go together ("a longer string gives a lower pitch", `covariations`),
-each found in an answer the right way round (present) or the other way round (negated). An
-answer that swaps the two things uses only the reference's words, which alone cannot tell it
-apart."""
+two things ("wood is an insulator and metal is a conductor", `statements`), the
+quantities they have go together ("a longer string gives a lower pitch", `covariations`)
+and those they say stay the same ("the pitch does not change", `invariants`), each found in
+an answer the right way round (present) or the other way round (negated). An answer that
+swaps the two things uses only the reference's words, which alone cannot tell it apart."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from .clauses import Words
 from .comparisons import Comparison, comparison_states, reference_comparisons
 from .covariations import Covariation, covariation_states, reference_covariations
+from .invariants import Invariant, invariant_states, reference_invariants
 from .negation import scale_words
 from .reading import Analysis
 from .similarity import CONTRAST_PREFIX as KEY_PREFIX
@@ -28,6 +29,7 @@ class Contrasts:
     comparisons: list[Comparison] = field(default_factory=list)
     statements: list[Statement] = field(default_factory=list)
     covariations: list[Covariation] = field(default_factory=list)
+    invariants: list[Invariant] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         # The keys an answer needs for each kind to be found at all: most answers lack
@@ -35,6 +37,7 @@ class Contrasts:
         self._compared = frozenset(w for c in self.comparisons for w in c.first | c.second)
         self._stated = frozenset(w for s in self.statements for w in s.thing | s.other_thing)
         self._scales = [tuple(scale_words(s) for s in c.scales) for c in self.covariations]
+        self._kept = frozenset(i.scale for i in self.invariants)
         self._names = [name for name, _, _ in self.columns()]
 
     @classmethod
@@ -45,7 +48,7 @@ class Contrasts:
         seen: set[str] = set()
         parts: list[list] = []
         for found in (reference_comparisons(reference), reference_statements(reference),
-                      reference_covariations(reference)):
+                      reference_covariations(reference), reference_invariants(reference)):
             parts.append([])
             for contrast in found:
                 if contrast.name not in seen:
@@ -54,7 +57,7 @@ class Contrasts:
         return cls(*parts)
 
     def __bool__(self) -> bool:
-        return bool(self.comparisons or self.statements or self.covariations)
+        return bool(self.comparisons or self.statements or self.covariations or self.invariants)
 
     def columns(self) -> list[tuple[str, str, str]]:
         """(feature name part, description, the text said the other way round), in column order."""
@@ -63,7 +66,9 @@ class Contrasts:
                 + [(s.name, f'says "{s.text}" (from the reference answer)', f'"{s.crossed_text}"')
                    for s in self.statements]
                 + [(c.name, f'says {c.text} (from the reference answer)', c.reversed_text)
-                   for c in self.covariations])
+                   for c in self.covariations]
+                + [(i.name, f'says "{i.text}" (from the reference answer)', f'"{i.changed_text}"')
+                   for i in self.invariants])
 
     def states(self, a: Analysis) -> list[str]:
         """"present", "negated" or "absent" for each column, in one answer."""
@@ -75,7 +80,8 @@ class Contrasts:
         for found, part, states in ((said & self._compared, self.comparisons, comparison_states),
                                     (said & self._stated, self.statements, statement_states),
                                     (any(said & one and said & other for one, other in self._scales),
-                                     self.covariations, covariation_states)):
+                                     self.covariations, covariation_states),
+                                    (said & self._kept, self.invariants, invariant_states)):
             if found:
                 words = words or Words.of(a)
                 out += states(words, part)

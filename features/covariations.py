@@ -50,7 +50,7 @@ class Covariation:
 
 
 @dataclass(frozen=True)
-class _Degree:
+class Degree:
     sentence: int
     scale: str
     sign: int
@@ -63,7 +63,7 @@ def reference_covariations(analyses: Sequence[Analysis]) -> list[Covariation]:
     each pair of scales once."""
     out: dict[tuple[str, str], Covariation] = {}
     for a in analyses:
-        degrees = _degrees(Words.of(a))
+        degrees = measured_degrees(Words.of(a))
         for i, one in enumerate(degrees):
             for other in degrees[i + 1:]:
                 if one.sentence != other.sentence or one.scale == other.scale:
@@ -97,7 +97,7 @@ def covariation_states(words: Words, covariations: Sequence[Covariation]) -> lis
     if not covariations:
         return states
     by_sentence: dict[int, dict[str, set[int]]] = {}
-    for d in _degrees(words):
+    for d in measured_degrees(words):
         by_sentence.setdefault(d.sentence, {}).setdefault(d.scale, set()).add(d.sign)
     for j, c in enumerate(covariations):
         for signs in by_sentence.values():
@@ -111,13 +111,13 @@ def covariation_states(words: Words, covariations: Sequence[Covariation]) -> lis
     return states
 
 
-def _degrees(words: Words) -> list[_Degree]:
+def measured_degrees(words: Words) -> list[Degree]:
     """The degrees of the text (not after "than"), and the plain words of degree of a
     sentence that has one ("you are far from the pivot, so you need less force": "far" goes
     with "less force"; `_plain_degrees`)."""
     lowers, keys = words.lowers, words.keys
     ends = [j for j, w in enumerate(lowers) if w in _SENTENCE_ENDS]  # in order: bisect finds a sentence
-    out: list[_Degree] = []
+    out: list[Degree] = []
     for i, end, scale, sign in words.degrees:
         start, _ = clause_bounds(lowers, i)
         if "than" in lowers[start:i]:  # after "than": the other thing's
@@ -126,13 +126,13 @@ def _degrees(words: Words) -> list[_Degree]:
         if scale == "more":
             scale, at = _measured(lowers, keys, start, i, end)
         sentence = bisect_left(ends, i)
-        out.append(_Degree(sentence, scale, sign, " ".join(lowers[j] for j in at), tuple(keys[j] for j in at)))
+        out.append(Degree(sentence, scale, sign, " ".join(lowers[j] for j in at), tuple(keys[j] for j in at)))
     if out:
         out += _plain_degrees(words, ends, {d.sentence for d in out})
     return out
 
 
-def _plain_degrees(words: Words, ends: list[int], sentences: set[int]) -> list[_Degree]:
+def _plain_degrees(words: Words, ends: list[int], sentences: set[int]) -> list[Degree]:
     """The words of degree that compare nothing ("far", "slow", "close to") of the sentences
     that make a comparison: there they say one end of a scale that goes with the other
     degree. Not a word of a comparison already read, nor one after "than" or "as" ("not as
@@ -152,14 +152,14 @@ def _plain_degrees(words: Words, ends: list[int], sentences: set[int]) -> list[_
         if "than" in lowers[start:i]:
             continue
         scale, way = degree_of(key)
-        out.append(_Degree(sentence, scale, -way if negated[i] else way, lowers[i], (key,)))
+        out.append(Degree(sentence, scale, -way if negated[i] else way, lowers[i], (key,)))
     return out
 
 
 def _measured(lowers: list[str], keys: list[str], start: int, i: int, end: int) -> tuple[str, Sequence[int]]:
     """The noun a "higher" or an "increases" (tokens i to end) measures, and the tokens that
     say it: the noun after it ("a higher pitch", "the higher the pitch", "more of the light")
-    or, without one, the noun before it (`_noun_before`: "the pitch gets higher", "the time
+    or, without one, the noun before it (`noun_before`: "the pitch gets higher", "the time
     for one swing increases", "the air resistance is much greater")."""
     after = end
     if after < len(keys) and keys[after] == "of":  # "blocks more of the light"
@@ -168,13 +168,13 @@ def _measured(lowers: list[str], keys: list[str], start: int, i: int, end: int) 
         after += 1
     if after < len(keys) and is_content(keys[after]) and keys[after] not in MORE_LESS and keys[after] != "than":
         return keys[after], [*range(i, end), after]
-    noun = _noun_before(lowers, keys, start, i)
+    noun = noun_before(lowers, keys, start, i)
     if noun is None:
         return "more", range(i, end)
     return keys[noun], [noun, *range(i, end)]
 
 
-def _noun_before(lowers: list[str], keys: list[str], start: int, i: int) -> int | None:
+def noun_before(lowers: list[str], keys: list[str], start: int, i: int) -> int | None:
     """The last content word before token i in its clause (not "much" in "much greater"),
     or, where it ends a phrase after a preposition ("the time for one swing", "the pressure
     on the snow"), the word before the preposition."""

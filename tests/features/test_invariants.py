@@ -1,0 +1,48 @@
+"""Quantities a reference answer says stay the same (`features.invariants`, issue 31), found in
+answers that keep them and in answers that change them. Sentences written for these tests, on
+sound and pendulums."""
+
+from __future__ import annotations
+
+import pytest
+
+from features import FeatureExtractor
+from features.nlp import FALLBACK
+from knowledge.schema import Question
+
+DRUM = Question(id="drum", text="Why is a drum louder when you hit it harder?",
+                reference_answers=("The skin vibrates with a bigger amplitude, so it is louder; it still vibrates "
+                                   "at the same frequency, so the pitch does not change.",))
+
+
+@pytest.fixture(scope="module")
+def fx() -> FeatureExtractor:
+    return FeatureExtractor(DRUM, model=FALLBACK).fit(["x"])
+
+
+def test_the_reference_says_what_stays_the_same(fx):
+    assert [(i.scale, i.text, i.changed_text) for i in fx.contrasts_.invariants] == [
+        ("frequency", "the frequency stays the same", "the frequency changes"),
+        ("pitch", "the pitch stays the same", "the pitch changes")]
+    assert fx.descriptions_["ref:pitch_stays_same"] == 'says "the pitch stays the same" (from the reference answer)'
+
+
+@pytest.mark.parametrize("answer, frequency, pitch", [
+    # "it vibrates with a higher frequency" (the wrong idea) used the reference's words
+    ("it vibrates with a bigger amplitude and a higher frequency", "negated", "absent"),
+    ("the pitch goes up", "absent", "negated"),
+    ("the pitch changes", "absent", "negated"),
+    ("the frequency stays the same", "present", "absent"),
+    ("no change in pitch", "absent", "present"),
+    ("the frequency does not change but the amplitude is bigger", "present", "absent"),
+    ("it is louder", "absent", "absent"),
+])
+def test_an_answer_keeps_or_changes_the_quantity(fx, answer, frequency, pitch):
+    row = fx.transform([answer]).iloc[0]
+    assert (row["ref:frequency_stays_same"], row["ref:pitch_stays_same"]) == (frequency, pitch)
+
+
+def test_two_things_that_share_something_keep_no_quantity():
+    # "in the same path" says two things share a path, not that a path stays as it was
+    q = Question(id="path", text="Why do both bulbs go out?", reference_answers=("B and C are in the same path.",))
+    assert FeatureExtractor(q, model=FALLBACK).fit(["x"]).contrasts_.invariants == []
