@@ -38,7 +38,7 @@ class Contrasts:
         self._stated = frozenset(w for s in self.statements for w in s.thing | s.other_thing)
         self._scales = [tuple(scale_words(s) for s in c.scales) for c in self.covariations]
         self._kept = frozenset(i.scale for i in self.invariants)
-        self._names = [name for name, _, _ in self.columns()]
+        self._names = [name for name, _, _ in self._own_columns()]
 
     @classmethod
     def of(cls, reference: Sequence[Analysis]) -> Contrasts:
@@ -61,6 +61,10 @@ class Contrasts:
 
     def columns(self) -> list[tuple[str, str, str]]:
         """(feature name part, description, the text said the other way round), in column order."""
+        return self._own_columns() + ([("turned_round", "says something of the reference answer the other way round",
+                                        "says nothing of the reference answer the other way round")] if self else [])
+
+    def _own_columns(self) -> list[tuple[str, str, str]]:
         return ([(c.name, f'says "{c.text}" (from the reference answer)', f'"{c.reversed_text}"')
                  for c in self.comparisons]
                 + [(s.name, f'says "{s.text}" (from the reference answer)', f'"{s.crossed_text}"')
@@ -87,7 +91,7 @@ class Contrasts:
                 out += states(words, part)
             else:
                 out += ["absent"] * len(part)
-        return out
+        return out + ["present" if "negated" in out else "absent"]
 
     def keys(self, states: Sequence[str]) -> frozenset[str]:
         """The contrasts an answer makes (`states`), as words for its similarity: "said:NAME",

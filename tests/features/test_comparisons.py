@@ -115,3 +115,18 @@ def test_a_reference_that_says_two_ends_of_a_scale_reads_as_written():
     assert [(c.text, c.reversed_text) for c in fx.contrasts_.comparisons] == [
         ("mirror smooth, paper rough", "mirror rough, paper smooth")]
     assert fx.transform(["the paper is smoother than the mirror"]).iloc[0]["ref:mirror_rough_than_paper"] == "negated"
+
+
+def test_one_column_says_whether_an_answer_turns_anything_of_the_reference_round():
+    # each contrast has a column of its own, so answers that turn different ones round
+    # shared no column a rule could rest on
+    q = Question(id="mirror", text="Why can you see your face in a mirror but not in paper?",
+                 reference_answers=("A mirror is smoother than paper, so light reflects off it one way.",
+                                    "Iron is magnetic but paper is not."))
+    fx = FeatureExtractor(q, model=FALLBACK).fit(["x"])
+    assert fx.descriptions_["ref:turned_round"] == "says something of the reference answer the other way round"
+    X = fx.transform(["paper is smoother than a mirror", "paper is magnetic", "a mirror is smoother than paper",
+                      "light reflects"])
+    assert list(X["ref:turned_round"]) == ["present", "present", "absent", "absent"]
+    plain = Question(id="p", text="Why?", reference_answers=("The bulb is in a closed path.",))
+    assert "ref:turned_round" not in FeatureExtractor(plain, model=FALLBACK).fit(["x"]).transform(["x"]).columns
