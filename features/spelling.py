@@ -68,11 +68,13 @@ NOT_PREFIXED = frozenset({"unless", "union", "unions", "nonsense", "until", "unt
 #: "vibration" -> "vibrate", "reflection" -> "reflect", "observation" -> "observe", "movement"
 #: -> "move", "density" -> "dense", "elasticity" -> "elastic", "conductivity" -> "conduct",
 #: "loudness" -> "loud", "conductor" -> "conduct", "insulator" -> "insulate", "difference" ->
-#: "different", "resistance" -> "resistant"; and the adjectives of what a thing is made of,
-#: "wooden" -> "wood", "golden" -> "gold" (not "-ic": "magnetic" is no magnet).
+#: "different", "resistance" -> "resistant"; and adjectives made from nouns, "wooden" -> "wood",
+#: "magnetic" -> "magnet" (each read as itself, found as the other form where the question
+#: or the class uses both: on classes written for session 17, a compass question's "the
+#: needle is magnetic" and "the needle is a magnet" say one thing).
 NOUN_ENDINGS = (("ation", ("ate", "e", "")), ("ion", ("", "e")), ("ment", ("",)), ("ity", ("e", "")),
                 ("ivity", ("", "e")), ("ness", ("",)), ("or", ("", "e")), ("ence", ("ent",)),
-                ("ance", ("ant",)), ("en", ("",)))
+                ("ance", ("ant",)), ("en", ("",)), ("ic", ("",)))
 MIN_FUZZY_LENGTH = 4  # shorter tokens are too ambiguous to correct ("gay" stays "gay")
 KNOWN_WORD_CUTOFF = 0.85  # "batter" -> battery: one edit in seven letters
 
