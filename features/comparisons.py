@@ -19,7 +19,10 @@ comparison counts only on the reference's scale. The two things are the words af
 heat better than wood"; not the verb's words), or, where the words after "than" start with a
 preposition that also comes between the degree and "than" ("faster in metal than in wood"),
 the words after that preposition. In an answer without "than", the first thing is what the
-clause names before the degree and the words after it ("heat moves faster in metal"). Read by word order,
+clause names before the degree and the words after it ("heat moves faster in metal"). "half as
+far from the pivot as his sister" compares as "nearer than" does (`degrees`), and two things
+said to be at the two ends of one scale make a comparison too: "the mirror is smooth and the
+paper is rough" says "the mirror is smoother than the paper" (`_opposed`). Read by word order,
 on the fallback pipeline and a parsed one alike.
 """
 

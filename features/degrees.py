@@ -1,7 +1,8 @@
 """Words of degree, the comparisons an answer makes: "faster", "more slowly", "less dense",
-"not as dense as", "better", "a lower pitch", "the frequency increases". What the reference
-answers' comparisons and quantities that go together are read from (`comparisons`,
-`covariations`); by word order, on the fallback pipeline and a parsed one alike."""
+"not as dense as", "twice as far", "half as heavy", "better", "a lower pitch", "the frequency
+increases". What the reference answers' comparisons and quantities that go together are read
+from (`comparisons`, `covariations`); by word order, on the fallback pipeline and a parsed one
+alike."""
 
 from __future__ import annotations
 
