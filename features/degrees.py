@@ -7,7 +7,7 @@ alike."""
 from __future__ import annotations
 
 from .lexicon import flips_next, is_content
-from .negation import degree_of
+from .negation import ANTONYMS, degree_of
 
 #: The keys of "more" and "less" and the words read as them ("bigger", "lower"): a degree,
 #: never a thing compared ("more heat": "heat").
@@ -43,6 +43,10 @@ def degree_at(lowers: list[str], keys: list[str], i: int) -> tuple[int, str, int
     lower, key = lowers[i], keys[i]
     if lower in ("better", "worse"):
         return i + 1, "better", 1 if lower == "better" else -1
+    if lower == "as" and i and keys[i - 1] == "not" and i + 1 < len(keys) and lowers[i + 1] in ANTONYMS \
+            and lowers[i + 1] != keys[i + 1]:  # "not as far": the word as written, the denied "as" turns it
+        scale, way = degree_of(lowers[i + 1], compared=True)
+        return i + 2, scale, way
     if lower in _TIMES and i + 2 < len(keys) and lowers[i + 1] == "as" and is_content(keys[i + 2]):
         scale, way = degree_of(keys[i + 2], compared=True)  # "twice as far" is further, "half as far" nearer
         return i + 3, scale, way * (-1 if lower == "half" else 1)

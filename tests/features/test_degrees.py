@@ -32,6 +32,10 @@ def _degrees(text: str) -> list[tuple[str, str, int]]:
     ("sit half as far from the pivot", [("half as far", "near", 1)]),
     ("three times as heavy", [("times as heavy", "heavy", 1)]),
     ("as far as the wall", []),
+    # "not as far" and "not as fast": the negation turned the word to its opposite and the
+    # comparison was lost
+    ("he is not as far from the pivot as her", [("as far", "near", 1)]),
+    ("sound isnt as fast as light", [("as fast", "fast", -1)]),
 ])
 def test_words_of_degree_and_which_way_they_go(text, found):
     assert _degrees(text) == found
