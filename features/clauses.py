@@ -11,7 +11,7 @@ from functools import cached_property
 from spacy.attrs import LOWER
 from spacy.lang.en.stop_words import STOP_WORDS
 
-from .degrees import MORE_LESS, degrees
+from .degrees import MORE_LESS, degrees, plain_degrees
 from .lexicon import MEANINGFUL, is_content
 from .negation import CLAUSE_BREAKS
 from .reading import Analysis
@@ -103,6 +103,11 @@ class Words:
     def degrees(self) -> list[tuple[int, int, str, int]]:
         """(start, end, scale, sign) of each word of degree (`degrees.degrees`)."""
         return degrees(self.lowers, self.keys, self.negated)
+
+    @cached_property
+    def plain_degrees(self) -> list[int]:
+        """Where each word of degree that compares nothing is (`degrees.plain_degrees`)."""
+        return plain_degrees(self.lowers, self.keys, self.degrees)
 
 
 def denied(a: Analysis) -> list[bool]:

@@ -32,9 +32,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .clauses import ENDS, JOINS, Words, clause_bounds, content, subject
-from .degrees import MORE_LESS
 from .lexicon import feature_suffix
-from .negation import DEGREES, degree_of
+from .negation import degree_of
 from .reading import Analysis
 
 #: Prepositions that can start both things ("in metal than in wood").
@@ -147,11 +146,9 @@ def _opposed(words: Words) -> list[_Said]:
     Only plain words of degree (`negation.DEGREES`: not a comparison already, "rough" not
     "rougher") said of what two clauses name, two different things."""
     lowers, keys, negated = words.lowers, words.keys, words.negated
-    taken = {j for i, end, _, _ in words.degrees for j in range(i, end)}
     ends: list[tuple[tuple[int, ...], str, int, int]] = []  # (thing, scale, way, at)
-    for i, key in enumerate(keys):
-        if key not in DEGREES or key in MORE_LESS or i in taken or (lowers[i][-2:] == "er" and lowers[i] != key):
-            continue
+    for i in words.plain_degrees:
+        key = keys[i]
         start = next((j + 1 for j in range(i - 1, -1, -1) if lowers[j] in ENDS or lowers[j] in JOINS), 0)
         thing = subject(lowers, keys, start, i)
         if thing:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from .clauses import NAMING_ON, Words, clause_bounds
 from .degrees import MORE_LESS
 from .lexicon import feature_suffix, is_content
-from .negation import DEGREES, degree_of
+from .negation import degree_of
 from .opposite_words import opposite_text
 from .reading import Analysis
 
@@ -140,9 +140,8 @@ def _plain_degrees(words: Words, ends: list[int], sentences: set[int]) -> list[D
     lowers, keys, negated = words.lowers, words.keys, words.negated
     taken = {j for i, end, _, _ in words.degrees for j in range(i, end)}
     out = []
-    for i, key in enumerate(keys):
-        if key not in DEGREES or key in MORE_LESS or i in taken or (lowers[i][-2:] == "er" and lowers[i] != key):
-            continue
+    for i in words.plain_degrees:
+        key = keys[i]
         sentence = bisect_left(ends, i)
         if sentence not in sentences or (i and lowers[i - 1] in ("as", "so")):
             continue

@@ -7,7 +7,7 @@ alike."""
 from __future__ import annotations
 
 from .lexicon import flips_next, is_content
-from .negation import ANTONYMS, degree_of
+from .negation import ANTONYMS, DEGREES, degree_of
 
 #: The keys of "more" and "less" and the words read as them ("bigger", "lower"): a degree,
 #: never a thing compared ("more heat": "heat").
@@ -65,3 +65,13 @@ def degree_at(lowers: list[str], keys: list[str], i: int) -> tuple[int, str, int
         scale, way = degree_of(key, compared=True)
         return i + 1, scale, way
     return None
+
+
+def plain_degrees(lowers: list[str], keys: list[str], found: list[tuple[int, int, str, int]]) -> list[int]:
+    """Where the text has a word of degree that compares nothing ("far", "smooth", "close to";
+    `negation.DEGREES`), not a word of a comparison already read (`found`, from `degrees`) nor
+    an -er form ("rougher")."""
+    taken = {j for i, end, _, _ in found for j in range(i, end)}
+    return [i for i, key in enumerate(keys)
+            if key in DEGREES and key not in MORE_LESS and i not in taken
+            and not (lowers[i][-2:] == "er" and lowers[i] != key)]

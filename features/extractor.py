@@ -264,7 +264,7 @@ class FeatureExtractor:
                                                   self.use_parse_, [t for _, t in batch]))
 
     def _split_compounds(self, docs: list) -> None:
-        if getattr(self, "_compounds", None) is not None:  # None also in models saved before
+        if self._compounds is not None:  # None: the question writes no two words that join
             self._compounds.split(docs)
 
     def _mended(self, analyses: list[Analysis]) -> list[Analysis]:

@@ -101,13 +101,19 @@ def english_words() -> frozenset[str]:
     return frozenset(words)
 
 
+@lru_cache(maxsize=1)
+def _lemma_index() -> dict[str, list[str]]:
+    """The English lemma index of spacy-lookups-data (WordNet 3.0): part of speech -> lemmas."""
+    path = resources.files(spacy_lookups_data) / "data" / "en_lemma_index.json.gz"
+    with path.open("rb") as fh:
+        return json.loads(gzip.decompress(fh.read()))
+
+
 @lru_cache(maxsize=None)
 def english_lemma_index(*parts_of_speech: str) -> frozenset[str]:
     """The lemmas of those parts of speech ("adj", "adv", "noun", "verb") in the English lemma
-    index of spacy-lookups-data (WordNet 3.0); a lemma of several words joins them with "_"."""
-    path = resources.files(spacy_lookups_data) / "data" / "en_lemma_index.json.gz"
-    with path.open("rb") as fh:
-        index = json.loads(gzip.decompress(fh.read()))
+    index; a lemma of several words joins them with "_"."""
+    index = _lemma_index()
     return frozenset(w for pos in parts_of_speech for w in index[pos])
 
 
