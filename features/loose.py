@@ -28,7 +28,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from itertools import islice, product
 
 from .clauses import ENDS, JOINS, states_something
-from .lexicon import is_label_key
+from .lexicon import is_content, is_label_key
 from .negation import CLAUSE_BREAKS, CUES, FUNCTION_LEMMAS
 
 MAX_GAP = 8  # tokens between two words of a phrase
@@ -190,8 +190,10 @@ class LooseMatcher:
                 sided = list(zip(clauses, than_sides(keys))) if "than" in keys else clauses
                 at = {}
                 for i, k in enumerate(keys):
-                    if k in present or k in _TO_ALIKE:
-                        at.setdefault("to" if k in _TO_ALIKE else k, []).append(i)
+                    if k in present:
+                        at.setdefault(k, []).append(i)  # "into" for a phrase saying "into"
+                    if k in _TO_ALIKE:
+                        at.setdefault("to", []).append(i)  # and for one saying "to"
             if lower is None and len(plain) < len(words):
                 lower = lowers()
             state = _phrase_state(words, at, lower, keys if cue else None, negated,
@@ -273,7 +275,14 @@ def _measures(keys: list[str], degree: int, word: int) -> bool:
     number of turns is increased"), not a word of another part of a list ("fewer coils and a
     bigger battery" says no bigger number of coils)?"""
     lo, hi = min(degree, word), max(degree, word)
-    return hi - lo - 1 <= _MOST_BETWEEN and _NOT_BETWEEN.isdisjoint(keys[lo + 1:hi])
+    if hi - lo - 1 > _MOST_BETWEEN or not _NOT_BETWEEN.isdisjoint(keys[lo + 1:hi]):
+        return False
+    if degree > word:  # after its word, not before another it measures: "the particles are
+        # more closely packed" says no "the particles are bigger"
+        return degree + 1 >= len(keys) or not is_content(keys[degree + 1])
+    # before its word, at most one word of its own between ("a bigger iron nail", "a bigger
+    # number of coils"): "big gaps between the particles" says no "bigger particles"
+    return sum(map(is_content, keys[lo + 1:hi])) <= 1
 
 
 def _denied_places(keys: tuple[str, ...], words: tuple[str, ...]) -> frozenset[int]:

@@ -1,7 +1,8 @@
 """Features from the reference answers alone: useful before any rubric is written.
 
-The content words of the reference answers and the pairs of adjacent content words
-("positive terminal", "closed path") become `ref:*` phrases, matched like rubric concepts
+The content words of the reference answers and the pairs of content words side by side
+("positive terminal", "closed path"), across an article ("lifts a load") or across a
+preposition ("close to the rock", "reflects off the walls") become `ref:*` phrases, matched like rubric concepts
 (lemmas, mended misspellings, negation scope). A rubric concept that lists a reference
 word among its phrases lends that word its synonyms. Antonyms count as negations: with
 the reference "in the same path", "a different path" and "not the same path" both make
@@ -86,6 +87,27 @@ def spaced_variants(gram: tuple[str, ...]) -> list[tuple[str, ...]]:
     return out
 
 
+#: Prepositions a reference pair is found across ("close to the rock", "reflects off the walls").
+PAIR_PREPOSITIONS = frozenset({"to", "from", "of", "off", "at", "by", "in", "on", "into", "onto", "through",
+                               "with", "between", "across", "towards", "toward", "under", "over", "behind",
+                               "above", "below", "inside", "around", "along"})
+#: "to" and "from" say one relation after a word of place or measure ("close to", "far from",
+#: "the distance from/to the nut"), unless the reference gives a path from one thing to another.
+_TO_FROM = ("to", "from")
+
+
+def _preposition_variants(first: str, preposition: str, second: str, around: list[str]) -> list[tuple[str, ...]]:
+    """The ways a reference pair across a preposition is found: with the preposition, with
+    or without an article, and "to"/"from" either way unless the words `around` it give a
+    path ("from the cloth to the rod")."""
+    said = [preposition]
+    if preposition in _TO_FROM and not set(_TO_FROM) <= set(around):
+        said = list(_TO_FROM)
+    elif preposition in ("into", "onto"):
+        said = [preposition, "to"]
+    return [(first, p, *article, second) for p in said for article in ((), *((a,) for a in ARTICLES))]
+
+
 def build_reference(nlp: Language, question: Question, speller: Speller) -> ReferenceModel:
     model = ReferenceModel()
     seen: dict[str, RefPhrase] = {}
@@ -105,17 +127,29 @@ def build_reference(nlp: Language, question: Question, speller: Speller) -> Refe
         for i, key in enumerate(keys):
             if content[i]:
                 grams.append(((key,), shown[i]))
+        across: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
         for i in range(len(keys) - 1):
             if content[i] and content[i + 1]:
                 grams.append(((keys[i], keys[i + 1]), f"{shown[i]} {word[i + 1]}"))
             elif content[i] and keys[i + 1] in ARTICLES and i + 2 < len(keys) and content[i + 2]:
                 grams.append(((keys[i], keys[i + 2]), f"{shown[i]} {shown[i + 1]} {shown[i + 2]}"))
+            elif content[i] and keys[i + 1] in PAIR_PREPOSITIONS:
+                j = i + 3 if i + 2 < len(keys) and keys[i + 2] in ARTICLES else i + 2
+                if j < len(keys) and content[j] and (keys[i], keys[j]) not in across:
+                    gram = (keys[i], keys[j])
+                    grams.append((gram, " ".join(shown[i:j + 1])))
+                    across[gram] = _preposition_variants(keys[i], keys[i + 1], keys[j],
+                                                         keys[max(0, i - 3):j + 4])
         for gram, text in grams:
             name = feature_suffix(gram)
-            if name in seen:
+            if gram in across:
+                keyed = with_other_forms(across[gram][:1], speller) + across[gram][1:]
+            else:
+                keyed = with_other_forms([gram, *synonyms.get(gram, [])], speller)
+                keyed += spaced_variants(gram)
+            if name in seen:  # "near the rock" and "close to the rock": one pair
+                seen[name].keys += [k for k in keyed if k not in seen[name].keys]
                 continue
-            keyed = with_other_forms([gram, *synonyms.get(gram, [])], speller)
-            keyed += spaced_variants(gram)
             phrase = RefPhrase(name, keyed, text.lower())
             seen[name] = phrase
             model.phrases.append(phrase)

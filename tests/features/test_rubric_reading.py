@@ -517,3 +517,43 @@ def test_an_answer_ending_in_an_article_and_a_letter_is_read():
     q = Question(id="bulbs", text="Which bulb lights?", reference_answers=("Bulb B lights.",))
     X = rows(q, ["connect it to the b", "it is a c", "the b", "bulb b"])
     assert len(X) == 4 and X["ref:b"].iloc[-1] == "present"
+
+
+def test_a_phrase_saying_into_is_found_with_words_between():
+    # "turns into a magnet" raised KeyError: 'into' on "turns into a temporary magnet": the
+    # answer's "into" was filed under "to" alone, where the phrase looked for "into"
+    q = Question(id="clips", text="Why does a second steel clip hang from the first?",
+                 reference_answers=("The first clip becomes a magnet and attracts the second.",),
+                 concepts=(Concept("becomes_magnet", ("turns into a magnet",)),))
+    X = rows(q, ["the clip turns into a temporary magnet", "the clip turns into a magnet",
+                 "the magnet turns the clip"])
+    assert list(X["concept:becomes_magnet"]) == ["present", "present", "absent"]
+
+
+def test_a_word_of_degree_measures_the_word_it_stands_before():
+    # "bigger particles" was found in "big gaps between the particles" and "higher pitch" in
+    # "a bigger amplitude, same pitch": the word of degree measured another noun
+    q = Question(id="steel", text="Why does sound travel faster in steel than in air?",
+                 reference_answers=("The particles of steel are closer together.",),
+                 concepts=(Concept("bigger_particles", ("bigger particles",)),
+                           Concept("higher_pitch", ("higher pitch",))))
+    X = rows(q, ["the air has big gaps between the particles", "bigger amplitude same pitch",
+                 "steel has bigger particles", "a much higher pitch", "the particles are bigger",
+                 "it has a higher squeaky pitch", "the particles are more closely packed"])
+    assert list(X["concept:bigger_particles"]) == ["absent", "absent", "present", "absent", "present", "absent",
+                                                   "absent"]
+    assert list(X["concept:higher_pitch"]) == ["absent", "absent", "absent", "present", "absent", "present",
+                                               "absent"]
+
+
+def test_a_reference_pair_across_a_preposition_is_read():
+    # "close to the hinge" gave no pair: only words side by side or across an article did, so
+    # "far from the hinge" and "close to the hinge" differed in no column of their own
+    q = Question(id="door", text="Where should you push a door to open it most easily?",
+                 reference_answers=("Far from the hinge, so that the turning effect is bigger.",
+                                    "Electrons move from the cloth to the rod."),)
+    X = rows(q, ["far from the hinge", "push it close to the hinge", "not far from the hinge",
+                 "far away", "the hinge is far", "electrons move to the cloth", "they move from the cloth"])
+    assert list(X["ref:far_hinge"]) == ["present", "negated", "negated", "absent", "absent", "absent", "absent"]
+    # a path from one thing to another keeps its direction
+    assert list(X["ref:move_cloth"]) == ["absent"] * 5 + ["absent", "present"]
