@@ -108,32 +108,51 @@ test_rubric.__test__ = False  # not a pytest test, whatever its name
 
 
 UNMARKED = "no answer it was trained on has this mark yet; kept as written"
-DROPPED = ("not used: the learner leaves out a teacher's rule that covers no answer with its mark, "
-           "or is right less than half the time on the answers that reach it")
 
 
 def _dropped_rules(model, X, human: np.ndarray, n_used: int, words) -> list[RuleReport]:
-    """The question's initial rules the learner left out, with the answers they apply to."""
-    used = {(str(r.head), tuple(r.body)) for r in model.learner.rules_ if r.origin == "initial"}
-    dropped = [r for r in model.question.initial_rules
-               if getattr(r, "head", None) is not None and (str(r.head), tuple(r.body)) not in used]
+    """The question's initial rules the learner left out, with the answers they apply to and
+    why: too few answers right, answers the rules before it mark first, or wrong too often.
+    The learner weighs a teacher's rule on the answers the rules before it leave (background
+    rules, then the teacher's kept rules in the file's order), so the reason is said there."""
+    learned = model.learner.rules_
+    position = {(str(r.head), tuple(r.body)): i for i, r in enumerate(learned) if r.origin == "initial"}
+    initial = [r for r in model.question.initial_rules if getattr(r, "head", None) is not None]
+    dropped = [(p, r) for p, r in enumerate(initial) if (str(r.head), tuple(r.body)) not in position]
     if not dropped:
         return []
-    table = model.learner.encode(X, dropped)
+    table = model.learner.encode(X, [r for _, r in dropped] + list(learned))
     support = int(model.params.get("min_initial_support", 1))
     out = []
-    for k, rule in enumerate(dropped):
+    for k, (p, rule) in enumerate(dropped):
+        before = [i for i, r in enumerate(learned) if r.origin == "background"] + [
+            position[key] for key in ((str(r.head), tuple(r.body)) for r in initial[:p]) if key in position]
+        taken = np.zeros(len(human), dtype=bool)
+        for i in before:
+            taken |= rule_mask(learned[i], table)
         applies = rule_mask(rule, table)
-        right = int((applies & (human == str(rule.head))).sum())
-        if not applies.any():
+        right = applies & (human == str(rule.head))
+        n_applies, n_right, n_left = int(applies.sum()), int(right.sum()), int((right & ~taken).sum())
+        if not n_applies:
             note = "not used: no marked answer meets its conditions yet"
-        elif right < support:
-            note = (f"not used yet: as the human on {right} of the {int(applies.sum())} marked answers it applies "
+        elif n_right < support:
+            note = (f"not used yet: as the human on {n_right} of the {n_applies} marked answers it applies "
                     f"to; a teacher's rule is used once it is right on {support}")
+        elif n_left < max(support, 1):
+            takers = [i for i in before if (rule_mask(learned[i], table) & right).any()]
+            names = ", ".join(f"R{i + 1}" + (f" [{learned[i].name}]" if learned[i].name else "") for i in takers)
+            note = (f"not used: as the human on {n_right} of the {n_applies} marked answers it applies to, but "
+                    f"{n_right - n_left} of those {'is' if n_right - n_left == 1 else 'are'} marked first by the "
+                    f"rule{'s' if len(takers) > 1 else ''} "
+                    f"before it ({names}), which leaves {n_left}; a teacher's rule is used once it is right on "
+                    f"{max(support, 1)} of the answers it reaches")
         else:
-            note = f"{DROPPED} (as the human on {right} of the {int(applies.sum())} it applies to)"
+            left = int((applies & ~taken).sum())
+            note = (f"not used: on the answers the rules before it leave, it is as the human on {n_left} of the "
+                    f"{left} it applies to; a teacher's rule is used once it is right on at least "
+                    f"{model.params.get('min_initial_precision', 0.5):.0%} of the answers it reaches")
         out.append(RuleReport(n_used + k + 1, "initial", rule.name, str(rule.head),
-                              conditions_text(rule, words), int(applies.sum()), 0, 0, 0, note=note))
+                              conditions_text(rule, words), n_applies, 0, 0, 0, note=note))
     return out
 
 

@@ -158,3 +158,25 @@ def test_a_rules_name_stays_in_the_table_when_its_conditions_are_cut(tmp_path, c
     rows = [line for line in out.splitlines() if "  initial  " in line]
     assert rows and all("[gap_and_current_and_not_flat]" in row for row in rows), out
     assert any(row.endswith("...") for row in rows)  # cut, and the name still there
+
+
+def test_a_rule_left_out_because_an_earlier_rule_marks_its_answers_first_says_which(tmp_path, capsys):
+    # the note said "covers no answer with its mark, or is right less than half the time" of a
+    # rule right on 3 of the 3 answers it applies to: the rule before it had marked one of them
+    question = tmp_path / "q.yaml"
+    question.write_text(QUESTION_YAML + "initial_rules:\n"
+                        "  - name: blames_the_battery\n    mark: '0'\n"
+                        "    if: [\"misconception:battery_flat == present\"]\n"
+                        "  - name: no_current\n    mark: '0'\n    if: [\"concept:current == negated\"]\n",
+                        encoding="utf-8")
+    rows = [("there is no current because the battery is flat", "0"), ("no current flows", "0"),
+            ("there is no current", "0"), ("the battery is flat", "0"), ("a dead battery", "0"),
+            ("the battery is flat so it stops", "0"), ("there is a gap", "1"), ("a gap in the circuit", "1"),
+            ("the circuit is broken", "1"), ("it has a gap so it is open", "1")]
+    marked = write_marked_csv(tmp_path / "marked.csv", [a for a, _ in rows], [m for _, m in rows])
+    assert main(["test-rubric", "--question", str(question), "--answers", str(marked), "--json"]) == 0
+    notes = {r["name"]: r["note"] for r in json.loads(capsys.readouterr().out)["rules"] if r["origin"] == "initial"}
+    assert notes["no_current"] == (
+        "not used: as the human on 3 of the 3 marked answers it applies to, but 1 of those is marked first by "
+        "the rule before it (R1 [blames_the_battery]), which leaves 2; a teacher's rule is used once it is right "
+        "on 3 of the answers it reaches")
