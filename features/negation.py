@@ -56,6 +56,9 @@ FUNCTION_LEMMAS = frozenset({"be", "do", "have", "the", "a", "an", "in", "on", "
 #: to the predicate denied ("not contained in a closed path").
 PLACE_PREPOSITIONS = frozenset({"in", "on", "inside", "under", "over", "above", "below",
                                 "behind", "near", "around", "along", "within", "outside"})
+#: Pronouns that are only ever subjects: after the words a negation denies, one starts a new
+#: clause, as students run sentences on without a full stop ("it" and "you" may be objects).
+_SUBJECT_PRONOUNS = frozenset({"they", "he", "she", "we"})  # not "i": "not contained i a closed path"
 #: After "not", words that make it no negation: "not only X but Y" and "not just X" say X.
 _NOT_ONLY = frozenset({"only", "just", "merely", "simply"})
 #: Auxiliaries before a negation of a lexical verb ("does not flow", "can't travel").
@@ -237,6 +240,8 @@ def _rule_scope(doc: Doc, cue: Token, keys: list[str] | None = None) -> list[int
             break  # "there is nothing | in space", "nothing | between the terminals": the thing denied
         if _is_cue(tok):  # the next cue takes over
             break
+        if seen_content and low in _SUBJECT_PRONOUNS:
+            break  # "soft things dont reflect it well | they absorb it": a sentence run on
         out.append(i)
         if tok.is_alpha and tok.lemma_ not in FUNCTION_LEMMAS and not (no_longer and i == cue.i + 1):
             seen_content = True

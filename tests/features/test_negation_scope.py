@@ -75,6 +75,12 @@ def fx() -> FeatureExtractor:
     ("the see-saw is not balanced becuase the string vibrates", {"balanced": "negated",
                                                                  "vibrate": "present"}),
     ("it does not touch the magnet and the coil", {"touching": "negated"}),
+    # a sentence run on without a full stop: a pronoun that can only be a subject starts a
+    # new clause ("soft things dont vibrate much they touch the magnet" touches it)
+    ("soft things dont vibrate much they touch the magnet", {"vibrate": "negated", "touching": "present",
+                                                            "magnet": "present"}),
+    ("the drum doesnt vibrate he is touching the magnet", {"vibrate": "negated", "touching": "present"}),
+    ("it doesnt make them vibrate", {"vibrate": "negated"}),
 ])
 def test_negation_reaches_what_it_denies_and_stops_at_the_clause(fx, answer, states):
     row = fx.transform([answer]).iloc[0]
