@@ -41,6 +41,11 @@ _PREPOSITIONS = frozenset({"in", "on", "at", "through", "for", "with", "to", "fr
                            "by", "into", "onto", "across", "near", "inside", "within"})
 
 
+#: Words that stand for a thing without naming it: a reference's comparison whose clause
+#: starts with one compares nothing an answer can name ("pass" is no thing).
+_PRONOUNS = frozenset({"it", "they", "he", "she", "we", "you", "i", "this", "these", "those"})
+
+
 @dataclass(frozen=True)
 class Comparison:
     """One comparison of a reference answer: `first` is `sign` x more `degree` than `second`."""
@@ -131,6 +136,8 @@ def _comparisons(words: Words, answer: bool = False) -> list[_Said]:
         else:
             second = content(keys, range(than + 1, stop))
             first = subject(lowers, keys, start, i)
+            if not answer and first and not _PRONOUNS.isdisjoint(lowers[start:first[0]]):
+                first = ()  # "so they pass the vibrations on faster than air": no thing named
             if than + 1 < stop and lowers[than + 1] in _PREPOSITIONS:
                 shared = [j for j in range(end, than) if lowers[j] == lowers[than + 1]]
                 if shared:

@@ -64,6 +64,13 @@ def reference_covariations(analyses: Sequence[Analysis]) -> list[Covariation]:
     out: dict[tuple[str, str], Covariation] = {}
     for a in analyses:
         degrees = measured_degrees(Words.of(a))
+        signs: dict[tuple[int, str], set[int]] = {}
+        for d in degrees:
+            signs.setdefault((d.sentence, d.scale), set()).add(d.sign)
+        # a scale a sentence says both ways ("the load is close to the pivot and his effort
+        # is far from it") goes with nothing there: which end goes with the other degree is
+        # whose it is, which word order does not tell (answers are read the same way)
+        degrees = [d for d in degrees if len(signs[d.sentence, d.scale]) == 1]
         for i, one in enumerate(degrees):
             for other in degrees[i + 1:]:
                 if one.sentence != other.sentence or one.scale == other.scale:

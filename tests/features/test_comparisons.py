@@ -130,3 +130,14 @@ def test_one_column_says_whether_an_answer_turns_anything_of_the_reference_round
     assert list(X["ref:turned_round"]) == ["present", "present", "absent", "absent"]
     plain = Question(id="p", text="Why?", reference_answers=("The bulb is in a closed path.",))
     assert "ref:turned_round" not in FeatureExtractor(plain, model=FALLBACK).fit(["x"]).transform(["x"]).columns
+
+
+def test_a_comparison_whose_clause_names_its_thing_with_a_pronoun_gives_no_column():
+    # "so they pass the vibrations on faster than the spread-out particles of air" compared
+    # "pass" (the verb after "they") with the air's particles, and answers that said "the
+    # particles are closer" read as that comparison turned round
+    fx = _extractor("Steel particles are close together, so they pass the vibrations on faster than "
+                    "the spread-out particles of air.")
+    assert not [c for c in fx.descriptions_ if "_than_" in c]
+    assert [c for c in _extractor("Steel passes the vibrations on faster than air.").descriptions_
+            if "_than_" in c] == ["ref:steel_fast_than_air"]

@@ -98,3 +98,13 @@ def test_far_that_makes_a_comparison_stronger_is_no_degree_of_its_own():
     # "near the hinge" is one: a bigger force goes with near
     fx = _extractor("A far bigger force is needed near the hinge.")
     assert [(c.scales, c.sign) for c in fx.contrasts_.covariations] == [(("force", "near"), 1)]
+
+
+def test_a_scale_a_sentence_says_both_ways_goes_with_nothing():
+    # "the load is close to the pivot and the effort is far from it, so the moment is bigger"
+    # made "close" go with "bigger moment" (the first end found), and right answers such as
+    # "the further you push from the pivot, the bigger the moment" read as turned round
+    fx = _extractor("Put the pivot close to the load, so your effort is far from it and its moment is bigger.")
+    assert not [c for c in fx.contrasts_.covariations if "near" in c.scales]
+    fx = _extractor("Your effort is far from the pivot, so its moment is bigger.")
+    assert [(c.scales, c.sign) for c in fx.contrasts_.covariations] == [(("moment", "near"), -1)]
