@@ -162,7 +162,8 @@ class MarkerWords:
                          else f"{desc} (or says {opposite})")
         else:
             negated = f"{desc}, but with a negation"
-            not_negated = (f"{no} with a negation" if not no.startswith("lacks:")
+            # not "does not say X with a negation", which reads two ways
+            not_negated = (f"{desc} without a negation, if at all" if not no.startswith("lacks:")
                            else f"{desc} without a negation, or {no}")
             mentioned = desc
         said = {"present": desc, "absent": no, "negated": negated}
