@@ -22,7 +22,13 @@ def ureg() -> pint.UnitRegistry:
 #: English words pint reads as units (a = year, in = inch, are = 100 m²): never units here.
 NOT_UNITS = frozenset({"a", "an", "in", "at", "as", "are", "e", "c", "pi", "it", "is", "be",
                        "or", "to", "of", "on", "the", "and", "by", "so", "if", "do", "up",
-                       "i", "we", "me", "t", "d", "b", "y", "x", "u", "p", "st", "nt"})
+                       "i", "we", "me", "t", "d", "b", "y", "x", "u", "p", "st", "nt",
+                       # things students count ("one pole of the magnet", "two steel bars",
+                       # "one hand", "three points") that pint reads as old or rare units
+                       "pole", "poles", "rod", "rods", "bars", "stone", "stones", "hand", "hands",
+                       "point", "points", "chain", "chains", "link", "links", "knot", "knots",
+                       "cup", "cups", "barn", "barns", "section", "sections", "unit", "units",
+                       "grain", "grains", "dram", "drams", "gill", "gills", "peck", "bag", "bags"})
 #: Spellings pint does not know or reads differently ("amps" is attometres per second).
 ALIASES = {"amps": "A", "amp": "A", "hz": "Hz", "mps": "m/s", "kmh": "km/h", "kmph": "km/h",
            "ohms": "ohm", "Ω": "ohm", "°c": "degC", "°C": "degC", "°F": "degF", "%": "percent",

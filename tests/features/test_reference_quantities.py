@@ -29,6 +29,9 @@ def test_the_reference_value_is_a_quantity_and_the_questions_data_are_not():
     Question("e", "A wave has a frequency of 5 Hz. What is its frequency?", ("5 Hz",)),
     Question("v", "What does it mean when the voltage reading jumps from 0 to 1.5?",
              ("The terminals went from connected (0 V) to separated by a gap (1.5 V).",)),
+    # things counted that pint reads as old units: "one pole" was 1 rod (5 m), "two bars" 2 bar
+    Question("p", "Which bar is the magnet?", ("Bring one pole of your magnet up to each end of the two bars.",)),
+    Question("h", "How do you hold it?", ("Hold it in one hand at two points, with five units of force.",)),
 ])
 def test_no_quantity_where_the_reference_gives_none_of_its_own(question):
     assert reference_quantities(question) == ()
