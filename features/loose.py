@@ -267,6 +267,9 @@ def _degree_places(words: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
 _DEGREE_KEYS = frozenset({"more", "less"})
 #: What never stands between a word of degree and the word it measures.
 _NOT_BETWEEN = frozenset({"and", "or", "but", ",", ";", "nor"}) | _DEGREE_KEYS
+#: Nouns that say how much of a thing there is: a degree said of them is said of the thing
+#: ("the number of coils increases" says "more coils").
+_MEASURE_NOUNS = frozenset({"number", "amount", "quantity", "count", "total", "level"})
 _MOST_BETWEEN = 3  # tokens: "a much bigger current", "the current is much bigger"
 
 
@@ -279,7 +282,14 @@ def _measures(keys: list[str], degree: int, word: int) -> bool:
         return False
     if degree > word:  # after its word, not before another it measures: "the particles are
         # more closely packed" says no "the particles are bigger"
-        return degree + 1 >= len(keys) or not is_content(keys[degree + 1])
+        if degree + 1 < len(keys) and is_content(keys[degree + 1]):
+            return False
+        # nor after a word that names what another is of: "the frequency of the vibration
+        # increases" says no "bigger vibrations", "the number of turns is increased" more turns
+        before = word - 1
+        while before > 0 and keys[before] in ("the", "a", "an"):
+            before -= 1
+        return not (before > 0 and keys[before] == "of" and keys[before - 1] not in _MEASURE_NOUNS)
     # before its word, at most one word of its own between ("a bigger iron nail", "a bigger
     # number of coils"): "big gaps between the particles" says no "bigger particles"
     return sum(map(is_content, keys[lo + 1:hi])) <= 1

@@ -45,7 +45,7 @@ LEMMA_OVERRIDES = {"does": "do", "ca": "can", "wo": "will", "sha": "shall", "ai"
                    "us": "we", "lower": "low", "as": "as", "its": "its", "data": "data",
                    "more": "more", "most": "most", "less": "less", "least": "least",
                    "better": "better", "best": "best", "worse": "worse", "worst": "worst",
-                   "matter": "matter", "second": "second"}
+                   "matter": "matter", "second": "second", "number": "number"}  # not "numb"
 
 
 class LowercaseLookupLemmatizer(Lemmatizer):

@@ -370,6 +370,10 @@ def test_words_the_lookup_table_reads_wrongly_keep_their_meaning():
     X = fx.transform(["it vibrates 200 times a second", "it vibrates for 2 seconds", "matter vibrates"])
     assert list(X["ref:second"]) == ["present", "present", "absent"]
     assert list(X["ref:matter"]) == ["absent", "absent", "present"]
+    # and "number" as "numb", a comparative
+    q = Question("coil", "How can the electromagnet be made stronger?", ("Increase the number of turns.",))
+    fx = FeatureExtractor(q, n_terms=0, model=FALLBACK).fit(["a", "b"])
+    assert "ref:number" in fx.descriptions_ and not [c for c in fx.descriptions_ if "numb_" in c or c.endswith("numb")]
 
 
 def test_coverage_and_precision(fx):

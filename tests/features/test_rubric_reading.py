@@ -539,11 +539,21 @@ def test_a_word_of_degree_measures_the_word_it_stands_before():
                            Concept("higher_pitch", ("higher pitch",))))
     X = rows(q, ["the air has big gaps between the particles", "bigger amplitude same pitch",
                  "steel has bigger particles", "a much higher pitch", "the particles are bigger",
-                 "it has a higher squeaky pitch", "the particles are more closely packed"])
+                 "it has a higher squeaky pitch", "the particles are more closely packed",
+                 "the size of the particles increases"])
     assert list(X["concept:bigger_particles"]) == ["absent", "absent", "present", "absent", "present", "absent",
-                                                   "absent"]
+                                                   "absent", "absent"]
     assert list(X["concept:higher_pitch"]) == ["absent", "absent", "absent", "present", "absent", "present",
-                                               "absent"]
+                                               "absent", "absent"]
+    # what the word is of decides: "the frequency of the vibration increases" is no "bigger
+    # vibrations", where "the number of turns is increased" is "more turns"
+    q = Question(id="coil", text="How can the electromagnet be made stronger?",
+                 reference_answers=("Use more turns of wire.",),
+                 concepts=(Concept("more_turns", ("more turns",)), Concept("big_vibrations", ("bigger vibrations",))))
+    X = rows(q, ["the number of turns is increased", "the frequency of the vibration increases",
+                 "the vibrations get bigger", "the strength of the turns increases"])
+    assert list(X["concept:more_turns"]) == ["present", "absent", "absent", "absent"]
+    assert list(X["concept:big_vibrations"]) == ["absent", "absent", "present", "absent"]
 
 
 def test_a_reference_pair_across_a_preposition_is_read():
