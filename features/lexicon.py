@@ -145,6 +145,10 @@ _NEAR_WHAT = frozenset({"the", "a", "an", "it", "its", "them", "their", "each", 
 
 #: "goes up" / "goes down": more / less (`spelling.SYNONYM_KEYS`).
 _GO_WHERE = {"up": "more", "down": "less"}
+#: After "goes down", words that say where to: it moves ("your weight goes down into the
+#: snow", "the ball goes up into the air"), nothing decreases.
+_INTO_A_PLACE = frozenset({"into", "onto", "through", "towards", "toward", "inside", "under", "below",
+                           "underneath", "beneath"})
 #: Words that say the opposite of the word with an opposite after them: "a poor conductor"
 #: is an insulator.
 _POOR = frozenset({"poor", "bad"})
@@ -197,7 +201,8 @@ def reword_in_context(doc: Doc, keys: list[str]) -> None:
                 keys[i] = CARRIED
     if "go" in keys:
         for i in range(len(keys) - 1):
-            if keys[i] == "go" and doc[i + 1].lower_ in _GO_WHERE:
+            if keys[i] == "go" and doc[i + 1].lower_ in _GO_WHERE and not (
+                    i + 2 < len(keys) and doc[i + 2].lower_ in _INTO_A_PLACE):
                 keys[i], keys[i + 1] = _GO_WHERE[doc[i + 1].lower_], CARRIED
     if "speed" in keys:
         for i in range(len(keys) - 1):

@@ -29,7 +29,7 @@ from itertools import islice, product
 
 from .clauses import ENDS, JOINS, states_something
 from .lexicon import is_content, is_label_key
-from .negation import CLAUSE_BREAKS, CUES, FUNCTION_LEMMAS
+from .negation import ANTONYMS, CLAUSE_BREAKS, CUES, DEGREES, FUNCTION_LEMMAS
 
 MAX_GAP = 8  # tokens between two words of a phrase
 MAX_PERMUTED = 3  # phrases of more content words are matched in their own order only
@@ -199,7 +199,7 @@ class LooseMatcher:
             state = _phrase_state(words, at, lower, keys if cue else None, negated,
                                   clauses if self._across_than[n] else sided,
                                   cue, any_order, prefixed, self._denied[n],
-                                  (keys, self._degrees[n]) if self._degrees[n] else None)
+                                  (keys, self._degrees[n]) if self._degrees[n] else None, keys)
             if state is not None and found.get(column) != PRESENT:
                 found[column] = state
         return found
@@ -209,7 +209,8 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
                   keys: list[str] | None, negated: list[bool], clauses: Sequence[Hashable], cue: bool,
                   any_order: bool, prefixed: frozenset[int] = frozenset(),
                   denied_places: frozenset[int] = frozenset(),
-                  degrees: tuple[list[str], tuple[tuple[int, int], ...]] | None = None) -> str | None:
+                  degrees: tuple[list[str], tuple[tuple[int, int], ...]] | None = None,
+                  all_keys: list[str] | None = None) -> str | None:
     """present/negated if the phrase is found, None if not: present wins over negated; a
     phrase with a cue is found (present) only where its words are denied by a cue just
     before them (`keys`; "there isn't any gap", not "it never stops accelerating") or by
@@ -233,6 +234,8 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
             continue
         if degrees is not None and not all(_measures(degrees[0], chosen[d], chosen[w]) for d, w in degrees[1]):
             continue  # "fewer coils and a bigger battery" says no "more coils"
+        if all_keys is not None and _other_end_between(all_keys, ordered):
+            continue  # "strongest close up and weaker further away" says no "stronger further away"
         denied = any(negated[i] for i in chosen)
         if cue:
             # the first denied word: "copper is not magnetic" is found in "the copper is
@@ -253,6 +256,16 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
             return PRESENT
         state = NEGATED
     return state
+
+
+def _other_end_between(keys: list[str], ordered: list[int]) -> bool:
+    """Does the other end of the scale of one of the phrase's words of degree stand between
+    the words found ("strongest close up and becomes weaker further away": "weaker" between
+    "strongest" and "further away")? Then that word says something of another part."""
+    for i in ordered:
+        if keys[i] in DEGREES and ANTONYMS[keys[i]] in keys[ordered[0] + 1:ordered[-1]]:
+            return True
+    return False
 
 
 def _degree_places(words: tuple[str, ...]) -> tuple[tuple[int, int], ...]:

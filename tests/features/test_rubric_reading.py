@@ -8,7 +8,7 @@ import pytest
 
 from features import FeatureExtractor
 from features.nlp import FALLBACK
-from knowledge.schema import Concept, Question
+from knowledge.schema import Concept, Misconception, Question
 
 
 def rows(question: Question, answers: list[str]) -> pd.DataFrame:
@@ -567,3 +567,23 @@ def test_a_reference_pair_across_a_preposition_is_read():
     assert list(X["ref:far_hinge"]) == ["present", "negated", "negated", "absent", "absent", "absent", "absent"]
     # a path from one thing to another keeps its direction
     assert list(X["ref:move_cloth"]) == ["absent"] * 5 + ["absent", "present"]
+
+
+def test_a_phrase_is_not_found_across_the_other_end_of_its_scale():
+    # "stronger further away" was found in "strongest close up and becomes weaker further
+    # away": "weaker", between the two, is what is said of "further away"
+    q = Question(id="fridge", text="Why can a fridge magnet not hold a thick book?",
+                 reference_answers=("The magnetic force gets weaker with distance.",),
+                 misconceptions=(Misconception("stronger_far", ("stronger further away",)),))
+    X = rows(q, ["it is strongest close up and becomes weaker further away",
+                 "it gets stronger further away", "the force is stronger a bit further away"])
+    assert list(X["misconception:stronger_far"]) == ["absent", "present", "present"]
+
+
+def test_goes_down_into_a_place_is_a_motion_not_a_decrease():
+    # "weight is less" was found in "all your weight goes down into the snow"
+    q = Question(id="snow", text="Why do snowshoes stop you sinking?",
+                 reference_answers=("They spread the weight over a bigger area.",),
+                 misconceptions=(Misconception("lighter", ("weight is less",)),))
+    X = rows(q, ["your weight goes down into the snow", "your weight goes down", "the weight goes down by half"])
+    assert list(X["misconception:lighter"]) == ["absent", "present", "present"]
