@@ -21,7 +21,8 @@ Domain knowledge (the same `grader.confold.rules` objects the `knowledge/` packa
   dropped when it marks fewer than ``min_initial_support`` examples (at least one) of its label
   (a teacher's rule, origin "initial"; one given as "learned", kept from an earlier model, needs one)
   rightly, or is right less often than ``min_initial_precision``: a rule few answers show is
-  left to the answers' own rules.
+  left to the answers' own rules. A rule with the name and label of one kept before it is
+  another way of it (an alternative of its ``any:``) and needs no positives of its own.
   An initial rule for a label no training example has is kept as written (as a background
   rule, in its place), whatever its confidence: a low one sends its answers to a human.
 * Learning then continues (CON-FOLD's loop) on what those rules leave unexplained.
@@ -188,14 +189,17 @@ class ConFold:
             kept, remaining = program.apply_background(rule, remaining)
             rules.append(kept)
         unmarked = set()  # a teacher's rules for labels no example has: kept as written
+        kept_names: set = set()  # (name, head) of the teacher's rules kept: their other ways (`any:`) go with them
         for rule in initial:
             if program.has_label(rule.head):
-                kept, remaining = program.refine_initial(rule, remaining)
+                other_way = bool(rule.name) and (rule.name, rule.head) in kept_names
+                kept, remaining = program.refine_initial(rule, remaining, other_way)
             else:
                 kept, remaining = program.keep_unmarked(rule, remaining)
                 unmarked.add(id(kept))
             if kept is not None:
                 rules.append(kept)
+                kept_names.add((rule.name, rule.head))
         rules += program.learn(remaining)
         if self.confidence_threshold is not None:
             rules = [r for r in rules if r.origin == "background" or id(r) in unmarked

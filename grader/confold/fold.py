@@ -309,18 +309,33 @@ class ProgramLearner:
         """Whether some training example has `label`."""
         return _class_index(self.classes, label) >= 0
 
-    def refine_initial(self, rule: Rule, remaining: np.ndarray) -> tuple[Rule | None, np.ndarray]:
+    def refine_initial(self, rule: Rule, remaining: np.ndarray, other_way: bool = False
+                       ) -> tuple[Rule | None, np.ndarray]:
         """Evaluate a teacher's initial rule on the examples left; learn exceptions for the
         negatives it covers (FOLD-RM does this for a learned rule once its body is complete),
         prune them like learned ones, and drop it (None) when it covers fewer positives than
-        `min_initial_support` or is right less often than `min_initial_precision`."""
+        `min_initial_support` or is right less often than `min_initial_precision`.
+        `other_way`: the rule is another way of a teacher's rule kept before it (an alternative
+        of its `any:`), whose answers may all be that way's: it needs no support of its own and
+        is dropped only when wrong too often on the examples it reaches (kept as written, with
+        the confidence of all the examples it covers, where it reaches none)."""
         support = 1 if rule.origin == "learned" else self.min_initial_support  # learned: kept from a model
+        if other_way:
+            support = 0
         rule = copy.deepcopy(rule)
         rule.origin = "initial"
         pos, neg = self._split(remaining, rule.head)
         cov_pos = rule_mask(rule, self.table, pos)
         if not cov_pos.any():
-            return None, remaining
+            if not other_way or rule_mask(rule, self.table, neg).any():
+                return None, remaining
+            if rule.confidence is None:  # reaches nothing: as right as on the examples it covers
+                every_pos, every_neg = self._split(np.arange(len(self.labels)), rule.head)
+                n_pos = int(rule_mask(rule, self.table, every_pos).sum())
+                rule.confidence = wilson(n_pos, n_pos + int(rule_mask(rule, self.table, every_neg).sum()), self.z)
+            else:
+                rule.fixed_confidence = True
+            return rule, remaining
         cov_neg = rule_mask(rule, self.table, neg)
         if cov_neg.any():  # as for a learned rule once its body is complete
             used = [s for s in (self.learner.search.slot_of(l) for l in rule.body) if s is not None]
@@ -330,7 +345,7 @@ class ProgramLearner:
             prune_exceptions(rule, self.table, pos, neg, self.improvement_threshold, self.z)
         cov_pos, cov_neg, left = self._after(rule, pos, neg)
         tp, fp = int(cov_pos.sum()), int(cov_neg.sum())
-        if tp == 0 or tp < support or tp / (tp + fp) < self.min_initial_precision:
+        if tp == 0 or tp < support or tp / (tp + fp) < self.min_initial_precision:  # tp > 0 here
             return None, remaining
         if rule.confidence is None:
             rule.confidence = wilson(tp, tp + fp, self.z)

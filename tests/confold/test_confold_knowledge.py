@@ -143,3 +143,24 @@ def test_a_teachers_rule_is_kept_only_once_enough_answers_show_it():
     assert ConFold(initial_rules=[learned], min_initial_support=3).fit(X, y).rules_[0].name == "kept"
     with pytest.raises(ValueError, match="min_initial_support must be a whole number >= 1"):
         ConFold(min_initial_support=0).fit(X, y)
+
+
+def test_another_way_of_a_kept_teachers_rule_is_kept_with_it():
+    # a rule with `any:` is one rule per alternative, under one name: the second alternative
+    # was dropped ("covers too few answers") whenever the first had marked its answers, so a
+    # new answer saying it the second way lost the teacher's rule
+    X = pd.DataFrame({"a": ["yes"] * 4 + ["no"] * 12, "b": ["yes"] * 3 + ["no"] * 13})
+    y = ["ok"] * 4 + ["no"] * 12
+    first = Rule("ok", (L("a", "==", "yes"),), origin="initial", name="says it")
+    second = Rule("ok", (L("b", "==", "yes"),), origin="initial", name="says it")
+    model = ConFold(initial_rules=[first, second], min_initial_support=3).fit(X, y)
+    assert [tuple(r.body) for r in model.rules_ if r.name == "says it"] == [first.body, second.body]
+    assert list(model.predict(pd.DataFrame({"a": ["no"], "b": ["yes"]}))) == ["ok"]
+    # a rule of another name is no other way: it needs answers of its own
+    other = Rule("ok", (L("b", "==", "yes"),), origin="initial", name="another rule")
+    model = ConFold(initial_rules=[first, other], min_initial_support=3).fit(X, y)
+    assert [r.name for r in model.rules_ if r.origin == "initial"] == ["says it"]
+    # another way wrong on the answers it reaches is dropped as any rule is
+    X2 = pd.DataFrame({"a": ["yes"] * 4 + ["no"] * 12, "b": ["yes"] * 3 + ["no"] * 10 + ["yes"] * 3})
+    model = ConFold(initial_rules=[first, second], min_initial_support=3).fit(X2, y)
+    assert [tuple(r.body) for r in model.rules_ if r.name == "says it"] == [first.body]
