@@ -91,16 +91,22 @@ def than_sides(keys: list[str]) -> list[int]:
     return out
 
 
+#: Words that start a relative clause: before "is" or "are" it says something of the thing
+#: before it ("the drag which is smaller than her weight": the drag is smaller).
+_RELATIVE = frozenset({"which", "who"})
+
+
 def clause_ids(keys: list[str], lowers: list[str] | None = None) -> list[int]:
     """The clause each token is in: a new one after punctuation or a clause break, but not
     after the commas of a list of labels ("magnets A, B and C", "A, B, and C": "magnet C" is
-    said); with the tokens' lower-case forms (`lowers`), also after an "and" between two
+    said) nor at a "which is" ("the drag which is smaller than her weight"); with the tokens' lower-case forms (`lowers`), also after an "and" between two
     statements (`statement_joins`)."""
     joins = statement_joins(lowers, keys) if lowers is not None else frozenset()
     out, clause = [], 0
     for i, key in enumerate(keys):
         if key in CLAUSE_BREAKS or not any(c.isalnum() for c in key) or i in joins:
-            if not (key == "," and 0 < i and is_label_key(keys[i - 1]) and _label_follows(keys, i + 1)):
+            if not (key == "," and 0 < i and is_label_key(keys[i - 1]) and _label_follows(keys, i + 1)) \
+                    and not (key in _RELATIVE and i + 1 < len(keys) and keys[i + 1] == "be"):
                 clause += 1
         out.append(clause)
     return out

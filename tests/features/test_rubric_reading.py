@@ -587,3 +587,14 @@ def test_goes_down_into_a_place_is_a_motion_not_a_decrease():
                  misconceptions=(Misconception("lighter", ("weight is less",)),))
     X = rows(q, ["your weight goes down into the snow", "your weight goes down", "the weight goes down by half"])
     assert list(X["misconception:lighter"]) == ["absent", "present", "present"]
+
+
+def test_a_phrase_is_found_across_which_is():
+    # "air resistance less than gravity" was not found in "air resistance which is less than
+    # gravity": "which" started a new clause
+    q = Question(id="chute", text="Why does the skydiver speed up before the parachute opens?",
+                 reference_answers=("Her weight is bigger than the air resistance.",),
+                 misconceptions=(Misconception("drag_less", ("air resistance less than gravity",)),))
+    X = rows(q, ["there is air resistance which is less than gravity", "the air resistance is less than gravity",
+                 "air resistance, which slows her, and gravity which is less"])
+    assert list(X["misconception:drag_less"]) == ["present", "present", "absent"]
