@@ -642,7 +642,7 @@ def _untick_first_row(page, grid) -> None:
     lands while the grid still moves, or a redraw that comes with it, leaves the tick as it was
     (the grid's accessible table below the canvas reads "true" or "false" for a tick cell)."""
     tick = grid.locator('[data-testid="glide-cell-0-0"]')
-    for _ in range(5):
+    for _ in range(10):  # 5 tries were too few on a loaded machine (a full test run)
         if tick.inner_text().strip() == "false":
             page.wait_for_timeout(500)  # and it stays so: no redraw took it back
             if tick.inner_text().strip() == "false":
@@ -650,7 +650,7 @@ def _untick_first_row(page, grid) -> None:
             continue
         _click_first_row(page, grid, 30)  # the first member's tick cell
         page.keyboard.press(" ")
-        page.wait_for_timeout(300)
+        page.wait_for_timeout(500)
     assert tick.inner_text().strip() == "false", "the first row could not be unticked"
 
 
