@@ -99,8 +99,9 @@ _RELATIVE = frozenset({"which", "who"})
 def clause_ids(keys: list[str], lowers: list[str] | None = None) -> list[int]:
     """The clause each token is in: a new one after punctuation or a clause break, but not
     after the commas of a list of labels ("magnets A, B and C", "A, B, and C": "magnet C" is
-    said) nor at a "which is" ("the drag which is smaller than her weight"); with the tokens' lower-case forms (`lowers`), also after an "and" between two
-    statements (`statement_joins`)."""
+    said) nor at a "which is" ("the drag which is smaller than her weight"); with the
+    tokens' lower-case forms (`lowers`), also after an "and" between two statements
+    (`statement_joins`)."""
     joins = statement_joins(lowers, keys) if lowers is not None else frozenset()
     out, clause = [], 0
     for i, key in enumerate(keys):
@@ -221,7 +222,8 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
     phrase with a cue is found (present) only where its words are denied by a cue just
     before them (`keys`; "there isn't any gap", not "it never stops accelerating") or by
     their own prefix (`prefixed`: "non-magnetic"). `at`: where each word of the answer is;
-    `clauses`: which part of the answer each token is in (clause, and side of a "than")."""
+    `clauses`: which part of the answer each token is in (clause, and side of a "than");
+    `all_keys`: the answer's keys, for the other ends of the phrase's scales between its words."""
     places = []
     for word in words:
         if word.startswith(EXACT):

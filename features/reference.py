@@ -2,11 +2,11 @@
 
 The content words of the reference answers and the pairs of content words side by side
 ("positive terminal", "closed path"), across an article ("lifts a load") or across a
-preposition ("close to the rock", "reflects off the walls") become `ref:*` phrases, matched like rubric concepts
-(lemmas, mended misspellings, negation scope). A rubric concept that lists a reference
-word among its phrases lends that word its synonyms. Antonyms count as negations: with
-the reference "in the same path", "a different path" and "not the same path" both make
-`ref:same_path` negated (and `ref:same` too).
+preposition ("close to the rock", "reflects off the walls") become `ref:*` phrases, matched
+like rubric concepts (lemmas, mended misspellings, negation scope). A rubric concept that
+lists a reference word among its phrases lends that word its synonyms. Antonyms count as
+negations: with the reference "in the same path", "a different path" and "not the same
+path" both make `ref:same_path` negated (and `ref:same` too).
 
 `coverage` is the share of a reference answer's content words that the answer says with
 the same polarity (the best reference answer counts); `precision` the share of the
