@@ -64,13 +64,8 @@ def reference_covariations(analyses: Sequence[Analysis]) -> list[Covariation]:
     out: dict[tuple[str, str], Covariation] = {}
     for a in analyses:
         degrees = measured_degrees(Words.of(a))
-        signs: dict[tuple[int, str], set[int]] = {}
-        for d in degrees:
-            signs.setdefault((d.sentence, d.scale), set()).add(d.sign)
-        # a scale a sentence says both ways ("the load is close to the pivot and his effort
-        # is far from it") goes with nothing there: which end goes with the other degree is
-        # whose it is, which word order does not tell (answers are read the same way)
-        degrees = [d for d in degrees if len(signs[d.sentence, d.scale]) == 1]
+        signs = _signs_by_sentence(degrees)  # a scale said both ways goes with nothing there
+        degrees = [d for d in degrees if len(signs[d.sentence][d.scale]) == 1]
         for i, one in enumerate(degrees):
             for other in degrees[i + 1:]:
                 if one.sentence != other.sentence or one.scale == other.scale:
@@ -103,9 +98,7 @@ def covariation_states(words: Words, covariations: Sequence[Covariation]) -> lis
     states = ["absent"] * len(covariations)
     if not covariations:
         return states
-    by_sentence: dict[int, dict[str, set[int]]] = {}
-    for d in measured_degrees(words):
-        by_sentence.setdefault(d.sentence, {}).setdefault(d.scale, set()).add(d.sign)
+    by_sentence = _signs_by_sentence(measured_degrees(words))
     for j, c in enumerate(covariations):
         for signs in by_sentence.values():
             one, other = signs.get(c.scales[0]), signs.get(c.scales[1])
@@ -116,6 +109,17 @@ def covariation_states(words: Words, covariations: Sequence[Covariation]) -> lis
                 break
             states[j] = "negated"
     return states
+
+
+def _signs_by_sentence(degrees: Sequence[Degree]) -> dict[int, dict[str, set[int]]]:
+    """Sentence -> scale -> the ways the sentence says it. A scale a sentence says both ways
+    ("the load is close to the pivot and his effort is far from it") goes with nothing there,
+    in a reference answer as in an answer: which end goes with the other degree is whose it
+    is, which word order does not tell."""
+    out: dict[int, dict[str, set[int]]] = {}
+    for d in degrees:
+        out.setdefault(d.sentence, {}).setdefault(d.scale, set()).add(d.sign)
+    return out
 
 
 def measured_degrees(words: Words) -> list[Degree]:

@@ -247,8 +247,7 @@ def _compares(token) -> bool:
 
 
 #: What stands before "too" in "it is too weak", "way too heavy".
-_BEFORE_TOO = frozenset({"be", "its", "thats", "way", "much", "far", "just", "and", "or", "is", "are", "was",
-                         "were"})
+_BEFORE_TOO = frozenset({"be", "its", "thats", "way", "much", "far", "just", "and", "or"})  # "is" by its lemma
 #: What may follow the adjective of "too weak": the clause's end, "to pull it", "for the can".
 _AFTER_TOO = frozenset({"to", "for", "and", "or", "but", "so", "because", "then", "now"})
 

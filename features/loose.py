@@ -28,6 +28,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from itertools import islice, product
 
 from .clauses import ENDS, JOINS, states_something
+from .degrees import MORE_LESS
 from .lexicon import is_content, is_label_key
 from .negation import ANTONYMS, CLAUSE_BREAKS, CUES, DEGREES, FUNCTION_LEMMAS
 
@@ -203,27 +204,26 @@ class LooseMatcher:
                         at.setdefault("to", []).append(i)  # and for one saying "to"
             if lower is None and len(plain) < len(words):
                 lower = lowers()
-            state = _phrase_state(words, at, lower, keys if cue else None, negated,
+            state = _phrase_state(words, at, lower, keys, negated,
                                   clauses if self._across_than[n] else sided,
-                                  cue, any_order, prefixed, self._denied[n],
-                                  (keys, self._degrees[n]) if self._degrees[n] else None, keys)
+                                  cue, any_order, prefixed, self._denied[n], self._degrees[n])
             if state is not None and found.get(column) != PRESENT:
                 found[column] = state
         return found
 
 
 def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[str] | None,
-                  keys: list[str] | None, negated: list[bool], clauses: Sequence[Hashable], cue: bool,
+                  keys: list[str], negated: list[bool], clauses: Sequence[Hashable], cue: bool,
                   any_order: bool, prefixed: frozenset[int] = frozenset(),
                   denied_places: frozenset[int] = frozenset(),
-                  degrees: tuple[list[str], tuple[tuple[int, int], ...]] | None = None,
-                  all_keys: list[str] | None = None) -> str | None:
+                  degrees: tuple[tuple[int, int], ...] = ()) -> str | None:
     """present/negated if the phrase is found, None if not: present wins over negated; a
     phrase with a cue is found (present) only where its words are denied by a cue just
-    before them (`keys`; "there isn't any gap", not "it never stops accelerating") or by
-    their own prefix (`prefixed`: "non-magnetic"). `at`: where each word of the answer is;
-    `clauses`: which part of the answer each token is in (clause, and side of a "than");
-    `all_keys`: the answer's keys, for the other ends of the phrase's scales between its words."""
+    before them ("there isn't any gap", not "it never stops accelerating") or by their own
+    prefix (`prefixed`: "non-magnetic"). `keys`: the answer's keys; `at`: where each word of
+    the answer is; `clauses`: which part of the answer each token is in (clause, and side of a
+    "than"); `degrees`: the phrase's words of degree and the words they measure
+    (`_degree_places`)."""
     places = []
     for word in words:
         if word.startswith(EXACT):
@@ -240,9 +240,9 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
         ordered = sorted(chosen)
         if any(b - a - 1 > MAX_GAP for a, b in zip(ordered, ordered[1:])):
             continue
-        if degrees is not None and not all(_measures(degrees[0], chosen[d], chosen[w]) for d, w in degrees[1]):
+        if degrees and not all(_measures(keys, chosen[d], chosen[w]) for d, w in degrees):
             continue  # "fewer coils and a bigger battery" says no "more coils"
-        if all_keys is not None and _other_end_between(all_keys, ordered):
+        if _other_end_between(keys, ordered):
             continue  # "strongest close up and weaker further away" says no "stronger further away"
         denied = any(negated[i] for i in chosen)
         if cue:
@@ -251,12 +251,12 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
             first = next((i for i in ordered if negated[i]), ordered[0])
             if denied_places and first not in {chosen[k] for k in denied_places}:
                 continue  # "they attract instead of repelling" is no "repel instead of attract"
-            at_cue = _cue_before(keys, first) if denied and keys is not None else -1
+            at_cue = _cue_before(keys, first) if denied else -1
             if at_cue >= 0 and denied_before(keys, negated, at_cue):
                 state = NEGATED  # "it's not because there is no gap": the phrase itself denied
             elif at_cue >= 0 or (denied and first in prefixed):
                 return PRESENT  # "not magnetic" in "it is not magnetic", "non-magnetic"
-            elif denied and keys is not None and all(negated[i] for i in chosen) \
+            elif denied and all(negated[i] for i in chosen) \
                     and _cue_after(keys, negated, ordered[-1]) >= 0:
                 return PRESENT  # "no air particles" in "the air particles aren't there"
             continue
@@ -281,13 +281,11 @@ def _degree_places(words: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
     the word after it ("more coils", "a bigger iron nail": "iron"), or before it at the end
     ("the current is bigger")."""
     return tuple((i, i + 1 if i + 1 < len(words) else i - 1) for i, w in enumerate(words)
-                 if w in _DEGREE_KEYS and len(words) > 1)
+                 if w in MORE_LESS and len(words) > 1)
 
 
-#: The keys of "more" and "less" and of the words read as them ("bigger", "fewer", "increase").
-_DEGREE_KEYS = frozenset({"more", "less"})
 #: What never stands between a word of degree and the word it measures.
-_NOT_BETWEEN = frozenset({"and", "or", "but", ",", ";", "nor"}) | _DEGREE_KEYS
+_NOT_BETWEEN = frozenset({"and", "or", "but", ",", ";", "nor"}) | MORE_LESS
 #: Nouns that say how much of a thing there is: a degree said of them is said of the thing
 #: ("the number of coils increases" says "more coils").
 _MEASURE_NOUNS = frozenset({"number", "amount", "quantity", "count", "total", "level"})

@@ -122,6 +122,7 @@ def _dropped_rules(model, X, human: np.ndarray, n_used: int, words) -> list[Rule
     if not dropped:
         return []
     table = model.learner.encode(X, [r for _, r in dropped] + list(learned))
+    marked_by = [rule_mask(r, table) for r in learned]  # the answers each rule applies to
     support = int(model.params.get("min_initial_support", 1))
     out = []
     for k, (p, rule) in enumerate(dropped):
@@ -129,7 +130,7 @@ def _dropped_rules(model, X, human: np.ndarray, n_used: int, words) -> list[Rule
             position[key] for key in ((str(r.head), tuple(r.body)) for r in initial[:p]) if key in position]
         taken = np.zeros(len(human), dtype=bool)
         for i in before:
-            taken |= rule_mask(learned[i], table)
+            taken |= marked_by[i]
         applies = rule_mask(rule, table)
         right = applies & (human == str(rule.head))
         n_applies, n_right, n_left = int(applies.sum()), int(right.sum()), int((right & ~taken).sum())
@@ -139,7 +140,7 @@ def _dropped_rules(model, X, human: np.ndarray, n_used: int, words) -> list[Rule
             note = (f"not used yet: as the human on {n_right} of the {n_applies} marked answers it applies "
                     f"to; a teacher's rule is used once it is right on {support}")
         elif n_left < max(support, 1):
-            takers = [i for i in before if (rule_mask(learned[i], table) & right).any()]
+            takers = [i for i in before if (marked_by[i] & right).any()]
             names = ", ".join(f"R{i + 1}" + (f" [{learned[i].name}]" if learned[i].name else "") for i in takers)
             note = (f"not used: as the human on {n_right} of the {n_applies} marked answers it applies to, but "
                     f"{n_right - n_left} of those {'is' if n_right - n_left == 1 else 'are'} marked first by the "
