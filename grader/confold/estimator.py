@@ -28,10 +28,11 @@ Domain knowledge (the same `grader.confold.rules` objects the `knowledge/` packa
 * Learning then continues (CON-FOLD's loop) on what those rules leave unexplained.
 * ``evidence`` and ``label_order``: for ordered labels (marks), a learned rule for any label
   but the lowest (the first of ``label_order``, which may be a tuple of labels that are all
-  lowest; the first of ``classes_`` when None) rests
-  only on evidence: its body, and the exceptions of its exceptions, use only the literals
-  ``evidence`` names as evidence (`grader.confold.evidence`); what an example lacks can
-  still block it as an exception, or give the lowest label. When no evidence rule is found
+  lowest, or an empty tuple when no label is: labels in no known order; the first of
+  ``classes_`` when None) rests only on evidence: its body, and the exceptions of its
+  exceptions, use only the literals ``evidence`` names as evidence
+  (`grader.confold.evidence`); what an example lacks can still block it as an exception,
+  or give the lowest label. When no evidence rule is found
   for the commonest label left, the next commonest is tried. None (the default): FOLD-RM's
   search, unrestricted. ``label_evidence`` ({label: evidence}) gives the labels it names an
   evidence of their own, in place of ``evidence`` (a wrong idea stated is a reason for a mark
@@ -346,7 +347,8 @@ def _label_evidence_masks(label_evidence: Mapping[Any, Mapping[str, Any]] | None
 
 def _needs_evidence(classes: list, label_order: Sequence | None) -> np.ndarray:
     """Per class: True unless it is the lowest label (the first of `label_order`; a tuple
-    or list there is a group of labels that are all lowest, e.g. marks that give no credit)."""
+    or list there is a group of labels that are all lowest, e.g. marks that give no credit, and
+    an empty one says no label is lowest)."""
     if label_order is None:
         lowest = [classes[0]]
     else:

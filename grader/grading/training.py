@@ -145,7 +145,13 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
     X = extractor.fit_transform(answers, marks)
     validate_rules(question, extractor)
     report(0.5, "learning rules")
-    evidence, label_evidence = None, None
+    evidence, label_evidence, label_order = None, None, None
+    if marks_unordered:  # no mark is known to be the lowest, but none rests on restating the
+        # question: any mark may rest on its words left out, none on their being said or denied
+        restating = extractor.question_restatements()
+        if restating:
+            evidence = {name: ("absent",) for name in restating}
+            label_order = [(), *question.marks]
     if evidence_rules:
         predicates = [d.name for d in question.background if isinstance(d, PredicateDefinition)]
         restating = extractor.question_restatements()
@@ -154,7 +160,7 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
         label_evidence = {m: feature_evidence(extractor.feature_specs_, question.marks, predicates, lowest_marks,
                                               no_credit, for_mark=m, restating=restating)
                           for m in no_credit} or None
-    label_order = _label_order(question.marks, lowest_marks) if evidence_rules else None
+        label_order = _label_order(question.marks, lowest_marks)
     if learner == "boosted":
         from grader.boosting import BoostedRules
 

@@ -93,6 +93,18 @@ def test_label_order_decides_which_label_is_free():
             assert all(l.feature != "miss" for l in rule.body), str(rule)
 
 
+def test_an_empty_group_first_says_no_label_is_lowest():
+    X, y = marks_table(0)
+    # labels in no known order: every label's rules rest on evidence, "0" (the first class) too
+    model = ConFold(evidence=EVIDENCE, label_order=[(), *ORDER]).fit(X, y)
+    cats = categories_of(X)
+    assert any(r.head == "0" for r in model.rules_)
+    for rule in model.rules_:
+        assert bad_literals(rule, cats) == [], str(rule)
+    free = ConFold(evidence=EVIDENCE, label_order=ORDER).fit(X, y)
+    assert any(bad_literals(r, cats) for r in free.rules_ if r.head == "0")
+
+
 def test_a_higher_mark_names_the_value_the_answer_has_never_a_value_it_lacks():
     X = pd.DataFrame({"concept:a": ["present", "absent"] * 20})
     y = pd.Series(np.where(X["concept:a"] == "present", "1", "0"), name="mark")

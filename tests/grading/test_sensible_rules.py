@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 
 from grader.confold.rules import Literal, Rule
@@ -93,3 +94,19 @@ def test_a_word_that_says_nothing_alone_is_no_reason():
     assert "ref:than" in restating and "ref:conduct" not in restating
     assert unsensible_rules(model, ["incorrect"]) == []
 
+
+
+def test_marks_in_no_known_order_rest_on_no_restating_either():
+    # a question file without `marks:`: no mark is known to be the lowest, so the learner
+    # restricted nothing and gave "correct if mentions 'pendulum'" (said or denied)
+    question = dataclasses.replace(PENDULUM, marks=())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = GradingModel.train(question, (RIGHT + WRONG) * 2, (["correct"] * 6 + ["incorrect"] * 6) * 2,
+                                   n_resamples=0)
+    assert model.params.get("marks_unordered")
+    restating = model.extractor.question_restatements()
+    assert "ref:pendulum" in restating
+    for rule in model.learner.rules_:
+        said = {lit.feature for lit in rule.body if (lit.op == "==") != (lit.value == "absent")}
+        assert not said or not said <= restating, rule
