@@ -19,8 +19,9 @@ Domain knowledge (the same `grader.confold.rules` objects the `knowledge/` packa
   it left; exceptions are learned for the negatives it covers with the FOLD exception learner
   (as FOLD-RM does for a learned rule once its body is complete); the improvement threshold prunes its exceptions; it is
   dropped when it marks fewer than ``min_initial_support`` examples (at least one) of its label
-  (a teacher's rule, origin "initial"; one given as "learned", kept from an earlier model, needs one)
-  rightly, or is right less often than ``min_initial_precision``: a rule few answers show is
+  (``label_min_initial_support`` {label: n} in its place for the labels it names, e.g. a mark
+  for a wrong idea, which few examples share; a rule given as "learned", kept from an earlier
+  model, needs one) rightly, or is right less often than ``min_initial_precision``: a rule few answers show is
   left to the answers' own rules. A rule with the name and label of one kept before it is
   another way of it (an alternative of its ``any:``) and needs no positives of its own.
   An initial rule for a label no training example has is kept as written (as a background
@@ -92,7 +93,8 @@ class ConFold:
                  initial_rules: Sequence[Rule] | None = None, fold_rm_update: bool = False,
                  min_initial_precision: float = 0.5, default_rule: bool = False,
                  evidence: Mapping[str, Any] | None = None, label_order: Sequence | None = None,
-                 min_initial_support: int = 1, label_evidence: Mapping[Any, Mapping[str, Any]] | None = None):
+                 min_initial_support: int = 1, label_evidence: Mapping[Any, Mapping[str, Any]] | None = None,
+                 label_min_initial_support: Mapping[Any, int] | None = None):
         self.ratio = ratio
         self.z = z
         self.improvement_threshold = improvement_threshold
@@ -106,13 +108,15 @@ class ConFold:
         self.label_order = label_order
         self.min_initial_support = min_initial_support
         self.label_evidence = label_evidence
+        self.label_min_initial_support = label_min_initial_support
 
     def get_params(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in ("ratio", "z", "improvement_threshold",
                                               "confidence_threshold", "background", "initial_rules",
                                               "fold_rm_update", "min_initial_precision",
                                               "default_rule", "evidence", "label_order",
-                                              "min_initial_support", "label_evidence")}
+                                              "min_initial_support", "label_evidence",
+                                              "label_min_initial_support")}
 
     def set_params(self, **params: Any) -> "ConFold":
         unknown = sorted(set(params) - set(self.get_params()))
@@ -183,7 +187,7 @@ class ConFold:
         program = ProgramLearner(FoldLearner(table, search, self.ratio, allowed), codes, classes,
                                  self.improvement_threshold, self.z, self.fold_rm_update,
                                  self.min_initial_precision, needs_evidence, self.min_initial_support,
-                                 by_class)
+                                 by_class, _class_values(self.label_min_initial_support, classes))
         remaining = np.arange(n_rows)
         rules: list[Rule] = []
         for rule in label_rules:
@@ -232,6 +236,13 @@ class ConFold:
         if isinstance(self.min_initial_support, bool) or not isinstance(self.min_initial_support, (int, np.integer)) \
                 or self.min_initial_support < 1:
             raise ValueError(f"min_initial_support must be a whole number >= 1, got {self.min_initial_support!r}")
+        by_label = self.label_min_initial_support
+        if by_label is not None and not isinstance(by_label, Mapping):
+            raise ValueError(f"label_min_initial_support must be None or a mapping from a label to a whole "
+                             f"number >= 1, got {type(by_label).__name__}")
+        for label, k in (by_label or {}).items():
+            if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+                raise ValueError(f"label_min_initial_support for {label!r} must be a whole number >= 1, got {k!r}")
         for name in ("fold_rm_update", "default_rule"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
@@ -342,6 +353,13 @@ def _label_evidence_masks(label_evidence: Mapping[Any, Mapping[str, Any]] | None
             continue  # a label no training example has: it gets no learned rule
         check_evidence(spec, features)
         out[index] = evidence_mask(search, spec)
+    return out or None
+
+
+def _class_values(by_label: Mapping[Any, Any] | None, classes: list) -> dict[int, Any] | None:
+    """{class index: value} for the labels `by_label` names that y has (others are ignored)."""
+    out = {i: value for label, value in (by_label or {}).items()
+           for i, c in enumerate(classes) if _same_label(c, label)}
     return out or None
 
 

@@ -241,6 +241,8 @@ class ProgramLearner:
     min_initial_support: int = 1
     #: per class index: the evidence mask of a label with evidence of its own (`label_evidence`)
     evidence_by_class: dict[int, np.ndarray] | None = None
+    #: per class index: `min_initial_support` for the labels with one of their own
+    support_by_class: dict[int, int] | None = None
 
     @property
     def table(self) -> EncodedTable:
@@ -319,7 +321,8 @@ class ProgramLearner:
         of its `any:`), whose answers may all be that way's: it needs no support of its own and
         is dropped only when wrong too often on the examples it reaches (kept as written, with
         the confidence of all the examples it covers, where it reaches none)."""
-        support = 1 if rule.origin == "learned" else self.min_initial_support  # learned: kept from a model
+        support = 1 if rule.origin == "learned" else (self.support_by_class or {}).get(
+            _class_index(self.classes, rule.head), self.min_initial_support)  # learned: kept from a model
         if other_way:
             support = 0
         rule = copy.deepcopy(rule)

@@ -143,7 +143,8 @@ class GradingModel:
         each mark's rules vote, the mark with the largest sum wins; its confidence is the
         ensemble's probability, so it takes no resamples, no teacher's label rules, no kept rules).
         `min_initial_support`: a teacher's initial rule is kept only when it marks at least this
-        many marked answers as the human did (`ConFold`); else the answers' own rules decide.
+        many marked answers as the human did (`ConFold`); else the answers' own rules decide. A
+        rule for one of the question's `no_credit` marks needs one (`training.no_credit_support`).
         """
         return cls(*learn(question, answers, marks, ratio=ratio, z=z, improvement_threshold=improvement_threshold,
                           confidence_threshold=confidence_threshold, n_terms=n_terms, default_rule=default_rule,

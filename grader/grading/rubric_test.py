@@ -123,9 +123,10 @@ def _dropped_rules(model, X, human: np.ndarray, n_used: int, words) -> list[Rule
         return []
     table = model.learner.encode(X, [r for _, r in dropped] + list(learned))
     marked_by = [rule_mask(r, table) for r in learned]  # the answers each rule applies to
-    support = int(model.params.get("min_initial_support", 1))
+    by_mark = getattr(model.learner, "label_min_initial_support", None) or {}
     out = []
     for k, (p, rule) in enumerate(dropped):
+        support = int(by_mark.get(str(rule.head), model.params.get("min_initial_support", 1)))
         before = [i for i, r in enumerate(learned) if r.origin == "background"] + [
             position[key] for key in ((str(r.head), tuple(r.body)) for r in initial[:p]) if key in position]
         taken = np.zeros(len(human), dtype=bool)

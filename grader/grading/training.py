@@ -173,7 +173,9 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
                                initial_rules=(list(question.initial_rules)
                                               + _kept_rules(keep_rules_of, list(X.columns))) or None,
                                evidence=evidence, label_order=label_order, label_evidence=label_evidence,
-                               min_initial_support=min_initial_support)
+                               min_initial_support=min_initial_support,
+                               label_min_initial_support=no_credit_support(no_credit if evidence_rules else (),
+                                                                           min_initial_support))
     rule_learner.fit(X, pd.Series(marks, name="mark"))
     for rule in rule_learner.rules_:  # kept rules stay learned ones (not the teacher's)
         if rule.name == KEPT_RULE:
@@ -214,6 +216,14 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
 
 #: The name a learned rule of an earlier model carries while it is refined (`keep_rules_of`).
 KEPT_RULE = "kept from the earlier model"
+
+
+def no_credit_support(no_credit: Sequence[str], min_initial_support: int) -> dict[str, int] | None:
+    """`ConFold(label_min_initial_support=...)`: a teacher's rule for a no-credit mark that is
+    not the lowest (a wrong idea, "contradictory") is used once one marked answer shows it. Why:
+    such marks are few and split among many wrong ideas, each shown by one or two of 30 marked
+    answers, so the support asked of a rule for credit dropped nearly all of them (docs/beetle.md)."""
+    return {m: 1 for m in no_credit} if no_credit and min_initial_support > 1 else None
 
 
 def _label_order(marks: Sequence[str], lowest: Sequence[str] | None) -> list:

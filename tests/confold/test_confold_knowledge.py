@@ -145,6 +145,24 @@ def test_a_teachers_rule_is_kept_only_once_enough_answers_show_it():
         ConFold(min_initial_support=0).fit(X, y)
 
 
+def test_a_label_may_ask_its_own_support_of_a_teachers_rule():
+    # a wrong idea shown by one marked answer: "wrong if c == odd" kept with the support its
+    # label asks, while "ok if c == rare" still needs the 3 asked of every other label
+    X = pd.DataFrame({"c": ["rare", "rare", "odd"] + ["x", "y"] * 8})
+    y = ["ok", "ok", "wrong"] + ["ok", "no"] * 8
+    rare = Rule("ok", (L("c", "==", "rare"),), origin="initial", name="rare is fine")
+    odd = Rule("wrong", (L("c", "==", "odd"),), origin="initial", name="odd is wrong")
+    names = lambda m: [r.name for r in m.rules_ if r.origin == "initial"]
+    assert names(ConFold(initial_rules=[rare, odd], min_initial_support=3).fit(X, y)) == []
+    model = ConFold(initial_rules=[rare, odd], min_initial_support=3,
+                    label_min_initial_support={"wrong": 1, "absent label": 2}).fit(X, y)
+    assert names(model) == ["odd is wrong"]
+    assert list(model.predict(pd.DataFrame({"c": ["odd"]}))) == ["wrong"]
+    for bad in ({"wrong": 0}, {"wrong": 1.5}, {"wrong": True}, ["wrong"]):
+        with pytest.raises(ValueError, match="label_min_initial_support"):
+            ConFold(label_min_initial_support=bad).fit(X, y)
+
+
 def test_another_way_of_a_kept_teachers_rule_is_kept_with_it():
     # a rule with `any:` is one rule per alternative, under one name: the second alternative
     # was dropped ("covers too few answers") whenever the first had marked its answers, so a

@@ -180,3 +180,37 @@ def test_a_rule_left_out_because_an_earlier_rule_marks_its_answers_first_says_wh
         "not used: as the human on 3 of the 3 marked answers it applies to, but 1 of those is marked first by "
         "the rule before it (R1 [blames_the_battery]), which leaves 2; a teacher's rule is used once it is right "
         "on 3 of the answers it reaches")
+
+
+WORDS_YAML = QUESTION_YAML.replace('marks: ["0", "1"]', "marks: [incorrect, contradictory, correct]")
+WRONG_IDEA_RULES = """initial_rules:
+  - name: blames_the_battery
+    mark: contradictory
+    if: ["misconception:battery_flat == present"]
+  - name: says_current
+    mark: correct
+    if: ["concept:current == present"]
+"""
+SHOWN_ONCE = [("the battery is flat", "contradictory"), ("there is a gap", "correct"),
+              ("a gap in the circuit", "correct"), ("the circuit has a break", "correct"),
+              ("a gap so the current stops", "correct"), ("no idea", "incorrect"), ("the bulb is old", "incorrect"),
+              ("it is dark", "incorrect"), ("the wires are thin", "incorrect"), ("it is broken", "incorrect")]
+
+
+@pytest.mark.parametrize("no_credit", [True, False])
+def test_a_rule_for_a_wrong_idea_is_used_once_one_marked_answer_shows_it(tmp_path, capsys, no_credit):
+    # contradictory answers are few and split among many wrong ideas, each shown by one or two
+    # of 30 marked answers: asking 3 of each dropped nearly every such rule of a teacher
+    question = tmp_path / "q.yaml"
+    question.write_text(WORDS_YAML + ("no_credit: [contradictory]\n" if no_credit else "") + WRONG_IDEA_RULES,
+                        encoding="utf-8")
+    marked = write_marked_csv(tmp_path / "marked.csv", [a for a, _ in SHOWN_ONCE], [m for _, m in SHOWN_ONCE])
+    assert main(["test-rubric", "--question", str(question), "--answers", str(marked), "--json"]) == 0
+    notes = {r["name"]: r["note"] for r in json.loads(capsys.readouterr().out)["rules"] if r["origin"] == "initial"}
+    # a rule for credit still needs 3 marked answers (it has 1)
+    assert notes["says_current"].startswith("not used yet") and notes["says_current"].endswith("right on 3")
+    if no_credit:
+        assert notes["blames_the_battery"] == "kept as written"
+    else:  # contradictory is then a mark above the lowest, like correct
+        assert notes["blames_the_battery"] == ("not used yet: as the human on 1 of the 1 marked answers it "
+                                               "applies to; a teacher's rule is used once it is right on 3")
