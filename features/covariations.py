@@ -33,6 +33,11 @@ from .opposite_words import opposite_text
 from .reading import Analysis
 
 _SENTENCE_ENDS = frozenset({".", "!", "?", ";"})
+#: What ends a part of a sentence: where an answer says a scale both ways in a sentence, a
+#: part that says each of two scales one way still pairs them ("more area means more
+#: pressure, boots have less pressure"). Not in a reference answer, whose pairs are the
+#: features: there a sentence that says a scale both ways gives no pair.
+_PART_ENDS = _SENTENCE_ENDS | {","}
 _ARTICLES = frozenset({"the", "a", "an", "its", "their"})
 #: Words that make a degree stronger and name nothing ("much greater", "far bigger").
 _INTENSIFIERS = frozenset({"much", "many", "far", "even", "lot", "bit", "way"})
@@ -56,6 +61,7 @@ class Degree:
     sign: int
     text: str
     keys: tuple[str, ...]
+    part: int = 0  # the part of the text between commas and sentence ends
 
 
 def reference_covariations(analyses: Sequence[Analysis]) -> list[Covariation]:
@@ -98,27 +104,50 @@ def covariation_states(words: Words, covariations: Sequence[Covariation]) -> lis
     states = ["absent"] * len(covariations)
     if not covariations:
         return states
-    by_sentence = _signs_by_sentence(measured_degrees(words))
+    degrees = measured_degrees(words)
+    by_sentence, by_part = _signs_by_sentence(degrees), _signs_by_part(degrees)
+    parts_of: dict[int, list[int]] = {}
+    for d in degrees:
+        parts_of.setdefault(d.sentence, []).append(d.part)
     for j, c in enumerate(covariations):
-        for signs in by_sentence.values():
-            one, other = signs.get(c.scales[0]), signs.get(c.scales[1])
-            if not one or not other or len(one) > 1 or len(other) > 1:
-                continue
-            if next(iter(one)) * next(iter(other)) == c.sign:
-                states[j] = "present"
+        for sentence, signs in by_sentence.items():
+            state = _state(signs, c)
+            if state is None and c.scales[0] in signs and c.scales[1] in signs:  # said both ways
+                state = next((s for s in (_state(by_part[p], c) for p in dict.fromkeys(parts_of[sentence]))
+                              if s is not None), None)
+            if state == "present":
+                states[j] = state
                 break
-            states[j] = "negated"
+            if state is not None:
+                states[j] = state
     return states
+
+
+def _state(signs: dict[str, set[int]], c: Covariation) -> str | None:
+    """"present" or "negated" where `signs` say each scale of `c` one way, else None."""
+    one, other = signs.get(c.scales[0]), signs.get(c.scales[1])
+    if not one or not other or len(one) > 1 or len(other) > 1:
+        return None
+    return "present" if next(iter(one)) * next(iter(other)) == c.sign else "negated"
 
 
 def _signs_by_sentence(degrees: Sequence[Degree]) -> dict[int, dict[str, set[int]]]:
     """Sentence -> scale -> the ways the sentence says it. A scale a sentence says both ways
     ("the load is close to the pivot and his effort is far from it") goes with nothing there,
     in a reference answer as in an answer: which end goes with the other degree is whose it
-    is, which word order does not tell."""
+    is, which word order does not tell. In an answer, a part of such a sentence that says each
+    of two scales one way still pairs them (`covariation_states`)."""
     out: dict[int, dict[str, set[int]]] = {}
     for d in degrees:
         out.setdefault(d.sentence, {}).setdefault(d.scale, set()).add(d.sign)
+    return out
+
+
+def _signs_by_part(degrees: Sequence[Degree]) -> dict[int, dict[str, set[int]]]:
+    """Part of a sentence -> scale -> the ways the part says it (`_signs_by_sentence`)."""
+    out: dict[int, dict[str, set[int]]] = {}
+    for d in degrees:
+        out.setdefault(d.part, {}).setdefault(d.scale, set()).add(d.sign)
     return out
 
 
@@ -128,6 +157,7 @@ def measured_degrees(words: Words) -> list[Degree]:
     with "less force"; `_plain_degrees`)."""
     lowers, keys = words.lowers, words.keys
     ends = [j for j, w in enumerate(lowers) if w in _SENTENCE_ENDS]  # in order: bisect finds a sentence
+    part_ends = [j for j, w in enumerate(lowers) if w in _PART_ENDS]
     out: list[Degree] = []
     for i, end, scale, sign in words.degrees:
         start, _ = clause_bounds(lowers, i)
@@ -137,13 +167,14 @@ def measured_degrees(words: Words) -> list[Degree]:
         if scale == "more":
             scale, at = _measured(lowers, keys, start, i, end)
         sentence = bisect_left(ends, i)
-        out.append(Degree(sentence, scale, sign, " ".join(lowers[j] for j in at), tuple(keys[j] for j in at)))
+        out.append(Degree(sentence, scale, sign, " ".join(lowers[j] for j in at), tuple(keys[j] for j in at),
+                          bisect_left(part_ends, i)))
     if out:
-        out += _plain_degrees(words, ends, {d.sentence for d in out})
+        out += _plain_degrees(words, ends, part_ends, {d.sentence for d in out})
     return out
 
 
-def _plain_degrees(words: Words, ends: list[int], sentences: set[int]) -> list[Degree]:
+def _plain_degrees(words: Words, ends: list[int], part_ends: list[int], sentences: set[int]) -> list[Degree]:
     """The words of degree that compare nothing ("far", "slow", "close to") of the sentences
     that make a comparison: there they say one end of a scale that goes with the other
     degree. Not a word of a comparison already read, nor one after "than" or "as" ("not as
@@ -162,7 +193,7 @@ def _plain_degrees(words: Words, ends: list[int], sentences: set[int]) -> list[D
         if "than" in lowers[start:i]:
             continue
         scale, way = degree_of(key)
-        out.append(Degree(sentence, scale, -way if negated[i] else way, lowers[i], (key,)))
+        out.append(Degree(sentence, scale, -way if negated[i] else way, lowers[i], (key,), bisect_left(part_ends, i)))
     return out
 
 

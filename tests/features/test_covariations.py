@@ -93,6 +93,21 @@ def test_a_plain_word_of_degree_goes_with_a_comparison_of_its_sentence(answer, s
     assert fx.transform([answer]).iloc[0]["ref:force_with_near"] == state
 
 
+@pytest.mark.parametrize("answer, state", [
+    # a scale said both ways in a sentence: a part of it between commas that says each scale
+    # one way still pairs them (it read as saying nothing of the two)
+    ("more heat means more melting, a cold block has less melting", "present"),
+    ("more heat means less melting, a cold block has more melting", "negated"),
+    ("less heat means less melting, a hot block has more heat so it melts", "present"),
+    ("a hot block has less melting and more heat, a cold one more melting", "negated"),
+    ("the block melts more and less as the heat goes up", "absent"),  # one part, both ways
+])
+def test_a_part_of_a_sentence_pairs_two_scales_the_sentence_says_both_ways(answer, state):
+    fx = _extractor("More heat gives more melting.")
+    assert [(c.scales, c.sign) for c in fx.contrasts_.covariations] == [(("heat", "melt"), 1)]
+    assert fx.transform([answer]).iloc[0]["ref:heat_with_melt"] == state
+
+
 def test_far_that_makes_a_comparison_stronger_is_no_degree_of_its_own():
     assert _extractor("A far bigger force is needed.").contrasts_.covariations == []
     # "near the hinge" is one: a bigger force goes with near
