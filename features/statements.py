@@ -100,7 +100,7 @@ def _elided(said: _Clause, denied: _Clause, lowers: list[str], keys: list[str]) 
     """The two statements of "Iron is magnetic but copper is not" (`denied` leaves out what
     it denies, and a negation ends it: `negation._elided_subject` denies its thing), or none
     where the two are no statements of two things apart."""
-    if not said.thing or not said.said or _compares(lowers, keys, said):
+    if not said.thing or not said.said or _compares(lowers, keys, said) or _formula(lowers, said):
         return []
     thing, other_thing = _only(said.thing, denied.thing, keys)
     says = {keys[i] for i in said.said} - thing - other_thing
@@ -128,6 +128,8 @@ def _statement(one: _Clause, other: _Clause, lowers: list[str], keys: list[str])
         return None
     if _compares(lowers, keys, one) or _compares(lowers, keys, other):
         return None  # "the further the effort is ...": quantities that go together
+    if _formula(lowers, one) or _formula(lowers, other):
+        return None  # "moment = weight x distance": how a quantity is worked out, not what a thing is
     thing, other_thing = _only(one.thing, other.thing, keys)
     says, other_says = _only(one.said, other.said, keys)
     if not (thing - _NAME_NOTHING and other_thing - _NAME_NOTHING):
@@ -224,6 +226,11 @@ def _compares(lowers: list[str], keys: list[str], clause: _Clause) -> bool:
     two quantities that go together, `covariations`, not a statement of a thing)?"""
     return any(degree_at(lowers, keys, i) is not None for i in range(clause.thing[0] - 1, clause.thing[-1] + 1)
                if i >= 0)
+
+
+def _formula(lowers: list[str], clause: _Clause) -> bool:
+    """Does the clause write a formula ("moment = weight x distance")?"""
+    return "=" in lowers[clause.thing[0]:clause.said[-1] + 1]
 
 
 def _words(keys: list[str], clause: _Clause) -> set[str]:

@@ -100,3 +100,13 @@ def test_statements_read_with_their_own_verbs_and_a_reference_with_an_empty_clau
     assert {(s.text, s.crossed_text) for s in fx.contrasts_.statements} == {
         ("steel is a magnetic material", "steel is not a magnetic material"),
         ("aluminium and copper are not a magnetic material", "aluminium and copper are a magnetic material")}
+
+
+def test_a_formula_is_no_statement_of_a_thing():
+    # "moment = weight x distance; the coins have the same weight" read as two statements,
+    # "moment is distance" against "coin is same", and every answer saying "the moments are
+    # the same" as crossing them
+    fx = _extractor("Speed = distance / time; the cars have the same time, so the faster car goes further.")
+    assert fx.contrasts_.statements == []
+    fx = _extractor("Speed is distance over time and the cars have the same time.")
+    assert [s.name for s in fx.contrasts_.statements]  # written in words, still read
