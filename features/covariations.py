@@ -193,7 +193,8 @@ def _plain_degrees(words: Words, ends: list[int], part_ends: list[int], sentence
         if "than" in lowers[start:i]:
             continue
         scale, way = degree_of(key)
-        out.append(Degree(sentence, scale, -way if negated[i] else way, lowers[i], (key,), bisect_left(part_ends, i)))
+        out.append(Degree(sentence, scale, -way if negated[i] else way, lowers[i], (key,),
+                          bisect_left(part_ends, i)))
     return out
 
 

@@ -17,12 +17,12 @@ Domain knowledge (the same `grader.confold.rules` objects the `knowledge/` packa
   confidence, otherwise get one from the training data they cover.
 * ``initial_rules``: come next, in order. Each is evaluated on the examples the rules before
   it left; exceptions are learned for the negatives it covers with the FOLD exception learner
-  (as FOLD-RM does for a learned rule once its body is complete); the improvement threshold prunes its exceptions; it is
-  dropped when it marks fewer than ``min_initial_support`` examples (at least one) of its label
-  (``label_min_initial_support`` {label: n} in its place for the labels it names, e.g. a mark
-  for a wrong idea, which few examples share; a rule given as "learned", kept from an earlier
-  model, needs one) rightly, or is right less often than ``min_initial_precision``: a rule few answers show is
-  left to the answers' own rules. A rule with the name and label of one kept before it is
+  (as FOLD-RM does for a learned rule once its body is complete); the improvement threshold
+  prunes its exceptions; it is dropped when it marks fewer than ``min_initial_support``
+  examples (at least one) of its label rightly (``label_min_initial_support`` {label: n} in
+  its place for the labels it names, e.g. a mark for a wrong idea, which few examples share;
+  a rule given as "learned", kept from an earlier model, needs one), or is right less often
+  than ``min_initial_precision``: a rule few answers show is left to the answers' own rules. A rule with the name and label of one kept before it is
   another way of it (an alternative of its ``any:``) and needs no positives of its own.
   An initial rule for a label no training example has is kept as written (as a background
   rule, in its place), whatever its confidence: a low one sends its answers to a human.
