@@ -70,7 +70,7 @@ def reference_covariations(analyses: Sequence[Analysis]) -> list[Covariation]:
     out: dict[tuple[str, str], Covariation] = {}
     for a in analyses:
         degrees = measured_degrees(Words.of(a))
-        signs = _signs_by_sentence(degrees)  # a scale said both ways goes with nothing there
+        signs = _signs_by(degrees, "sentence")  # a scale said both ways goes with nothing there
         degrees = [d for d in degrees if len(signs[d.sentence][d.scale]) == 1]
         for i, one in enumerate(degrees):
             for other in degrees[i + 1:]:
@@ -105,16 +105,15 @@ def covariation_states(words: Words, covariations: Sequence[Covariation]) -> lis
     if not covariations:
         return states
     degrees = measured_degrees(words)
-    by_sentence, by_part = _signs_by_sentence(degrees), _signs_by_part(degrees)
-    parts_of: dict[int, list[int]] = {}
-    for d in degrees:
-        parts_of.setdefault(d.sentence, []).append(d.part)
+    by_sentence, by_part = _signs_by(degrees, "sentence"), None
     for j, c in enumerate(covariations):
         for sentence, signs in by_sentence.items():
             state = _state(signs, c)
             if state is None and c.scales[0] in signs and c.scales[1] in signs:  # said both ways
-                state = next((s for s in (_state(by_part[p], c) for p in dict.fromkeys(parts_of[sentence]))
-                              if s is not None), None)
+                if by_part is None:  # read only where a sentence says a scale both ways
+                    by_part = _signs_by(degrees, "part")
+                parts = dict.fromkeys(d.part for d in degrees if d.sentence == sentence)
+                state = next((s for s in (_state(by_part[p], c) for p in parts) if s is not None), None)
             if state == "present":
                 states[j] = state
                 break
@@ -131,23 +130,16 @@ def _state(signs: dict[str, set[int]], c: Covariation) -> str | None:
     return "present" if next(iter(one)) * next(iter(other)) == c.sign else "negated"
 
 
-def _signs_by_sentence(degrees: Sequence[Degree]) -> dict[int, dict[str, set[int]]]:
-    """Sentence -> scale -> the ways the sentence says it. A scale a sentence says both ways
-    ("the load is close to the pivot and his effort is far from it") goes with nothing there,
-    in a reference answer as in an answer: which end goes with the other degree is whose it
-    is, which word order does not tell. In an answer, a part of such a sentence that says each
-    of two scales one way still pairs them (`covariation_states`)."""
+def _signs_by(degrees: Sequence[Degree], where: str) -> dict[int, dict[str, set[int]]]:
+    """Sentence (`where` "sentence") or part of one ("part") -> scale -> the ways it says the
+    scale. A scale a sentence says both ways ("the load is close to the pivot and his effort
+    is far from it") goes with nothing there, in a reference answer as in an answer: which
+    end goes with the other degree is whose it is, which word order does not tell. In an
+    answer, a part of such a sentence that says each of two scales one way still pairs them
+    (`covariation_states`)."""
     out: dict[int, dict[str, set[int]]] = {}
     for d in degrees:
-        out.setdefault(d.sentence, {}).setdefault(d.scale, set()).add(d.sign)
-    return out
-
-
-def _signs_by_part(degrees: Sequence[Degree]) -> dict[int, dict[str, set[int]]]:
-    """Part of a sentence -> scale -> the ways the part says it (`_signs_by_sentence`)."""
-    out: dict[int, dict[str, set[int]]] = {}
-    for d in degrees:
-        out.setdefault(d.part, {}).setdefault(d.scale, set()).add(d.sign)
+        out.setdefault(getattr(d, where), {}).setdefault(d.scale, set()).add(d.sign)
     return out
 
 

@@ -22,8 +22,9 @@ Domain knowledge (the same `grader.confold.rules` objects the `knowledge/` packa
   examples (at least one) of its label rightly (``label_min_initial_support`` {label: n} in
   its place for the labels it names, e.g. a mark for a wrong idea, which few examples share;
   a rule given as "learned", kept from an earlier model, needs one), or is right less often
-  than ``min_initial_precision``: a rule few answers show is left to the answers' own rules. A rule with the name and label of one kept before it is
-  another way of it (an alternative of its ``any:``) and needs no positives of its own.
+  than ``min_initial_precision``: a rule few answers show is left to the answers' own rules.
+  A rule with the name and label of one kept before it is another way of it (an alternative
+  of its ``any:``) and needs no positives of its own.
   An initial rule for a label no training example has is kept as written (as a background
   rule, in its place), whatever its confidence: a low one sends its answers to a human.
 * Learning then continues (CON-FOLD's loop) on what those rules leave unexplained.
@@ -33,13 +34,13 @@ Domain knowledge (the same `grader.confold.rules` objects the `knowledge/` packa
   ``classes_`` when None) rests only on evidence: its body, and the exceptions of its
   exceptions, use only the literals ``evidence`` names as evidence
   (`grader.confold.evidence`); what an example lacks can still block it as an exception,
-  or give the lowest label. When no evidence rule is found
-  for the commonest label left, the next commonest is tried. None (the default): FOLD-RM's
-  search, unrestricted. ``label_evidence`` ({label: evidence}) gives the labels it names an
-  evidence of their own, in place of ``evidence`` (a wrong idea stated is a reason for a mark
-  that gives no credit, never for one that gives credit): a learned rule for such a label
-  starts from something the example has (its body's first condition is evidence); its other
-  conditions may narrow it with anything ("says a gap, and does not name terminal 1").
+  or give the lowest label. When no evidence rule is found for the commonest label left, the
+  next commonest is tried. None (the default): FOLD-RM's search, unrestricted.
+  ``label_evidence`` ({label: evidence}) gives the labels it names an evidence of their own,
+  in place of ``evidence`` (a wrong idea stated is a reason for a mark that gives no credit,
+  never for one that gives credit): a learned rule for such a label starts from something
+  the example has (its body's first condition is evidence); its other conditions may narrow
+  it with anything ("says a gap, and does not name terminal 1").
 * ``default_rule``: a last rule with an empty body, named "default", for the answers no
   other rule covers (FOLD-RM leaves them without a label). Its head is the commonest label
   of the training examples the final program (after the confidence threshold) leaves
@@ -233,15 +234,14 @@ class ConFold:
         if not (isinstance(self.min_initial_precision, (int, float))
                 and not isinstance(self.min_initial_precision, bool) and 0 <= self.min_initial_precision <= 1):
             raise ValueError(f"min_initial_precision must be a number in [0, 1], got {self.min_initial_precision!r}")
-        if isinstance(self.min_initial_support, bool) or not isinstance(self.min_initial_support, (int, np.integer)) \
-                or self.min_initial_support < 1:
+        if not _is_count(self.min_initial_support):
             raise ValueError(f"min_initial_support must be a whole number >= 1, got {self.min_initial_support!r}")
         by_label = self.label_min_initial_support
         if by_label is not None and not isinstance(by_label, Mapping):
             raise ValueError(f"label_min_initial_support must be None or a mapping from a label to a whole "
                              f"number >= 1, got {type(by_label).__name__}")
         for label, k in (by_label or {}).items():
-            if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+            if not _is_count(k):
                 raise ValueError(f"label_min_initial_support for {label!r} must be a whole number >= 1, got {k!r}")
         for name in ("fold_rm_update", "default_rule"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
@@ -348,7 +348,7 @@ def _label_evidence_masks(label_evidence: Mapping[Any, Mapping[str, Any]] | None
                          f"{type(label_evidence).__name__}")
     out = {}
     for label, spec in label_evidence.items():
-        index = next((i for i, c in enumerate(classes) if _same_label(c, label)), None)
+        index = _label_index(classes, label)
         if index is None:
             continue  # a label no training example has: it gets no learned rule
         check_evidence(spec, features)
@@ -358,9 +358,18 @@ def _label_evidence_masks(label_evidence: Mapping[Any, Mapping[str, Any]] | None
 
 def _class_values(by_label: Mapping[Any, Any] | None, classes: list) -> dict[int, Any] | None:
     """{class index: value} for the labels `by_label` names that y has (others are ignored)."""
-    out = {i: value for label, value in (by_label or {}).items()
-           for i, c in enumerate(classes) if _same_label(c, label)}
-    return out or None
+    indexed = ((_label_index(classes, label), value) for label, value in (by_label or {}).items())
+    return {i: value for i, value in indexed if i is not None} or None
+
+
+def _label_index(classes: list, label: Any) -> int | None:
+    """The index of `label` among `classes`, None if y has no such label."""
+    return next((i for i, c in enumerate(classes) if _same_label(c, label)), None)
+
+
+def _is_count(value: Any) -> bool:
+    """A whole number of at least 1 (not a bool)."""
+    return not isinstance(value, bool) and isinstance(value, (int, np.integer)) and value >= 1
 
 
 def _needs_evidence(classes: list, label_order: Sequence | None) -> np.ndarray:

@@ -70,3 +70,11 @@ def feature_evidence(specs: Sequence[FeatureSpec], marks: Sequence[str],
     for name in predicates:
         evidence[name] = (True,)
     return evidence
+
+
+def unordered_evidence(restating: Iterable[str]) -> dict[str, Any] | None:
+    """`ConFold(evidence=...)` for marks in no known order, learned alike with no mark the
+    lowest (`label_order=[(), *marks]`): a phrase made only of the question's words
+    (`restating`) is no reason for any mark by being said or denied, though its being left
+    out may be ("absent"); nothing else is restricted. None when no phrase restates it."""
+    return {name: ("absent",) for name in restating} or None

@@ -22,7 +22,7 @@ import pandas as pd
 from grader.confold.rule_eval import rule_features
 from grader.confold.rules import PredicateDefinition, Rule
 from grader.grading.agreement import READER_WEIGHT, WORDING_WEIGHT, ResampledAgreement
-from grader.grading.evidence import feature_evidence
+from grader.grading.evidence import feature_evidence, unordered_evidence
 from grader.grading.wording import WordingSupport
 from knowledge.rule_marks import label_rules, unmarked_rule_notes, with_marks
 from knowledge.schema import Question, mark_number, marks_from_answers
@@ -146,13 +146,10 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
     validate_rules(question, extractor)
     report(0.5, "learning rules")
     evidence, label_evidence, label_order = None, None, None
-    if marks_unordered:  # no mark is known to be the lowest, but none rests on restating the
-        # question: any mark may rest on its words left out, none on their being said or denied
-        restating = extractor.question_restatements()
-        if restating:
-            evidence = {name: ("absent",) for name in restating}
-            label_order = [(), *question.marks]
-    if evidence_rules:
+    if marks_unordered:  # no mark is the lowest, and none rests on restating the question
+        evidence = unordered_evidence(extractor.question_restatements())
+        label_order = [(), *question.marks] if evidence else None
+    elif evidence_rules:
         predicates = [d.name for d in question.background if isinstance(d, PredicateDefinition)]
         restating = extractor.question_restatements()
         evidence = feature_evidence(extractor.feature_specs_, question.marks, predicates, lowest_marks, no_credit,

@@ -95,7 +95,6 @@ def test_a_word_that_says_nothing_alone_is_no_reason():
     assert unsensible_rules(model, ["incorrect"]) == []
 
 
-
 def test_marks_in_no_known_order_rest_on_no_restating_either():
     # a question file without `marks:`: no mark is known to be the lowest, so the learner
     # restricted nothing and gave "correct if mentions 'pendulum'" (said or denied)
