@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from .clauses import NAMING_ON, Words, clause_bounds
 from .degrees import MORE_LESS
 from .lexicon import feature_suffix, is_content
-from .negation import degree_of
+from .negation import SCALE_NOUNS, degree_of
 from .opposite_words import opposite_text
 from .reading import Analysis
 
@@ -158,6 +158,9 @@ def measured_degrees(words: Words) -> list[Degree]:
         at: Sequence[int] = range(i, end)
         if scale == "more":
             scale, at = _measured(lowers, keys, start, i, end)
+            if scale in SCALE_NOUNS:  # "the smaller the distance" is nearer
+                scale, way = degree_of(scale, compared=True)
+                sign *= way
         sentence = bisect_left(ends, i)
         out.append(Degree(sentence, scale, sign, " ".join(lowers[j] for j in at), tuple(keys[j] for j in at),
                           bisect_left(part_ends, i)))

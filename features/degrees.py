@@ -7,7 +7,7 @@ alike."""
 from __future__ import annotations
 
 from .lexicon import flips_next, is_content
-from .negation import ANTONYMS, DEGREES, degree_of
+from .negation import ANTONYMS, DEGREES, SCALE_NOUNS, degree_of
 
 #: The keys of "more" and "less" and the words read as them ("bigger", "lower"): a degree,
 #: never a thing compared ("more heat": "heat").
@@ -60,10 +60,37 @@ def degree_at(lowers: list[str], keys: list[str], i: int) -> tuple[int, str, int
             return nxt + 1, scale, sign * way
         return nxt, "more", sign
     if key in MORE_LESS:  # "bigger", "lower", "increases"
-        return i + 1, "more", 1 if key == "more" else -1
+        sign = 1 if key == "more" else -1
+        noun = i + 1 if i + 1 < len(keys) and keys[i + 1] in SCALE_NOUNS else _scale_named_before(keys, i)
+        if noun is not None:  # "a higher speed", "the speed of light is bigger": faster
+            scale, way = degree_of(keys[noun], compared=True)
+            return (i + 2 if noun == i + 1 else i + 1), scale, sign * way
+        return i + 1, "more", sign
     if lower.endswith("er") and lower != key and is_content(key) and key.isalpha():  # "faster"
         scale, way = degree_of(key, compared=True)
         return i + 1, scale, way
+    return None
+
+
+#: Words between a thing and a word of degree said of it ("the speed is much bigger").
+_SAID_OF = frozenset({"be", "get", "become", "much", "far", "way", "a", "lot", "even", "bit", "so", "very"})
+
+
+def _scale_named_before(keys: list[str], i: int) -> int | None:
+    """Where the thing a word of degree at i is said of is a noun that names a scale ("its
+    speed is bigger", "the speed of light is bigger than ..."), its place; else None."""
+    j = i - 1
+    while j >= 0 and keys[j] in _SAID_OF:
+        j -= 1
+    if j < 0:
+        return None
+    if keys[j] in SCALE_NOUNS:  # "its speed is bigger", "the speed increases"
+        return j
+    for k in range(j - 1, max(-1, j - 3), -1):  # "the speed of (the) light is"
+        if keys[k] == "of":
+            return k - 1 if k >= 1 and keys[k - 1] in SCALE_NOUNS else None
+        if keys[k] not in ("the", "a", "an"):
+            return None
     return None
 
 

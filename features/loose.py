@@ -27,10 +27,13 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from itertools import islice, product
 
+from spacy.lang.en.stop_words import STOP_WORDS
+
 from .clauses import ENDS, JOINS, states_something
 from .degrees import MORE_LESS
 from .lexicon import is_content, is_label_key
-from .negation import ANTONYMS, CLAUSE_BREAKS, CUES, DEGREES, FUNCTION_LEMMAS
+from .negation import (ANTONYMS, CLAUSE_BREAKS, CUES, DEGREES, FUNCTION_LEMMAS, PLACE_PREPOSITIONS,
+                       PREPOSITIONS)
 
 MAX_GAP = 8  # tokens between two words of a phrase
 MAX_PERMUTED = 3  # phrases of more content words are matched in their own order only
@@ -147,6 +150,8 @@ class LooseMatcher:
         self._denied: list[frozenset[int]] = []
         #: by phrase, (place of a word of degree, place of the word it measures): "more coils"
         self._degrees: list[tuple[tuple[int, int], ...]] = []
+        #: by phrase, the places of its words of sameness ("same pressure")
+        self._sameness: list[tuple[int, ...]] = []
         for column, keyed in phrases.items():
             for keys in keyed:
                 words = content_of(keys)
@@ -160,6 +165,7 @@ class LooseMatcher:
                     self._denied.append(_denied_places(keys, words) if cue else frozenset())
                     self._across_than.append("than" in keys)
                     self._degrees.append(_degree_places(words))
+                    self._sameness.append(tuple(i for i, w in enumerate(words) if w in _SAMENESS))
         self.words = frozenset(k for _, _, plain, _, _ in self._phrases for k in plain)
         # Each phrase under one of its words, so that an answer looks only at the phrases
         # whose words it may hold.
@@ -206,7 +212,8 @@ class LooseMatcher:
                 lower = lowers()
             state = _phrase_state(words, at, lower, keys, negated,
                                   clauses if self._across_than[n] else sided,
-                                  cue, any_order, prefixed, self._denied[n], self._degrees[n])
+                                  cue, any_order, prefixed, self._denied[n], self._degrees[n],
+                                  self._sameness[n])
             if state is not None and found.get(column) != PRESENT:
                 found[column] = state
         return found
@@ -216,14 +223,14 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
                   keys: list[str], negated: list[bool], clauses: Sequence[Hashable], cue: bool,
                   any_order: bool, prefixed: frozenset[int] = frozenset(),
                   denied_places: frozenset[int] = frozenset(),
-                  degrees: tuple[tuple[int, int], ...] = ()) -> str | None:
+                  degrees: tuple[tuple[int, int], ...] = (), sameness: tuple[int, ...] = ()) -> str | None:
     """present/negated if the phrase is found, None if not: present wins over negated; a
     phrase with a cue is found (present) only where its words are denied by a cue just
     before them ("there isn't any gap", not "it never stops accelerating") or by their own
     prefix (`prefixed`: "non-magnetic"). `keys`: the answer's keys; `at`: where each word of
     the answer is; `clauses`: which part of the answer each token is in (clause, and side of a
     "than"); `degrees`: the phrase's words of degree and the words they measure
-    (`_degree_places`)."""
+    (`_degree_places`); `sameness`: the places of its words of sameness."""
     places = []
     for word in words:
         if word.startswith(EXACT):
@@ -242,6 +249,8 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
             continue
         if degrees and not all(_measures(keys, chosen[d], chosen[w]) for d, w in degrees):
             continue  # "fewer coils and a bigger battery" says no "more coils"
+        if sameness and any(_names_another(keys, chosen[s], chosen) for s in sameness):
+            continue  # "the pressure is bigger with the same force" says no "the same pressure"
         if _other_end_between(keys, ordered):
             continue  # "strongest close up and weaker further away" says no "stronger further away"
         denied = any(negated[i] for i in chosen)
@@ -284,8 +293,12 @@ def _degree_places(words: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
                  if w in MORE_LESS and len(words) > 1)
 
 
-#: What never stands between a word of degree and the word it measures.
-_NOT_BETWEEN = frozenset({"and", "or", "but", ",", ";", "nor"}) | MORE_LESS
+#: What never stands between a word of degree and the word it measures, nor (but "of")
+#: between one said of a thing and a noun after it ("the pressure is bigger | with the same
+#: force" says no "more force"; "a bigger amount of force" does).
+_NOT_BETWEEN = frozenset({"and", "or", "but", ",", ";", "nor"}) | MORE_LESS | PREPOSITIONS | PLACE_PREPOSITIONS
+#: Words of sameness ("the same force", "opposite poles"): one before a noun measures it.
+_SAMENESS = frozenset({"same", "different"})
 #: Nouns that say how much of a thing there is: a degree said of them is said of the thing
 #: ("the number of coils increases" says "more coils").
 _MEASURE_NOUNS = frozenset({"number", "amount", "quantity", "count", "total", "level"})
@@ -312,6 +325,18 @@ def _measures(keys: list[str], degree: int, word: int) -> bool:
     # before its word, at most one word of its own between ("a bigger iron nail", "a bigger
     # number of coils"): "big gaps between the particles" says no "bigger particles"
     return sum(map(is_content, keys[lo + 1:hi])) <= 1
+
+
+def _names_another(keys: list[str], at: int, chosen: Sequence[int]) -> bool:
+    """Does the word of sameness at `at` stand right before a noun (articles aside) that is
+    no word of the phrase found ("with the same force", for "same pressure")? Then it is
+    said of that noun. A word of sameness after its noun may be far from it ("the electrical
+    states of the two terminals are the same")."""
+    j = at + 1
+    while j < len(keys) and keys[j] in ("the", "a", "an"):
+        j += 1
+    return j < len(keys) and j not in chosen and is_content(keys[j]) and keys[j] not in STOP_WORDS \
+        and keys[j] not in MORE_LESS
 
 
 def _denied_places(keys: tuple[str, ...], words: tuple[str, ...]) -> frozenset[int]:

@@ -144,14 +144,21 @@ DEGREES = frozenset(w for pair in _DEGREE_PAIRS for w in pair)
 #: where "short" may be "a short circuit", "lighter" less heavy where "light" may be a lamp.
 _COMPARED_PAIRS = [("long", "short"), ("heavy", "light"), ("wide", "narrow"), ("tight", "loose"),
                    ("deep", "shallow"), ("old", "young")]
+#: Nouns of general English that name a scale, and the word of its high end: a degree said
+#: of one is a comparison on that scale ("a higher speed" is "faster", "the weight is
+#: bigger" "heavier", "a smaller distance" "nearer"; `degrees.degree_at`).
+SCALE_NOUNS = {"speed": "fast", "velocity": "fast", "weight": "heavy", "length": "long", "width": "wide",
+               "depth": "deep", "strength": "strong", "temperature": "hot", "distance": "far",
+               "loudness": "loud", "brightness": "bright", "thickness": "thick"}
 
 
 def scale_words(scale: str) -> frozenset[str]:
-    """The keys that say a scale, either way: {"fast", "slow"} for "fast", {"long",
-    "short"} for "long", the scale alone for any other ("pitch")."""
+    """The keys that say a scale, either way, and the nouns that name it: {"fast", "slow",
+    "speed", "velocity"} for "fast", {"long", "short", "length"} for "long", the scale alone
+    for any other ("pitch")."""
     for pair in _DEGREE_PAIRS + _COMPARED_PAIRS + [("better", "worse")]:
         if scale in pair:
-            return frozenset(pair)
+            return frozenset(pair) | {noun for noun, end in SCALE_NOUNS.items() if end in pair}
     return frozenset({scale})
 
 
@@ -159,7 +166,9 @@ def degree_of(key: str, compared: bool = False) -> tuple[str, int]:
     """The scale a word of degree measures and which way: ("fast", 1) for "fast", ("fast", -1)
     for "slow", ("more", -1) for "less"; any other word measures its own scale, (key, 1).
     `compared`: the word is a comparison ("shorter", "more long"), whose scale the pairs of
-    `_COMPARED_PAIRS` also give."""
+    `_COMPARED_PAIRS` also give. A noun that names a scale measures it (`SCALE_NOUNS`:
+    "speed" is ("fast", 1)).""" 
+    key = SCALE_NOUNS.get(key, key)
     for high, low in (_DEGREE_PAIRS + _COMPARED_PAIRS) if compared else _DEGREE_PAIRS:
         if key in (high, low):
             return high, 1 if key == high else -1
@@ -345,12 +354,35 @@ def _starts_clause(doc: Doc, i: int) -> bool:
     if doc[i].lower_ in NEW_SUBJECT:
         return True
     if doc[i].lower_ not in _DETERMINERS:
-        return False
+        return _bare_subject(doc, i)
     for tok in doc[i + 1:i + 5]:
         if tok.is_punct or _is_cue(tok) or tok.lower_ in ("and", "or"):
             return False
         if tok.lemma_ in ("be", "have", "do", "can", "will", "would", "should", "must"):
             return True
+    return False
+
+
+#: Words after which an -s form is a plural noun, not a verb ("pitch changes in it").
+_AFTER_NOUNS = PREPOSITIONS | PLACE_PREPOSITIONS | {"of", "and", "or"}
+
+
+def _bare_subject(doc: Doc, i: int) -> bool:
+    """Does a clause start at token i with a noun and no article ("and sound needs air",
+    "and magnets can touch")? The noun is followed by an auxiliary, or by a verb's -s form
+    and its object ("needs air"); not by a plural that goes on the list ("no magnets or
+    pitch changes in it")."""
+    tok = doc[i]
+    if not tok.is_alpha or tok.is_stop or tok.lemma_ in FUNCTION_LEMMAS or _is_cue(tok):
+        return False
+    for j in range(i + 1, min(len(doc), i + 4)):
+        word = doc[j]
+        if word.is_punct or _is_cue(word) or word.lower_ in ("and", "or"):
+            return False
+        if word.lemma_ in _AUXILIARIES:
+            return True
+        if word.lower_ != word.lemma_ and word.lower_.endswith("s"):  # "needs", "vibrates"
+            return j + 1 < len(doc) and doc[j + 1].is_alpha and doc[j + 1].lower_ not in _AFTER_NOUNS
     return False
 
 

@@ -175,10 +175,11 @@ class Speller:
             return lemma
         if lower in self._known:
             # A real word can still be a slip for a question word ("batter" for battery):
-            # mended only when long and nearly identical.
+            # mended only when long and nearly identical, and to a word with its first letter
+            # ("slower" is no slip for "lower", which says the opposite)
             if len(lower) < 6 or lemma in self._lemmas:
                 return lemma
-            return self._closest(lower, KNOWN_WORD_CUTOFF) or lemma
+            return self._closest(lower, KNOWN_WORD_CUTOFF, same_start=True) or lemma
         return (self._closest(lower, cutoff(len(lower))) or _function_word(lower, cutoff(len(lower)))
                 or lemma)
 
@@ -227,13 +228,16 @@ class Speller:
                 return base
         return None
 
-    def _closest(self, word: str, min_similarity: float) -> str | None:
+    def _closest(self, word: str, min_similarity: float, same_start: bool = False) -> str | None:
         """The lemma of the closest vocabulary word, by either of two similarities: the
         alignment one (a swapped pair of letters is one edit: "termianl", "becuase") and
-        rapidfuzz's ratio (kinder to a changed ending: "seperates" for "separate")."""
+        rapidfuzz's ratio (kinder to a changed ending: "seperates" for "separate");
+        `same_start`: only a word that starts with the same letter."""
         for scorer, scale in ((OSA.normalized_similarity, 1.0), (fuzz.ratio, 100.0)):
             for choice, score, _ in process.extract(word, self._choices, scorer=scorer, limit=3,
                                                     score_cutoff=min_similarity * scale - 1e-9):
+                if same_start and choice[:1] != word[:1]:
+                    continue
                 if not _adds_prefix(word, choice, score, scorer):
                     return self.vocabulary[choice]
         return None

@@ -141,3 +141,29 @@ def test_a_comparison_whose_clause_names_its_thing_with_a_pronoun_gives_no_colum
     assert not [c for c in fx.descriptions_ if "_than_" in c]
     assert [c for c in _extractor("Steel passes the vibrations on faster than air.").descriptions_
             if "_than_" in c] == ["ref:steel_fast_than_air"]
+
+
+@pytest.mark.parametrize("answer, state", [
+    # a word of degree said of a noun that names a scale is that scale's comparison: "a
+    # higher speed" is "faster", "the weight is bigger" "heavier" (general English nouns)
+    ("light has a higher speed than sound", "present"),
+    ("the speed of light is way bigger than the speed of sound", "present"),
+    ("speed of sound is much lower than speed of light", "present"),
+    ("light has more speed than sound", "present"),
+    ("sound has a greater speed than light", "negated"),
+    ("the speed of sound is bigger than the speed of light", "negated"),
+    ("light is faster than sound", "present"),
+    ("light has more energy than sound", "absent"),
+])
+def test_a_degree_of_a_noun_that_names_a_scale_compares_on_that_scale(answer, state):
+    assert _states("Light travels faster than sound.", "ref:light_fast_than_sound", [answer]) == [state]
+
+
+@pytest.mark.parametrize("answer, state", [
+    ("the feather has less weight than the ball", "present"),
+    ("the weight of the ball is bigger than the weight of the feather", "present"),
+    ("the feather has a bigger weight than the ball", "negated"),
+])
+def test_weight_is_the_scale_of_heavy(answer, state):
+    assert _states("The ball is heavier than the feather.", "ref:ball_heavy_than_feather", [answer]) == [state]
+

@@ -57,7 +57,7 @@ def test_a_covariation_is_described_in_the_reference_s_words():
     ("The time for one swing increases, because a longer pendulum swings more slowly.",
      {("time", "long"), ("time", "fast"), ("long", "fast")}),
     ("A larger area means the pressure on the snow is less.", {("area", "pressure")}),
-    ("The air resistance is much greater, so the speed is lower.", {("resistance", "speed")}),
+    ("The air resistance is much greater, so the speed is lower.", {("resistance", "fast")}),
     ("The shadow gets bigger because the ball blocks more of the light.", {("shadow", "light")}),
 ])
 def test_a_higher_or_an_increases_measures_its_noun(reference, scales):
@@ -123,3 +123,23 @@ def test_a_scale_a_sentence_says_both_ways_goes_with_nothing():
     assert not [c for c in fx.contrasts_.covariations if "near" in c.scales]
     fx = _extractor("Your effort is far from the pivot, so its moment is bigger.")
     assert [(c.scales, c.sign) for c in fx.contrasts_.covariations] == [(("moment", "near"), -1)]
+
+
+@pytest.mark.parametrize("answer, state", [
+    # a noun that names a scale is that scale: "the speed is lower" is "slower", "a smaller
+    # distance" is "nearer", whichever the reference or the answer says
+    ("the resistance is bigger so it moves slower", "present"),
+    ("the resistance is bigger so it moves faster", "negated"),
+    ("the resistance is smaller so its speed is higher", "present"),
+])
+def test_a_scale_noun_reads_as_its_scale(answer, state):
+    fx = _extractor("The air resistance is much greater, so the speed is lower.")
+    assert fx.transform([answer]).iloc[0]["ref:resistance_with_fast"] == state
+
+
+def test_a_smaller_distance_is_nearer():
+    fx = _extractor("The smaller the distance from the pivot to the card, the bigger the force on the card.")
+    column = next(c for c in fx.contrasts_.covariations if set(c.scales) == {"near", "force"})
+    X = fx.transform(["the card is closer to the pivot so the force is bigger",
+                      "the card is further from the pivot so the force on it is bigger"])
+    assert list(X[f"ref:{column.name}"]) == ["present", "negated"]

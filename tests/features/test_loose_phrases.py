@@ -139,3 +139,24 @@ def test_a_word_of_degree_measures_the_word_next_to_it(answer, more_turns, bigge
                  concepts=(Concept("more_turns", ("more coils",)), Concept("bigger_battery", ("bigger battery",))))
     row = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer]).iloc[0]
     assert (row["concept:more_turns"], row["concept:bigger_battery"]) == (more_turns, bigger_battery)
+
+
+@pytest.mark.parametrize("answer, more_force, same_pressure", [
+    # a word of degree said of one thing ("the pressure is bigger") measures no noun after a
+    # preposition, and "the same" before a noun measures that noun: "the pressure is bigger
+    # with the same force" says neither "more force" nor "the same pressure"
+    ("the pressure is bigger with the same force", "absent", "absent"),
+    ("you push with more force", "present", "absent"),
+    ("the force is bigger", "present", "absent"),
+    ("a bigger amount of force", "present", "absent"),
+    ("the pressure is the same", "absent", "present"),
+    ("it is the same pressure", "absent", "present"),
+    ("the pressure stays the same on both", "absent", "present"),
+    ("the same force gives the same pressure", "absent", "present"),
+])
+def test_a_word_of_degree_or_sameness_measures_its_own_noun(answer, more_force, same_pressure):
+    q = Question(id="knife", text="Why does a sharp knife cut better than a blunt one?",
+                 reference_answers=("The same force on a smaller area gives a bigger pressure.",),
+                 concepts=(Concept("more_force", ("more force",)), Concept("same_pressure", ("same pressure",))))
+    row = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer]).iloc[0]
+    assert (row["concept:more_force"], row["concept:same_pressure"]) == (more_force, same_pressure)

@@ -81,6 +81,14 @@ def fx() -> FeatureExtractor:
                                                             "magnet": "present"}),
     ("the drum doesnt vibrate he is touching the magnet", {"vibrate": "negated", "touching": "present"}),
     ("it doesnt make them vibrate", {"vibrate": "negated"}),
+    # "and" before a clause whose subject is a bare noun ("and sound needs air", "and string
+    # vibrates", "and magnets can touch") ends the denial; a list of nouns goes on with it
+    ("there is no gap out there and string vibrates fast", {"gap": "negated", "vibrate": "present"}),
+    ("theres no gap and magnet needs a closed loop", {"gap": "negated", "closed_loop": "present",
+                                                     "magnet": "present"}),
+    ("there is no gap and magnets can touch", {"gap": "negated", "magnet": "present"}),
+    ("there is no gap or magnet", {"gap": "negated", "magnet": "negated"}),
+    ("there are no magnets or pitch changes in it", {"magnet": "negated", "pitch": "negated"}),
 ])
 def test_negation_reaches_what_it_denies_and_stops_at_the_clause(fx, answer, states):
     row = fx.transform([answer]).iloc[0]

@@ -132,3 +132,11 @@ def test_a_misspelt_word_reads_as_the_word_it_is_mended_to():
                  reference_answers=("Closer to the pivot, because he is heavier.",))
     fx = FeatureExtractor(q, model=FALLBACK).fit(["x"])
     assert [a.keys[0] for a in fx.read(["closser to the pivot", "closer to the pivot"])] == ["near", "near"]
+
+
+def test_a_real_word_is_mended_only_to_a_word_with_its_first_letter():
+    # "slower" is one letter from the question's "lower" and read as it ("less"), the
+    # opposite of what it says; a slip keeps its first letter ("batter" for "battery")
+    speller = Speller({"lower": "low", "battery": "battery"})
+    assert speller.norm("slower", "slow") == "slow"
+    assert speller.norm("batter", "batter") == "battery"
