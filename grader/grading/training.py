@@ -126,6 +126,8 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
                       and m not in (lowest_marks or ()))
     for note in training_notes(question, marks, evidence_rules=evidence_rules, lowest_marks=lowest_marks):
         warnings.warn(note, stacklevel=3)
+    # marks in no known order: a mark the teacher's rules give only for wrong ideas is one
+    wrong_ideas = () if question.marks else wrong_idea_marks(question)
     marks_unordered = _marks_unordered(question, marks, evidence_rules, lowest_marks)
     if marks_unordered:  # no order to say which mark is higher: every mark learned alike
         evidence_rules = False
@@ -171,8 +173,9 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
                                               + _kept_rules(keep_rules_of, list(X.columns))) or None,
                                evidence=evidence, label_order=label_order, label_evidence=label_evidence,
                                min_initial_support=min_initial_support,
-                               label_min_initial_support=no_credit_support(no_credit if evidence_rules else (),
-                                                                           min_initial_support))
+                               label_min_initial_support=no_credit_support(
+                                   (no_credit if evidence_rules else ()) if no_credit else wrong_ideas,
+                                   min_initial_support))
     rule_learner.fit(X, pd.Series(marks, name="mark"))
     for rule in rule_learner.rules_:  # kept rules stay learned ones (not the teacher's)
         if rule.name == KEPT_RULE:
@@ -213,6 +216,21 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
 
 #: The name a learned rule of an earlier model carries while it is refined (`keep_rules_of`).
 KEPT_RULE = "kept from the earlier model"
+
+
+def wrong_idea_marks(question: Question) -> tuple[str, ...]:
+    """The marks the teacher's rules give only for a wrong idea said: every rule for the mark
+    asks for one of the question's misconceptions ("contradictory if the answer says the
+    walls absorb the sound"). Where the question file lists no marks, these are its no-credit
+    marks besides the lowest as far as the file tells, and their rules need the support of
+    a no-credit mark's (`no_credit_support`): on the classes of docs/beetle.md the teacher's
+    rules for wrong ideas were otherwise "not used yet"."""
+    rules: dict[str, list[Rule]] = {}
+    for rule in label_rules(question):
+        rules.setdefault(str(rule.head), []).append(rule)
+    return tuple(m for m, group in rules.items() if all(
+        any(str(lit.feature).startswith("misconception:") and lit.op == "==" and lit.value == "present"
+            for lit in rule.body) for rule in group))
 
 
 def no_credit_support(no_credit: Sequence[str], min_initial_support: int) -> dict[str, int] | None:

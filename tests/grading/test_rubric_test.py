@@ -197,19 +197,23 @@ SHOWN_ONCE = [("the battery is flat", "contradictory"), ("there is a gap", "corr
               ("it is dark", "incorrect"), ("the wires are thin", "incorrect"), ("it is broken", "incorrect")]
 
 
-@pytest.mark.parametrize("no_credit", [True, False])
+@pytest.mark.parametrize("no_credit", [True, False, None])
 def test_a_rule_for_a_wrong_idea_is_used_once_one_marked_answer_shows_it(tmp_path, capsys, no_credit):
     # contradictory answers are few and split among many wrong ideas, each shown by one or two
-    # of 30 marked answers: asking 3 of each dropped nearly every such rule of a teacher
+    # of 30 marked answers: asking 3 of each dropped nearly every such rule of a teacher.
+    # no_credit None: a file without marks (read off the answers), whose rules for
+    # contradictory all ask for a wrong idea, so contradictory is taken for a no-credit mark
     question = tmp_path / "q.yaml"
-    question.write_text(WORDS_YAML + ("no_credit: [contradictory]\n" if no_credit else "") + WRONG_IDEA_RULES,
+    text = WORDS_YAML if no_credit is not None else "\n".join(
+        line for line in WORDS_YAML.splitlines() if not line.startswith("marks:")) + "\n"
+    question.write_text(text + ("no_credit: [contradictory]\n" if no_credit else "") + WRONG_IDEA_RULES,
                         encoding="utf-8")
     marked = write_marked_csv(tmp_path / "marked.csv", [a for a, _ in SHOWN_ONCE], [m for _, m in SHOWN_ONCE])
     assert main(["test-rubric", "--question", str(question), "--answers", str(marked), "--json"]) == 0
     notes = {r["name"]: r["note"] for r in json.loads(capsys.readouterr().out)["rules"] if r["origin"] == "initial"}
     # a rule for credit still needs 3 marked answers (it has 1)
     assert notes["says_current"].startswith("not used yet") and notes["says_current"].endswith("right on 3")
-    if no_credit:
+    if no_credit or no_credit is None:
         assert notes["blames_the_battery"] == "kept as written"
     else:  # contradictory is then a mark above the lowest, like correct
         assert notes["blames_the_battery"] == ("not used yet: as the human on 1 of the 1 marked answers it "
