@@ -334,14 +334,19 @@ def _elided_subject(doc: Doc, cue: Token) -> list[int]:
         if low in ("and", "or") and j > 0 and len(doc[j - 1].text) == 1 and doc[j - 1].text.isalnum():
             j -= 1  # "A and B are not": both labels
             continue
+        after_verb = out and (tok.lemma_ in _AUXILIARIES or (j > 0 and doc[j - 1].lemma_ in _AUXILIARIES))
         if (tok.is_punct and low not in ("-", "'", "/")) or low in CLAUSE_BREAKS or low in ("and", "or") \
-                or _is_cue(tok):
-            break
+                or _is_cue(tok) or after_verb:
+            break  # "steel is magnetic | aluminium is not": a run-on sentence's verb ends the subject
         out.append(j)
+        if low in _DETERMINERS and not (j > 0 and doc[j - 1].lower_ in _NAMING_PLACE):
+            break  # "the see-saw is balanced | the magnet is not"; not "the gap between | the magnets"
         j -= 1
     return out
 
 
+#: Prepositions before a noun inside a subject ("the gap between the magnets").
+_NAMING_PLACE = PREPOSITIONS | PLACE_PREPOSITIONS | {"of"}
 #: Words that may start the subject of a new clause after "and"/"or" ("and the pitch is").
 _DETERMINERS = frozenset({"the", "a", "an", "each", "every", "both", "all", "some"})
 

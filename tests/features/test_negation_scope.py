@@ -47,6 +47,9 @@ def fx() -> FeatureExtractor:
     ("the coil is touching but the magnet isn't", {"touching": "present", "magnet": "negated"}),
     ("the drum vibrates, the magnet does not.", {"vibrate": "present", "magnet": "negated"}),
     ("the magnet is not touching", {"magnet": "present", "touching": "negated"}),
+    # run on without a stop: the subject left to "is not" ends at the verb of the clause before
+    ("the see-saw is balanced the magnet is not", {"balanced": "present", "magnet": "negated"}),
+    ("the pitch is high the magnet isnt", {"pitch": "present", "magnet": "negated"}),
     # "no longer" says "not now", nothing of length, and reaches the place it denies
     ("the see-saw is no longer balanced", {"balanced": "negated", "long": "absent"}),
     ("the magnet is no longer in a closed loop", {"closed_loop": "negated", "long": "absent"}),
