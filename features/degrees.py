@@ -86,10 +86,10 @@ def _scale_named_before(keys: list[str], i: int) -> int | None:
         return None
     if keys[j] in SCALE_NOUNS:  # "its speed is bigger", "the speed increases"
         return j
-    for k in range(j - 1, max(-1, j - 3), -1):  # "the speed of (the) light is"
+    for k in range(j - 1, max(-1, j - 4), -1):  # "the speed of (the) light is", "the density of hot air is"
         if keys[k] == "of":
             return k - 1 if k >= 1 and keys[k - 1] in SCALE_NOUNS else None
-        if keys[k] not in ("the", "a", "an"):
+        if not (keys[k] in ("the", "a", "an") or (is_content(keys[k]) and keys[k] not in _SAID_OF)):
             return None
     return None
 

@@ -149,7 +149,7 @@ _COMPARED_PAIRS = [("long", "short"), ("heavy", "light"), ("wide", "narrow"), ("
 #: bigger" "heavier", "a smaller distance" "nearer"; `degrees.degree_at`).
 SCALE_NOUNS = {"speed": "fast", "velocity": "fast", "weight": "heavy", "length": "long", "width": "wide",
                "depth": "deep", "strength": "strong", "temperature": "hot", "distance": "far",
-               "loudness": "loud", "brightness": "bright", "thickness": "thick"}
+               "loudness": "loud", "brightness": "bright", "thickness": "thick", "density": "dense"}
 
 
 def scale_words(scale: str) -> frozenset[str]:

@@ -167,3 +167,12 @@ def test_a_degree_of_a_noun_that_names_a_scale_compares_on_that_scale(answer, st
 def test_weight_is_the_scale_of_heavy(answer, state):
     assert _states("The ball is heavier than the feather.", "ref:ball_heavy_than_feather", [answer]) == [state]
 
+
+
+@pytest.mark.parametrize("answer, state", [
+    ("hot air has a lower density than cold air", "present"),
+    ("the density of hot air is lower than the density of cold air", "present"),
+    ("cold air has a lower density than hot air", "negated"),
+])
+def test_density_is_the_scale_of_dense(answer, state):
+    assert _states("Hot air is less dense than cold air.", "ref:hot_dense_than_cold", [answer]) == [state]
