@@ -117,3 +117,39 @@ def denied(a: Analysis) -> list[bool]:
     if not any(a.negated):  # most answers deny nothing
         return a.negated
     return [n and key == written for n, key, written in zip(a.negated, a.text_keys, a.keys)]
+
+
+#: Words that make a degree stronger and name nothing ("much greater", "far bigger").
+INTENSIFIERS = frozenset({"much", "many", "far", "even", "lot", "bit", "way"})
+_MOST_HOPS = 3  # phrases that go on naming a thing: "the area of the blade on the bread"
+
+
+def noun_before(lowers: list[str], keys: list[str], start: int, i: int) -> int | None:
+    """The thing a word of degree at token i is said of, without a noun after it: the last
+    content word before it in its clause (not "much" in "much greater"), or, where that word
+    ends a phrase that goes on naming a thing before it, after a preposition or a verb's -ing
+    form ("the time for one swing", "the pressure on the snow", "the area of the blade on the
+    bread", "the area touching the bread"), the word that phrase names."""
+    noun = next((j for j in range(i - 1, start - 1, -1)
+                 if is_content(keys[j]) and keys[j] not in MORE_LESS and keys[j] not in INTENSIFIERS
+                 and lowers[j] not in NAMING_ON), None)
+    for _ in range(_MOST_HOPS):
+        head = None if noun is None else _named_on_from(lowers, keys, start, noun)
+        if head is None:
+            break
+        noun = head
+    return noun
+
+
+def _named_on_from(lowers: list[str], keys: list[str], start: int, noun: int) -> int | None:
+    """Where the word at `noun` ends a phrase after a preposition or an -ing form that goes on
+    naming the thing before it ("the pressure | on the snow", "the area | touching the
+    bread"), that thing's place; else None."""
+    for j in range(noun - 1, max(start, noun - 3) - 1, -1):
+        linking = lowers[j] in NAMING_ON or (lowers[j].endswith("ing") and keys[j] != lowers[j])
+        if linking:
+            return next((k for k in range(j - 1, start - 1, -1) if is_content(keys[k]) and lowers[k] not in NAMING_ON),
+                        None)
+        if is_content(keys[j]) and keys[j] not in ("one", "two"):
+            return None
+    return None

@@ -25,7 +25,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .clauses import NAMING_ON, Words, clause_bounds
+from .clauses import INTENSIFIERS, Words, clause_bounds, noun_before
 from .degrees import MORE_LESS
 from .lexicon import feature_suffix, is_content
 from .negation import SCALE_NOUNS, degree_of
@@ -39,8 +39,6 @@ _SENTENCE_ENDS = frozenset({".", "!", "?", ";"})
 #: features: there a sentence that says a scale both ways gives no pair.
 _PART_ENDS = _SENTENCE_ENDS | {","}
 _ARTICLES = frozenset({"the", "a", "an", "its", "their"})
-#: Words that make a degree stronger and name nothing ("much greater", "far bigger").
-_INTENSIFIERS = frozenset({"much", "many", "far", "even", "lot", "bit", "way"})
 
 
 @dataclass(frozen=True)
@@ -209,22 +207,3 @@ def _measured(lowers: list[str], keys: list[str], start: int, i: int, end: int) 
     if noun is None:
         return "more", range(i, end)
     return keys[noun], [noun, *range(i, end)]
-
-
-def noun_before(lowers: list[str], keys: list[str], start: int, i: int) -> int | None:
-    """The last content word before token i in its clause (not "much" in "much greater"),
-    or, where it ends a phrase after a preposition ("the time for one swing", "the pressure
-    on the snow"), the word before the preposition."""
-    noun = next((j for j in range(i - 1, start - 1, -1)
-                 if is_content(keys[j]) and keys[j] not in MORE_LESS and keys[j] not in _INTENSIFIERS
-                 and lowers[j] not in NAMING_ON), None)
-    if noun is None:
-        return None
-    for j in range(noun - 1, max(start, noun - 3) - 1, -1):
-        if lowers[j] in NAMING_ON:
-            head = next((k for k in range(j - 1, start - 1, -1) if is_content(keys[k]) and lowers[k] not in NAMING_ON),
-                        None)
-            return noun if head is None else head
-        if is_content(keys[j]) and keys[j] not in ("one", "two"):
-            break
-    return noun

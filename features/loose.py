@@ -29,7 +29,7 @@ from itertools import islice, product
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
-from .clauses import ENDS, JOINS, states_something
+from .clauses import ENDS, JOINS, noun_before, states_something
 from .degrees import MORE_LESS
 from .lexicon import is_content, is_label_key
 from .negation import (ANTONYMS, CLAUSE_BREAKS, CUES, DEGREES, FUNCTION_LEMMAS, PLACE_PREPOSITIONS,
@@ -208,8 +208,8 @@ class LooseMatcher:
                         at.setdefault(k, []).append(i)  # "into" for a phrase saying "into"
                     if k in _TO_ALIKE:
                         at.setdefault("to", []).append(i)  # and for one saying "to"
-            if lower is None and len(plain) < len(words):
-                lower = lowers()
+            if lower is None and (len(plain) < len(words) or self._degrees[n]):
+                lower = lowers()  # words quoted as written; the things words of degree are said of
             state = _phrase_state(words, at, lower, keys, negated,
                                   clauses if self._across_than[n] else sided,
                                   cue, any_order, prefixed, self._denied[n], self._degrees[n],
@@ -247,7 +247,7 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
         ordered = sorted(chosen)
         if any(b - a - 1 > MAX_GAP for a, b in zip(ordered, ordered[1:])):
             continue
-        if degrees and not all(_measures(keys, chosen[d], chosen[w]) for d, w in degrees):
+        if degrees and not all(_measures(keys, chosen[d], chosen[w], lower) for d, w in degrees):
             continue  # "fewer coils and a bigger battery" says no "more coils"
         if sameness and any(_names_another(keys, chosen[s], chosen) for s in sameness):
             continue  # "the pressure is bigger with the same force" says no "the same pressure"
@@ -305,11 +305,15 @@ _MEASURE_NOUNS = frozenset({"number", "amount", "quantity", "count", "total", "l
 _MOST_BETWEEN = 3  # tokens: "a much bigger current", "the current is much bigger"
 
 
-def _measures(keys: list[str], degree: int, word: int) -> bool:
+def _measures(keys: list[str], degree: int, word: int, lowers: list[str] | None = None) -> bool:
     """Can the word of degree at `degree` measure the word at `word` ("a bigger battery", "the
-    number of turns is increased"), not a word of another part of a list ("fewer coils and a
-    bigger battery" says no bigger number of coils)?"""
+    number of turns is increased", "the area of the blade on the bread is less"), not a word of
+    another part of a list ("fewer coils and a bigger battery" says no bigger number of coils)?
+    `lowers`: the tokens' lower-case forms, for the -ing forms that go on naming a thing."""
     lo, hi = min(degree, word), max(degree, word)
+    if degree > word and hi - lo - 1 > _MOST_BETWEEN and not (degree + 1 < len(keys) and is_content(keys[degree + 1])):
+        start = next((j + 1 for j in range(word - 1, -1, -1) if keys[j] in ENDS), 0)
+        return noun_before(lowers or keys, keys, start, degree) == word  # "the area touching the bread is small"
     if hi - lo - 1 > _MOST_BETWEEN or not _NOT_BETWEEN.isdisjoint(keys[lo + 1:hi]):
         return False
     if degree > word:  # after its word, not before another it measures: "the particles are

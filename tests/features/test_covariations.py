@@ -143,3 +143,13 @@ def test_a_smaller_distance_is_nearer():
     X = fx.transform(["the card is closer to the pivot so the force is bigger",
                       "the card is further from the pivot so the force on it is bigger"])
     assert list(X[f"ref:{column.name}"]) == ["present", "negated"]
+
+
+@pytest.mark.parametrize("answer, state", [
+    ("the area touching the bread is small so the pressure is high", "present"),
+    ("the area of the blade on the bread is less so theres more pressure", "present"),
+    ("the area of the blade on the bread is bigger so theres more pressure", "negated"),
+])
+def test_a_degree_said_of_a_thing_named_with_a_phrase_measures_the_thing(answer, state):
+    fx = _extractor("A smaller area gives a bigger pressure.")
+    assert fx.transform([answer]).iloc[0]["ref:area_with_pressure"] == state

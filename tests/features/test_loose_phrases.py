@@ -160,3 +160,20 @@ def test_a_word_of_degree_or_sameness_measures_its_own_noun(answer, more_force, 
                  concepts=(Concept("more_force", ("more force",)), Concept("same_pressure", ("same pressure",))))
     row = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer]).iloc[0]
     assert (row["concept:more_force"], row["concept:same_pressure"]) == (more_force, same_pressure)
+
+
+@pytest.mark.parametrize("answer, state", [
+    # a word of degree said of a thing ("... is small") measures the thing the clause names,
+    # however many words name it ("the area of the blade on the bread", "the area touching
+    # the bread"), not the last noun before it
+    ("the area touching the bread is small", "present"),
+    ("the area of the blade on the bread is less", "present"),
+    ("the area is smaller", "present"),
+    ("the bread on the blade of the knife is small", "absent"),
+    ("the area of the blade is big and the bread is small", "absent"),
+])
+def test_a_degree_said_of_a_thing_measures_the_thing_its_clause_names(answer, state):
+    q = Question(id="knife", text="Why does a sharp knife cut better than a blunt one?",
+                 reference_answers=("The same force on a smaller area gives a bigger pressure.",),
+                 concepts=(Concept("small_area", ("small area",)),))
+    assert FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer]).iloc[0]["concept:small_area"] == state
