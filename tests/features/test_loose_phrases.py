@@ -177,3 +177,13 @@ def test_a_degree_said_of_a_thing_measures_the_thing_its_clause_names(answer, st
                  reference_answers=("The same force on a smaller area gives a bigger pressure.",),
                  concepts=(Concept("small_area", ("small area",)),))
     assert FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer]).iloc[0]["concept:small_area"] == state
+
+
+def test_an_equals_sign_between_words_joins_them_as_is_does():
+    # students write "=" for "is" and "gives": "needle = magnet" says the needle is a magnet
+    q = Question(id="compass", text="Why does a compass needle point north?",
+                 reference_answers=("The needle is a magnet and the Earth is a magnet.",),
+                 concepts=(Concept("needle_magnet", ("needle is a magnet",)),))
+    X = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform(
+        ["compass needle = magnet", "the needle, a magnet", "the needle points north. a magnet does too"])
+    assert list(X["concept:needle_magnet"]) == ["present", "absent", "absent"]
