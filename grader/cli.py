@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 import warnings
 from pathlib import Path
@@ -367,7 +368,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         with warnings.catch_warnings():
             warnings.showwarning = _show_warning  # one line, not Python's file:line form
             check_inputs(args)  # a mistyped file name, before the command imports anything
-            return COMMANDS[args.command](args)
+            status = COMMANDS[args.command](args)
+            sys.stdout.flush()  # a closed pipe shows here, not at the interpreter's exit
+            return status
+    except BrokenPipeError:  # `grader rules ... | head`: the reader has what it wanted
+        _silence_stdout()
+        return 1
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted (grade resumes where it stopped when run again)", file=sys.stderr)
         return 130
@@ -388,6 +394,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             handler, level = verbose
             logging.getLogger().removeHandler(handler)
             logging.getLogger().setLevel(level)
+
+
+def _silence_stdout() -> None:
+    """Point standard output at the null device, so that the interpreter's last flush of what
+    the closed pipe did not take raises nothing (as the Python docs advise for SIGPIPE)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no file descriptor: a test's stand-in
+        pass
 
 
 def _verbose_log() -> tuple[logging.Handler, int]:

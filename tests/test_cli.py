@@ -189,6 +189,22 @@ def test_unexpected_errors_are_one_line_with_status_1(files, capsys, monkeypatch
         main(["--debug", "rules", "--model", str(files["model"])])
 
 
+def test_output_piped_into_a_reader_that_stops_ends_quietly(files, tmp_path):
+    # `grader rules --model m.json | head -3`: head closes the pipe, and the command printed
+    # "grader: error: [Errno 32] Broken pipe" as if something had gone wrong
+    import subprocess
+    import sys
+    code = ("import sys; sys.argv = ['grader', 'rules', '--model', sys.argv[1]]\n"
+            "from grader.cli import main; sys.exit(main())")
+    proc = subprocess.Popen([sys.executable, "-c", code, str(files["model"])], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=Path(__file__).resolve().parents[1])
+    proc.stdout.close()  # the reader stops before the first line
+    err = proc.stderr.read().decode()
+    proc.wait(timeout=60)
+    assert err == ""
+    assert proc.returncode == 1
+
+
 def test_an_interrupted_grade_resumes_when_run_again(files, capsys, tmp_path, monkeypatch):
     from grader.grading.model import GradingModel
 
