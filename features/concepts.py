@@ -28,7 +28,7 @@ from spacy.tokens import Doc
 from knowledge.schema import Question
 
 from .lexicon import CARRIED, token_keys
-from .loose import EXACT, MODALS, LooseMatcher, content_of, denied_before, has_cue, token_pattern
+from .loose import EXACT, MODALS, LooseMatcher, content_of, denied_before, has_cue, said_less, token_pattern
 from .negation import CUES, antonym_phrases
 from .reading import as_less
 from .spelling import Speller
@@ -78,6 +78,26 @@ def phrase_keys(nlp: Language, phrases: Sequence[str], speller: Speller | None =
                 keys.pop(0)
         out.append(tuple(keys))
     return out
+
+
+def comparative_keys(nlp: Language, phrases: Sequence[str], speller: Speller | None = None) -> frozenset[str]:
+    """The keys of the words of comparison in a teacher's phrases ("denser" -> "dense",
+    "heavier" -> "heavy"; not "bigger", which is "more"): said with "less" in an answer ("less
+    dense") they are said the other way (`FeatureMatcher`)."""
+    speller = speller or Speller({})
+    out = set()
+    for doc in nlp.pipe(map(normalize_characters, phrases)):
+        for tok, key in zip(doc, token_keys(doc, speller)):
+            if tok.lower_.endswith("er") and tok.lemma_.lower() != tok.lower_ and key not in ("more", "less") \
+                    and key.isalpha():
+                out.add(key)
+    return frozenset(out)
+
+
+def with_other_keys(keys: frozenset[str], speller: Speller) -> frozenset[str]:
+    """The keys and their other forms where the question uses them (`Speller.other_form`:
+    "density" for "dense")."""
+    return keys | {other for k in keys if (other := speller.other_form(k)) is not None}
 
 
 def _not_as_read_as_less(keys: list[str]) -> list[str]:
@@ -168,17 +188,20 @@ class FeatureMatcher:
 
     def __init__(self, nlp: Language, phrases: dict[str, Iterable[tuple[str, ...]]],
                  opposites: dict[str, Iterable[tuple[str, ...]]] | None = None,
-                 loose: Iterable[str] = ()):
+                 loose: Iterable[str] = (), comparatives: dict[str, frozenset[str]] | None = None):
         """`phrases`: column -> the phrases that say it; `opposites`: column -> phrases
         that say its negation ("different" for "same"): found, they count as a negated
         occurrence, and negated ("not different"), as a plain one; `loose`: the columns
-        whose phrases are also found in any word order with words between (`features.loose`)."""
+        whose phrases are also found in any word order with words between (`features.loose`);
+        `comparatives`: column -> the keys of its phrases' words of comparison
+        (`comparative_keys`), which an answer's "less" before them says the other way."""
         self.nlp = nlp
+        self.comparatives = {c: k for c, k in (comparatives or {}).items() if k}
         self.matcher = PhraseMatcher(nlp.vocab, attr="NORM")
         self.token_matcher: Matcher | None = None  # phrases with words quoted as written
         self.columns = list(phrases)
         self._ids: dict[int, tuple[str, bool]] = {}
-        self.loose = LooseMatcher({c: phrases[c] for c in loose if c in phrases})
+        self.loose = LooseMatcher({c: phrases[c] for c in loose if c in phrases}, self.comparatives)
         opposites = opposites or {}
         # A phrase's denied form ("is not closed" for "is closed") says its opposite, and back.
         said = _with_denials(phrases, opposites)
@@ -223,11 +246,12 @@ class FeatureMatcher:
             column, flipped = ids[match_id]
             if found.get(column) == PRESENT:
                 continue
-            is_negated = False
+            is_negated = column in self.comparatives and said_less(keys, range(start, end),
+                                                                   self.comparatives[column])
             if in_scope and any(negated[start:end]):
                 # A phrase that holds its own negation ("not connected", "no current") says
                 # what it says: the cue inside it does not negate it ...
-                is_negated = CUES.isdisjoint(keys[start:end])
+                is_negated = is_negated or CUES.isdisjoint(keys[start:end])
                 # ... unless another negation covers the word before it: "it's not because
                 # there is no gravity" denies "no gravity"
                 is_negated = is_negated or denied_before(keys, negated, start)

@@ -24,8 +24,8 @@ from knowledge.schema import FeatureSpec, Quantity, Question, feature_name
 
 from .answer_quantities import answer_quantities
 from .compounds import CompoundSplitter
-from .concepts import ABSENT, PRESENT, FeatureMatcher, opposite_phrases, phrase_keys, \
-    question_symbols, with_other_forms
+from .concepts import ABSENT, PRESENT, FeatureMatcher, comparative_keys, opposite_phrases, phrase_keys, \
+    question_symbols, with_other_forms, with_other_keys
 from .contrasts import Contrasts
 from .descriptions import BASE_COLUMNS, feature_specs, opposite_texts
 from .frames import frame_of_arrays
@@ -198,14 +198,19 @@ class FeatureExtractor:
         # Rubric phrases match the words as written ("not a closed path": closed_path is
         # negated); reference words and terms match them with negated antonyms resolved
         # ("not the same path" says "different path"), see negation.resolve_negations.
-        self.rubric_matcher_ = FeatureMatcher(self.nlp_, rubric, loose=rubric)
+        # A teacher's "denser": "less dense" and "a lower density" say it the other way
+        comparatives = {feature_name(kind, item.name): with_other_keys(
+                            comparative_keys(self.nlp_, item.phrases, self.speller_), self.speller_)
+                        for kind, items in (("concept", q.concepts), ("misconception", q.misconceptions))
+                        for item in items}
+        self.rubric_matcher_ = FeatureMatcher(self.nlp_, rubric, loose=rubric, comparatives=comparatives)
         text = {k: v for k, v in phrases.items() if k not in rubric}
         opposites = opposite_phrases(text)
         self.text_matcher_ = FeatureMatcher(self.nlp_, text, opposites)
         # Both in one: for the answers without a negated antonym (most), whose words as
         # written are the words with negations resolved, one pass of a matcher instead of two.
         self.matcher_ = FeatureMatcher(self.nlp_, {**rubric, **text}, opposites,
-                                       loose=rubric)
+                                       loose=rubric, comparatives=comparatives)
         self._coverage = CoverageSets.of(self.reference_)  # coverage, precision as set sizes
         # The feature names _row looks up, in column order (worked out once, not per answer).
         self._concept_columns = [feature_name("concept", c.name) for c in q.concepts]

@@ -142,7 +142,10 @@ def _label_follows(keys: list[str], i: int) -> bool:
 class LooseMatcher:
     """The loose phrases of some columns (see the module docstring)."""
 
-    def __init__(self, phrases: dict[str, Iterable[tuple[str, ...]]]):
+    def __init__(self, phrases: dict[str, Iterable[tuple[str, ...]]],
+                 comparatives: dict[str, frozenset[str]] | None = None):
+        """`comparatives`: column -> the keys of its phrases' words of comparison, which an
+        answer's "less" before them says the other way ("less dense" for "denser")."""
         # (column, content words, whether the phrase holds a cue, in any order?)
         self._phrases: list[tuple[str, tuple[str, ...], frozenset[str], bool, bool]] = []
         #: by phrase, whether it may take words from both sides of a "than" (it has one)
@@ -153,6 +156,9 @@ class LooseMatcher:
         self._degrees: list[tuple[tuple[int, int], ...]] = []
         #: by phrase, the places of its words of sameness ("same pressure")
         self._sameness: list[tuple[int, ...]] = []
+        #: by phrase, the keys of its words of comparison ("denser": "dense")
+        self._compared: list[frozenset[str]] = []
+        comparatives = comparatives or {}
         for column, keyed in phrases.items():
             for keys in keyed:
                 words = content_of(keys)
@@ -167,6 +173,7 @@ class LooseMatcher:
                     self._across_than.append("than" in keys)
                     self._degrees.append(_degree_places(words))
                     self._sameness.append(tuple(i for i, w in enumerate(words) if w in _SAMENESS))
+                    self._compared.append(comparatives.get(column, frozenset()).intersection(words))
         self.words = frozenset(k for _, _, plain, _, _ in self._phrases for k in plain)
         # Each phrase under one of its words, so that an answer looks only at the phrases
         # whose words it may hold.
@@ -214,7 +221,7 @@ class LooseMatcher:
             state = _phrase_state(words, at, lower, keys, negated,
                                   clauses if self._across_than[n] else sided,
                                   cue, any_order, prefixed, self._denied[n], self._degrees[n],
-                                  self._sameness[n])
+                                  self._sameness[n], self._compared[n])
             if state is not None and found.get(column) != PRESENT:
                 found[column] = state
         return found
@@ -224,14 +231,16 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
                   keys: list[str], negated: list[bool], clauses: Sequence[Hashable], cue: bool,
                   any_order: bool, prefixed: frozenset[int] = frozenset(),
                   denied_places: frozenset[int] = frozenset(),
-                  degrees: tuple[tuple[int, int], ...] = (), sameness: tuple[int, ...] = ()) -> str | None:
+                  degrees: tuple[tuple[int, int], ...] = (), sameness: tuple[int, ...] = (),
+                  compared: frozenset[str] = frozenset()) -> str | None:
     """present/negated if the phrase is found, None if not: present wins over negated; a
     phrase with a cue is found (present) only where its words are denied by a cue just
     before them ("there isn't any gap", not "it never stops accelerating") or by their own
     prefix (`prefixed`: "non-magnetic"). `keys`: the answer's keys; `at`: where each word of
     the answer is; `clauses`: which part of the answer each token is in (clause, and side of a
     "than"); `degrees`: the phrase's words of degree and the words they measure
-    (`_degree_places`); `sameness`: the places of its words of sameness."""
+    (`_degree_places`); `sameness`: the places of its words of sameness; `compared`: the keys
+    of its words of comparison, said the other way after "less" (`said_less`)."""
     places = []
     for word in words:
         if word.startswith(EXACT):
@@ -254,7 +263,7 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
             continue  # "the pressure is bigger with the same force" says no "the same pressure"
         if _other_end_between(keys, ordered):
             continue  # "strongest close up and weaker further away" says no "stronger further away"
-        denied = any(negated[i] for i in chosen)
+        denied = any(negated[i] for i in chosen) or (bool(compared) and said_less(keys, chosen, compared))
         if cue:
             # the first denied word: "copper is not magnetic" is found in "the copper is
             # non-magnetic", where copper is said and magnetic denied
@@ -274,6 +283,15 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
             return PRESENT
         state = NEGATED
     return state
+
+
+def said_less(keys: list[str], at: Iterable[int], compared: frozenset[str]) -> bool:
+    """Does a "less" stand right before one of the words at `at` that is a word of comparison
+    (`compared`: "less dense" where a teacher wrote "denser")? Then it says it the other way.
+    Not a word with an opposite on its scale: "less bright" is read "dim" already."""
+    at = list(at)
+    return any(keys[i] in compared and keys[i] not in DEGREES and i > 0 and keys[i - 1] == "less"
+               and i - 1 not in at for i in at)
 
 
 def _other_end_between(keys: list[str], ordered: list[int]) -> bool:

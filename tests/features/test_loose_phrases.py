@@ -187,3 +187,26 @@ def test_an_equals_sign_between_words_joins_them_as_is_does():
     X = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform(
         ["compass needle = magnet", "the needle, a magnet", "the needle points north. a magnet does too"])
     assert list(X["concept:needle_magnet"]) == ["present", "absent", "absent"]
+
+
+@pytest.mark.parametrize("answer, denser, heavier_air", [
+    # a teacher's comparison ("denser", "heavier") is said the other way by "less dense",
+    # "less heavy": found there, it is denied, as "different" denies "same"
+    ("hot air is less dense", "negated", "absent"),
+    ("hot air is denser than cold air", "present", "absent"),
+    ("hot air is more dense", "present", "absent"),
+    ("the hot air is less heavy than the cold air", "absent", "negated"),
+    ("the hot air is heavier", "absent", "present"),
+    ("less dense air is lighter", "negated", "absent"),
+    # "density" is the other form of "dense" where the question uses it
+    ("hot air has a lower density than cold air", "negated", "absent"),
+])
+def test_a_teachers_comparison_said_with_less_is_denied(answer, denser, heavier_air):
+    q = Question(id="balloon", text="Why does a hot air balloon rise?",
+                 reference_answers=("The hot air inside is less dense than the cold air outside: it has a lower density.",),
+                 concepts=(Concept("denser", ("denser",)), Concept("heavier_air", ("hot air is heavier",))),
+                 misconceptions=(Misconception("wrong_way", ("denser",)),))
+    row = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer]).iloc[0]
+    assert (row["concept:denser"], row["concept:heavier_air"]) == (denser, heavier_air)
+    # a misconception is said or not: said the other way, it is not said
+    assert row["misconception:wrong_way"] == ("present" if denser == "present" else "absent")
