@@ -13,7 +13,7 @@ otherwise (another comparison, or one whose things are not both told apart).
 A comparison is a word of degree with what it compares: "more" or "less" and the words read
 as them ("bigger", "lower", "increases"), "better" and "worse", an -er form ("faster",
 "denser"), "more X" and "less X" by X, "not as dense as" as "less dense"; a word and its
-opposite measure one scale ("slower" is "less fast", `negation.degree_of`). An answer's
+opposite measure one scale ("slower" is "less fast", `degrees.degree_of`). An answer's
 comparison counts only on the reference's scale. The two things are the words after its
 "than" (or the second "as"), and the first thing its clause names ("metal" in "metal conducts
 heat better than wood"; not the verb's words), or, where the words after "than" start with a
@@ -32,8 +32,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .clauses import ENDS, JOINS, Words, clause_bounds, content, subject
+from .degrees import degree_of
 from .lexicon import feature_suffix
-from .negation import degree_of
 from .reading import Analysis
 
 #: Prepositions that can start both things ("in metal than in wood").

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from .clauses import Words
 from .comparisons import Comparison, comparison_states, reference_comparisons
 from .covariations import Covariation, covariation_states, reference_covariations
+from .degrees import scale_words
 from .invariants import Invariant, invariant_states, reference_invariants
-from .negation import scale_words
 from .reading import Analysis
 from .similarity import CONTRAST_PREFIX as KEY_PREFIX
 from .similarity import NEGATED_SUFFIX

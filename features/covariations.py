@@ -26,9 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .clauses import INTENSIFIERS, Words, clause_bounds, noun_before
-from .degrees import MORE_LESS
+from .degrees import MORE_LESS, SCALE_NOUNS, degree_of
 from .lexicon import feature_suffix, is_content
-from .negation import SCALE_NOUNS, degree_of
 from .opposite_words import opposite_text
 from .reading import Analysis
 

@@ -7,7 +7,7 @@ alike."""
 from __future__ import annotations
 
 from .lexicon import flips_next, is_content
-from .negation import ANTONYMS, DEGREES, SCALE_NOUNS, degree_of
+from .negation import ANTONYMS, DEGREE_PAIRS, DEGREES
 
 #: The keys of "more" and "less" and the words read as them ("bigger", "lower"): a degree,
 #: never a thing compared ("more heat": "heat").
@@ -16,6 +16,40 @@ MORE_LESS = frozenset({"more", "less"})
 _TIMES = frozenset({"twice", "double", "times", "triple", "thrice", "half"})
 #: Words that start a degree of their own ("as" is one where "not as dense as" made it "less").
 _STARTS = frozenset({"better", "worse", "more", "less", "as"})
+#: Scales whose words have a second sense except as comparisons: "shorter" is less long
+#: where "short" may be "a short circuit", "lighter" less heavy where "light" may be a lamp.
+_COMPARED_PAIRS = [("long", "short"), ("heavy", "light"), ("wide", "narrow"), ("tight", "loose"),
+                   ("deep", "shallow"), ("old", "young")]
+#: Nouns of general English that name a scale, and the word of its high end: a degree said
+#: of one is a comparison on that scale ("a higher speed" is "faster", "the weight is
+#: bigger" "heavier", "a smaller distance" "nearer"; `degree_at`).
+SCALE_NOUNS = {"speed": "fast", "velocity": "fast", "weight": "heavy", "length": "long", "width": "wide",
+               "depth": "deep", "strength": "strong", "temperature": "hot", "distance": "far",
+               "loudness": "loud", "brightness": "bright", "thickness": "thick", "density": "dense"}
+
+
+def scale_words(scale: str) -> frozenset[str]:
+    """The keys that say a scale, either way, and the nouns that name it: {"fast", "slow",
+    "speed", "velocity"} for "fast", {"long", "short", "length"} for "long", the scale alone
+    for any other ("pitch")."""
+    for pair in DEGREE_PAIRS + _COMPARED_PAIRS + [("better", "worse")]:
+        if scale in pair:
+            return frozenset(pair) | {noun for noun, end in SCALE_NOUNS.items() if end in pair}
+    return frozenset({scale})
+
+
+def degree_of(key: str, compared: bool = False) -> tuple[str, int]:
+    """The scale a word of degree measures and which way: ("fast", 1) for "fast", ("fast", -1)
+    for "slow", ("more", -1) for "less"; any other word measures its own scale, (key, 1).
+    `compared`: the word is a comparison ("shorter", "more long"), whose scale the pairs of
+    `_COMPARED_PAIRS` also give. A noun that names a scale measures it (`SCALE_NOUNS`:
+    "speed" is ("fast", 1))."""
+    key = SCALE_NOUNS.get(key, key)
+    for high, low in (DEGREE_PAIRS + _COMPARED_PAIRS) if compared else DEGREE_PAIRS:
+        if key in (high, low):
+            return high, 1 if key == high else -1
+    return key, 1
+
 
 
 def degrees(lowers: list[str], keys: list[str], negated: list[bool]) -> list[tuple[int, int, str, int]]:

@@ -127,52 +127,17 @@ _PAIRS = [("same", "different"), ("open", "close"), ("complete", "incomplete"),
           ("correct", "incorrect"), ("visible", "invisible"),
           ("attract", "repel"), ("conductor", "insulator"), ("most", "least"),
           ("magnetic", "nonmagnetic"), ("float", "sink")]
-#: The pairs that are degrees of one scale: "less bright" is "dimmer" and "less big" is
+#: The pairs that are degrees of one scale (`degrees.degree_of`): "less bright" is "dimmer" and "less big" is
 #: "smaller" (`lexicon.reword_in_context`), where "less magnetic" is no "nonmagnetic".
-_DEGREE_PAIRS = [("more", "less"), ("bright", "dim"), ("fast", "slow"), ("strong", "weak"),
+DEGREE_PAIRS = [("more", "less"), ("bright", "dim"), ("fast", "slow"), ("strong", "weak"),
                  ("loud", "quiet"), ("hot", "cold"), ("near", "far"), ("easy", "hard"),
                  ("thick", "thin"), ("rough", "smooth"), ("wet", "dry")]
 # Not pairs here: positive/negative, series/parallel, up/down, on/off ("not on the same
 # path" is not "off the same path"); on Beetle they made the features worse. Nor words with
 # a second sense: heavy/light ("the bulb does not light"), long/short ("not a short
 # circuit"), push/pull, north/south.
-ANTONYMS = {a: b for a, b in _PAIRS + _DEGREE_PAIRS} | {b: a for a, b in _PAIRS + _DEGREE_PAIRS}
-DEGREES = frozenset(w for pair in _DEGREE_PAIRS for w in pair)
-
-
-#: Scales whose words have a second sense except as comparisons: "shorter" is less long
-#: where "short" may be "a short circuit", "lighter" less heavy where "light" may be a lamp.
-_COMPARED_PAIRS = [("long", "short"), ("heavy", "light"), ("wide", "narrow"), ("tight", "loose"),
-                   ("deep", "shallow"), ("old", "young")]
-#: Nouns of general English that name a scale, and the word of its high end: a degree said
-#: of one is a comparison on that scale ("a higher speed" is "faster", "the weight is
-#: bigger" "heavier", "a smaller distance" "nearer"; `degrees.degree_at`).
-SCALE_NOUNS = {"speed": "fast", "velocity": "fast", "weight": "heavy", "length": "long", "width": "wide",
-               "depth": "deep", "strength": "strong", "temperature": "hot", "distance": "far",
-               "loudness": "loud", "brightness": "bright", "thickness": "thick", "density": "dense"}
-
-
-def scale_words(scale: str) -> frozenset[str]:
-    """The keys that say a scale, either way, and the nouns that name it: {"fast", "slow",
-    "speed", "velocity"} for "fast", {"long", "short", "length"} for "long", the scale alone
-    for any other ("pitch")."""
-    for pair in _DEGREE_PAIRS + _COMPARED_PAIRS + [("better", "worse")]:
-        if scale in pair:
-            return frozenset(pair) | {noun for noun, end in SCALE_NOUNS.items() if end in pair}
-    return frozenset({scale})
-
-
-def degree_of(key: str, compared: bool = False) -> tuple[str, int]:
-    """The scale a word of degree measures and which way: ("fast", 1) for "fast", ("fast", -1)
-    for "slow", ("more", -1) for "less"; any other word measures its own scale, (key, 1).
-    `compared`: the word is a comparison ("shorter", "more long"), whose scale the pairs of
-    `_COMPARED_PAIRS` also give. A noun that names a scale measures it (`SCALE_NOUNS`:
-    "speed" is ("fast", 1)).""" 
-    key = SCALE_NOUNS.get(key, key)
-    for high, low in (_DEGREE_PAIRS + _COMPARED_PAIRS) if compared else _DEGREE_PAIRS:
-        if key in (high, low):
-            return high, 1 if key == high else -1
-    return key, 1
+ANTONYMS = {a: b for a, b in _PAIRS + DEGREE_PAIRS} | {b: a for a, b in _PAIRS + DEGREE_PAIRS}
+DEGREES = frozenset(w for pair in DEGREE_PAIRS for w in pair)
 
 
 def antonym_phrases(keys: tuple[str, ...]) -> list[tuple[str, ...]]:
