@@ -27,9 +27,10 @@ from spacy.tokens import Doc
 
 from knowledge.schema import Question
 
+from .degrees import MORE_LESS
 from .lexicon import CARRIED, token_keys
 from .loose import EXACT, MODALS, LooseMatcher, content_of, denied_before, has_cue, said_less, token_pattern
-from .negation import CUES, antonym_phrases
+from .negation import CUES, DEGREES, antonym_phrases
 from .reading import as_less
 from .spelling import Speller
 from .text import normalize, normalize_characters
@@ -246,6 +247,8 @@ class FeatureMatcher:
             column, flipped = ids[match_id]
             if found.get(column) == PRESENT:
                 continue
+            if end - start > 1 and keys[end - 1] in MORE_LESS and _degree_of_next(doc, keys, end):
+                continue  # "vibrates more slowly" says no "vibrates more"
             is_negated = column in self.comparatives and said_less(keys, range(start, end),
                                                                    self.comparatives[column])
             if in_scope and any(negated[start:end]):
@@ -262,6 +265,12 @@ class FeatureMatcher:
                 if state == PRESENT or column not in found:
                     found[column] = state
         return found
+
+
+def _degree_of_next(doc: Doc, keys: list[str], i: int) -> bool:
+    """Does a "more" or "less" before token i measure it: a word of degree ("more slowly",
+    "less quickly") or an adverb in -ly?"""
+    return i < len(keys) and (keys[i] in DEGREES or (doc[i].is_alpha and doc[i].lower_.endswith("ly")))
 
 
 def question_symbols(nlp: Language, question: Question) -> frozenset[str]:

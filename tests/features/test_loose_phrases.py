@@ -210,3 +210,18 @@ def test_a_teachers_comparison_said_with_less_is_denied(answer, denser, heavier_
     assert (row["concept:denser"], row["concept:heavier_air"]) == (denser, heavier_air)
     # a misconception is said or not: said the other way, it is not said
     assert row["misconception:wrong_way"] == ("present" if denser == "present" else "absent")
+
+
+@pytest.mark.parametrize("answer, state", [
+    # a phrase that ends with "more" ("vibrates more") is not found where the answer's "more"
+    # measures the word after it ("vibrates more slowly" is slower, not more)
+    ("the string vibrates more slowly", "absent"),
+    ("it vibrates more quickly", "absent"),
+    ("it vibrates more", "present"),
+    ("it vibrates more and makes a sound", "present"),
+])
+def test_a_phrase_ending_in_more_is_not_the_degree_of_the_next_word(answer, state):
+    q = Question(id="string", text="Why does a tighter string sound higher?",
+                 reference_answers=("A tighter string vibrates faster.",),
+                 concepts=(Concept("vibrates_more", ("vibrates more",)),))
+    assert FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer]).iloc[0]["concept:vibrates_more"] == state
