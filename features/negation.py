@@ -127,8 +127,9 @@ _PAIRS = [("same", "different"), ("open", "close"), ("complete", "incomplete"),
           ("correct", "incorrect"), ("visible", "invisible"),
           ("attract", "repel"), ("conductor", "insulator"), ("most", "least"),
           ("magnetic", "nonmagnetic"), ("float", "sink")]
-#: The pairs that are degrees of one scale (`degrees.degree_of`): "less bright" is "dimmer" and "less big" is
-#: "smaller" (`lexicon.reword_in_context`), where "less magnetic" is no "nonmagnetic".
+#: The pairs that are degrees of one scale (`degrees.degree_of`): "less bright" is "dimmer"
+#: and "less big" is "smaller" (`lexicon.reword_in_context`), where "less magnetic" is no
+#: "nonmagnetic".
 DEGREE_PAIRS = [("more", "less"), ("bright", "dim"), ("fast", "slow"), ("strong", "weak"),
                  ("loud", "quiet"), ("hot", "cold"), ("near", "far"), ("easy", "hard"),
                  ("thick", "thin"), ("rough", "smooth"), ("wet", "dry")]
