@@ -11,7 +11,7 @@ from functools import cached_property
 from spacy.attrs import LOWER
 from spacy.lang.en.stop_words import STOP_WORDS
 
-from .degrees import MORE_LESS, degrees, plain_degrees
+from .degrees import INTENSIFIERS, MORE_LESS, degrees, plain_degrees
 from .lexicon import MEANINGFUL, is_content
 from .negation import CLAUSE_BREAKS
 from .reading import Analysis
@@ -118,9 +118,6 @@ def denied(a: Analysis) -> list[bool]:
         return a.negated
     return [n and key == written for n, key, written in zip(a.negated, a.text_keys, a.keys)]
 
-
-#: Words that make a degree stronger and name nothing ("much greater", "far bigger").
-INTENSIFIERS = frozenset({"much", "many", "far", "even", "lot", "bit", "way"})
 _MOST_HOPS = 3  # phrases that go on naming a thing: "the area of the blade on the bread"
 
 

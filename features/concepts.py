@@ -42,11 +42,14 @@ _AROUND = frozenset({".", ",", ";", ":", "!", "?", "(", ")", "[", "]", "\"", "'"
 _QUOTED = re.compile(r'"([^"\s]+)"')
 
 
-def phrase_keys(nlp: Language, phrases: Sequence[str], speller: Speller | None = None
-                ) -> list[tuple[str, ...]]:
+def phrase_keys(nlp: Language, phrases: Sequence[str], speller: Speller | None = None,
+                compared: set[str] | None = None) -> list[tuple[str, ...]]:
     """The keys (lemmas, labels) of each phrase, as the matcher compares them. A word in
     double quotes inside a phrase ('"are" connected') is matched only as written (lower
-    case): its key is EXACT + the word, so "is connected" is not "are connected"."""
+    case): its key is EXACT + the word, so "is connected" is not "are connected".
+    `compared`: where given, the keys of the phrases' words of comparison are added to it
+    ("denser" -> "dense", "heavier" -> "heavy"; not "bigger", which is "more"): said with
+    "less" in an answer ("less dense") they are said the other way (`FeatureMatcher`)."""
     speller = speller or Speller({})
     out = []
     texts, quoted = [], []
@@ -63,6 +66,10 @@ def phrase_keys(nlp: Language, phrases: Sequence[str], speller: Speller | None =
         quoted.append(spans)
     for doc, spans in zip(nlp.pipe(texts), quoted):
         keys = token_keys(doc, speller)
+        if compared is not None:
+            compared.update(key for tok, key in zip(doc, keys)
+                            if tok.lower_.endswith("er") and tok.lemma_.lower() != tok.lower_
+                            and key not in ("more", "less") and key.isalpha())
         for tok in doc:
             if any(a <= tok.idx < b for a, b in spans):
                 keys[tok.i] = EXACT + tok.lower_
@@ -79,20 +86,6 @@ def phrase_keys(nlp: Language, phrases: Sequence[str], speller: Speller | None =
                 keys.pop(0)
         out.append(tuple(keys))
     return out
-
-
-def comparative_keys(nlp: Language, phrases: Sequence[str], speller: Speller | None = None) -> frozenset[str]:
-    """The keys of the words of comparison in a teacher's phrases ("denser" -> "dense",
-    "heavier" -> "heavy"; not "bigger", which is "more"): said with "less" in an answer ("less
-    dense") they are said the other way (`FeatureMatcher`)."""
-    speller = speller or Speller({})
-    out = set()
-    for doc in nlp.pipe(map(normalize_characters, phrases)):
-        for tok, key in zip(doc, token_keys(doc, speller)):
-            if tok.lower_.endswith("er") and tok.lemma_.lower() != tok.lower_ and key not in ("more", "less") \
-                    and key.isalpha():
-                out.add(key)
-    return frozenset(out)
 
 
 def with_other_keys(keys: frozenset[str], speller: Speller) -> frozenset[str]:
@@ -195,7 +188,7 @@ class FeatureMatcher:
         occurrence, and negated ("not different"), as a plain one; `loose`: the columns
         whose phrases are also found in any word order with words between (`features.loose`);
         `comparatives`: column -> the keys of its phrases' words of comparison
-        (`comparative_keys`), which an answer's "less" before them says the other way."""
+        (`phrase_keys`), which an answer's "less" before them says the other way."""
         self.nlp = nlp
         self.comparatives = {c: k for c, k in (comparatives or {}).items() if k}
         self.matcher = PhraseMatcher(nlp.vocab, attr="NORM")

@@ -25,7 +25,7 @@ from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .clauses import INTENSIFIERS, Words, clause_bounds, noun_before
+from .clauses import Words, clause_bounds, noun_before
 from .degrees import MORE_LESS, SCALE_NOUNS, degree_of
 from .lexicon import feature_suffix, is_content
 from .opposite_words import opposite_text

@@ -12,6 +12,8 @@ from .negation import ANTONYMS, DEGREE_PAIRS, DEGREES
 #: The keys of "more" and "less" and the words read as them ("bigger", "lower"): a degree,
 #: never a thing compared ("more heat": "heat").
 MORE_LESS = frozenset({"more", "less"})
+#: Words that make a degree stronger and name nothing ("much greater", "far bigger").
+INTENSIFIERS = frozenset({"much", "many", "far", "even", "lot", "bit", "way"})
 #: Words before "as" that make "as far" a comparison: "twice as far" is further, "half as far" nearer.
 _TIMES = frozenset({"twice", "double", "times", "triple", "thrice", "half"})
 #: Words that start a degree of their own ("as" is one where "not as dense as" made it "less").
@@ -107,7 +109,7 @@ def degree_at(lowers: list[str], keys: list[str], i: int) -> tuple[int, str, int
 
 
 #: Words between a thing and a word of degree said of it ("the speed is much bigger").
-_SAID_OF = frozenset({"be", "get", "become", "much", "far", "way", "a", "lot", "even", "bit", "so", "very"})
+_SAID_OF = frozenset({"be", "get", "become", "a", "so", "very"}) | INTENSIFIERS
 
 
 def _scale_named_before(keys: list[str], i: int) -> int | None:

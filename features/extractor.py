@@ -24,7 +24,7 @@ from knowledge.schema import FeatureSpec, Quantity, Question, feature_name
 
 from .answer_quantities import answer_quantities
 from .compounds import CompoundSplitter
-from .concepts import ABSENT, PRESENT, FeatureMatcher, comparative_keys, opposite_phrases, phrase_keys, \
+from .concepts import ABSENT, PRESENT, FeatureMatcher, opposite_phrases, phrase_keys, \
     question_symbols, with_other_forms, with_other_keys
 from .contrasts import Contrasts
 from .descriptions import BASE_COLUMNS, feature_specs, opposite_texts
@@ -170,9 +170,13 @@ class FeatureExtractor:
             reference_quantities(self.question) if self.reference_quantities else ())
         q = dataclasses.replace(self.question, quantities=self.quantities_)
         phrases: dict[str, list[tuple[str, ...]]] = {}
+        # A teacher's "denser": "less dense" and "a lower density" say it the other way
+        comparatives: dict[str, frozenset[str]] = {}
         for name, listed in [*((feature_name("concept", c.name), c.phrases) for c in q.concepts),
                              *((feature_name("misconception", m.name), m.phrases) for m in q.misconceptions)]:
-            phrases[name] = with_other_forms(phrase_keys(self.nlp_, listed, self.speller_), self.speller_)
+            compared: set[str] = set()
+            phrases[name] = with_other_forms(phrase_keys(self.nlp_, listed, self.speller_, compared), self.speller_)
+            comparatives[name] = with_other_keys(frozenset(compared), self.speller_)
         for p in self.reference_.phrases:
             phrases[feature_name("ref", p.name)] = [tuple(k) for k in p.keys]
         for p in self.terms_:
@@ -198,11 +202,6 @@ class FeatureExtractor:
         # Rubric phrases match the words as written ("not a closed path": closed_path is
         # negated); reference words and terms match them with negated antonyms resolved
         # ("not the same path" says "different path"), see negation.resolve_negations.
-        # A teacher's "denser": "less dense" and "a lower density" say it the other way
-        comparatives = {feature_name(kind, item.name): with_other_keys(
-                            comparative_keys(self.nlp_, item.phrases, self.speller_), self.speller_)
-                        for kind, items in (("concept", q.concepts), ("misconception", q.misconceptions))
-                        for item in items}
         self.rubric_matcher_ = FeatureMatcher(self.nlp_, rubric, loose=rubric, comparatives=comparatives)
         text = {k: v for k, v in phrases.items() if k not in rubric}
         opposites = opposite_phrases(text)

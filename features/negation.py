@@ -324,14 +324,13 @@ def _starts_clause(doc: Doc, i: int) -> bool:
         return False
     if doc[i].lower_ in NEW_SUBJECT:
         return True
-    if doc[i].lower_ not in _DETERMINERS:
-        return _bare_subject(doc, i)
-    for tok in doc[i + 1:i + 5]:
-        if tok.is_punct or _is_cue(tok) or tok.lower_ in ("and", "or"):
-            return False
-        if tok.lemma_ in ("be", "have", "do", "can", "will", "would", "should", "must"):
-            return True
-    return False
+    if doc[i].lower_ in _DETERMINERS:  # "and the pitch is high"
+        return _verb_follows(doc, i, 4, _CLAUSE_VERBS)
+    return _bare_subject(doc, i)
+
+
+#: Verbs after a subject with an article that show a clause starts ("and the pitch is high").
+_CLAUSE_VERBS = frozenset({"be", "have", "do", "can", "will", "would", "should", "must"})
 
 
 #: Words after which an -s form is a plural noun, not a verb ("pitch changes in it").
@@ -346,13 +345,20 @@ def _bare_subject(doc: Doc, i: int) -> bool:
     tok = doc[i]
     if not tok.is_alpha or tok.is_stop or tok.lemma_ in FUNCTION_LEMMAS or _is_cue(tok):
         return False
-    for j in range(i + 1, min(len(doc), i + 4)):
+    return _verb_follows(doc, i, 3, _AUXILIARIES, s_form=True)
+
+
+def _verb_follows(doc: Doc, i: int, within: int, verbs: frozenset[str], s_form: bool = False) -> bool:
+    """Does one of `verbs` (lemmas) follow the subject that starts at token i, within `within`
+    tokens and before punctuation, a negation or "and"/"or"? With `s_form`, a verb's -s form
+    followed by its object does too ("needs air"), not a plural before a preposition."""
+    for j in range(i + 1, min(len(doc), i + 1 + within)):
         word = doc[j]
         if word.is_punct or _is_cue(word) or word.lower_ in ("and", "or"):
             return False
-        if word.lemma_ in _AUXILIARIES:
+        if word.lemma_ in verbs:
             return True
-        if word.lower_ != word.lemma_ and word.lower_.endswith("s"):  # "needs", "vibrates"
+        if s_form and word.lower_ != word.lemma_ and word.lower_.endswith("s"):  # "needs", "vibrates"
             return j + 1 < len(doc) and doc[j + 1].is_alpha and doc[j + 1].lower_ not in _AFTER_NOUNS
     return False
 

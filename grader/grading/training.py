@@ -126,8 +126,9 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
                       and m not in (lowest_marks or ()))
     for note in training_notes(question, marks, evidence_rules=evidence_rules, lowest_marks=lowest_marks):
         warnings.warn(note, stacklevel=3)
-    # marks in no known order: a mark the teacher's rules give only for wrong ideas is one
-    wrong_ideas = () if question.marks else wrong_idea_marks(question)
+    # The marks whose teacher's rules are used once one marked answer shows them: the listed
+    # no-credit marks, or, in a file without marks, those its rules give only for wrong ideas
+    few_shown = (no_credit if evidence_rules else ()) if question.marks else wrong_idea_marks(question)
     marks_unordered = _marks_unordered(question, marks, evidence_rules, lowest_marks)
     if marks_unordered:  # no order to say which mark is higher: every mark learned alike
         evidence_rules = False
@@ -173,9 +174,7 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
                                               + _kept_rules(keep_rules_of, list(X.columns))) or None,
                                evidence=evidence, label_order=label_order, label_evidence=label_evidence,
                                min_initial_support=min_initial_support,
-                               label_min_initial_support=no_credit_support(
-                                   (no_credit if evidence_rules else ()) if no_credit else wrong_ideas,
-                                   min_initial_support))
+                               label_min_initial_support=no_credit_support(few_shown, min_initial_support))
     rule_learner.fit(X, pd.Series(marks, name="mark"))
     for rule in rule_learner.rules_:  # kept rules stay learned ones (not the teacher's)
         if rule.name == KEPT_RULE:
