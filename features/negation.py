@@ -71,9 +71,10 @@ NOUN_CUES = frozenset({"no", "none", "nothing", "nobody", "nowhere", "without"})
 #: nothing in space" says space); what follows otherwise is ("nothing moves", "nothing to vibrate").
 PRONOUN_CUES = frozenset({"nothing", "nobody", "nowhere"})
 #: A negated auxiliary as students misspell it, one token the tokenizer does not split:
-#: "dosent", "doesent", "dosnt", "does'nt", "did'nt", "has'nt", "cannt", "wasent".
-MISSPELT_NEGATION = re.compile(r"(?:do|does|dose|dos|did|is|are|was|were|has|have|had|could|would|should|"
-                               r"ca|can|wo|must|need)(?:e?n'?t|'nt)")
+#: "dosent", "doesent", "dosnt", "does'nt", "did'nt", "has'nt", "cannt", "wasent"; "arnt",
+#: "wernt", "carnt", "havnt", "didint", "isint"; "shudnt", "cudnt", "wudnt" as texted.
+MISSPELT_NEGATION = re.compile(r"(?:do|does|dose|dos|did|is|are|ar|was|were|wer|has|have|hav|had|could|cud|"
+                               r"would|wud|should|shud|ca|can|car|wo|must|need)(?:[ei]?n'?t|'nt)")
 MAX_SCOPE = 10  # tokens; beyond this a rule-based scope is a guess
 #: Cues of two words, by their first: "it repels instead of attracting" denies attracting,
 #: "it sinks rather than floats" floating ("instead" alone starts a clause, `CLAUSE_BREAKS`).
@@ -217,6 +218,9 @@ def _rule_scope(doc: Doc, cue: Token, keys: list[str] | None = None) -> list[int
             break
         if seen_content and low in _SUBJECT_PRONOUNS:
             break  # "soft things dont reflect it well | they absorb it": a sentence run on
+        if noun_cue and seen_content and low in _ARTICLES and doc[i - 1].is_alpha \
+                and doc[i - 1].lemma_ not in FUNCTION_LEMMAS and doc[i - 1].lower_ not in ("and", "or"):
+            break  # "without the magnet | the first clip falls", "no air | the sound can't travel"
         out.append(i)
         if tok.is_alpha and tok.lemma_ not in FUNCTION_LEMMAS and not (no_longer and i == cue.i + 1):
             seen_content = True
@@ -315,6 +319,8 @@ def _elided_subject(doc: Doc, cue: Token) -> list[int]:
 _NAMING_PLACE = PREPOSITIONS | PLACE_PREPOSITIONS | {"of"}
 #: Words that may start the subject of a new clause after "and"/"or" ("and the pitch is").
 _DETERMINERS = frozenset({"the", "a", "an", "each", "every", "both", "all", "some"})
+#: Articles: after the noun a "no" or "without" denies, one starts another noun phrase.
+_ARTICLES = frozenset({"the", "a", "an"})
 
 
 def _starts_clause(doc: Doc, i: int) -> bool:

@@ -74,6 +74,11 @@ def fx() -> FeatureExtractor:
     ("the drum does'nt vibrate", {"vibrate": "negated"}),
     ("the drum cannt vibrate", {"vibrate": "negated"}),
     ("the see-saw wasent balanced", {"balanced": "negated"}),
+    ("the magnets arnt touching", {"touching": "negated", "magnet": "present"}),
+    ("the strings wernt balanced", {"balanced": "negated"}),
+    ("the drum carnt vibrate", {"vibrate": "negated"}),
+    ("it didint vibrate and it isint balanced", {"vibrate": "negated", "balanced": "negated"}),
+    ("the string shudnt touch the magnet", {"touching": "negated"}),
     # a misspelt "because" ends the clause as "because" does
     ("the see-saw is not balanced becuase the string vibrates", {"balanced": "negated",
                                                                  "vibrate": "present"}),
@@ -91,6 +96,12 @@ def fx() -> FeatureExtractor:
                                                      "magnet": "present"}),
     ("there is no gap and magnets can touch", {"gap": "negated", "magnet": "present"}),
     ("there is no gap or magnet", {"gap": "negated", "magnet": "negated"}),
+    # "no" and "without" deny a noun phrase: an article after its noun starts another, a
+    # sentence run on ("without the magnet the string vibrates")
+    ("without the magnet the string vibrates", {"magnet": "negated", "vibrate": "present"}),
+    ("there is no gap the magnet is touching", {"gap": "negated", "magnet": "present", "touching": "present"}),
+    ("there is no gap or a magnet", {"gap": "negated", "magnet": "negated"}),
+    ("no magnet touching a string", {"magnet": "negated", "touching": "negated"}),
     ("there are no magnets or pitch changes in it", {"magnet": "negated", "pitch": "negated"}),
 ])
 def test_negation_reaches_what_it_denies_and_stops_at_the_clause(fx, answer, states):
