@@ -158,6 +158,8 @@ class LooseMatcher:
         self._sameness: list[tuple[int, ...]] = []
         #: by phrase, the keys of its words of comparison ("denser": "dense")
         self._compared: list[frozenset[str]] = []
+        #: by phrase, whether it says what a thing is (`_says_what_is`)
+        self._what_is: list[bool] = []
         comparatives = comparatives or {}
         for column, keyed in phrases.items():
             for keys in keyed:
@@ -174,6 +176,7 @@ class LooseMatcher:
                     self._degrees.append(_degree_places(words))
                     self._sameness.append(tuple(i for i, w in enumerate(words) if w in _SAMENESS))
                     self._compared.append(comparatives.get(column, frozenset()).intersection(words))
+                    self._what_is.append(_says_what_is(keys, words))
         self.words = frozenset(k for _, _, plain, _, _ in self._phrases for k in plain)
         # Each phrase under one of its words, so that an answer looks only at the phrases
         # whose words it may hold.
@@ -221,7 +224,7 @@ class LooseMatcher:
             state = _phrase_state(words, at, lower, keys, negated,
                                   clauses if self._across_than[n] else sided,
                                   cue, any_order, prefixed, self._denied[n], self._degrees[n],
-                                  self._sameness[n], self._compared[n])
+                                  self._sameness[n], self._compared[n], self._what_is[n])
             if state is not None and found.get(column) != PRESENT:
                 found[column] = state
         return found
@@ -232,7 +235,7 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
                   any_order: bool, prefixed: frozenset[int] = frozenset(),
                   denied_places: frozenset[int] = frozenset(),
                   degrees: tuple[tuple[int, int], ...] = (), sameness: tuple[int, ...] = (),
-                  compared: frozenset[str] = frozenset()) -> str | None:
+                  compared: frozenset[str] = frozenset(), what_is: bool = False) -> str | None:
     """present/negated if the phrase is found, None if not: present wins over negated; a
     phrase with a cue is found (present) only where its words are denied by a cue just
     before them ("there isn't any gap", not "it never stops accelerating") or by their own
@@ -240,7 +243,9 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
     the answer is; `clauses`: which part of the answer each token is in (clause, and side of a
     "than"); `degrees`: the phrase's words of degree and the words they measure
     (`_degree_places`); `sameness`: the places of its words of sameness; `compared`: the keys
-    of its words of comparison, said the other way after "less" (`said_less`)."""
+    of its words of comparison, said the other way after "less" (`said_less`); `what_is`: the
+    phrase says what a thing is, not found where a word of place or agent stands between its
+    words (`_says_what_is`)."""
     places = []
     for word in words:
         if word.startswith(EXACT):
@@ -257,6 +262,8 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
         ordered = sorted(chosen)
         if any(b - a - 1 > MAX_GAP for a, b in zip(ordered, ordered[1:])):
             continue
+        if what_is and not _RELATING.isdisjoint(keys[ordered[0] + 1:ordered[-1]]):
+            continue  # "your hands are further from the pivot" says no "the hands are the pivot"
         if degrees and not all(_measures(keys, chosen[d], chosen[w], lower) for d, w in degrees):
             continue  # "fewer coils and a bigger battery" says no "more coils"
         if sameness and any(_names_another(keys, chosen[s], chosen) for s in sameness):
@@ -283,6 +290,24 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
             return PRESENT
         state = NEGATED
     return state
+
+
+#: Words that relate a thing to another, which is then not what the thing is ("aluminium is
+#: attracted to the magnet" is no "aluminium is magnetic", "the distance between the hands and
+#: the pivot is long" no "the hands are the pivot").
+_RELATING = frozenset({"from", "to", "by", "towards", "toward", "near", "between", "against", "away"})
+
+
+def _says_what_is(keys: tuple[str, ...], words: tuple[str, ...]) -> bool:
+    """Does a phrase say what a thing is, a form of "be" and no word of `_RELATING` between
+    its words ("the hands are the pivot", "aluminium is magnetic")? Where the answer has such a
+    word between them, one thing is related to the other: "your hands are further from the
+    pivot" does not say they are the pivot."""
+    places = [i for i, k in enumerate(keys) if k in words]
+    if not places:
+        return False
+    between = keys[places[0] + 1:places[-1]]
+    return "be" in between and _RELATING.isdisjoint(between)
 
 
 def said_less(keys: list[str], at: Iterable[int], compared: frozenset[str]) -> bool:

@@ -225,3 +225,23 @@ def test_a_phrase_ending_in_more_is_not_the_degree_of_the_next_word(answer, stat
                  reference_answers=("A tighter string vibrates faster.",),
                  concepts=(Concept("vibrates_more", ("vibrates more",)),))
     assert FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer]).iloc[0]["concept:vibrates_more"] == state
+
+
+@pytest.mark.parametrize("answer, state", [
+    # a phrase that says what a thing is ("the hands are the pivot") is not found where the
+    # answer relates the one to the other ("from", "to", "by", "near" between its words)
+    ("the hands are the pivot", "present"),
+    ("the pivot is your hands", "present"),
+    ("your hands are the pivot point", "present"),
+    ("your hands are further from the pivot", "absent"),
+    ("the hands are close to the pivot", "absent"),
+    ("the hands are pushed up by the pivot", "absent"),
+    ("your hands make the distance between the load and the pivot bigger", "absent"),
+])
+def test_a_phrase_saying_what_a_thing_is_is_not_found_where_the_answer_relates_them(answer, state):
+    q = Question(id="barrow", text="Why do long handles make a wheelbarrow easier to lift?",
+                 reference_answers=("The wheel is the pivot, so long handles put your effort far from it.",),
+                 misconceptions=(Misconception("hands_pivot", ("hands are the pivot",)),))
+    row = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer]).iloc[0]
+    assert row["misconception:hands_pivot"] == state
+
