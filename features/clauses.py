@@ -51,6 +51,8 @@ def subject(lowers: list[str], keys: list[str], start: int, end: int) -> tuple[i
     return tuple(run)
 
 
+#: Words after a thing that start a clause of their own rather than go on naming it.
+_RELATIVES = frozenset({"that", "which", "who"})
 #: Words between a thing and what is said of it ("like poles always repel").
 _ADVERBS = frozenset({"also", "always", "still", "often", "only", "then", "just", "really", "both",
                       "all", "usually", "never", "now"})
@@ -73,6 +75,13 @@ def states_something(lowers: list[str], keys: list[str], start: int, end: int) -
     if not thing:
         return False
     j = thing[-1] + 1
+    for _ in range(_MOST_HOPS):  # "the moments | on both sides | are equal": the phrase names the thing
+        if j >= end or lowers[j] not in NAMING_ON or lowers[j] in _RELATIVES:
+            break
+        named = subject(lowers, keys, j + 1, min(end, j + 4))
+        if not named:
+            break
+        j = named[-1] + 1
     while j < end and keys[j] in _ADVERBS:
         j += 1
     return j < end and (keys[j] in _LINKING or (is_content(keys[j]) and lowers[j] not in NAMING_ON))

@@ -245,3 +245,18 @@ def test_a_phrase_saying_what_a_thing_is_is_not_found_where_the_answer_relates_t
     row = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer]).iloc[0]
     assert row["misconception:hands_pivot"] == state
 
+
+@pytest.mark.parametrize("answer, state", [
+    # two statements joined by "and" are two clauses for a phrase, also where the thing the
+    # first names goes on over a preposition ("the moments on both sides are equal")
+    ("the moments on both sides are equal and distance matters too", "absent"),
+    ("the weight of the boy is equal and the distance changes", "absent"),
+    ("they sit at the same distance on both sides", "present"),
+    ("the distance on both sides is equal", "present"),
+])
+def test_statements_joined_by_and_are_two_clauses_when_their_thing_is_named_on(answer, state):
+    q = Question(id="seesaw", text="Where should the father sit to balance the seesaw?",
+                 reference_answers=("Nearer the pivot, so that his moment equals hers.",),
+                 misconceptions=(Misconception("same_distance", ("same distance",)),))
+    row = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer]).iloc[0]
+    assert row["misconception:same_distance"] == state
