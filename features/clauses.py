@@ -81,7 +81,15 @@ def states_something(lowers: list[str], keys: list[str], start: int, end: int) -
         named = subject(lowers, keys, j + 1, min(end, j + 4))
         if not named:
             break
-        j = named[-1] + 1
+        after = named[-1] + 1
+        while after < end and keys[after] in _ADVERBS:
+            after += 1
+        if after < end and lowers[after] in NAMING_ON:
+            j = after  # "the weight | of the boy | on the left | is ..."
+        elif after < end and keys[after] in _LINKING:
+            return True  # "the moments on both sides | are equal" (not "back into the bats | ears")
+        else:
+            break
     while j < end and keys[j] in _ADVERBS:
         j += 1
     return j < end and (keys[j] in _LINKING or (is_content(keys[j]) and lowers[j] not in NAMING_ON))
@@ -127,6 +135,8 @@ def denied(a: Analysis) -> list[bool]:
         return a.negated
     return [n and key == written for n, key, written in zip(a.negated, a.text_keys, a.keys)]
 
+#: Words that count the things a phrase names ("on both sides", "of the two strings").
+_COUNTING = frozenset({"one", "two", "both", "each", "all", "either", "every"})
 _MOST_HOPS = 3  # phrases that go on naming a thing: "the area of the blade on the bread"
 
 
@@ -156,6 +166,6 @@ def _named_on_from(lowers: list[str], keys: list[str], start: int, noun: int) ->
         if linking:
             return next((k for k in range(j - 1, start - 1, -1) if is_content(keys[k]) and lowers[k] not in NAMING_ON),
                         None)
-        if is_content(keys[j]) and keys[j] not in ("one", "two"):
+        if is_content(keys[j]) and keys[j] not in _COUNTING and not keys[j].isdigit():  # "of the two strings"
             return None
     return None

@@ -219,7 +219,7 @@ class LooseMatcher:
                         at.setdefault(k, []).append(i)  # "into" for a phrase saying "into"
                     if k in _TO_ALIKE:
                         at.setdefault("to", []).append(i)  # and for one saying "to"
-            if lower is None and (len(plain) < len(words) or self._degrees[n]):
+            if lower is None and (len(plain) < len(words) or self._degrees[n] or self._sameness[n]):
                 lower = lowers()  # words quoted as written; the things words of degree are said of
             state = _phrase_state(words, at, lower, keys, negated,
                                   clauses if self._across_than[n] else sided,
@@ -266,7 +266,7 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
             continue  # "your hands are further from the pivot" says no "the hands are the pivot"
         if degrees and not all(_measures(keys, chosen[d], chosen[w], lower) for d, w in degrees):
             continue  # "fewer coils and a bigger battery" says no "more coils"
-        if sameness and any(_names_another(keys, chosen[s], chosen) for s in sameness):
+        if sameness and any(_names_another(keys, chosen[s], chosen, lower) for s in sameness):
             continue  # "the pressure is bigger with the same force" says no "the same pressure"
         if _other_end_between(keys, ordered):
             continue  # "strongest close up and weaker further away" says no "stronger further away"
@@ -294,8 +294,10 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
 
 #: Words that relate a thing to another, which is then not what the thing is ("aluminium is
 #: attracted to the magnet" is no "aluminium is magnetic", "the distance between the hands and
-#: the pivot is long" no "the hands are the pivot").
-_RELATING = frozenset({"from", "to", "by", "towards", "toward", "near", "between", "against", "away"})
+#: the pivot is long" no "the hands are the pivot", "magnetism works through wood" no "wood is
+#: magnetic").
+_RELATING = frozenset({"from", "to", "by", "towards", "toward", "near", "between", "against", "away",
+                       "through", "across", "past"})
 
 
 def _says_what_is(keys: tuple[str, ...], words: tuple[str, ...]) -> bool:
@@ -341,6 +343,8 @@ def _degree_places(words: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
 #: between one said of a thing and a noun after it ("the pressure is bigger | with the same
 #: force" says no "more force"; "a bigger amount of force" does).
 _NOT_BETWEEN = frozenset({"and", "or", "but", ",", ";", "nor"}) | MORE_LESS | PREPOSITIONS | PLACE_PREPOSITIONS
+#: Verbs that say a thing stays or becomes as it is said to be ("the pressure stays the same").
+_STAYING = frozenset({"stay", "remain", "keep", "become", "seem", "look", "sound", "feel", "get", "go"})
 #: Words of sameness ("the same force", "opposite poles"): one before a noun measures it.
 _SAMENESS = frozenset({"same", "different"})
 #: Nouns that say how much of a thing there is: a degree said of them is said of the thing
@@ -375,16 +379,25 @@ def _measures(keys: list[str], degree: int, word: int, lowers: list[str] | None 
     return sum(map(is_content, keys[lo + 1:hi])) <= 1
 
 
-def _names_another(keys: list[str], at: int, chosen: Sequence[int]) -> bool:
+def _names_another(keys: list[str], at: int, chosen: Sequence[int], lowers: list[str] | None = None) -> bool:
     """Does the word of sameness at `at` stand right before a noun (articles aside) that is
     no word of the phrase found ("with the same force", for "same pressure")? Then it is
     said of that noun. A word of sameness after its noun may be far from it ("the electrical
-    states of the two terminals are the same")."""
+    states of the two terminals are the same"), but is said of the thing its clause names
+    (`clauses.noun_before`): "the turning effect on both sides of the tower is the same" says
+    no "same side"."""
     j = at + 1
     while j < len(keys) and keys[j] in ("the", "a", "an"):
         j += 1
-    return j < len(keys) and j not in chosen and is_content(keys[j]) and keys[j] not in STOP_WORDS \
-        and keys[j] not in MORE_LESS
+    if j < len(keys) and is_content(keys[j]) and keys[j] not in STOP_WORDS and keys[j] not in MORE_LESS:
+        return j not in chosen
+    if at < max(chosen):
+        return False
+    start = next((k + 1 for k in range(min(chosen) - 1, -1, -1) if keys[k] in ENDS), 0)
+    thing = noun_before(lowers or keys, keys, start, at)
+    if thing is not None and keys[thing] in _STAYING:  # "the pressure stays the same"
+        thing = noun_before(lowers or keys, keys, start, thing)
+    return thing is not None and thing not in chosen
 
 
 def _denied_places(keys: tuple[str, ...], words: tuple[str, ...]) -> frozenset[int]:

@@ -220,16 +220,23 @@ KEPT_RULE = "kept from the earlier model"
 def wrong_idea_marks(question: Question) -> tuple[str, ...]:
     """The marks the teacher's rules give only for a wrong idea said: every rule for the mark
     asks for one of the question's misconceptions ("contradictory if the answer says the
-    walls absorb the sound"). Where the question file lists no marks, these are its no-credit
+    walls absorb the sound") or for the reference turned round. Where the question file lists no marks, these are its no-credit
     marks besides the lowest as far as the file tells, and their rules need the support of
     a no-credit mark's (`no_credit_support`): on the classes of docs/beetle.md the teacher's
     rules for wrong ideas were otherwise "not used yet"."""
     rules: dict[str, list[Rule]] = {}
     for rule in label_rules(question):
         rules.setdefault(str(rule.head), []).append(rule)
-    return tuple(m for m, group in rules.items() if all(
-        any(str(lit.feature).startswith("misconception:") and lit.op == "==" and lit.value == "present"
-            for lit in rule.body) for rule in group))
+    return tuple(m for m, group in rules.items() if all(any(_says_wrong_idea(lit) for lit in rule.body)
+                                                       for rule in group))
+
+
+def _says_wrong_idea(literal: Any) -> bool:
+    """Does a rule's condition ask for a wrong idea: one of the question's misconceptions, or
+    the reference answer turned round (`ref:turned_round`)?"""
+    feature = str(literal.feature)
+    return literal.op == "==" and literal.value == "present" and (
+        feature.startswith("misconception:") or feature == "ref:turned_round")
 
 
 def no_credit_support(no_credit: Sequence[str], min_initial_support: int) -> dict[str, int] | None:

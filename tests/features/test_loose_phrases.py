@@ -227,6 +227,22 @@ def test_a_phrase_ending_in_more_is_not_the_degree_of_the_next_word(answer, stat
     assert FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer]).iloc[0]["concept:vibrates_more"] == state
 
 
+def _misconception(question_text: str, reference: str, phrase: str, answer: str) -> str:
+    """The state of a misconception with one phrase in one answer."""
+    q = Question(id="q", text=question_text, reference_answers=(reference,),
+                 misconceptions=(Misconception("idea", (phrase,)),))
+    return FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer]).iloc[0]["misconception:idea"]
+
+
+BARROW = ("Why do long handles make a wheelbarrow easier to lift?",
+          "The wheel is the pivot, so long handles put your effort far from it.")
+SEESAW = ("Where should the father sit to balance the seesaw?", "Nearer the pivot, so that his moment equals hers.")
+TABLE = ("Why does the clip on the table move with the magnet under it?",
+         "The magnetic field passes through the wood.")
+CRANE = ("Why does a tower crane have a heavy block at the back of its arm?",
+         "The block's moment balances the load's moment about the tower.")
+
+
 @pytest.mark.parametrize("answer, state", [
     # a phrase that says what a thing is ("the hands are the pivot") is not found where the
     # answer relates the one to the other ("from", "to", "by", "near" between its words)
@@ -239,11 +255,16 @@ def test_a_phrase_ending_in_more_is_not_the_degree_of_the_next_word(answer, stat
     ("your hands make the distance between the load and the pivot bigger", "absent"),
 ])
 def test_a_phrase_saying_what_a_thing_is_is_not_found_where_the_answer_relates_them(answer, state):
-    q = Question(id="barrow", text="Why do long handles make a wheelbarrow easier to lift?",
-                 reference_answers=("The wheel is the pivot, so long handles put your effort far from it.",),
-                 misconceptions=(Misconception("hands_pivot", ("hands are the pivot",)),))
-    row = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer]).iloc[0]
-    assert row["misconception:hands_pivot"] == state
+    assert _misconception(*BARROW, "hands are the pivot", answer) == state
+
+
+@pytest.mark.parametrize("answer, state", [
+    ("the wood is magnetic", "present"),
+    ("magnetism works through wood", "absent"),
+    ("the magnetic force goes across the wood", "absent"),
+])
+def test_what_a_thing_is_is_not_said_by_what_passes_through_it(answer, state):
+    assert _misconception(*TABLE, "wood is magnetic", answer) == state
 
 
 @pytest.mark.parametrize("answer, state", [
@@ -255,8 +276,24 @@ def test_a_phrase_saying_what_a_thing_is_is_not_found_where_the_answer_relates_t
     ("the distance on both sides is equal", "present"),
 ])
 def test_statements_joined_by_and_are_two_clauses_when_their_thing_is_named_on(answer, state):
-    q = Question(id="seesaw", text="Where should the father sit to balance the seesaw?",
-                 reference_answers=("Nearer the pivot, so that his moment equals hers.",),
-                 misconceptions=(Misconception("same_distance", ("same distance",)),))
-    row = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer]).iloc[0]
-    assert row["misconception:same_distance"] == state
+    assert _misconception(*SEESAW, "same distance", answer) == state
+
+
+def test_a_phrase_after_a_preposition_is_no_statement_of_its_own():
+    # "and back into the bats ears": "ears" after "bats" is no verb, so the words after "and"
+    # say nothing of a thing and "bounces ... back" stays one clause
+    assert _misconception("How does a bat find a moth in the dark?", "The bat's squeaks bounce back off the moth.",
+                          "bounces back", "the sound bounces of the moth and back into the bats ears so it hears it"
+                          ) == "present"
+
+
+@pytest.mark.parametrize("answer, state", [
+    # a word of sameness after its noun is said of the thing its clause names, over the
+    # phrases that go on naming it: the effect is the same, not the sides
+    ("the turning effect on both sides of the tower is the same", "absent"),
+    ("the moments on the two sides stay the same", "absent"),
+    ("both sides are the same", "present"),
+    ("the block is on the same side as the load", "present"),
+])
+def test_a_word_of_sameness_is_said_of_the_thing_its_clause_names(answer, state):
+    assert _misconception(*CRANE, "same side", answer) == state

@@ -218,3 +218,17 @@ def test_a_rule_for_a_wrong_idea_is_used_once_one_marked_answer_shows_it(tmp_pat
     else:  # contradictory is then a mark above the lowest, like correct
         assert notes["blames_the_battery"] == ("not used yet: as the human on 1 of the 1 marked answers it "
                                                "applies to; a teacher's rule is used once it is right on 3")
+
+
+def test_the_reference_turned_round_is_a_wrong_idea_in_a_file_without_marks(tmp_path):
+    from grader.grading.training import wrong_idea_marks
+    from knowledge import load_question
+
+    rules = WRONG_IDEA_RULES + ("  - name: turned_round\n    mark: contradictory\n"
+                                "    if: [\"ref:turned_round == present\"]\n")
+    text = "\n".join(line for line in WORDS_YAML.splitlines() if not line.startswith("marks:")) + "\n"
+    (tmp_path / "q.yaml").write_text(text + rules, encoding="utf-8")
+    assert wrong_idea_marks(load_question(tmp_path / "q.yaml")) == ("contradictory",)
+    also = rules + "  - name: any_current\n    mark: contradictory\n    if: [\"concept:current == negated\"]\n"
+    (tmp_path / "q2.yaml").write_text(text + also, encoding="utf-8")
+    assert wrong_idea_marks(load_question(tmp_path / "q2.yaml")) == ()
