@@ -210,7 +210,7 @@ def _rule_scope(doc: Doc, cue: Token, keys: list[str] | None = None) -> list[int
             return out + [i] + _rule_scope(doc, tok, keys)
         if seen_content and (low in PREPOSITIONS or tok.lemma_ in ("be", "have", "do")
                              or (low in PLACE_PREPOSITIONS and (noun_cue or lexical))) \
-                and not _compares(doc, i) and not _same_follows(doc, i):
+                and not _compares(doc, i) and not _same_follows(doc, i) and not _infinitive(doc, i):
             break  # "no gap | between the terminals", "not separated | by a gap", "no friction | on the floor"
         if pronoun and not seen_content and (low in PLACE_PREPOSITIONS or (low in PREPOSITIONS and low != "to")):
             break  # "there is nothing | in space", "nothing | between the terminals": the thing denied
@@ -251,6 +251,16 @@ def _denies_reason(doc: Doc, cue: Token) -> bool:
         return True
     return (i >= 2 and (doc[i - 1].lemma_ == "be" or doc[i - 1].lower_ in ("'s", "’s", "s"))
             and doc[i - 2].lower_ in ("it", "that", "this"))  # the lookup table reads "'s" as "have"
+
+
+#: Verbs whose "to" starts the verb they go on with ("does not need to see", "not able to pass").
+_TO_VERBS = frozenset({"need", "have", "want", "able", "try", "go", "use", "seem", "mean", "manage", "ought"})
+
+
+def _infinitive(doc: Doc, i: int) -> bool:
+    """Is token i the "to" of a verb after one of `_TO_VERBS` ("bats do not need | to see"),
+    which the negation reaches through, rather than a preposition?"""
+    return doc[i].lower_ == "to" and i > 0 and doc[i - 1].lemma_.lower() in _TO_VERBS
 
 
 def _same_follows(doc: Doc, i: int) -> bool:

@@ -40,8 +40,12 @@ FALLBACK = "blank"  # model name that asks for the fallback pipeline directly
 #: two stop words, so "more force" and "a better conductor" lost the word that decides them,
 #: and "worse" as "wrong", a word of non-answers. "matter" is not "matt", and "second" is
 #: mostly the unit of time ("200 times a second"), which the table read as the number 2.
+#: Words as students text them ("cuz", "bcos", "thru") are the words they stand for: "bcos"
+#: was an unknown word, so it ended no clause where "because" does.
 LEMMA_OVERRIDES = {"does": "do", "ca": "can", "wo": "will", "sha": "shall", "ai": "be",
                    "cos": "because", "coz": "because", "cuz": "because", "bc": "because",
+                   "bcos": "because", "bcoz": "because", "bcuz": "because", "becos": "because",
+                   "thru": "through", "tho": "though",
                    "us": "we", "lower": "low", "as": "as", "its": "its", "data": "data",
                    "more": "more", "most": "most", "less": "less", "least": "least",
                    "better": "better", "best": "best", "worse": "worse", "worst": "worst",

@@ -297,3 +297,7 @@ def test_a_phrase_after_a_preposition_is_no_statement_of_its_own():
 ])
 def test_a_word_of_sameness_is_said_of_the_thing_its_clause_names(answer, state):
     assert _misconception(*CRANE, "same side", answer) == state
+
+
+def test_a_texted_through_relates_as_through_does():
+    assert _misconception(*TABLE, "wood is magnetic", "the magnetic feild goes thru the wood") == "absent"

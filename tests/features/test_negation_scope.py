@@ -74,12 +74,17 @@ def fx() -> FeatureExtractor:
     ("the drum does'nt vibrate", {"vibrate": "negated"}),
     ("the drum cannt vibrate", {"vibrate": "negated"}),
     ("the see-saw wasent balanced", {"balanced": "negated"}),
+    # the "to" of a verb after "need", "have", "want", "able" goes on with the denial
+    ("the string does not need to vibrate", {"vibrate": "negated"}),
+    ("the magnet doesnt have to touch the string", {"touching": "negated"}),
+    ("the magnet is not connected to the string", {"magnet": "present"}),
     ("the magnets arnt touching", {"touching": "negated", "magnet": "present"}),
     ("the strings wernt balanced", {"balanced": "negated"}),
     ("the drum carnt vibrate", {"vibrate": "negated"}),
     ("it didint vibrate and it isint balanced", {"vibrate": "negated", "balanced": "negated"}),
     ("the string shudnt touch the magnet", {"touching": "negated"}),
-    # a misspelt "because" ends the clause as "because" does
+    # a misspelt or texted "because" ends the clause as "because" does
+    ("the see-saw is not balanced bcos the string vibrates", {"balanced": "negated", "vibrate": "present"}),
     ("the see-saw is not balanced becuase the string vibrates", {"balanced": "negated",
                                                                  "vibrate": "present"}),
     ("it does not touch the magnet and the coil", {"touching": "negated"}),
