@@ -32,6 +32,11 @@ GRADE_FILE = "grade file"
 #: The stop estimate `grader grade --json` writes, and the "format" it carries.
 STOP_JSON, STOP_FORMAT = "stop estimate", "physics-grader-stop"
 
+#: The kinds written as CSV text, and the names of spreadsheets' own formats, which such a
+#: file must not take: Excel will not open CSV text named graded.xlsx.
+_CSV_KINDS = frozenset({GRADED_CSV, GRADE_FILE, FEATURES})
+_SPREADSHEET_SUFFIXES = frozenset({".xlsx", ".xls", ".xlsm", ".ods", ".numbers"})
+
 #: How much of an existing file is read to tell its kind.
 SNIFF_BYTES = 64 * 1024
 
@@ -45,8 +50,12 @@ class OutputRefused(ValueError):
 
 def check_output(out: Path, kind: str, inputs: Iterable[Path | None], force: bool = False) -> None:
     """Raise OutputRefused when `out` is one of `inputs` (always) or an existing file that is
-    not a `kind` (unless `force`). A missing or empty `out` is always fine."""
+    not a `kind` (unless `force`), or when its name says a spreadsheet's own format and the
+    `kind` is written as CSV text. A missing or empty `out` is otherwise fine."""
     out = Path(out)
+    if kind in _CSV_KINDS and out.suffix.lower() in _SPREADSHEET_SUFFIXES:
+        raise OutputRefused(f"{out}: the {kind} is written as CSV text, which a spreadsheet refuses to open under "
+                            f"the name {out.suffix}; name it .csv (spreadsheets open .csv files)")
     try:
         info = out.stat()
     except FileNotFoundError:

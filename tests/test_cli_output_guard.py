@@ -159,3 +159,12 @@ def test_a_rule_file_the_question_names_is_an_input_too(files, capsys, tmp_path)
     files["rules"] = rules
     err = refused(train(files, rules, "--force"), files, capsys)
     assert "also an input of the command" in err
+
+
+@pytest.mark.parametrize("name", ["graded.xlsx", "graded.XLS", "graded.ods"])
+def test_csv_text_is_never_written_under_a_spreadsheets_own_name(tmp_path, name):
+    # Excel refuses CSV text named .xlsx ("the file format or extension is not valid")
+    with pytest.raises(OutputRefused, match=r"written as CSV text.*name it \.csv"):
+        check_output(tmp_path / name, GRADED_CSV, [])
+    check_output(tmp_path / "graded.csv", GRADED_CSV, [])  # a new .csv file is fine
+    check_output(tmp_path / "model.xlsx.json", MODEL, [])  # other kinds keep any name

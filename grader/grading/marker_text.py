@@ -74,7 +74,8 @@ def vote_phrase(own_mark: bool, by_wording: bool) -> str:
     `own_mark`: one of the model's own rules marks the answer too; `by_wording`: the vote
     weighed how much the answer reads like the marked answers of each mark."""
     models = "the models" if own_mark else "the models that mark this answer"
-    said = (f"the mark that most of {models} give and the wording of the answer supports best" if by_wording
+    # weighed with the wording, the mark chosen need not be most models' ("8 of 20 agree")
+    said = (f"the mark {models} and the wording of the answer favour most, taken together" if by_wording
             else f"the mark most of {models} give")
     return said if own_mark else said + " (none of the model's own rules does)"
 

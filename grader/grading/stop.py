@@ -153,7 +153,8 @@ class StopAdvice:
             whole = (f"with your decisions, the class's {self.class_size} marks are estimated {self.class_estimate:.0%} "
                      f"right (from {self.class_low:.0%} to {self.class_high:.0%}, {self.level:.0%} confidence)")
             if self.left == 0:
-                return "you can stop marking: nothing is left to the machine, every mark is yours"
+                return ("decide the answers flagged for you, and the class is marked: nothing is left to the "
+                        "machine, so every mark will be yours")
             if self.checked == 0:
                 return (f"you can stop marking: the {self.left} answers left to the machine are too few to bring the "
                         f"class's marks below {self.target:.0%} even if all were wrong; {whole}")

@@ -313,8 +313,8 @@ def test_the_grading_model_votes_with_the_wording_and_says_so(tmp_path):
     chosen = [i for i in range(len(NEW)) if graded.loc[i, "rule"].startswith("resample 1: ")]
     assert chosen
     for i in chosen:
-        assert "the wording of the answer supports best" in graded.loc[i, "explanation"]
-        assert "the wording of the answer supports best" in weighed.explain(NEW[i]).text()
+        assert "the wording of the answer favour most, taken together" in graded.loc[i, "explanation"]
+        assert "the wording of the answer favour most, taken together" in weighed.explain(NEW[i]).text()
     # a model file written before 2026-11-24 (no vote_wording) keeps the plain vote
     data = json.loads(json.dumps(weighed.to_dict()))
     del data["params"]["vote_wording"]
@@ -333,6 +333,7 @@ def test_a_mark_the_wording_weighed_vote_chose_says_so():
     from grader.grading.marker_text import vote_phrase
 
     assert vote_phrase(True, False) == "the mark most of the models give"
-    assert "wording of the answer supports best" in vote_phrase(True, True)
+    # weighed with the wording, the mark need not be most models': the words say both
+    assert vote_phrase(True, True) == "the mark the models and the wording of the answer favour most, taken together"
     assert vote_phrase(False, True).endswith("(none of the model's own rules does)")
     assert "wording" not in vote_phrase(False, False)

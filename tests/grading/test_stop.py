@@ -159,4 +159,12 @@ def test_a_machine_keeping_too_few_answers_to_miss_the_class_target_needs_no_che
     # nothing left to the machine: every mark is the teacher's
     none = stop_advice(np.array([0.9]), np.zeros(1, dtype=bool), np.zeros(1, dtype=bool), np.zeros(1, dtype=bool),
                        0.97, class_size=90)
-    assert none.action == "stop" and none.class_low == 1.0 and "every mark is yours" in none.message()
+    assert none.action == "stop" and none.class_low == 1.0 and "every mark will be yours" in none.message()
+
+
+def test_with_every_answer_flagged_the_advice_is_to_decide_them_not_to_stop():
+    # a class whose answers are all flagged: the teacher still has every answer to decide
+    conf = np.full(50, 0.4)
+    advice = stop_advice(conf, np.zeros(50, bool), np.zeros(50, bool), np.ones(50, bool), 0.95, class_size=50)
+    assert advice.left == 0
+    assert advice.message().startswith("decide the answers flagged for you") and "stop" not in advice.message()
