@@ -150,7 +150,7 @@ def _comparisons(words: Words, answer: bool = False) -> list[_Said]:
 def _opposed(words: Words) -> list[_Said]:
     """Two things said to be at the two ends of one scale, a comparison without "than": "the
     mirror is smooth and the paper is rough" says the mirror is less rough than the paper.
-    Only plain words of degree (`negation.DEGREES`: not a comparison already, "rough" not
+    Only plain words of degree (`antonyms.DEGREES`: not a comparison already, "rough" not
     "rougher") said of what two clauses name, two different things."""
     lowers, keys, negated = words.lowers, words.keys, words.negated
     ends: list[tuple[tuple[int, ...], str, int, int]] = []  # (thing, scale, way, at)

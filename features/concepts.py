@@ -29,8 +29,10 @@ from knowledge.schema import Question
 
 from .degrees import MORE_LESS
 from .lexicon import CARRIED, token_keys
-from .loose import EXACT, MODALS, LooseMatcher, content_of, denied_before, has_cue, said_less, token_pattern
-from .negation import CUES, DEGREES, antonym_phrases
+from .loose import EXACT, MODALS, LooseMatcher, content_of, denied_before, has_cue, token_pattern
+from .phrase_measures import said_less
+from .antonyms import DEGREES, antonym_phrases
+from .negation import CUES
 from .reading import as_less
 from .spelling import Speller
 from .text import normalize, normalize_characters

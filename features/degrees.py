@@ -7,7 +7,7 @@ alike."""
 from __future__ import annotations
 
 from .lexicon import flips_next, is_content
-from .negation import ANTONYMS, DEGREE_PAIRS, DEGREES
+from .antonyms import ANTONYMS, DEGREE_PAIRS, DEGREES
 
 #: The keys of "more" and "less" and the words read as them ("bigger", "lower"): a degree,
 #: never a thing compared ("more heat": "heat").
@@ -132,7 +132,7 @@ def _scale_named_before(keys: list[str], i: int) -> int | None:
 
 def plain_degrees(lowers: list[str], keys: list[str], found: list[tuple[int, int, str, int]]) -> list[int]:
     """Where the text has a word of degree that compares nothing ("far", "smooth", "close to";
-    `negation.DEGREES`), not a word of a comparison already read (`found`, from `degrees`) nor
+    `antonyms.DEGREES`), not a word of a comparison already read (`found`, from `degrees`) nor
     an -er form ("rougher")."""
     taken = {j for i, end, _, _ in found for j in range(i, end)}
     return [i for i, key in enumerate(keys)

@@ -10,7 +10,7 @@ from knowledge.schema import (CONCEPT_VALUES, TERM_VALUES, FeatureSpec, Question
                               rubric_feature_specs)
 
 from .lexicon import phrase_text
-from .negation import antonym_phrases
+from .antonyms import antonym_phrases
 from .opposite_words import opposite_text
 from .reference import RefPhrase, spaced_variants
 from .similarity import Exemplars

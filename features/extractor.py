@@ -201,7 +201,7 @@ class FeatureExtractor:
                                         self._non_answer_words) for keys in keyed))
         # Rubric phrases match the words as written ("not a closed path": closed_path is
         # negated); reference words and terms match them with negated antonyms resolved
-        # ("not the same path" says "different path"), see negation.resolve_negations.
+        # ("not the same path" says "different path"), see antonyms.resolve_negations.
         self.rubric_matcher_ = FeatureMatcher(self.nlp_, rubric, loose=rubric, comparatives=comparatives)
         text = {k: v for k, v in phrases.items() if k not in rubric}
         opposites = opposite_phrases(text)

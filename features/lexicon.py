@@ -22,7 +22,8 @@ from spacy.attrs import IS_PUNCT, IS_SPACE, LEMMA, LOWER, NORM
 from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.tokens import Doc
 
-from .negation import ANTONYMS, CUES, DEGREES, PAIRED_CUES
+from .antonyms import ANTONYMS, DEGREES
+from .negation import CUES, PAIRED_CUES
 from .spelling import Speller, english_lemma_index
 
 MEANINGFUL = frozenset({
@@ -190,7 +191,7 @@ def reword_in_context(doc: Doc, keys: list[str]) -> None:
       and in a teacher's phrases alike;
     - "speeds up" says "faster";
     - "less" before a word of degree says its opposite ("less bright" is "less dim", "less
-      big" is "less less"; `negation.DEGREES`), and "poor" or "bad" before a word with an
+      big" is "less less"; `antonyms.DEGREES`), and "poor" or "bad" before a word with an
       opposite says the opposite ("a poor conductor" is a poor insulator), see `flips_next`;
     - "to" before an adjective said of the subject is "too" ("the magnet is to weak to pull
       it", "its to thin"), and "then" after a comparison is "than" ("sound is faster then

@@ -27,13 +27,10 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from itertools import islice, product
 
-from spacy.lang.en.stop_words import STOP_WORDS
-
-from .clauses import ENDS, JOINS, noun_before, states_something
-from .degrees import MORE_LESS
-from .lexicon import is_content, is_label_key
-from .negation import (ANTONYMS, CLAUSE_BREAKS, CUES, DEGREES, FUNCTION_LEMMAS, PLACE_PREPOSITIONS,
-                       PREPOSITIONS)
+from .clauses import ENDS, JOINS, states_something
+from .lexicon import is_label_key
+from .negation import CLAUSE_BREAKS, CUES, FUNCTION_LEMMAS
+from .phrase_measures import SAMENESS, degree_places, measures, names_another, other_end_between, said_less
 
 MAX_GAP = 8  # tokens between two words of a phrase
 MAX_PERMUTED = 3  # phrases of more content words are matched in their own order only
@@ -173,8 +170,8 @@ class LooseMatcher:
                     self._phrases.append((column, words, plain, cue, any_order))
                     self._denied.append(_denied_places(keys, words) if cue else frozenset())
                     self._across_than.append("than" in keys)
-                    self._degrees.append(_degree_places(words))
-                    self._sameness.append(tuple(i for i, w in enumerate(words) if w in _SAMENESS))
+                    self._degrees.append(degree_places(words))
+                    self._sameness.append(tuple(i for i, w in enumerate(words) if w in SAMENESS))
                     self._compared.append(comparatives.get(column, frozenset()).intersection(words))
                     self._what_is.append(_says_what_is(keys, words))
         self.words = frozenset(k for _, _, plain, _, _ in self._phrases for k in plain)
@@ -242,7 +239,7 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
     prefix (`prefixed`: "non-magnetic"). `keys`: the answer's keys; `at`: where each word of
     the answer is; `clauses`: which part of the answer each token is in (clause, and side of a
     "than"); `degrees`: the phrase's words of degree and the words they measure
-    (`_degree_places`); `sameness`: the places of its words of sameness; `compared`: the keys
+    (`degree_places`); `sameness`: the places of its words of sameness; `compared`: the keys
     of its words of comparison, said the other way after "less" (`said_less`); `what_is`: the
     phrase says what a thing is, not found where a word of place or agent stands between its
     words (`_says_what_is`)."""
@@ -264,11 +261,11 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
             continue
         if what_is and not _RELATING.isdisjoint(keys[ordered[0] + 1:ordered[-1]]):
             continue  # "your hands are further from the pivot" says no "the hands are the pivot"
-        if degrees and not all(_measures(keys, chosen[d], chosen[w], lower) for d, w in degrees):
+        if degrees and not all(measures(keys, chosen[d], chosen[w], lower) for d, w in degrees):
             continue  # "fewer coils and a bigger battery" says no "more coils"
-        if sameness and any(_names_another(keys, chosen[s], chosen, lower) for s in sameness):
+        if sameness and any(names_another(keys, chosen[s], chosen, lower) for s in sameness):
             continue  # "the pressure is bigger with the same force" says no "the same pressure"
-        if _other_end_between(keys, ordered):
+        if other_end_between(keys, ordered):
             continue  # "strongest close up and weaker further away" says no "stronger further away"
         denied = any(negated[i] for i in chosen) or (bool(compared) and said_less(keys, chosen, compared))
         if cue:
@@ -310,94 +307,6 @@ def _says_what_is(keys: tuple[str, ...], words: tuple[str, ...]) -> bool:
         return False
     between = keys[places[0] + 1:places[-1]]
     return "be" in between and _RELATING.isdisjoint(between)
-
-
-def said_less(keys: list[str], at: Iterable[int], compared: frozenset[str]) -> bool:
-    """Does a "less" stand right before one of the words at `at` that is a word of comparison
-    (`compared`: "less dense" where a teacher wrote "denser")? Then it says it the other way.
-    Not a word with an opposite on its scale: "less bright" is read "dim" already."""
-    at = list(at)
-    return any(keys[i] in compared and keys[i] not in DEGREES and i > 0 and keys[i - 1] == "less"
-               and i - 1 not in at for i in at)
-
-
-def _other_end_between(keys: list[str], ordered: list[int]) -> bool:
-    """Does the other end of the scale of one of the phrase's words of degree stand between
-    the words found ("strongest close up and becomes weaker further away": "weaker" between
-    "strongest" and "further away")? Then that word says something of another part."""
-    for i in ordered:
-        if keys[i] in DEGREES and ANTONYMS[keys[i]] in keys[ordered[0] + 1:ordered[-1]]:
-            return True
-    return False
-
-
-def _degree_places(words: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
-    """(place of a word of degree, place of the word it measures) in a phrase's content words:
-    the word after it ("more coils", "a bigger iron nail": "iron"), or before it at the end
-    ("the current is bigger")."""
-    return tuple((i, i + 1 if i + 1 < len(words) else i - 1) for i, w in enumerate(words)
-                 if w in MORE_LESS and len(words) > 1)
-
-
-#: What never stands between a word of degree and the word it measures, nor (but "of")
-#: between one said of a thing and a noun after it ("the pressure is bigger | with the same
-#: force" says no "more force"; "a bigger amount of force" does).
-_NOT_BETWEEN = frozenset({"and", "or", "but", ",", ";", "nor"}) | MORE_LESS | PREPOSITIONS | PLACE_PREPOSITIONS
-#: Verbs that say a thing stays or becomes as it is said to be ("the pressure stays the same").
-_STAYING = frozenset({"stay", "remain", "keep", "become", "seem", "look", "sound", "feel", "get", "go"})
-#: Words of sameness ("the same force", "opposite poles"): one before a noun measures it.
-_SAMENESS = frozenset({"same", "different"})
-#: Nouns that say how much of a thing there is: a degree said of them is said of the thing
-#: ("the number of coils increases" says "more coils").
-_MEASURE_NOUNS = frozenset({"number", "amount", "quantity", "count", "total", "level"})
-_MOST_BETWEEN = 3  # tokens: "a much bigger current", "the current is much bigger"
-
-
-def _measures(keys: list[str], degree: int, word: int, lowers: list[str] | None = None) -> bool:
-    """Can the word of degree at `degree` measure the word at `word` ("a bigger battery", "the
-    number of turns is increased", "the area of the blade on the bread is less"), not a word of
-    another part of a list ("fewer coils and a bigger battery" says no bigger number of coils)?
-    `lowers`: the tokens' lower-case forms, for the -ing forms that go on naming a thing."""
-    lo, hi = min(degree, word), max(degree, word)
-    if degree > word and hi - lo - 1 > _MOST_BETWEEN and not (degree + 1 < len(keys) and is_content(keys[degree + 1])):
-        start = next((j + 1 for j in range(word - 1, -1, -1) if keys[j] in ENDS), 0)
-        return noun_before(lowers or keys, keys, start, degree) == word  # "the area touching the bread is small"
-    if hi - lo - 1 > _MOST_BETWEEN or not _NOT_BETWEEN.isdisjoint(keys[lo + 1:hi]):
-        return False
-    if degree > word:  # after its word, not before another it measures: "the particles are
-        # more closely packed" says no "the particles are bigger"
-        if degree + 1 < len(keys) and is_content(keys[degree + 1]):
-            return False
-        # nor after a word that names what another is of: "the frequency of the vibration
-        # increases" says no "bigger vibrations", "the number of turns is increased" more turns
-        before = word - 1
-        while before > 0 and keys[before] in ("the", "a", "an"):
-            before -= 1
-        return not (before > 0 and keys[before] == "of" and keys[before - 1] not in _MEASURE_NOUNS)
-    # before its word, at most one word of its own between ("a bigger iron nail", "a bigger
-    # number of coils"): "big gaps between the particles" says no "bigger particles"
-    return sum(map(is_content, keys[lo + 1:hi])) <= 1
-
-
-def _names_another(keys: list[str], at: int, chosen: Sequence[int], lowers: list[str] | None = None) -> bool:
-    """Does the word of sameness at `at` stand right before a noun (articles aside) that is
-    no word of the phrase found ("with the same force", for "same pressure")? Then it is
-    said of that noun. A word of sameness after its noun may be far from it ("the electrical
-    states of the two terminals are the same"), but is said of the thing its clause names
-    (`clauses.noun_before`): "the turning effect on both sides of the tower is the same" says
-    no "same side"."""
-    j = at + 1
-    while j < len(keys) and keys[j] in ("the", "a", "an"):
-        j += 1
-    if j < len(keys) and is_content(keys[j]) and keys[j] not in STOP_WORDS and keys[j] not in MORE_LESS:
-        return j not in chosen
-    if at < max(chosen):
-        return False
-    start = next((k + 1 for k in range(min(chosen) - 1, -1, -1) if keys[k] in ENDS), 0)
-    thing = noun_before(lowers or keys, keys, start, at)
-    if thing is not None and keys[thing] in _STAYING:  # "the pressure stays the same"
-        thing = noun_before(lowers or keys, keys, start, thing)
-    return thing is not None and thing not in chosen
 
 
 def _denied_places(keys: tuple[str, ...], words: tuple[str, ...]) -> frozenset[int]:

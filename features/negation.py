@@ -119,56 +119,6 @@ def negated_tokens(doc: Doc, use_parse: bool | None = None) -> list[bool]:
     return flags
 
 
-#: Words whose negation is another word: "not the same" is "different", "not closed" is
-#: "open". Keys (lemmas, and `spelling.SYNONYM_KEYS`: "not higher" and "does not increase" are
-#: "less"); both directions.
-_PAIRS = [("same", "different"), ("open", "close"), ("complete", "incomplete"),
-          ("connect", "disconnect"), ("possible", "impossible"),
-          ("full", "empty"), ("true", "false"),
-          ("correct", "incorrect"), ("visible", "invisible"),
-          ("attract", "repel"), ("conductor", "insulator"), ("most", "least"),
-          ("magnetic", "nonmagnetic"), ("float", "sink")]
-#: The pairs that are degrees of one scale (`degrees.degree_of`): "less bright" is "dimmer"
-#: and "less big" is "smaller" (`lexicon.reword_in_context`), where "less magnetic" is no
-#: "nonmagnetic".
-DEGREE_PAIRS = [("more", "less"), ("bright", "dim"), ("fast", "slow"), ("strong", "weak"),
-                 ("loud", "quiet"), ("hot", "cold"), ("near", "far"), ("easy", "hard"),
-                 ("thick", "thin"), ("rough", "smooth"), ("wet", "dry")]
-# Not pairs here: positive/negative, series/parallel, up/down, on/off ("not on the same
-# path" is not "off the same path"); on Beetle they made the features worse. Nor words with
-# a second sense: heavy/light ("the bulb does not light"), long/short ("not a short
-# circuit"), push/pull, north/south.
-ANTONYMS = {a: b for a, b in _PAIRS + DEGREE_PAIRS} | {b: a for a, b in _PAIRS + DEGREE_PAIRS}
-DEGREES = frozenset(w for pair in DEGREE_PAIRS for w in pair)
-
-
-def antonym_phrases(keys: tuple[str, ...]) -> list[tuple[str, ...]]:
-    """The phrase with its first word that has an opposite swapped for it: "different path"
-    for "same path"; [] for a phrase with no such word."""
-    i = next((i for i, k in enumerate(keys) if k in ANTONYMS), None)
-    if i is None:
-        return []
-    return [keys[:i] + (ANTONYMS[keys[i]],) + keys[i + 1:]]
-
-
-def resolve_negations(keys: list[str], scopes: list[list[int]]) -> list[bool]:
-    """Rewrite a negated antonym pair in place and return the negated flags left.
-
-    In each scope, the first word with an antonym takes it and the negation is used up:
-    "not in the same closed path" reads "in the different closed path" (nothing negated),
-    "there is no closed path" reads "there is open path". Keys are changed in place.
-    """
-    flags = [False] * len(keys)
-    for scope in scopes:
-        flip = next((i for i in scope if keys[i] in ANTONYMS), None)
-        if flip is not None:
-            keys[flip] = ANTONYMS[keys[flip]]
-            continue
-        for i in scope:
-            flags[i] = True
-    return flags
-
-
 _CUE_IDS = frozenset(hash_string(c) for c in CUES)
 _PAIRED_IDS = {hash_string(first): hash_string(second) for first, second in PAIRED_CUES.items()}
 _NOT_ONLY_IDS = frozenset(hash_string(w) for w in _NOT_ONLY)
@@ -254,7 +204,7 @@ def _denies_reason(doc: Doc, cue: Token) -> bool:
 
 
 #: Verbs whose "to" starts the verb they go on with ("does not need to see", "not able to pass").
-_TO_VERBS = frozenset({"need", "have", "want", "able", "try", "go", "use", "seem", "mean", "manage", "ought"})
+_TO_VERBS = frozenset({"need", "have", "want", "able", "try", "seem", "mean", "manage", "ought"})  # not "go to"
 
 
 def _infinitive(doc: Doc, i: int) -> bool:

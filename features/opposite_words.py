@@ -4,7 +4,7 @@ reference's "higher pitch", "vibrates slower" for "vibrates faster", "disconnect
 
 The reading matches on keys (lemmas, and one key for "higher", "bigger", "greater", "rises":
 "more", see `spelling.SYNONYM_KEYS`), and a phrase's opposite is its keys with one word swapped
-for its antonym (`negation.ANTONYMS`). Shown as keys, a teacher read 'says "pitch less"' or
+for its antonym (`antonyms.ANTONYMS`). Shown as keys, a teacher read 'says "pitch less"' or
 'says "vibrate slow"'. Here the phrase's own words are kept and the one word is replaced by
 its opposite in the same form: from a small table of English comparisons (whose words share
 no stem with their key), else the antonym inflected like the word it replaces ("faster" ->
@@ -15,7 +15,7 @@ knows a topic.
 from __future__ import annotations
 
 from .lexicon import STOP
-from .negation import ANTONYMS
+from .antonyms import ANTONYMS
 from .spelling import english_words
 
 #: Written words of a comparison and their opposites, both directions (the words of

@@ -3,7 +3,7 @@
 Rubric concepts are matched on the words as written ("not a closed path": closed_path is
 negated); reference words, learned terms and coverage on the words with negated
 antonyms resolved ("not the same path" says "different path"), see
-`negation.resolve_negations`. The reference answers are read the same way.
+`antonyms.resolve_negations`. The reference answers are read the same way.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from spacy.tokens import Doc
 
 from .lexicon import CARRIED, is_content, read_tokens, read_tokens_batch, reword_in_context
-from .negation import ANTONYMS, negation_scopes, resolve_negations
+from .antonyms import ANTONYMS, resolve_negations
+from .negation import negation_scopes
 from .spelling import DENYING_PREFIXES, Speller
 
 
@@ -90,7 +91,7 @@ def _denied_by_prefix(keys: list[str], speller: Speller) -> set[int]:
 def _not_as_as(keys: list[str], scopes: list[list[int]]) -> list[list[int]]:
     """"not as dense as water" says "less dense": the first "as" of a negated "as X (as)" is
     "less" and the negation is used up (X is said). Words with an opposite are left to it
-    ("not as fast as" is "slower", `negation.resolve_negations`). "not as much" and "not as
+    ("not as fast as" is "slower", `antonyms.resolve_negations`). "not as much" and "not as
     many" are "less" too (`as_less`)."""
     kept = []
     for scope in scopes:

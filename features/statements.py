@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from .clauses import ENDS, JOINS, Words, content, subject
 from .degrees import degree_at
 from .lexicon import feature_suffix
-from .negation import ANTONYMS
+from .antonyms import ANTONYMS
 from .reading import Analysis
 
 

@@ -325,7 +325,7 @@ def test_same_and_different_for_a_reference_that_says_same():
 
 
 def test_only_the_first_antonym_of_a_scope_is_turned():
-    from features.negation import resolve_negations
+    from features.antonyms import resolve_negations
     keys = ["a", "be", "not", "in", "the", "same", "close", "path"]
     flags = resolve_negations(keys, [[3, 4, 5, 6, 7]])
     assert keys[5:] == ["different", "close", "path"] and not any(flags)
@@ -343,7 +343,7 @@ def test_comparisons_keep_the_word_that_decides_them():
     fx = FeatureExtractor(q, n_terms=2, model=FALLBACK).fit(answers, ["0", "0", "0", "1", "1", "1"])
     assert "ref:less_force" in fx.descriptions_
     X = fx.transform(["it needs less force", "it needs more force", "a better lever"])
-    # "more" is the opposite of the reference's "less" (negation.ANTONYMS)
+    # "more" is the opposite of the reference's "less" (antonyms.ANTONYMS)
     assert list(X["ref:less"]) == ["present", "negated", "absent"]
     assert list(X["ref:less_force"]) == ["present", "negated", "absent"]
     assert {"term:more", "term:less"} & set(X.columns)
