@@ -196,9 +196,17 @@ class ConFold:
             rules.append(kept)
         unmarked = set()  # a teacher's rules for labels no example has: kept as written
         kept_names: set = set()  # (name, head) of the teacher's rules kept: their other ways (`any:`) go with them
+        ways: dict = {}  # (name, head) -> the ways of one teacher's rule
+        for rule in initial:
+            if rule.name:
+                ways.setdefault((rule.name, rule.head), []).append(rule)
         for rule in initial:
             if program.has_label(rule.head):
-                other_way = bool(rule.name) and (rule.name, rule.head) in kept_names
+                key = (rule.name, rule.head)
+                if rule.name and rule.origin != "learned" and len(ways[key]) > 1 and rule is ways[key][0] \
+                        and program.supported_together(ways[key], remaining):
+                    kept_names.add(key)  # its ways together are shown by enough answers: each needs none of its own
+                other_way = bool(rule.name) and key in kept_names
                 kept, remaining = program.refine_initial(rule, remaining, other_way)
             else:
                 kept, remaining = program.keep_unmarked(rule, remaining)

@@ -311,6 +311,18 @@ class ProgramLearner:
         """Whether some training example has `label`."""
         return _class_index(self.classes, label) >= 0
 
+    def supported_together(self, ways: list[Rule], remaining: np.ndarray) -> bool:
+        """Do the ways of one teacher's rule (its `any:` alternatives) mark, together, as many of
+        the examples left rightly as one rule must (`refine_initial`)? "distances backwards" is
+        said by 2 marked answers one way and 1 each two other ways: 4 answers, one rule."""
+        head = ways[0].head
+        support = (self.support_by_class or {}).get(_class_index(self.classes, head), self.min_initial_support)
+        pos, _ = self._split(remaining, head)
+        covered = np.zeros(len(pos), dtype=bool)
+        for way in ways:
+            covered |= rule_mask(way, self.table, pos)
+        return int(covered.sum()) >= max(support, 1)
+
     def refine_initial(self, rule: Rule, remaining: np.ndarray, other_way: bool = False
                        ) -> tuple[Rule | None, np.ndarray]:
         """Evaluate a teacher's initial rule on the examples left; learn exceptions for the

@@ -139,7 +139,8 @@ def _dropped_rules(model, X, human: np.ndarray, n_used: int, words) -> list[Rule
             note = "not used: no marked answer meets its conditions yet"
         elif n_right < support:
             note = (f"not used yet: as the human on {n_right} of the {n_applies} marked answers it applies "
-                    f"to; a teacher's rule is used once it is right on {support}")
+                    f"to{_together(rule, initial, table, human)}; a teacher's rule is used once it is right on "
+                    f"{support}")
         elif n_left < max(support, 1):
             takers = [i for i in before if (marked_by[i] & right).any()]
             names = ", ".join(f"R{i + 1}" + (f" [{learned[i].name}]" if learned[i].name else "") for i in takers)
@@ -156,6 +157,19 @@ def _dropped_rules(model, X, human: np.ndarray, n_used: int, words) -> list[Rule
         out.append(RuleReport(n_used + k + 1, "initial", rule.name, str(rule.head),
                               conditions_text(rule, words), n_applies, 0, 0, 0, note=note))
     return out
+
+
+def _together(rule, initial: list, table, human: np.ndarray) -> str:
+    """For one way of a teacher's rule written with `any:`, what its ways do together (the
+    learner asks the support of them together, `ProgramLearner.supported_together`)."""
+    ways = [r for r in initial if r.name and r.name == rule.name and str(r.head) == str(rule.head)]
+    if len(ways) < 2:
+        return ""
+    applies = np.zeros(len(human), dtype=bool)
+    for way in ways:
+        applies |= rule_mask(way, table)
+    right = int((applies & (human == str(rule.head))).sum())
+    return f" (its {len(ways)} ways together: as the human on {right} of the {int(applies.sum())})"
 
 
 KEPT = "kept as written"

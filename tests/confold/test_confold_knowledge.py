@@ -182,3 +182,19 @@ def test_another_way_of_a_kept_teachers_rule_is_kept_with_it():
     X2 = pd.DataFrame({"a": ["yes"] * 4 + ["no"] * 12, "b": ["yes"] * 3 + ["no"] * 10 + ["yes"] * 3})
     model = ConFold(initial_rules=[first, second], min_initial_support=3).fit(X2, y)
     assert [tuple(r.body) for r in model.rules_ if r.name == "says it"] == [first.body]
+
+
+def test_the_ways_of_a_teachers_rule_are_supported_together():
+    # "distances backwards" said two ways by 2 marked answers and one way by 1: each way
+    # alone is shown by fewer than the 3 a teacher's rule needs, the rule by 3
+    X = pd.DataFrame({"a": ["yes"] * 2 + ["no"] * 14, "b": ["no"] * 2 + ["yes"] + ["no"] * 13})
+    y = ["wrong"] * 3 + ["ok", "no"] * 6 + ["no"]
+    first = Rule("wrong", (L("a", "==", "yes"),), origin="initial", name="backwards")
+    second = Rule("wrong", (L("b", "==", "yes"),), origin="initial", name="backwards")
+    model = ConFold(initial_rules=[first, second], min_initial_support=3).fit(X, y)
+    assert [tuple(r.body) for r in model.rules_ if r.name == "backwards"] == [first.body, second.body]
+    assert list(model.predict(pd.DataFrame({"a": ["no"], "b": ["yes"]}))) == ["wrong"]
+    # two rules of different names are not one rule: each needs 3 of its own
+    other = Rule("wrong", (L("b", "==", "yes"),), origin="initial", name="another")
+    model = ConFold(initial_rules=[first, other], min_initial_support=3).fit(X, y)
+    assert [r.name for r in model.rules_ if r.origin == "initial"] == []

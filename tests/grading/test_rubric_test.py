@@ -232,3 +232,20 @@ def test_the_reference_turned_round_is_a_wrong_idea_in_a_file_without_marks(tmp_
     also = rules + "  - name: any_current\n    mark: contradictory\n    if: [\"concept:current == negated\"]\n"
     (tmp_path / "q2.yaml").write_text(text + also, encoding="utf-8")
     assert wrong_idea_marks(load_question(tmp_path / "q2.yaml")) == ()
+
+
+def test_a_dropped_way_of_a_rule_says_what_its_ways_do_together(tmp_path, capsys):
+    # a rule written with `any:` is one rule to its teacher: each way's note says the whole's figure
+    rules = """initial_rules:
+  - name: blames_something
+    mark: contradictory
+    if:
+      - any: ["misconception:battery_flat == present", "concept:current == negated"]
+"""
+    question = tmp_path / "q.yaml"
+    question.write_text(WORDS_YAML + rules, encoding="utf-8")
+    marked = write_marked_csv(tmp_path / "marked.csv", [a for a, _ in SHOWN_ONCE], [m for _, m in SHOWN_ONCE])
+    assert main(["test-rubric", "--question", str(question), "--answers", str(marked), "--json"]) == 0
+    notes = [r["note"] for r in json.loads(capsys.readouterr().out)["rules"] if r["name"] == "blames_something"]
+    assert notes[0].endswith("(its 2 ways together: as the human on 1 of the 1); a teacher's rule is used once it "
+                             "is right on 3")
