@@ -26,9 +26,13 @@ _BEFORE_NOUNS = STOP_WORDS | MEANINGFUL
 
 def clause_bounds(lowers: list[str], i: int) -> tuple[int, int]:
     """(start, stop) of the clause around token i."""
-    start = next((j + 1 for j in range(i - 1, -1, -1) if lowers[j] in ENDS), 0)
     stop = next((j for j in range(i, len(lowers)) if lowers[j] in ENDS), len(lowers))
-    return start, stop
+    return clause_start(lowers, i), stop
+
+
+def clause_start(words: list[str], i: int) -> int:
+    """Where the clause token i is in starts: after the last word of `ENDS` before it."""
+    return next((j + 1 for j in range(i - 1, -1, -1) if words[j] in ENDS), 0)
 
 
 def subject(lowers: list[str], keys: list[str], start: int, end: int) -> tuple[int, ...]:

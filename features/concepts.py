@@ -27,12 +27,12 @@ from spacy.tokens import Doc
 
 from knowledge.schema import Question
 
+from .antonyms import DEGREES, antonym_phrases
 from .degrees import MORE_LESS
 from .lexicon import CARRIED, token_keys
 from .loose import EXACT, MODALS, LooseMatcher, content_of, denied_before, has_cue, token_pattern
-from .phrase_measures import said_less
-from .antonyms import DEGREES, antonym_phrases
 from .negation import CUES
+from .phrase_measures import said_less
 from .reading import as_less
 from .spelling import Speller
 from .text import normalize, normalize_characters
@@ -71,7 +71,7 @@ def phrase_keys(nlp: Language, phrases: Sequence[str], speller: Speller | None =
         if compared is not None:
             compared.update(key for tok, key in zip(doc, keys)
                             if tok.lower_.endswith("er") and tok.lemma_.lower() != tok.lower_
-                            and key not in ("more", "less") and key.isalpha())
+                            and key not in MORE_LESS and key.isalpha())
         for tok in doc:
             if any(a <= tok.idx < b for a, b in spans):
                 keys[tok.i] = EXACT + tok.lower_

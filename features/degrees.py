@@ -6,8 +6,8 @@ alike."""
 
 from __future__ import annotations
 
-from .lexicon import flips_next, is_content
 from .antonyms import ANTONYMS, DEGREE_PAIRS, DEGREES
+from .lexicon import flips_next, is_content
 
 #: The keys of "more" and "less" and the words read as them ("bigger", "lower"): a degree,
 #: never a thing compared ("more heat": "heat").
@@ -51,7 +51,6 @@ def degree_of(key: str, compared: bool = False) -> tuple[str, int]:
         if key in (high, low):
             return high, 1 if key == high else -1
     return key, 1
-
 
 
 def degrees(lowers: list[str], keys: list[str], negated: list[bool]) -> list[tuple[int, int, str, int]]:

@@ -9,8 +9,8 @@ from collections.abc import Mapping, Sequence
 from knowledge.schema import (CONCEPT_VALUES, TERM_VALUES, FeatureSpec, Question, feature_name,
                               rubric_feature_specs)
 
-from .lexicon import phrase_text
 from .antonyms import antonym_phrases
+from .lexicon import phrase_text
 from .opposite_words import opposite_text
 from .reference import RefPhrase, spaced_variants
 from .similarity import Exemplars

@@ -14,8 +14,8 @@ knows a topic.
 
 from __future__ import annotations
 
-from .lexicon import STOP
 from .antonyms import ANTONYMS
+from .lexicon import STOP
 from .spelling import english_words
 
 #: Written words of a comparison and their opposites, both directions (the words of

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from spacy.lang.en.stop_words import STOP_WORDS
 
 from .antonyms import ANTONYMS, DEGREES
-from .clauses import ENDS, noun_before
+from .clauses import clause_start, noun_before
 from .degrees import MORE_LESS
 from .lexicon import is_content
 from .negation import PLACE_PREPOSITIONS, PREPOSITIONS
@@ -64,8 +64,7 @@ def measures(keys: list[str], degree: int, word: int, lowers: list[str] | None =
     `lowers`: the tokens' lower-case forms, for the -ing forms that go on naming a thing."""
     lo, hi = min(degree, word), max(degree, word)
     if degree > word and hi - lo - 1 > _MOST_BETWEEN and not (degree + 1 < len(keys) and is_content(keys[degree + 1])):
-        start = next((j + 1 for j in range(word - 1, -1, -1) if keys[j] in ENDS), 0)
-        return noun_before(lowers or keys, keys, start, degree) == word  # "the area touching the bread is small"
+        return noun_before(lowers or keys, keys, clause_start(keys, word), degree) == word  # "the area touching the bread is small"
     if hi - lo - 1 > _MOST_BETWEEN or not _NOT_BETWEEN.isdisjoint(keys[lo + 1:hi]):
         return False
     if degree > word:  # after its word, not before another it measures: "the particles are
@@ -97,7 +96,7 @@ def names_another(keys: list[str], at: int, chosen: Sequence[int], lowers: list[
         return j not in chosen
     if at < max(chosen):
         return False
-    start = next((k + 1 for k in range(min(chosen) - 1, -1, -1) if keys[k] in ENDS), 0)
+    start = clause_start(keys, min(chosen))
     thing = noun_before(lowers or keys, keys, start, at)
     if thing is not None and keys[thing] in _STAYING:  # "the pressure stays the same"
         thing = noun_before(lowers or keys, keys, start, thing)

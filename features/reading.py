@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from spacy.tokens import Doc
 
-from .lexicon import CARRIED, is_content, read_tokens, read_tokens_batch, reword_in_context
 from .antonyms import ANTONYMS, resolve_negations
+from .lexicon import CARRIED, is_content, read_tokens, read_tokens_batch, reword_in_context
 from .negation import negation_scopes
 from .spelling import DENYING_PREFIXES, Speller
 

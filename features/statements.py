@@ -35,10 +35,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .antonyms import ANTONYMS
 from .clauses import ENDS, JOINS, Words, content, subject
 from .degrees import degree_at
 from .lexicon import feature_suffix
-from .antonyms import ANTONYMS
 from .reading import Analysis
 
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from grader.confold.encoding import EncodedTable
 from grader.confold.literal_search import LiteralSearch
-from grader.confold.rule_eval import literal_mask, rule_mask
+from grader.confold.rule_eval import any_rule_mask, literal_mask, rule_mask
 from grader.confold.rules import Label, Literal, Rule
 from grader.confold.slot_counts import SlotCounts
 
@@ -318,10 +318,7 @@ class ProgramLearner:
         head = ways[0].head
         support = (self.support_by_class or {}).get(_class_index(self.classes, head), self.min_initial_support)
         pos, _ = self._split(remaining, head)
-        covered = np.zeros(len(pos), dtype=bool)
-        for way in ways:
-            covered |= rule_mask(way, self.table, pos)
-        return int(covered.sum()) >= max(support, 1)
+        return int(any_rule_mask(ways, self.table, pos).sum()) >= max(support, 1)
 
     def refine_initial(self, rule: Rule, remaining: np.ndarray, other_way: bool = False
                        ) -> tuple[Rule | None, np.ndarray]:

@@ -59,6 +59,15 @@ def literal_mask(lit: Literal, table: EncodedTable, rows: np.ndarray | None = No
         return num >= x
 
 
+def any_rule_mask(rules: Sequence[Rule], table: EncodedTable, rows: np.ndarray | None = None) -> np.ndarray:
+    """Rows where at least one of the rules holds (the ways of a teacher's rule written with
+    `any:`, taken together)."""
+    covered = np.zeros(table.n_rows if rows is None else len(rows), dtype=bool)
+    for rule in rules:
+        covered |= rule_mask(rule, table, rows)
+    return covered
+
+
 def rule_mask(rule: Rule | PredicateDefinition, table: EncodedTable,
               rows: np.ndarray | None = None,
               literal_rows: Callable[[Literal, np.ndarray], np.ndarray] | None = None) -> np.ndarray:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from grader.confold.rule_eval import rule_mask
+from grader.confold.rule_eval import any_rule_mask, rule_mask
 
 
 @dataclass
@@ -165,9 +165,7 @@ def _together(rule, initial: list, table, human: np.ndarray) -> str:
     ways = [r for r in initial if r.name and r.name == rule.name and str(r.head) == str(rule.head)]
     if len(ways) < 2:
         return ""
-    applies = np.zeros(len(human), dtype=bool)
-    for way in ways:
-        applies |= rule_mask(way, table)
+    applies = any_rule_mask(ways, table)
     right = int((applies & (human == str(rule.head))).sum())
     return f" (its {len(ways)} ways together: as the human on {right} of the {int(applies.sum())})"
 

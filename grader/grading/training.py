@@ -220,10 +220,11 @@ KEPT_RULE = "kept from the earlier model"
 def wrong_idea_marks(question: Question) -> tuple[str, ...]:
     """The marks the teacher's rules give only for a wrong idea said: every rule for the mark
     asks for one of the question's misconceptions ("contradictory if the answer says the
-    walls absorb the sound") or for the reference turned round. Where the question file lists no marks, these are its no-credit
-    marks besides the lowest as far as the file tells, and their rules need the support of
-    a no-credit mark's (`no_credit_support`): on the classes of docs/beetle.md the teacher's
-    rules for wrong ideas were otherwise "not used yet"."""
+    walls absorb the sound") or for the reference turned round. Where the question file
+    lists no marks, these are its no-credit marks besides the lowest as far as the file
+    tells, and their rules need the support of a no-credit mark's (`no_credit_support`): on
+    the classes of docs/beetle.md the teacher's rules for wrong ideas were otherwise "not
+    used yet"."""
     rules: dict[str, list[Rule]] = {}
     for rule in label_rules(question):
         rules.setdefault(str(rule.head), []).append(rule)
