@@ -23,6 +23,7 @@ SUBCOMMANDS = {
     "general": ("grader.bench.general", "the general model leave-questions-out on Beetle (3-/2-way)"),
     "learning-curve": ("grader.bench.learning_curve", "a teacher marking a bare exam: suggested vs random order"),
     "effort": ("grader.bench.effort", "a teacher's decisions per answer and final accuracy, the app's workflow"),
+    "classes": ("grader.bench.classes", "classes written apart from the code: bare file, rubric and the tree, 30 marked"),
 }
 
 
