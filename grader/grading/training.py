@@ -59,10 +59,56 @@ def training_notes(question: Question, marks: Sequence[str], *, evidence_rules: 
     answers: cross-validation trains on parts of it, and the parts' notes would repeat these
     (and a mark missing from one part is not missing from the teacher's answers)."""
     marks = [str(m).strip() for m in marks]
-    notes = []
+    notes = [] if question.marks else mark_slip_notes(marks)
     if _marks_unordered(question, marks, evidence_rules, lowest_marks):
         notes.append(_UNORDERED_MARKS.format(marks=", ".join(map(repr, marks_from_answers(marks)))))
     return notes + unmarked_rule_notes(question, marks)
+
+
+#: Characters a mark typed in a hurry has for another: "l" or "I" for "1", "O" for "0".
+_LOOK_ALIKE = str.maketrans({"l": "1", "I": "1", "|": "1", "O": "0", "o": "0"})
+
+
+def _one_edit_apart(a: str, b: str) -> bool:
+    """Whether one letter added, dropped, changed or two neighbours swapped make `a` into `b`."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i, (x, y) in enumerate(zip(a, b)) if x != y]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
+                                  and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
+    short, long = sorted((a, b), key=len)
+    return any(long[:i] + long[i + 1:] == short for i in range(len(long)))
+
+
+def mark_slips(marks: Sequence[str]) -> dict[str, str]:
+    """{a rare mark: the common mark it looks like a slip of}, for marks read off the answers:
+    a mark given at most twice, and at most a third as often as a mark it differs from only in
+    capitals, in a look-alike character ("l" for "1") or in one letter of a word ("corect").
+    Why: without `marks:` every mark given is a mark, so a slip silently becomes a mark of its
+    own, with rules of its own learned from one answer."""
+    counts = Counter(marks)
+    slips = {}
+    for rare, n in counts.items():
+        if n > 2:
+            continue
+        for common, m in counts.most_common():
+            if m < 3 * n or common == rare:
+                continue
+            if (rare.casefold() == common.casefold() or rare.translate(_LOOK_ALIKE) == common
+                    or (min(len(rare), len(common)) >= 4 and _one_edit_apart(rare.casefold(), common.casefold()))):
+                slips[rare] = common
+                break
+    return slips
+
+
+def mark_slip_notes(marks: Sequence[str]) -> list[str]:
+    """What a teacher is told of each mark that looks like a slip (`mark_slips`)."""
+    counts = Counter(marks)
+    return [f"the mark {rare!r} is given to {counts[rare]} answer{'s' if counts[rare] > 1 else ''} only and looks like "
+            f"a slip for {common!r}, given to {counts[common]}: if it is, mend it in the marked answers (list the "
+            f"marks under marks: in the question file and any mark outside them is named with its row)"
+            for rare, common in mark_slips(marks).items()]
 
 
 #: The rule learners `GradingModel.train(learner=...)` offers: CON-FOLD's ordered rules with
