@@ -159,7 +159,7 @@ def cmd_suggest(args: argparse.Namespace, warn) -> int:
     if args.json:
         print(json.dumps({"note": how, "suggestions": [
             {"id": ids[s.index], "answer": texts[s.index], "reason": s.reason, "similar": s.similar,
-             "confidence": s.confidence} for s in picks], "stop": stop}, indent=1, ensure_ascii=False))
+             "model_mark": s.mark, "confidence": s.confidence} for s in picks], "stop": stop}, indent=1, ensure_ascii=False))
         return 0
     print(f"next {len(picks)} answer(s) to mark ({how}):")
     for rank, s in enumerate(picks, 1):

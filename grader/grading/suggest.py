@@ -44,6 +44,7 @@ class Suggestion:
     similar: int  # unmarked answers similar to it and closer to it than to any marked one (itself included)
     confidence: float | None  # the current model's confidence in its mark, None before a model
     members: tuple[int, ...] = ()  # the positions of those `similar` answers (its own first)
+    mark: str | None = None  # the current model's mark, when the caller gave the marks
 
 
 def answer_vectors(texts: Sequence[str]) -> np.ndarray:
@@ -63,11 +64,14 @@ def answer_vectors(texts: Sequence[str]) -> np.ndarray:
 
 
 def suggest(answers: Sequence[str], marked: Sequence[bool], n: int,
-            confidence: Sequence[float] | None = None) -> list[Suggestion]:
+            confidence: Sequence[float] | None = None,
+            guesses: Sequence[str | None] | None = None) -> list[Suggestion]:
     """The next `n` unmarked answers to mark, best first (see the module docstring).
 
     `marked[i]`: answer i is marked already. `confidence[i]`: the current model's confidence
-    in answer i's mark (NaN where it gives none), or None before there is a model."""
+    in answer i's mark (NaN where it gives none), or None before there is a model.
+    `guesses[i]`: that mark, named in the reason when given (a teacher reading "confidence
+    0.40" asks: in which mark?)."""
     texts = ["" if a is None else str(a) for a in answers]
     marked = np.asarray(marked, dtype=bool)
     if len(marked) != len(texts):
@@ -106,14 +110,16 @@ def suggest(answers: Sequence[str], marked: Sequence[bool], n: int,
         first = int(np.flatnonzero((codes == best) & ~marked)[0])
         reason = (f"stands for {similar} answers like it" if similar > 1
                   else "unlike the other answers")
+        guess = None if guesses is None or guesses[first] is None else str(guesses[first])
         if confidence is not None:
             reason += ("; the model gives it no mark" if np.isnan(conf_u[best])
-                       else f"; the model's confidence in its mark: {conf_u[best]:.2f}")
+                       else f"; the model's confidence in its mark: {conf_u[best]:.2f}" if guess is None
+                       else f"; the model would mark it {guess}, with confidence {conf_u[best]:.2f}")
         alike = np.flatnonzero(closer[codes] & ~marked)
         members = (first,) + tuple(int(i) for i in alike if i != first)
         picks.append(Suggestion(int(first), reason, similar,
                                 None if confidence is None or np.isnan(conf_u[best]) else float(conf_u[best]),
-                                members))
+                                members, guess))
         covered = np.maximum(covered, sim[row])
         open_[row] = False
     return picks
@@ -155,15 +161,21 @@ def current_model(question, answers: Sequence[str], marks: Sequence[str | None],
     return SeededModel(own, general.for_question(question))
 
 
-def choice_confidence(model, answers: Sequence[str]) -> np.ndarray | None:
-    """The confidences that weigh the choice: the question's own model's where there is one
-    (an answer it leaves unmarked is the least sure, even where a general model marks it),
-    else the general model's; None without a model."""
+def choice_grades(model, answers: Sequence[str]):
+    """The marks and confidences that weigh the choice (a table with `mark` and `confidence`):
+    the question's own model's where there is one (an answer it leaves unmarked is the least
+    sure, even where a general model marks it), else the general model's; None without a model."""
     if model is None:
         return None
     own = getattr(model, "own", model)
     judge = model if own is None else own
-    return judge.grade(list(answers))["confidence"].to_numpy(dtype=float)
+    return judge.grade(list(answers))
+
+
+def choice_confidence(model, answers: Sequence[str]) -> np.ndarray | None:
+    """The confidences of `choice_grades`; None without a model."""
+    graded = choice_grades(model, answers)
+    return None if graded is None else graded["confidence"].to_numpy(dtype=float)
 
 
 def next_answers(question, answers: Sequence[str], marks: Sequence[str | None], n: int,
@@ -171,5 +183,8 @@ def next_answers(question, answers: Sequence[str], marks: Sequence[str | None], 
     """The next `n` answers to mark (`marks[i]` None where answer i is not marked yet), and the
     model that weighed them (see `current_model`)."""
     model = current_model(question, answers, marks, general)
-    confidence = choice_confidence(model, answers)
-    return suggest(answers, [m is not None for m in marks], n, confidence), model
+    graded = choice_grades(model, answers)
+    if graded is None:
+        return suggest(answers, [m is not None for m in marks], n), model
+    return suggest(answers, [m is not None for m in marks], n, graded["confidence"].to_numpy(dtype=float),
+                   graded["mark"].tolist()), model

@@ -63,6 +63,13 @@ def test_the_model_s_uncertainty_weighs_the_choice():
     assert answers[sure_first[0].index] == "the bulb is broken"
 
 
+def test_the_reason_names_the_mark_whose_confidence_it_gives():
+    answers = ["the bulb is broken"] * 3 + ["the switch is open"] * 3
+    picks = suggest(answers, [False] * 6, 2, [0.95] * 3 + [0.2] * 3, ["0"] * 3 + ["1"] * 3)
+    assert picks[0].reason.endswith("the model would mark it 1, with confidence 0.20") and picks[0].mark == "1"
+    assert picks[1].reason.endswith("the model would mark it 0, with confidence 0.95") and picks[1].mark == "0"
+
+
 def test_lengths_must_agree():
     with pytest.raises(ValueError, match="3 answers but 2 marked flags"):
         suggest(["a", "b", "c"], [False, False], 1)
@@ -174,8 +181,9 @@ def test_command_line_with_a_general_model(general, tmp_path, capsys):
                  "-n", "2", "--json"])
     report = json.loads(capsys.readouterr().out)
     assert code == 0 and "weighed by the general model's confidence" in report["note"]
-    assert all("the model's confidence in its mark" in s["reason"] or "no mark" in s["reason"]
-               for s in report["suggestions"])
+    assert all(f"the model would mark it {s['model_mark']}, with confidence" in s["reason"]
+               or "no mark" in s["reason"] for s in report["suggestions"])
+    assert any(s["model_mark"] in ("0", "1") for s in report["suggestions"])
 
 
 def test_seeded_model_takes_the_general_mark_where_only_the_own_vote_proposes_one(general, tmp_path):
