@@ -189,14 +189,17 @@ def rule_confidence(rule: Rule, table: EncodedTable, pos: np.ndarray, neg: np.nd
 def prune_exceptions(rule: Rule, table: EncodedTable, pos: np.ndarray, neg: np.ndarray,
                      threshold: float, z: float,
                      in_body: tuple[np.ndarray, np.ndarray] | None = None,
-                     literal_rows: Callable[[Literal, np.ndarray], np.ndarray] | None = None) -> None:
+                     literal_rows: Callable[[Literal, np.ndarray], np.ndarray] | None = None,
+                     keep: Sequence[Rule] = ()) -> None:
     """CON-FOLD's improvement-threshold pruning (its Algorithm 2), in place.
 
     Each exception is removed in turn; if the top-level rule's confidence drops by less than
     `threshold` without it, it stays removed, otherwise the same test is applied to its own
     exceptions. Confidence is measured on this round's examples. `in_body`: the positions
     in `pos` and in `neg` of the rows where the rule's body holds, if known; `literal_rows`
-    as in `rule_mask`.
+    as in `rule_mask`. `keep`: exceptions (the objects) left as they are, with their own:
+    a teacher's `unless`, which a small gain of confidence does not have to earn (see
+    `drop_contradicted_exceptions`).
     """
     if in_body is None:
         body_only = Rule(head=None, body=rule.body)
@@ -212,6 +215,8 @@ def prune_exceptions(rule: Rule, table: EncodedTable, pos: np.ndarray, neg: np.n
 
     def loop(node: Rule) -> None:
         for exc in list(node.exceptions):
+            if any(exc is k for k in keep):
+                continue
             before = confidence()
             at = next(i for i, e in enumerate(node.exceptions) if e is exc)
             node.exceptions.pop(at)
@@ -221,6 +226,21 @@ def prune_exceptions(rule: Rule, table: EncodedTable, pos: np.ndarray, neg: np.n
             loop(exc)
 
     loop(rule)
+
+
+def drop_contradicted_exceptions(rule: Rule, written: Sequence[Rule], table: EncodedTable, pos: np.ndarray,
+                                 neg: np.ndarray, least: int) -> None:
+    """Take from `rule` (in place) each of the teacher's exceptions (`written`) that the marked
+    answers contradict: of the answers the rule's body holds on that it keeps the rule off,
+    at least `least` and more than half have the rule's mark. The evidence a teacher would
+    accept for "my `unless` is wrong"; a pruning on a small loss of confidence is not."""
+    body = Rule(head=None, body=rule.body)
+    in_pos, in_neg = pos[rule_mask(body, table, pos)], neg[rule_mask(body, table, neg)]
+    for exc in [e for e in rule.exceptions if any(e is w for w in written)]:
+        kept_off_pos = int(rule_mask(exc, table, in_pos).sum())
+        kept_off_neg = int(rule_mask(exc, table, in_neg).sum())
+        if kept_off_pos >= least and kept_off_pos > kept_off_neg:
+            rule.exceptions = [e for e in rule.exceptions if e is not exc]
 
 
 @dataclass
@@ -334,6 +354,7 @@ class ProgramLearner:
             _class_index(self.classes, rule.head), self.min_initial_support)  # learned: kept from a model
         if other_way:
             support = 0
+        teachers = rule.origin != "learned"  # not a learned rule kept from an earlier model
         rule = copy.deepcopy(rule)
         rule.origin = "initial"
         pos, neg = self._split(remaining, rule.head)
@@ -348,13 +369,15 @@ class ProgramLearner:
             else:
                 rule.fixed_confidence = True
             return rule, remaining
-        cov_neg = rule_mask(rule, self.table, neg)
+        written = list(rule.exceptions) if teachers else []  # pruned only on evidence against them
+        drop_contradicted_exceptions(rule, written, self.table, pos, neg, max(self.min_initial_support, 1))
+        cov_pos, cov_neg = rule_mask(rule, self.table, pos), rule_mask(rule, self.table, neg)
         if cov_neg.any():  # as for a learned rule once its body is complete
             used = [s for s in (self.learner.search.slot_of(l) for l in rule.body) if s is not None]
             rule.exceptions = list(rule.exceptions) + self.learner.fold(neg[cov_neg], pos[cov_pos], used,
                                                                         _flip(self._restrict(rule.head)))
         if self.improvement_threshold is not None:
-            prune_exceptions(rule, self.table, pos, neg, self.improvement_threshold, self.z)
+            prune_exceptions(rule, self.table, pos, neg, self.improvement_threshold, self.z, keep=written)
         cov_pos, cov_neg, left = self._after(rule, pos, neg)
         tp, fp = int(cov_pos.sum()), int(cov_neg.sum())
         if tp == 0 or tp < support or tp / (tp + fp) < self.min_initial_precision:  # tp > 0 here

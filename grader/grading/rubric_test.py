@@ -73,14 +73,15 @@ def test_rubric(model, answer_ids: Sequence[str], answers: Sequence[str], human_
         raise ValueError(f"{len(answer_ids)} ids, {len(answers)} answers and {len(human_marks)} marks")
     X = model.features(list(answers))
     learner = model.learner
-    table = learner.encode(X)
+    written_rules = [r for r in model.question.initial_rules if getattr(r, "head", None)]
+    table = learner.encode(X, written_rules + list(learner.rules_))  # a dropped exception's columns too
     _, _, decided = learner.predict_rules(X)
     human = np.asarray([str(m) for m in human_marks], dtype=object)
     words = model.words()
     reports = []
     right_total = 0
     trained_marks = {str(m) for m in learner.classes_}
-    written = {(str(r.head), tuple(r.body)): r for r in model.question.initial_rules if getattr(r, "head", None)}
+    written = {(str(r.head), tuple(r.body)): r for r in written_rules}
     for i, rule in enumerate(learner.rules_):
         applies = rule_mask(rule, table)
         mine = decided == i
@@ -175,14 +176,24 @@ KEPT = "kept as written"
 
 def _initial_note(rule, written, table, human: np.ndarray, answer_ids: Sequence[str], words, shown: int = 3) -> str:
     """What the learner did to a teacher's initial rule it kept, and on which answers: the
-    exceptions it added, each with the marked answers it keeps the rule off."""
+    teacher's exceptions the marked answers contradict (dropped), and the exceptions it added,
+    each with the marked answers it keeps the rule off."""
     if written is None:
         return ""
-    added = rule.exceptions[len(written.exceptions):]
-    if not added:
+    added = [e for e in rule.exceptions if not any(e.body == w.body for w in written.exceptions)]
+    dropped = [w for w in written.exceptions if not any(e.body == w.body for e in rule.exceptions)]
+    if not added and not dropped:
         return KEPT
+    gone, parts = [], []
+    body_only = rule_mask(type(rule)(head=None, body=rule.body), table)
+    for exc in dropped:  # the marked answers contradict the teacher's `unless`
+        off = np.flatnonzero(body_only & rule_mask(exc, table))
+        same = [k for k in off if human[k] == str(rule.head)]
+        ids = ", ".join(str(answer_ids[k]) for k in same[:shown]) + (" ..." if len(same) > shown else "")
+        text = words.conditions(exc.body) if exc.body else "always"
+        gone.append(f"its exception \"not when {text}\" dropped ({len(same)} of the {len(off)} answers it keeps the "
+                     f"rule off are marked {rule.head}{': ' + ids if ids else ''})")
     body = rule_mask(type(rule)(head=None, body=rule.body, exceptions=list(written.exceptions)), table)
-    parts = []
     for exc in added:
         off = np.flatnonzero(body & rule_mask(exc, table))
         other = [k for k in off if human[k] != str(rule.head)]
@@ -190,7 +201,10 @@ def _initial_note(rule, written, table, human: np.ndarray, answer_ids: Sequence[
         text = words.conditions(exc.body) if exc.body else "always"
         parts.append(f"not when {text} ({len(other)} of the {len(off)} answers this keeps it off are marked "
                      f"otherwise{': ' + ids if ids else ''})")
-    return "kept with exceptions the marked answers call for: " + "; ".join(parts)
+    text = "kept" + (", " + "; ".join(gone) if gone else "")
+    if parts:
+        text += (";" if gone else "") + " with exceptions the marked answers call for: " + "; ".join(parts)
+    return text
 
 
 def conditions_text(rule, words) -> str:

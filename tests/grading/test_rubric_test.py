@@ -249,3 +249,35 @@ def test_a_dropped_way_of_a_rule_says_what_its_ways_do_together(tmp_path, capsys
     notes = [r["note"] for r in json.loads(capsys.readouterr().out)["rules"] if r["name"] == "blames_something"]
     assert notes[0].endswith("(its 2 ways together: as the human on 1 of the 1); a teacher's rule is used once it "
                              "is right on 3")
+
+
+UNLESS_FLAT = ("initial_rules:\n  - name: gap\n    mark: '1'\n    if: ['concept:gap == present']\n"
+               "    unless: ['misconception:battery_flat == present']\n")
+GAP_ANSWERS = ["there is a gap", "a gap in the circuit", "the circuit has a gap", "because of the gap",
+               "a gap so no current", "there's a gap in it", "gap", "it has a gap", "the gap stops it",
+               "a gap between the wires", "there is a break", "a break in the circuit"]
+
+
+def _gap_notes(tmp_path, capsys, flat_mark: str, flat_answers: list[str]) -> tuple[str, dict]:
+    question = tmp_path / "q.yaml"
+    question.write_text(QUESTION_YAML + UNLESS_FLAT, encoding="utf-8")
+    answers = GAP_ANSWERS + flat_answers + ["i do not know", "the bulb is old", "the wires are thin", "no idea"]
+    marks = ["1"] * len(GAP_ANSWERS) + [flat_mark] * len(flat_answers) + ["0"] * 4
+    marked = write_marked_csv(tmp_path / "marked.csv", answers, marks)
+    assert main(["test-rubric", "--question", str(question), "--answers", str(marked), "--json"]) == 0
+    rules = json.loads(capsys.readouterr().out)["rules"]
+    return next(r["note"] for r in rules if r["name"] == "gap"), rules
+
+
+def test_a_teachers_exception_shown_on_one_answer_is_kept(tmp_path, capsys):
+    note, rules = _gap_notes(tmp_path, capsys, "0", ["a gap but the battery is flat"])
+    assert note == "kept as written"
+    gap = next(r for r in rules if r["name"] == "gap")
+    assert gap["marked"] == len(GAP_ANSWERS) and gap["right"] == len(GAP_ANSWERS)  # not the flat battery
+
+
+def test_a_teachers_exception_the_answers_contradict_is_said_dropped_with_the_answers(tmp_path, capsys):
+    flat = ["a gap and the battery is flat", "gap, battery is dead", "there is a gap and no battery"]
+    note, _ = _gap_notes(tmp_path, capsys, "1", flat)
+    assert note == ('kept, its exception "not when blames the battery" dropped (3 of the 3 answers it keeps the '
+                    'rule off are marked 1: a12, a13, a14)')
