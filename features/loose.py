@@ -30,7 +30,8 @@ from itertools import islice, product
 from .clauses import ENDS, JOINS, states_something
 from .lexicon import is_label_key
 from .negation import CLAUSE_BREAKS, CUES, FUNCTION_LEMMAS
-from .phrase_measures import SAMENESS, degree_places, measures, names_another, other_end_between, said_less
+from .phrase_measures import (SAMENESS, degree_places, measures, names_another, other_end_between,
+                              particle_places, particle_with_its_word, said_less)
 
 MAX_GAP = 8  # tokens between two words of a phrase
 MAX_PERMUTED = 3  # phrases of more content words are matched in their own order only
@@ -157,6 +158,8 @@ class LooseMatcher:
         self._compared: list[frozenset[str]] = []
         #: by phrase, whether it says what a thing is (`_says_what_is`)
         self._what_is: list[bool] = []
+        #: by phrase, (place of a word, place of the particle that finishes it): "pulled up"
+        self._particles: list[tuple[tuple[int, int], ...]] = []
         comparatives = comparatives or {}
         for column, keyed in phrases.items():
             for keys in keyed:
@@ -174,6 +177,7 @@ class LooseMatcher:
                     self._sameness.append(tuple(i for i, w in enumerate(words) if w in SAMENESS))
                     self._compared.append(comparatives.get(column, frozenset()).intersection(words))
                     self._what_is.append(_says_what_is(keys, words))
+                    self._particles.append(particle_places(words))
         self.words = frozenset(k for _, _, plain, _, _ in self._phrases for k in plain)
         # Each phrase under one of its words, so that an answer looks only at the phrases
         # whose words it may hold.
@@ -221,7 +225,7 @@ class LooseMatcher:
             state = _phrase_state(words, at, lower, keys, negated,
                                   clauses if self._across_than[n] else sided,
                                   cue, any_order, prefixed, self._denied[n], self._degrees[n],
-                                  self._sameness[n], self._compared[n], self._what_is[n])
+                                  self._sameness[n], self._compared[n], self._what_is[n], self._particles[n])
             if state is not None and found.get(column) != PRESENT:
                 found[column] = state
         return found
@@ -232,7 +236,8 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
                   any_order: bool, prefixed: frozenset[int] = frozenset(),
                   denied_places: frozenset[int] = frozenset(),
                   degrees: tuple[tuple[int, int], ...] = (), sameness: tuple[int, ...] = (),
-                  compared: frozenset[str] = frozenset(), what_is: bool = False) -> str | None:
+                  compared: frozenset[str] = frozenset(), what_is: bool = False,
+                  particles: tuple[tuple[int, int], ...] = ()) -> str | None:
     """present/negated if the phrase is found, None if not: present wins over negated; a
     phrase with a cue is found (present) only where its words are denied by a cue just
     before them ("there isn't any gap", not "it never stops accelerating") or by their own
@@ -242,7 +247,8 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
     (`degree_places`); `sameness`: the places of its words of sameness; `compared`: the keys
     of its words of comparison, said the other way after "less" (`said_less`); `what_is`: the
     phrase says what a thing is, not found where a word of place or agent stands between its
-    words (`_says_what_is`)."""
+    words (`_says_what_is`); `particles`: its words and the particles that finish them, found
+    together (`particle_with_its_word`)."""
     places = []
     for word in words:
         if word.startswith(EXACT):
@@ -254,13 +260,15 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
     for chosen in islice(product(*places), MAX_TRIED):
         if len(set(chosen)) < len(chosen) or len({clauses[i] for i in chosen}) > 1:
             continue
-        if not any_order and list(chosen) != sorted(chosen):
+        if not any_order and not _in_order(chosen, degrees):
             continue
         ordered = sorted(chosen)
         if any(b - a - 1 > MAX_GAP for a, b in zip(ordered, ordered[1:])):
             continue
         if what_is and not _RELATING.isdisjoint(keys[ordered[0] + 1:ordered[-1]]):
             continue  # "your hands are further from the pivot" says no "the hands are the pivot"
+        if particles and not particle_with_its_word(keys, chosen, particles):
+            continue  # "pushing up from the magnet ... gravity pulling down" says no "pulled up"
         if degrees and not all(measures(keys, chosen[d], chosen[w], lower) for d, w in degrees):
             continue  # "fewer coils and a bigger battery" says no "more coils"
         if sameness and any(names_another(keys, chosen[s], chosen, lower) for s in sameness):
@@ -287,6 +295,16 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
             return PRESENT
         state = NEGATED
     return state
+
+
+def _in_order(chosen: Sequence[int], degrees: tuple[tuple[int, int], ...]) -> bool:
+    """Are the words found in the phrase's order, a word of degree before or after the word it
+    measures ("a smaller distance gives a bigger moment" in "the distance is smaller, so the
+    moment is bigger"; `measures` checks that it measures it)?"""
+    places = list(chosen)
+    for degree, word in degrees:
+        places[degree] = chosen[word]
+    return places == sorted(places)
 
 
 #: Words that relate a thing to another, which is then not what the thing is ("aluminium is

@@ -1,7 +1,8 @@
 """What a word of degree or sameness in a teacher's phrase measures in an answer: "more coils"
 is not found in "fewer coils and a bigger battery", "same pressure" not in "the pressure is
 bigger with the same force", "small area" in "the area of the blade on the bread is small".
-The checks `loose.LooseMatcher` makes on each placing of a phrase's words."""
+"pulled up" not in "pushing up ... pulling down". The checks `loose.LooseMatcher` makes on
+each placing of a phrase's words."""
 
 from __future__ import annotations
 
@@ -28,9 +29,12 @@ def said_less(keys: list[str], at: Iterable[int], compared: frozenset[str]) -> b
 def other_end_between(keys: list[str], ordered: list[int]) -> bool:
     """Does the other end of the scale of one of the phrase's words of degree stand between
     the words found ("strongest close up and becomes weaker further away": "weaker" between
-    "strongest" and "further away")? Then that word says something of another part."""
+    "strongest" and "further away")? Then that word says something of another part. A word
+    of the phrase is not one: "a smaller distance gives a bigger moment" is found as written."""
+    found = set(ordered)
     for i in ordered:
-        if keys[i] in DEGREES and ANTONYMS[keys[i]] in keys[ordered[0] + 1:ordered[-1]]:
+        if keys[i] in DEGREES and any(keys[j] == ANTONYMS[keys[i]] and j not in found
+                                      for j in range(ordered[0] + 1, ordered[-1])):
             return True
     return False
 
@@ -101,3 +105,25 @@ def names_another(keys: list[str], at: int, chosen: Sequence[int], lowers: list[
     if thing is not None and keys[thing] in _STAYING:  # "the pressure stays the same"
         thing = noun_before(lowers or keys, keys, start, thing)
     return thing is not None and thing not in chosen
+
+
+#: Words that finish a verb's meaning ("pull up", "push apart", "line up"): in a teacher's
+#: phrase, one after a word is that word's.
+PARTICLES = frozenset({"up", "down", "out", "off", "away", "back", "apart", "together", "over", "around"})
+
+
+def particle_places(words: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
+    """(place of a word, place of the particle after it) in a phrase's content words."""
+    return tuple((i, i + 1) for i in range(len(words) - 1)
+                 if words[i + 1] in PARTICLES and words[i] not in PARTICLES)
+
+
+def particle_with_its_word(keys: list[str], chosen: Sequence[int], particles: tuple[tuple[int, int], ...]) -> bool:
+    """Does each of the phrase's particles follow its word in the answer ("pulls the magnet
+    up", "bounces off the moth and back"), and is no other particle the word's own ("pushing up
+    from the bottom magnet ... gravity pulling down" says no "pulled up")?"""
+    for w, p in particles:
+        word, particle = chosen[w], chosen[p]
+        if particle < word or (word + 1 < len(keys) and keys[word + 1] in PARTICLES and word + 1 != particle):
+            return False
+    return True

@@ -301,3 +301,14 @@ def test_a_word_of_sameness_is_said_of_the_thing_its_clause_names(answer, state)
 
 def test_a_texted_through_relates_as_through_does():
     assert _misconception(*TABLE, "wood is magnetic", "the magnetic feild goes thru the wood") == "absent"
+
+
+def test_a_particle_in_a_phrase_is_its_own_words():
+    # "pulled up" was found in "pushing up from the bottom magnet ... gravity pulling down":
+    # the "up" is the pushing's, and the pulling has its own "down"
+    ask = ("Why does the top ring magnet float above the other?", "Like poles face each other and repel.")
+    assert _misconception(*ask, "pulled up", "the force pushing up from the bottom magnet is equal to gravity "
+                                             "pulling down") == "absent"
+    assert _misconception(*ask, "pulled up", "gravity is pulling down and the magnet is pushing up") == "absent"
+    assert _misconception(*ask, "pulled up", "the bottom magnet pulls the top magnet up") == "present"
+    assert _misconception(*ask, "pulled up", "it is pulled up by the magnet below") == "present"

@@ -580,6 +580,19 @@ def test_a_phrase_is_not_found_across_the_other_end_of_its_scale():
     assert list(X["misconception:stronger_far"]) == ["absent", "present", "present"]
 
 
+
+def test_a_phrase_with_both_ends_of_a_scale_is_found_as_written():
+    # "smaller distance bigger moment" was found nowhere, not even in "a smaller distance
+    # gives a bigger moment": its own "bigger" stood for the other end of "smaller" between
+    # its words; and a word of degree may follow the word it measures in a long phrase
+    q = Question(id="crackers", text="Why is a nut easier to crack near the hinge of a nutcracker?",
+                 reference_answers=("The hand is further from the pivot, so its moment is bigger.",),
+                 misconceptions=(Misconception("closer_more", ("smaller distance bigger moment",)),))
+    X = rows(q, ["a smaller distance gives a bigger moment", "the smaller distance makes the moment bigger",
+                 "a bigger distance gives a smaller moment", "a smaller distance and a smaller moment",
+                 "the moment is bigger with a smaller distance"])
+    assert list(X["misconception:closer_more"]) == ["present", "present", "absent", "absent", "absent"]
+
 def test_goes_down_into_a_place_is_a_motion_not_a_decrease():
     # "weight is less" was found in "all your weight goes down into the snow"
     q = Question(id="snow", text="Why do snowshoes stop you sinking?",
