@@ -447,7 +447,8 @@ class GradingModel:
     def rules(self, format: str = "text") -> str:
         """The model's rules: "text" (numbered, readable), "asp" (the answer set program),
         "clingo" (the program in the dialect clingo runs, confidences as comments; facts from
-        `knowledge.clingo_check.feature_facts`), "yaml" (structured YAML, the question file's syntax)."""
+        `knowledge.clingo_check.feature_facts`), "yaml" (structured YAML to copy into the question file's `initial_rules`: no confidences,
+        and a rule resting on a learned feature no question file can name as a comment)."""
         if self.is_ensemble and format != "text":
             raise ValueError(f"boosted rules add up their weights, which no {format} program says; "
                              f"use the text format")
@@ -456,9 +457,9 @@ class GradingModel:
         if format == "clingo":
             return self.learner.to_asp(dialect="clingo")
         if format == "yaml":
-            import knowledge
+            from knowledge.pasteable_rules import rules_to_paste
 
-            return knowledge.rules_to_yaml(self.learner.rules_)
+            return rules_to_paste(self.question, self.learner.rules_)
         if format != "text":
             raise ValueError(f"unknown rules format {format!r}; expected text, asp, clingo or yaml")
         return rules_text(self.learner, self.words(), self.is_ensemble)
