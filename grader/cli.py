@@ -220,8 +220,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("explain", help="the full justification of one answer's mark")
     p.add_argument("--model", required=True, action=InputFile, what="model file", metavar="model.json")
-    p.add_argument("answer", help="the answer text")
+    p.add_argument("answer", nargs="?", default=None, help="the answer text (or --answers with --id)")
+    p.add_argument("--answers", default=None, action=InputFile, what="answers file", metavar="exam.csv",
+                   help="a file of answers: explain those --id names")
+    p.add_argument("--id", dest="ids", action="append", default=[], metavar="ID",
+                   help="the id of an answer of --answers (repeat for more)")
     p.add_argument("--json", action="store_true", help="print the explanation as JSON")
+    g = p.add_argument_group("columns of the answers file")
+    g.add_argument("--id-column", default="id", metavar="NAME", help="default: id")
+    g.add_argument("--answer-column", default="answer", metavar="NAME", help="default: answer")
 
     p = sub.add_parser("rules", help="print a model's rules")
     p.add_argument("--model", required=True, action=InputFile, what="model file", metavar="model.json")
@@ -305,18 +312,50 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 def cmd_explain(args: argparse.Namespace) -> int:
     from grader.grading.model import GradingModel
 
+    answers = _answers_to_explain(args)
     model = GradingModel.load(args.model)
-    explanation = model.explain(args.answer)
-    found = model.features_found(args.answer)
+    reports = []
+    for answer_id, answer in answers:
+        explanation = model.explain(answer)
+        found = model.features_found(answer)
+        if args.json:
+            reports.append({"explanation": explanation.to_dict(), "features_found": found}
+                           | ({"id": answer_id, "answer": answer} if answer_id is not None else {}))
+            continue
+        if answer_id is not None:
+            print(f"{'' if not reports else chr(10)}{answer_id}: {json.dumps(answer, ensure_ascii=False)}")
+            reports.append(answer_id)
+        print(explanation.text())
+        print("found in the answer:")
+        for phrase in model.words().said(found):
+            print(f"  {phrase}")
     if args.json:
-        print(json.dumps({"explanation": explanation.to_dict(), "features_found": found}, indent=1,
-                         default=str))
-        return 0
-    print(explanation.text())
-    print("found in the answer:")
-    for phrase in model.words().said(found):
-        print(f"  {phrase}")
+        print(json.dumps(reports if args.ids else reports[0], indent=1, default=str, ensure_ascii=False))
     return 0
+
+
+def _answers_to_explain(args: argparse.Namespace) -> list[tuple[str | None, str]]:
+    """[(id or None, answer text)]: the answer given on the command line, or those of
+    `--answers` that `--id` names, in the order named (an unknown id is an error naming it)."""
+    if (args.answer is None) == (not args.ids):
+        raise ValueError("give an answer's text, or --answers exam.csv with --id ID (not both)")
+    if args.answer is not None:
+        return [(None, args.answer)]
+    if args.answers is None:
+        raise ValueError("--id needs --answers: the file whose answer it names")
+    from grader.exams.exam_io import read_table, resolve_column
+
+    frame, rows, _ = read_table(args.answers)
+    ids = [str(i) for i in frame[resolve_column(args.id_column, frame.columns, args.answers, "id column")]]
+    texts = frame[resolve_column(args.answer_column, frame.columns, args.answers, "answer column")].tolist()
+    where = {}
+    for k, answer_id in enumerate(ids):
+        where.setdefault(answer_id, k)
+    unknown = [i for i in args.ids if i not in where]
+    if unknown:
+        raise ValueError(f"{args.answers}: no answer with id {unknown[0]!r}"
+                         + (f" (and {len(unknown) - 1} other ids)" if len(unknown) > 1 else ""))
+    return [(i, "" if texts[where[i]] is None else str(texts[where[i]])) for i in args.ids]
 
 
 def cmd_rules(args: argparse.Namespace) -> int:

@@ -411,3 +411,19 @@ def test_train_on_too_few_answers_to_cross_validate_writes_the_model_and_says_wh
                           "--answer-column", "Answer text", "--out", folder / "four_graded.csv",
                           "--target-accuracy", "0.9"], capsys)
     assert code == 2 and "no cross-validated confidences" in err
+
+
+def test_explain_takes_answers_by_their_id_in_an_exam_file(files, capsys):
+    exam = ["explain", "--model", files["model"], "--answers", files["exam"], "--id-column", "Student",
+            "--answer-column", "Answer text"]
+    code, out, err = run(exam + ["--id", "bob", "--id", "ann"], capsys)
+    assert code == 0, err
+    bob, ann = out.split("\n\nann: ")
+    assert bob.startswith('bob: "the battery is dead"\n0 marks: ') and ann.startswith('"there is a gap so no current"\n1 mark: ')
+    code, out, _ = run(exam + ["--id", "ann", "--json"], capsys)
+    report = json.loads(out)
+    assert code == 0 and [r["id"] for r in report] == ["ann"] and report[0]["explanation"]["label"] == "1"
+    code, _, err = run(exam + ["--id", "zed"], capsys)
+    assert code == 2 and "no answer with id 'zed'" in err
+    code, _, err = run(["explain", "--model", files["model"]], capsys)
+    assert code == 2 and "give an answer's text, or --answers exam.csv with --id ID" in err
