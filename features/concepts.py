@@ -238,7 +238,8 @@ class FeatureMatcher:
             matches += self.token_matcher(doc)
         if keys is None:
             keys = [t.norm_ for t in doc]
-        for match_id, start, end in matches:
+        denied_ends: dict[str, list[int]] = {}  # column -> where its negated matches end
+        for match_id, start, end in sorted(matches, key=lambda m: m[1]):
             column, flipped = ids[match_id]
             if found.get(column) == PRESENT:
                 continue
@@ -253,13 +254,28 @@ class FeatureMatcher:
                 # ... unless another negation covers the word before it: "it's not because
                 # there is no gravity" denies "no gravity"
                 is_negated = is_negated or denied_before(keys, negated, start)
+            if is_negated == flipped and any(_continues(keys, e, start) for e in denied_ends.get(column, ())):
+                is_negated = not is_negated  # "not separated by a gap" says no gap where both say it
             found[column] = NEGATED if is_negated != flipped else PRESENT
+            if found[column] == NEGATED:
+                denied_ends.setdefault(column, []).append(end)
         if self.loose.words:  # phrases in another order, with words between
             for column, state in self.loose.states(keys, negated, lambda: [t.lower_ for t in doc],
                                                    found, prefixed).items():
                 if state == PRESENT or column not in found:
                     found[column] = state
         return found
+
+
+#: Words by which a denied phrase goes on to the next phrase of its idea: "not separated by a
+#: gap", "no longer connected with any wire".
+_LINKING = frozenset({"by", "with", "a", "an", "the", "any"})
+
+
+def _continues(keys: list[str], end: int, start: int) -> bool:
+    """Does the phrase at `start` follow a denied phrase of the same idea ending at `end` with
+    only linking words between (`_LINKING`)? Then the denial reaches it."""
+    return end <= start and _LINKING.issuperset(keys[end:start])
 
 
 def _degree_of_next(doc: Doc, keys: list[str], i: int) -> bool:

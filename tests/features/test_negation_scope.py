@@ -314,3 +314,18 @@ def test_a_thing_that_is_not_there_is_denied_not_the_place(answer, states):
                  concepts=(Concept("space", ("space",)), Concept("particle", ("particles",))))
     row = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer]).iloc[0]
     assert {c: row[f"concept:{c}"] for c in states} == states
+
+
+@pytest.mark.parametrize("answer, state", [
+    # one idea said two ways in one denial: "not separated by a gap" says no gap
+    ("the magnets are not separated by a gap", "negated"),
+    ("the magnets are no longer separated by any gap", "negated"),
+    ("they are separated by a gap", "present"),
+    # a new clause says it again
+    ("they are not touching, there is a gap", "present"),
+    ("they are not separated and there is a gap", "present"),
+])
+def test_a_denial_reaches_the_next_phrase_of_the_same_idea(answer, state):
+    q = Question(id="gap", text="Why does the magnet not pull the clip?", reference_answers=("There is a gap.",),
+                 concepts=(Concept("gap", ("gap", "separated")),))
+    assert FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer]).iloc[0]["concept:gap"] == state
