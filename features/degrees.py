@@ -103,6 +103,9 @@ def degree_at(lowers: list[str], keys: list[str], i: int) -> tuple[int, str, int
         return i + 1, "more", sign
     if lower.endswith("er") and lower != key and is_content(key) and key.isalpha():  # "faster"
         scale, way = degree_of(key, compared=True)
+        if scale == "long" and i + 1 < len(keys) and keys[i + 1] in SCALE_NOUNS:
+            noun_scale, noun_way = degree_of(keys[i + 1])  # "a longer distance" is further
+            return i + 2, noun_scale, way * noun_way
         return i + 1, scale, way
     return None
 

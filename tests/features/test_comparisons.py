@@ -176,3 +176,13 @@ def test_weight_is_the_scale_of_heavy(answer, state):
 ])
 def test_density_is_the_scale_of_dense(answer, state):
     assert _states("Hot air is less dense than cold air.", "ref:hot_dense_than_cold", [answer]) == [state]
+
+
+def test_a_longer_distance_is_further_and_a_shorter_one_nearer():
+    # "the muscle has a longer distance to the elbow than the ball" measured length, a scale
+    # the reference's "nearer" is not on: the answer that turns it round was not read
+    answers = ["the muscle has a longer distance to the elbow than the ball",
+               "the muscle has a shorter distance to the elbow than the ball",
+               "the muscle is nearer the elbow than the ball", "the muscle is longer than the ball"]
+    assert _states("The muscle is nearer the elbow than the ball.", "ref:muscle_near_than_ball", answers) == [
+        "negated", "present", "present", "absent"]
