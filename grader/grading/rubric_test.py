@@ -201,10 +201,10 @@ def _initial_note(rule, written, table, human: np.ndarray, answer_ids: Sequence[
         text = words.conditions(exc.body) if exc.body else "always"
         parts.append(f"not when {text} ({len(other)} of the {len(off)} answers this keeps it off are marked "
                      f"otherwise{': ' + ids if ids else ''})")
-    text = "kept" + (", " + "; ".join(gone) if gone else "")
+    note = "kept" + (", " + "; ".join(gone) if gone else "")
     if parts:
-        text += (";" if gone else "") + " with exceptions the marked answers call for: " + "; ".join(parts)
-    return text
+        note += (";" if gone else "") + " with exceptions the marked answers call for: " + "; ".join(parts)
+    return note
 
 
 def conditions_text(rule, words) -> str:

@@ -69,24 +69,14 @@ def training_notes(question: Question, marks: Sequence[str], *, evidence_rules: 
 _LOOK_ALIKE = str.maketrans({"l": "1", "I": "1", "|": "1", "O": "0", "o": "0"})
 
 
-def _one_edit_apart(a: str, b: str) -> bool:
-    """Whether one letter added, dropped, changed or two neighbours swapped make `a` into `b`."""
-    if a == b or abs(len(a) - len(b)) > 1:
-        return False
-    if len(a) == len(b):
-        diff = [i for i, (x, y) in enumerate(zip(a, b)) if x != y]
-        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1
-                                  and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]])
-    short, long = sorted((a, b), key=len)
-    return any(long[:i] + long[i + 1:] == short for i in range(len(long)))
-
-
 def mark_slips(marks: Sequence[str]) -> dict[str, str]:
     """{a rare mark: the common mark it looks like a slip of}, for marks read off the answers:
     a mark given at most twice, and at most a third as often as a mark it differs from only in
     capitals, in a look-alike character ("l" for "1") or in one letter of a word ("corect").
     Why: without `marks:` every mark given is a mark, so a slip silently becomes a mark of its
     own, with rules of its own learned from one answer."""
+    from rapidfuzz.distance import OSA  # one letter added, dropped, changed, or two swapped
+
     counts = Counter(marks)
     slips = {}
     for rare, n in counts.items():
@@ -96,7 +86,7 @@ def mark_slips(marks: Sequence[str]) -> dict[str, str]:
             if m < 3 * n or common == rare:
                 continue
             if (rare.casefold() == common.casefold() or rare.translate(_LOOK_ALIKE) == common
-                    or (min(len(rare), len(common)) >= 4 and _one_edit_apart(rare.casefold(), common.casefold()))):
+                    or (min(len(rare), len(common)) >= 4 and OSA.distance(rare.casefold(), common.casefold()) == 1)):
                 slips[rare] = common
                 break
     return slips
