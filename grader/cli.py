@@ -348,14 +348,16 @@ def _answers_to_explain(args: argparse.Namespace) -> list[tuple[str | None, str]
     frame, rows, _ = read_table(args.answers)
     ids = [str(i) for i in frame[resolve_column(args.id_column, frame.columns, args.answers, "id column")]]
     texts = frame[resolve_column(args.answer_column, frame.columns, args.answers, "answer column")].tolist()
-    where = {}
+    where: dict[str, list[int]] = {}
     for k, answer_id in enumerate(ids):
-        where.setdefault(answer_id, k)
+        where.setdefault(answer_id, []).append(k)
     unknown = [i for i in args.ids if i not in where]
     if unknown:
         raise ValueError(f"{args.answers}: no answer with id {unknown[0]!r}"
                          + (f" (and {len(unknown) - 1} other ids)" if len(unknown) > 1 else ""))
-    return [(i, "" if texts[where[i]] is None else str(texts[where[i]])) for i in args.ids]
+    # an id the file gives twice: each of its answers, named by its row
+    return [(i if len(where[i]) == 1 else f"{i} (row {rows[k]})", "" if texts[k] is None else str(texts[k]))
+            for i in args.ids for k in where[i]]
 
 
 def cmd_rules(args: argparse.Namespace) -> int:

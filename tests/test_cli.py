@@ -427,3 +427,11 @@ def test_explain_takes_answers_by_their_id_in_an_exam_file(files, capsys):
     assert code == 2 and "no answer with id 'zed'" in err
     code, _, err = run(["explain", "--model", files["model"]], capsys)
     assert code == 2 and "give an answer's text, or --answers exam.csv with --id ID" in err
+
+
+def test_explain_by_id_gives_every_answer_of_an_id_the_file_repeats(files, capsys, tmp_path):
+    exam = tmp_path / "twice.csv"
+    exam.write_text("id,answer\na1,there is a gap\na2,no idea\na1,the battery is dead\n", encoding="utf-8")
+    code, out, err = run(["explain", "--model", files["model"], "--answers", exam, "--id", "a1"], capsys)
+    assert code == 0, err
+    assert 'a1 (row 2): "there is a gap"' in out and 'a1 (row 4): "the battery is dead"' in out
