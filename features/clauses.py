@@ -116,8 +116,10 @@ class Words:
     def of(cls, a: Analysis) -> Words:
         strings = a.doc.vocab.strings  # one array, no Token object per word
         lowers = [strings[x] for x in a.doc.to_array(LOWER).tolist()]
-        if "than" in a.keys:  # "faster then light" is read "faster than light" (`lexicon`)
-            lowers = ["than" if key == "than" else w for w, key in zip(lowers, a.keys)]
+        if "than" in a.keys or not CLAUSE_BREAKS.isdisjoint(a.keys):
+            # "faster then light" is read "faster than light" (`lexicon`), and a misspelt word
+            # that starts a clause ("becuase", "cos") starts one
+            lowers = [key if key == "than" or key in CLAUSE_BREAKS else w for w, key in zip(lowers, a.keys)]
         return cls(lowers, a.text_keys, denied(a))
 
     @cached_property

@@ -19,7 +19,12 @@ comparison counts only on the reference's scale. The two things are the words af
 heat better than wood"; not the verb's words), or, where the words after "than" start with a
 preposition that also comes between the degree and "than" ("faster in metal than in wood"),
 the words after that preposition. In an answer without "than", the first thing is what the
-clause names before the degree and the words after it ("heat moves faster in metal"). "half as
+clause names before the degree and the words after it up to an "as" ("heat moves faster in
+metal"; not "the trailer's weight" of "a larger force to give the same push as the trailer's
+weight"). A thing's prepositions are none of its words ("louder through the table" shares
+nothing with "than through air"), and a bare "more" ("bigger", "large") that measures a thing
+the reference's comparison does not name ("a bigger moment", "its energy is large", where the
+reference compares a force with a weight) is another comparison. "half as
 far from the pivot as his sister" compares as "nearer than" does (`degrees`), and two things
 said to be at the two ends of one scale make a comparison too: "the mirror is smooth and the
 paper is rough" says "the mirror is smoother than the paper" (`_opposed`). Read by word order,
@@ -32,8 +37,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .clauses import ENDS, JOINS, Words, clause_bounds, content, subject
+from .covariations import measured_noun
 from .degrees import degree_of
-from .lexicon import feature_suffix
+from .lexicon import feature_suffix, is_content
 from .reading import Analysis
 
 #: Prepositions that can start both things ("in metal than in wood").
@@ -57,6 +63,10 @@ class Comparison:
     second: frozenset[str]
     text: str  # as written: "metal better than wood"
     reversed_text: str  # "wood better than metal"
+    #: Where the degree is a bare "more" ("bigger", "less"): the words from one thing to the
+    #: other ("the muscle's force must be much bigger than the ball's weight": muscle, force,
+    #: ball, weight). An answer's "more" that measures another thing compares something else.
+    words: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -68,6 +78,7 @@ class _Said:
     first_at: tuple[int, ...]
     second_at: tuple[int, ...]
     at: range  # the degree's tokens
+    measured: str | None = None  # what a bare "more" measures ("a bigger moment": moment)
     opposed_at: int | None = None  # the other thing's word of degree, where the two are opposed (`_opposed`)
 
 
@@ -93,8 +104,12 @@ def reference_comparisons(analyses: Sequence[Analysis]) -> list[Comparison]:
                                           f"{one} {ends[0]}, {other} {ends[1]}", f"{one} {ends[1]}, {other} {ends[0]}"))
                 continue
             than = "as" if "as" in degree.split() else "than"  # "half as far as his sister"
+            span = range(min((*said.first_at, said.at.start)), max((*said.second_at, said.at.stop - 1)) + 1)
+            measured = {a.text_keys[i] for i in span if is_content(a.text_keys[i])} | {said.measured} \
+                if said.measured else set()
             out.setdefault(name, Comparison(name, said.degree, said.sign, first, second,
-                                            f"{one} {degree} {than} {other}", f"{other} {degree} {than} {one}"))
+                                            f"{one} {degree} {than} {other}", f"{other} {degree} {than} {one}",
+                                            frozenset(measured)))
     for comparison in opposed:
         out.setdefault(comparison.name, comparison)
     return list(out.values())
@@ -108,8 +123,8 @@ def comparison_states(words: Words, comparisons: Sequence[Comparison]) -> list[s
     said = _comparisons(words, answer=True)
     for j, c in enumerate(comparisons):
         for s in said:
-            if s.degree != c.degree:
-                continue
+            if s.degree != c.degree or (c.words and s.measured and s.measured not in c.words):
+                continue  # another scale, or a "more" of another thing ("a bigger moment" for force)
             same = len(s.first & c.first) + len(s.second & c.second)
             other = len(s.first & c.second) + len(s.second & c.first)
             if same == other:
@@ -130,8 +145,9 @@ def _comparisons(words: Words, answer: bool = False) -> list[_Said]:
         stop = max(stop, end)
         than = next((j for j in range(end, stop)
                      if lowers[j] == "than" or ("as" in lowers[i:end] and lowers[j] == "as")), None)
-        if than is None:
-            first = subject(lowers, keys, start, i) + content(keys, range(end, stop)) if answer else ()
+        if than is None:  # the words after the degree up to an "as" ("the same moment as ...")
+            after = next((j for j in range(end, stop) if lowers[j] == "as"), stop)
+            first = subject(lowers, keys, start, i) + content(keys, range(end, after)) if answer else ()
             second: tuple[int, ...] = ()
         else:
             second = content(keys, range(than + 1, stop))
@@ -142,9 +158,17 @@ def _comparisons(words: Words, answer: bool = False) -> list[_Said]:
                 shared = [j for j in range(end, than) if lowers[j] == lowers[than + 1]]
                 if shared:
                     first = content(keys, range(shared[-1] + 1, than))
+        measured = measured_noun(lowers, keys, start, i, end)[0] if degree == "more" else None
+        first, second = _things(keys, first), _things(keys, second)
         out.append(_Said(degree, sign, frozenset(keys[j] for j in first), frozenset(keys[j] for j in second),
-                         first, second, range(i, end)))
+                         first, second, range(i, end), None if measured == "more" else measured))
     return out + _opposed(words)
+
+
+def _things(keys: list[str], at: tuple[int, ...]) -> tuple[int, ...]:
+    """The words of `at` that name a thing: not its prepositions ("faster through air" and
+    "louder through the table" have no thing in common)."""
+    return tuple(j for j in at if keys[j] not in _PREPOSITIONS)
 
 
 def _opposed(words: Words) -> list[_Said]:
@@ -167,5 +191,5 @@ def _opposed(words: Words) -> list[_Said]:
             first, second = {keys[j] for j in one}, {keys[j] for j in other}
             if scale == other_scale and way == -other_way and not first & second:
                 out.append(_Said(scale, way, frozenset(first), frozenset(second), one, other, range(at, at + 1),
-                                 other_at))
+                                 opposed_at=other_at))
     return out

@@ -154,7 +154,7 @@ def measured_degrees(words: Words) -> list[Degree]:
             continue
         at: Sequence[int] = range(i, end)
         if scale == "more":
-            scale, at = _measured(lowers, keys, start, i, end)
+            scale, at = measured_noun(lowers, keys, start, i, end)
             if scale in SCALE_NOUNS:  # "the smaller the distance" is nearer
                 scale, way = degree_of(scale, compared=True)
                 sign *= way
@@ -190,7 +190,7 @@ def _plain_degrees(words: Words, ends: list[int], part_ends: list[int], sentence
     return out
 
 
-def _measured(lowers: list[str], keys: list[str], start: int, i: int, end: int) -> tuple[str, Sequence[int]]:
+def measured_noun(lowers: list[str], keys: list[str], start: int, i: int, end: int) -> tuple[str, Sequence[int]]:
     """The noun a "higher" or an "increases" (tokens i to end) measures, and the tokens that
     say it: the noun after it ("a higher pitch", "the higher the pitch", "more of the light")
     or, without one, the noun before it (`noun_before`: "the pitch gets higher", "the time

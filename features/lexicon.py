@@ -24,7 +24,8 @@ from spacy.tokens import Doc
 
 from .antonyms import ANTONYMS, DEGREES
 from .negation import CUES, PAIRED_CUES
-from .spelling import Speller, english_lemma_index
+from .spelling import Speller
+from .word_slips import then_is_than, too_misspelt
 
 MEANINGFUL = frozenset({
     "same", "different", "other", "another", "between", "both", "each", "only", "off", "on",
@@ -195,7 +196,7 @@ def reword_in_context(doc: Doc, keys: list[str]) -> None:
       opposite says the opposite ("a poor conductor" is a poor insulator), see `flips_next`;
     - "to" before an adjective said of the subject is "too" ("the magnet is to weak to pull
       it", "its to thin"), and "then" after a comparison is "than" ("sound is faster then
-      light"), as students often write them (`_too_misspelt`, `_compares`)."""
+      light", "quicker in solids then air"), as students often write them (`word_slips`)."""
     if "long" in keys:
         for i in range(1, len(keys)):
             if keys[i] == "long" and doc[i].lower_ == "longer" and doc[i - 1].lower_ in ("no", "any"):
@@ -227,43 +228,12 @@ def reword_in_context(doc: Doc, keys: list[str]) -> None:
                 keys[i + 1] = ANTONYMS[keys[i + 1]]
     if "to" in keys:
         for i in range(1, len(keys) - 1):
-            if keys[i] == "to" and _too_misspelt(doc, i):
+            if keys[i] == "to" and too_misspelt(doc, i):
                 keys[i] = "too"
     if "then" in keys:
         for i in range(1, len(keys)):
-            if keys[i] == "then" and _compares(doc[i - 1]):
+            if keys[i] == "then" and then_is_than(doc, i):
                 keys[i] = "than"
-
-
-#: Words before a "than" that compare without the ending -er.
-_COMPARING = frozenset({"more", "less", "better", "worse", "other", "rather", "fewer"})
-
-
-def _compares(token) -> bool:
-    """Is the token a comparison ("faster", "more", "other"), so that a "then" after it is
-    "than" ("sound is faster then light", "other then that")? An -er form whose lemma is
-    another word ("faster": "fast"), not "water", "after" or "never"."""
-    lower = token.lower_
-    return lower in _COMPARING or (lower.endswith("er") and token.lemma_.lower() != lower)
-
-
-#: What stands before "too" in "it is too weak", "way too heavy".
-_BEFORE_TOO = frozenset({"be", "its", "thats", "way", "much", "far", "just", "and", "or"})  # "is" by its lemma
-#: What may follow the adjective of "too weak": the clause's end, "to pull it", "for the can".
-_AFTER_TOO = frozenset({"to", "for", "and", "or", "but", "so", "because", "then", "now"})
-
-
-def _too_misspelt(doc: Doc, i: int) -> bool:
-    """Is the "to" at i a "too" ("the magnet is to weak to pull it", "its to thin")? Only
-    before a word that is an adjective and never a verb, said of the subject (the clause
-    ends after it, or "to"/"for" follows), after "is", "its", "way": "attracted to magnetic
-    metals" and "to move" keep their "to"."""
-    word = doc[i + 1].lower_
-    if not (doc[i - 1].lemma_.lower() in _BEFORE_TOO or doc[i - 1].lower_ in _BEFORE_TOO):
-        return False
-    if word not in english_lemma_index("adj") or word in english_lemma_index("verb"):
-        return False
-    return i + 2 >= len(doc) or doc[i + 2].is_punct or doc[i + 2].lower_ in _AFTER_TOO
 
 
 def flips_next(before: str, key: str) -> bool:

@@ -186,3 +186,36 @@ def test_a_longer_distance_is_further_and_a_shorter_one_nearer():
                "the muscle is nearer the elbow than the ball", "the muscle is longer than the ball"]
     assert _states("The muscle is nearer the elbow than the ball.", "ref:muscle_near_than_ball", answers) == [
         "negated", "present", "present", "absent"]
+
+
+@pytest.mark.parametrize("answer, state", [
+    ("the engine pulls with a bigger force than the trailer's weight", "present"),
+    ("the engine pulls with a smaller force than the weight of the trailer", "negated"),
+    ("the trailer is bigger than the engine", "negated"),
+    # a "more" of another thing is another comparison: the trailer's momentum, its energy
+    ("the trailer has a bigger momentum than the engine so the engine pulls harder", "absent"),
+    ("since the trailer is far from the engine its energy is large", "absent"),
+    # what follows an "as" is another thing's ("the same push as the trailer's weight")
+    ("it needs a much larger force to give the same push as the trailer's weight", "absent"),
+])
+def test_a_bigger_that_measures_another_thing_is_another_comparison(answer, state):
+    reference = "The engine's force must be much bigger than the trailer's weight."
+    assert _states(reference, "ref:engine_more_than_trailer_weight", [answer]) == [state]
+
+
+def test_a_misspelt_because_ends_the_clause_of_a_comparison():
+    # "becuase" started no clause: "the pan is hotter becuase the handle is cooler" read the
+    # handle as the pan's thing, and the comparison turned round
+    reference = "The pan is hotter than the handle."
+    answers = ["the pan is hotter becuase the handle is plastic", "the pan is hotter cos its metal",
+               "the handle is hotter becuase the pan is plastic"]
+    assert _states(reference, "ref:pan_hot_than_handle", answers) == ["present", "present", "negated"]
+
+
+def test_a_preposition_is_no_thing_of_a_comparison():
+    # "through" was a word of the reference's second thing: "louder through the table" (one
+    # sided) shared it with "than through air" alone, and read as the comparison turned round
+    reference = "Sound is quieter through air than through water."
+    answers = ["the sound is louder through the water", "sound is quieter through the pipe",
+               "the sound is louder through air"]
+    assert _states(reference, "ref:air_loud_than_water", answers) == ["present", "absent", "negated"]

@@ -113,6 +113,9 @@ def test_to_before_an_adjective_said_of_the_subject_is_too(answer, state):
     ("sound is faster then light", "negated", "present"),
     ("light is quicker then sound", "present", "absent"),
     ("sound is faster than light", "negated", "present"),
+    # a few words may stand between the comparison and its "then"
+    ("sound goes faster in the air then light", "negated", "present"),
+    ("light is quicker through air then sound", "present", "absent"),
     # "then" that says when stays "then"
     ("the flash comes first and then the sound", "absent", "absent"),
     ("the sound travels after then", "absent", "absent"),
@@ -123,6 +126,18 @@ def test_then_after_a_comparison_is_than(answer, turned, misconception):
                  misconceptions=(Misconception("sound_faster", ("sound faster than light",)),))
     row = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer]).iloc[0]
     assert (row["ref:light_fast_than_sound"], row["misconception:sound_faster"]) == (turned, misconception)
+
+
+@pytest.mark.parametrize("answer, than", [
+    ("sound goes faster in the air then light", True), ("a bigger force to the nut then the hand", True),
+    # a new clause after "then", or one ended before it: "then" says when
+    ("light is quicker for a bit then it slows down", False), ("it gets hotter and then melts", False),
+    ("the pan gets hotter, then the handle", False),
+])
+def test_then_a_few_words_after_a_comparison(answer, than):
+    q = Question(id="q", text="Explain.", reference_answers=("Light travels faster than sound.",))
+    keys = FeatureExtractor(q, model=FALLBACK).fit(["x"]).read([answer])[0].keys
+    assert ("than" in keys, "then" in keys) == (than, not than)
 
 
 def test_a_misspelt_word_reads_as_the_word_it_is_mended_to():
