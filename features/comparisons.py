@@ -140,7 +140,10 @@ def comparison_states(words: Words, comparisons: Sequence[Comparison]) -> list[s
 def _comparisons(words: Words, answer: bool = False) -> list[_Said]:
     lowers, keys = words.lowers, words.keys
     out = []
+    paired = _correlatives(words) if answer else set()
     for i, end, degree, sign in words.degrees:
+        if i in paired:
+            continue
         start, stop = clause_bounds(lowers, i)
         stop = max(stop, end)
         than = next((j for j in range(end, stop)
@@ -163,6 +166,19 @@ def _comparisons(words: Words, answer: bool = False) -> list[_Said]:
         out.append(_Said(degree, sign, frozenset(keys[j] for j in first), frozenset(keys[j] for j in second),
                          first, second, range(i, end), None if measured == "more" else measured))
     return out + _opposed(words)
+
+
+def _correlatives(words: Words) -> set[int]:
+    """Where the degrees of "the closer the muscle is, the more force it needs" are: two of
+    one sentence, each after "the", say how two quantities go together (`covariations`), and
+    compare no two things."""
+    lowers = words.lowers
+    after_the = [i for i, _, _, _ in words.degrees if i and lowers[i - 1] == "the"]
+    out = set()
+    for one, other in zip(after_the, after_the[1:]):
+        if not any(w in ".!?;" for w in lowers[one:other]):
+            out |= {one, other}
+    return out
 
 
 def _things(keys: list[str], at: tuple[int, ...]) -> tuple[int, ...]:

@@ -219,3 +219,15 @@ def test_a_preposition_is_no_thing_of_a_comparison():
     answers = ["the sound is louder through the water", "sound is quieter through the pipe",
                "the sound is louder through air"]
     assert _states(reference, "ref:air_loud_than_water", answers) == ["present", "absent", "negated"]
+
+
+@pytest.mark.parametrize("answer, state", [
+    # "the closer ..., the more ..." says how two things go together, and compares no two
+    # things: its words after "closer" named the other thing, and turned the reference round
+    ("the closer the truck is to the hill the more force it needs to pull the trailer up", "absent"),
+    ("the engine is closer to the hill than the trailer", "present"),
+    ("the trailer is closer to the hill", "negated"),
+])
+def test_the_more_the_more_is_no_comparison(answer, state):
+    reference = "The engine is closer to the hill than the trailer is."
+    assert _states(reference, "ref:engine_near_than_trailer", [answer]) == [state]
