@@ -119,6 +119,10 @@ def _add_learning(p: argparse.ArgumentParser) -> None:
     g.add_argument("--no-vote", dest="vote", action="store_false",
                    help="give each answer the mark of the model's own rule that fired, not the mark most "
                         "of the resampled rule lists give it")
+    g.add_argument("--no-built-in-rules", dest="built_in_rules", action="store_false",
+                   help="start from the question file's rules only (by default, unless the file's rules "
+                        "say anything of it, an answer that says the reference answer the other way round "
+                        "starts with the mark most such marked answers have)")
 
 
 def _add_force(p: argparse.ArgumentParser) -> None:
@@ -253,7 +257,8 @@ def _learning_params(args: argparse.Namespace) -> dict:
     return {"ratio": args.ratio, "z": args.z, "improvement_threshold": args.improvement_threshold,
             "confidence_threshold": args.confidence_threshold, "n_terms": args.n_terms,
             "default_rule": args.default_rule, "n_resamples": args.resamples,
-            "wording_support": args.wording_support, "evidence_rules": args.evidence_rules, "vote": args.vote}
+            "wording_support": args.wording_support, "evidence_rules": args.evidence_rules, "vote": args.vote,
+            "built_in_rules": args.built_in_rules}
 
 
 def _load_marked(args: argparse.Namespace, question_path: Path):

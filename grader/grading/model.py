@@ -46,7 +46,7 @@ Progress = Callable[[float, str], None]
 #: The options of `GradingModel.train` that a model's `params` record.
 TRAIN_OPTIONS = ("ratio", "z", "improvement_threshold", "confidence_threshold", "n_terms", "default_rule",
                  "n_resamples", "wording_support", "evidence_rules", "lowest_marks", "vote", "list_confidence",
-                 "learner", "min_initial_support")
+                 "learner", "min_initial_support", "built_in_rules")
 
 
 class Decisions(NamedTuple):
@@ -101,7 +101,7 @@ class GradingModel:
               keep_rules_of: GradingModel | None = None, vote: bool = True, vote_wording: bool = True,
               reader_features: bool = True,
               list_confidence: bool = True, learner: str = "confold",
-              min_initial_support: int = DEFAULT_MIN_INITIAL_SUPPORT,
+              min_initial_support: int = DEFAULT_MIN_INITIAL_SUPPORT, built_in_rules: bool = True,
               progress: Progress | None = None) -> GradingModel:
         """Fit the extractor and CON-FOLD on marked answers.
 
@@ -145,6 +145,9 @@ class GradingModel:
         `min_initial_support`: a teacher's initial rule is kept only when it marks at least this
         many marked answers as the human did (`ConFold`); else the answers' own rules decide. A
         rule for one of the question's `no_credit` marks needs one (`training.no_credit_support`).
+        `built_in_rules`: the rules every question gets unless its file says otherwise
+        (`grader.grading.built_in_rules`: an answer that says the reference the other way round),
+        refined or dropped by the marked answers like a teacher's initial rule.
         """
         return cls(*learn(question, answers, marks, ratio=ratio, z=z, improvement_threshold=improvement_threshold,
                           confidence_threshold=confidence_threshold, n_terms=n_terms, default_rule=default_rule,
@@ -152,7 +155,7 @@ class GradingModel:
                           lowest_marks=lowest_marks, keep_rules_of=keep_rules_of, vote=vote,
                           vote_wording=vote_wording, reader_features=reader_features,
                           list_confidence=list_confidence, learner=learner, min_initial_support=min_initial_support,
-                          executor=executor, progress=progress))
+                          built_in_rules=built_in_rules, executor=executor, progress=progress))
 
     @property
     def calibration(self) -> dict | None:

@@ -22,6 +22,7 @@ import pandas as pd
 from grader.confold.rule_eval import rule_features
 from grader.confold.rules import PredicateDefinition, Rule
 from grader.grading.agreement import READER_WEIGHT, WORDING_WEIGHT, ResampledAgreement
+from grader.grading.built_in_rules import BUILT_IN, turned_round_rule
 from grader.grading.evidence import feature_evidence, unordered_evidence
 from grader.grading.wording import WordingSupport
 from knowledge.rule_marks import label_rules, unmarked_rule_notes, with_marks
@@ -140,7 +141,8 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
           lowest_marks: Sequence[str] | None, keep_rules_of: Any, vote: bool, vote_wording: bool,
           reader_features: bool,
           list_confidence: bool,
-          learner: str, executor: Any, progress: Progress | None, min_initial_support: int = 1) -> Trained:
+          learner: str, executor: Any, progress: Progress | None, min_initial_support: int = 1,
+          built_in_rules: bool = True) -> Trained:
     """Fit the extractor, the rule learner and the resampled rule lists (the options are
     those of `GradingModel.train`, which documents them)."""
     from features import FeatureExtractor
@@ -152,6 +154,7 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
         _check_boosted_options(question, n_resamples, keep_rules_of, default_rule)
     answers = as_text(answers)
     marks = [str(m).strip() for m in marks]
+    listed = tuple(str(m) for m in question.marks)  # the file's own list, lowest first
     if len(answers) != len(marks):
         raise ValueError(f"{len(answers)} answers but {len(marks)} marks")
     if not answers:
@@ -207,13 +210,15 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
                                confidence_threshold=confidence_threshold, default_rule=default_rule,
                                background=list(question.background) or None,
                                initial_rules=(list(question.initial_rules)
-                                              + _kept_rules(keep_rules_of, list(X.columns))) or None,
+                                              + _kept_rules(keep_rules_of, list(X.columns))
+                                              + (_built_in(question, X, marks, listed) if built_in_rules else [])
+                                              ) or None,
                                evidence=evidence, label_order=label_order, label_evidence=label_evidence,
                                min_initial_support=min_initial_support,
                                label_min_initial_support=no_credit_support(few_shown, min_initial_support))
     rule_learner.fit(X, pd.Series(marks, name="mark"))
-    for rule in rule_learner.rules_:  # kept rules stay learned ones (not the teacher's)
-        if rule.name == KEPT_RULE:
+    for rule in rule_learner.rules_:  # kept and built-in rules are learned ones (not the teacher's)
+        if rule.name in (KEPT_RULE, BUILT_IN):
             rule.origin, rule.name = "learned", None
     if n_resamples:
         report(0.7, f"learning rules again on {n_resamples} resamples of the answers")
@@ -245,6 +250,8 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
         params["lowest_marks"] = [str(m) for m in lowest_marks]
     if default_rule:  # only when set, so that older readers of the model file see no change
         params["default_rule"] = True
+    if not built_in_rules:  # likewise
+        params["built_in_rules"] = False
     report(1.0, f"learned {len(rule_learner.rules_)} rules")
     return Trained(question, extractor, rule_learner, trained_on, params, agreement, wording)
 
@@ -322,6 +329,12 @@ def _kept_rules(previous: Any, columns: list[str]) -> list[Rule]:
             kept.append(dataclasses.replace(copy.deepcopy(rule), confidence=None, fixed_confidence=False,
                                             name=KEPT_RULE))
     return kept
+
+
+def _built_in(question: Question, X: pd.DataFrame, marks: Sequence[str], listed: Sequence[str]) -> list[Rule]:
+    """The built-in rules (`built_in_rules`) for these marked answers."""
+    rule = turned_round_rule(question, X, marks, listed)
+    return [rule] if rule is not None else []
 
 
 def validate_rules(question: Question, extractor: Any) -> None:
