@@ -129,6 +129,18 @@ def _settle(page) -> None:
     page.locator('[data-testid="stStatusWidget"]').wait_for(state="hidden")
 
 
+def _upload(where, key: str, *files: Path) -> None:
+    """Give the uploader keyed `key` these files and wait until each is shown as uploaded and the
+    run it triggers is over: on a busy machine an upload can outlast `_settle`'s first wait, and
+    a file given to the next uploader meanwhile was lost to the page."""
+    uploader = where.locator(f".st-key-{key}")
+    uploader.locator("input[type=file]").set_input_files([str(f) for f in files])
+    for f in files:
+        uploader.locator(f'[data-testid="stFileChipName"][title="{f.name}"]').first.wait_for()
+    uploader.locator('[data-testid="stFileChipIconSpinner"]').first.wait_for(state="detached")
+    _settle(where.page)
+
+
 def _history_once(store, exam_id: str, ready, timeout: float = 120) -> list:
     """The store's decisions once `ready(decisions)` holds (or the timeout is over): a save is
     done by the button's callback, and the page's message can come before another page's save
@@ -758,13 +770,10 @@ def test_a_wide_export_is_uploaded_mapped_and_opened_without_writing_yaml(server
     sidebar.get_by_text("Upload files").click()
     _settle(page)
     sidebar.get_by_text(re.compile(r"Response 1, Response 2")).first.wait_for()  # says it takes them
-    sidebar.locator(".st-key-upw_questions input[type=file]").set_input_files(
-        [str(sample / "vertical_throw" / "question.yaml"), str(sample / "open_circuit_bulb" / "question.yaml")])
-    _settle(page)
-    sidebar.locator(".st-key-upw_marked input[type=file]").set_input_files(str(sample / "vertical_throw" / "marked.csv"))
-    _settle(page)
-    sidebar.locator(".st-key-upw_export input[type=file]").set_input_files(str(export))
-    _settle(page)
+    _upload(sidebar, "upw_questions", sample / "vertical_throw" / "question.yaml",
+            sample / "open_circuit_bulb" / "question.yaml")
+    _upload(sidebar, "upw_marked", sample / "vertical_throw" / "marked.csv")
+    _upload(sidebar, "upw_export", export)
     sidebar.locator(".st-key-upw_column_0").wait_for()
     _choose(page, "upw_column_0", "Response 1")
     _choose(page, "upw_column_1", "Response 2")
