@@ -21,7 +21,11 @@ preposition that also comes between the degree and "than" ("faster in metal than
 the words after that preposition. In an answer without "than", the first thing is what the
 clause names before the degree and the words after it up to an "as" ("heat moves faster in
 metal"; not "the trailer's weight" of "a larger force to give the same push as the trailer's
-weight"). A thing's prepositions are none of its words ("louder through the table" shares
+weight"), nor after a "from" or "to" or the next word of degree. A distance is the thing's,
+not the point it is measured from: "further from the rock" is no distance of the rock from the
+reference's pivot, and "the pivot is closer to your hand" says the hand is closer to the pivot;
+after "and", "the hands are far" or "she is far" is said of the hands or of her, not of the
+clause's first thing. A thing's prepositions are none of its words ("louder through the table" shares
 nothing with "than through air"), and a bare "more" ("bigger", "large") that measures a thing
 the reference's comparison does not name ("a bigger moment", "its energy is large", where the
 reference compares a force with a weight) is another comparison. "half as
@@ -67,6 +71,10 @@ class Comparison:
     #: other ("the muscle's force must be much bigger than the ball's weight": muscle, force,
     #: ball, weight). An answer's "more" that measures another thing compares something else.
     words: frozenset[str] = frozenset()
+    #: The words between the degree and "than": the point both are measured from ("further
+    #: from the pivot than the nut": pivot). "the pivot is closer to your hand" says the hand
+    #: is closer to the pivot.
+    landmark: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -80,6 +88,10 @@ class _Said:
     at: range  # the degree's tokens
     measured: str | None = None  # what a bare "more" measures ("a bigger moment": moment)
     opposed_at: int | None = None  # the other thing's word of degree, where the two are opposed (`_opposed`)
+    #: The point measured from: in a reference, the words between the degree and "than"; in an
+    #: answer without "than", those after its "from" or "to" ("closer to your hand": hand; "a
+    #: longer distance from the pivot to her hands": pivot, hand).
+    landmark: frozenset[str] = frozenset()
 
 
 def reference_comparisons(analyses: Sequence[Analysis]) -> list[Comparison]:
@@ -109,7 +121,7 @@ def reference_comparisons(analyses: Sequence[Analysis]) -> list[Comparison]:
                 if said.measured else set()
             out.setdefault(name, Comparison(name, said.degree, said.sign, first, second,
                                             f"{one} {degree} {than} {other}", f"{other} {degree} {than} {one}",
-                                            frozenset(measured)))
+                                            frozenset(measured), said.landmark))
     for comparison in opposed:
         out.setdefault(comparison.name, comparison)
     return list(out.values())
@@ -125,8 +137,13 @@ def comparison_states(words: Words, comparisons: Sequence[Comparison]) -> list[s
         for s in said:
             if s.degree != c.degree or (c.words and s.measured and s.measured not in c.words):
                 continue  # another scale, or a "more" of another thing ("a bigger moment" for force)
-            same = len(s.first & c.first) + len(s.second & c.second)
-            other = len(s.first & c.second) + len(s.second & c.first)
+            first, things = s.first, c.first | c.second
+            if not s.second and not first & things and (first | s.landmark) & c.landmark:
+                first = (first | s.landmark) - c.landmark  # "the pivot is closer to your hand": the hand is
+            elif not s.second and s.landmark & things and not s.landmark & c.landmark:
+                continue  # "further from the rock": measured from one thing, not from the pivot
+            same = len(first & c.first) + len(s.second & c.second)
+            other = len(first & c.second) + len(s.second & c.first)
             if same == other:
                 continue
             way = s.sign * c.sign * (1 if same > other else -1)
@@ -141,18 +158,25 @@ def _comparisons(words: Words, answer: bool = False) -> list[_Said]:
     lowers, keys = words.lowers, words.keys
     out = []
     paired = _correlatives(words) if answer else set()
+    starts = [i for i, _, _, _ in words.degrees]
     for i, end, degree, sign in words.degrees:
         if i in paired:
             continue
         start, stop = clause_bounds(lowers, i)
+        start = _statement_start(lowers, keys, start, i)
         stop = max(stop, end)
         than = next((j for j in range(end, stop)
                      if lowers[j] == "than" or ("as" in lowers[i:end] and lowers[j] == "as")), None)
+        landmark: tuple[int, ...] = ()
         if than is None:  # the words after the degree up to an "as" ("the same moment as ...")
-            after = next((j for j in range(end, stop) if lowers[j] == "as"), stop)
-            first = subject(lowers, keys, start, i) + content(keys, range(end, after)) if answer else ()
+            after = _after(lowers, starts, i, end, stop)
+            first = subject(lowers, keys, start, i) + content(keys, after) if answer else ()
             second: tuple[int, ...] = ()
+            if answer and after.stop < stop and lowers[after.stop] in _LANDMARKS:
+                landmark = content(keys, range(after.stop + 1, next(
+                    (j for j in range(after.stop + 1, stop) if lowers[j] == "as" or j in starts), stop)))
         else:
+            landmark = content(keys, range(end, than))
             second = content(keys, range(than + 1, stop))
             first = subject(lowers, keys, start, i)
             if not answer and first and not _PRONOUNS.isdisjoint(lowers[start:first[0]]):
@@ -164,8 +188,45 @@ def _comparisons(words: Words, answer: bool = False) -> list[_Said]:
         measured = measured_noun(lowers, keys, start, i, end)[0] if degree == "more" else None
         first, second = _things(keys, first), _things(keys, second)
         out.append(_Said(degree, sign, frozenset(keys[j] for j in first), frozenset(keys[j] for j in second),
-                         first, second, range(i, end), None if measured == "more" else measured))
+                         first, second, range(i, end), None if measured == "more" else measured,
+                         landmark=frozenset(keys[j] for j in _things(keys, landmark))))
     return out + _opposed(words)
+
+
+#: Words after a join that start a statement about another thing: a person or "there" ("the
+#: rock is heavy and she is further away"); "it" and "they" may still be the clause's thing
+#: ("the box is big and it makes the air vibrate more").
+_NEW_SUBJECTS = frozenset({"i", "you", "he", "she", "we", "there", "his", "her", "my", "our", "your"})
+
+
+def _statement_start(lowers: list[str], keys: list[str], start: int, i: int) -> int:
+    """Where the statement holding the degree at i starts: after a join that starts a new
+    one ("the rock is heavy and | her hands are further away": the hands are far, not the
+    rock), that is, a join followed by a person or by a thing and its "is" before the degree;
+    else the clause's start ("the rock is heavy and near the pivot": the rock is near)."""
+    join = next((j for j in range(i - 1, start - 1, -1) if lowers[j] in JOINS), None)
+    if join is None or join + 1 >= i:
+        return start
+    if lowers[join + 1] in _NEW_SUBJECTS or (content(keys, range(join + 1, i)) and "be" in keys[join + 1:i]):
+        return join + 1
+    return start
+
+
+#: Words after which a one-sided comparison names the point it is measured from, not the thing
+#: compared ("further from the rock", "closer to the pivot"), or what a thing is for ("a
+#: smaller force to lift the rock").
+_LANDMARKS = frozenset({"from", "to"})
+
+
+def _after(lowers: list[str], starts: list[int], i: int, end: int, stop: int) -> range:
+    """The words after a one-sided comparison's degree that may name what it compares: up to
+    an "as" ("the same moment as ..."), a "from" or "to" or the next word of degree ("a bigger
+    distance and needs a smaller force": the force is not the distance); none after a degree
+    that is itself a preposition ("the pivot is near the rock": the rock is where it is near)."""
+    if lowers[i] in _PREPOSITIONS:
+        return range(end, end)
+    after = next((j for j in range(end, stop) if lowers[j] == "as" or lowers[j] in _LANDMARKS or j in starts), stop)
+    return range(end, after)
 
 
 def _correlatives(words: Words) -> set[int]:

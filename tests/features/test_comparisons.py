@@ -231,3 +231,26 @@ def test_a_preposition_is_no_thing_of_a_comparison():
 def test_the_more_the_more_is_no_comparison(answer, state):
     reference = "The engine is closer to the hill than the trailer is."
     assert _states(reference, "ref:engine_near_than_trailer", [answer]) == [state]
+
+
+@pytest.mark.parametrize("answer, state", [
+    # after "and", a thing and its "is" start a statement of their own: the handle is far,
+    # not the lock the clause began with
+    ("the lock is stiff and the handle is further away", "present"),
+    # ... and a person is none of the things compared
+    ("the lock is stiff and you are further away", "absent"),
+    # "further from the lock" measures from the lock, not from the hinge: no comparison of the
+    # handle's distance with the lock's
+    ("you are further from the lock so it is safer", "absent"),
+    ("the handle is further from the lock", "absent"),
+    # the words after the next degree (or a "to") are that degree's, not this one's things
+    ("it has a bigger distance and needs a smaller push to turn the lock", "absent"),
+    # said from the hinge's side: the lock is closer to the hinge than the handle is
+    ("the hinge is closer to the lock", "present"),
+    ("the hinge is nearer to your hand on the handle", "negated"),
+    ("a longer distance from the hinge to the handle means less force", "present"),
+    ("a shorter distance from the hinge to the handle means less force", "negated"),
+])
+def test_a_distance_is_of_the_thing_measured_not_the_point_measured_from(answer, state):
+    reference = "The handle is further from the hinge than the lock is."
+    assert _states(reference, "ref:handle_near_than_lock", [answer]) == [state]
