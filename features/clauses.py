@@ -35,15 +35,45 @@ def clause_start(words: list[str], i: int) -> int:
     return next((j + 1 for j in range(i - 1, -1, -1) if words[j] in ENDS), 0)
 
 
+#: Prepositions that are content words elsewhere ("the magnet is near"), but start a phrase of
+#: place before a clause's thing ("near the bar magnet its field is stronger"); not "on" or
+#: "over", which say a state ("the switch is on", "it is over").
+_PLACES = frozenset({"near", "inside", "within", "along", "through", "across", "behind", "above",
+                     "below", "under", "outside", "towards", "against", "between", "beyond", "around"})
+#: After a phrase of place, words that go on from its thing ("near the magnet its field") and
+#: words that start another ("near the rock she is far from it").
+_BACK_TO_PLACE = frozenset({"its", "their"})
+_PERSONS = frozenset({"i", "you", "he", "she", "we", "they", "it", "this", "that"})
+
+
+def _place_end(lowers: list[str], keys: list[str], j: int, end: int) -> int | None:
+    """Where the phrase of place starting at word j ends ("near the bar magnet", "close to the
+    magnet": after its thing), or None if word j starts none."""
+    if not (lowers[j] in _PLACES or (lowers[j] == "close" and j + 1 < end and lowers[j + 1] == "to")):
+        return None
+    k = next((k for k in range(j + 1, end) if is_content(keys[k]) and lowers[k] != "to"), end)
+    while k < end and is_content(keys[k]):
+        k += 1
+    return k
+
+
 def subject(lowers: list[str], keys: list[str], start: int, end: int) -> tuple[int, ...]:
     """The first thing a clause names: its first content word and the plain ones right after
     it, up to a word with an ending or a preposition ("metal" in "metal conducts heat", "steel
     ball" in "the steel ball falls", "pressure" in "the pressure on the snow"; not the verb,
-    whose words are no thing). After a word such as "same" or "one" the noun may have one
+    whose words are no thing, nor a phrase of place: "field" in "close to the magnet the field
+    is stronger", but "bar magnet" in "near the bar magnet its field is stronger"). After a word such as "same" or "one" the noun may have one
     ("like poles" is "same poles")."""
     first = next((j for j in range(start, end) if is_content(keys[j]) and keys[j] not in MORE_LESS), None)
     if first is None:
         return ()
+    place = _place_end(lowers, keys, first, end)
+    if place is not None:  # "near the bar magnet | its field ...", "close to the magnet | the field ..."
+        if place < end and lowers[place] in _BACK_TO_PLACE:
+            return subject(lowers, keys, first + 1, place)
+        if place < end and lowers[place] in _PERSONS:
+            return ()
+        return subject(lowers, keys, place, end)
     run = [first]
     for j in range(first + 1, end):
         ending = keys[j] != lowers[j] and lowers[j].endswith(("s", "ed", "ing"))

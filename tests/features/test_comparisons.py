@@ -254,3 +254,16 @@ def test_the_more_the_more_is_no_comparison(answer, state):
 def test_a_distance_is_of_the_thing_measured_not_the_point_measured_from(answer, state):
     reference = "The handle is further from the hinge than the lock is."
     assert _states(reference, "ref:handle_near_than_lock", [answer]) == [state]
+
+
+@pytest.mark.parametrize("reference, column, answers", [
+    # a phrase of place before the clause's thing names no thing: "close" and "near" were
+    # taken for the first thing, and the reference compared nothing
+    ("Close to the speaker the music is much louder than the traffic.", "ref:music_loud_than_traffic",
+     ["the music is louder than the traffic", "the traffic is louder than the music"]),
+    # ... unless the thing is the place's own ("its")
+    ("Near the heater its glow is brighter than the lamp.", "ref:heater_bright_than_lamp",
+     ["the heater is brighter than the lamp", "the lamp is brighter than the heater"]),
+])
+def test_a_phrase_of_place_before_a_comparison_is_not_its_thing(reference, column, answers):
+    assert _states(reference, column, answers) == ["present", "negated"]
