@@ -22,6 +22,7 @@ import pandas as pd
 
 from knowledge.schema import FeatureSpec, Quantity, Question, feature_name
 
+from .aliases import read_aliases, reference_aliases
 from .answer_quantities import answer_quantities
 from .compounds import CompoundSplitter
 from .concepts import ABSENT, PRESENT, FeatureMatcher, opposite_phrases, phrase_keys, \
@@ -160,6 +161,10 @@ class FeatureExtractor:
         self._compounds = CompoundSplitter.of(docs)
         self._real_words = RealWordMender.of(self.nlp_, self.question.expected_words, texts,
                                              self.speller_)
+        # Other names the reference answers give a thing in brackets ("the moment (turning
+        # effect)"), read as the thing's (`features.aliases`)
+        self._aliases: dict[str, str] = {}
+        self._aliases = reference_aliases(list(self._analyse(self.question.reference_answers)))
         # What the reference answers say of two things ("metal is a better conductor than
         # wood"), found either way round in an answer (`features.contrasts`)
         self.contrasts_ = Contrasts.of(list(self._analyse(self.question.reference_answers)))
@@ -272,12 +277,16 @@ class FeatureExtractor:
             self._compounds.split(docs)
 
     def _mended(self, analyses: list[Analysis]) -> list[Analysis]:
-        """The analyses with real-word slips read as the expected words (`real_words`)."""
+        """The analyses with real-word slips read as the expected words (`real_words`) and
+        the reference's other names of a thing as the thing (`aliases`)."""
         if self._real_words is not None:
             for a in analyses:
                 self._real_words.mend(a.keys)
                 if a.text_keys is not a.keys:
                     self._real_words.mend(a.text_keys)
+        if self._aliases:
+            for a in analyses:
+                read_aliases(a, self._aliases)
         return analyses
 
     def read(self, answers: Iterable[Any]) -> list[Analysis]:
