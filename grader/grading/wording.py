@@ -37,6 +37,10 @@ from knowledge.schema import FeatureSpec
 #: accuracy rose with it up to about 2.5 (3-way 0.733 -> 0.753 at 1, 2-way 0.826 -> 0.858 at
 #: 2.5, better on 16-19 of 23 questions); docs/beetle.md.
 FEATURE_WEIGHT = 2.5
+#: A numeric feature whose spread is below this (relative to its size) has one value on all
+#: marked answers but for rounding ("4/9" computed two ways): it tells nothing, and its scale
+#: would be written as 0.
+_SAME = 1e-6
 
 
 class FeatureColumns:
@@ -56,8 +60,9 @@ class FeatureColumns:
                 continue
             if spec.kind == "numeric":
                 values = _numbers(X[spec.name])
-                if values.std() > 0:
-                    columns.append((spec.name, None, float(values.mean()), float(values.std())))
+                centre, scale = float(values.mean()), float(values.std())
+                if scale > _SAME * max(1.0, abs(centre)):  # not the same value but for rounding
+                    columns.append((spec.name, None, centre, scale))
             else:
                 text = _texts(X[spec.name])
                 for value in spec.values or ():

@@ -233,3 +233,21 @@ def test_a_grading_model_reads_the_features_and_a_crafted_column_is_refused(mode
     (tmp_path / "old.json").write_text(json.dumps(data), encoding="utf-8")
     old = GradingModel.load(tmp_path / "old.json")
     assert old.wording.reader is None and not old.voted_by_wording
+
+
+def test_a_feature_the_same_but_for_rounding_is_left_out_and_the_model_saves_and_loads(tmp_path):
+    # 4/9 computed two ways differs in its last bit: the spread (about 1e-17) was kept as a
+    # scale, written rounded to 0, and the saved model could not be read back ("damaged
+    # model file") after `grader train` had said it was written
+    import pandas as pd
+
+    from grader.grading.wording import FeatureColumns
+    from knowledge.schema import FeatureSpec
+
+    X = pd.DataFrame({"coverage": [4 / 9, 1 - 5 / 9] * 3, "length": [3, 4, 5, 3, 4, 5]})
+    assert X.coverage.std() > 0
+    specs = [FeatureSpec("coverage", "numeric"), FeatureSpec("length", "numeric")]
+    columns = FeatureColumns.fit(X, specs)
+    assert [name for name, _, _, _ in columns.columns] == ["length"]
+    again = FeatureColumns.from_dict(json.loads(json.dumps(columns.to_dict())))
+    np.testing.assert_allclose(again.matrix(X), columns.matrix(X))
