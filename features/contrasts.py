@@ -2,7 +2,8 @@
 comparisons ("metal is a better conductor than wood", `comparisons`), their statements of
 two things ("wood is an insulator and metal is a conductor", `statements`), the
 quantities they have go together ("a longer string gives a lower pitch", `covariations`)
-and those they say stay the same ("the pitch does not change", `invariants`), each found in
+those they say stay the same ("the pitch does not change", `invariants`) and their formulas
+("moment = force x distance", `formulas`), each found in
 an answer the right way round (present) or the other way round (negated). An answer that
 swaps the two things uses only the reference's words, which alone cannot tell it apart."""
 
@@ -15,6 +16,7 @@ from .clauses import Words
 from .comparisons import Comparison, comparison_states, reference_comparisons
 from .covariations import Covariation, covariation_states, reference_covariations
 from .degrees import scale_words
+from .formulas import Formula, formula_states, reference_formulas
 from .invariants import Invariant, invariant_states, reference_invariants
 from .reading import Analysis
 from .similarity import CONTRAST_PREFIX as KEY_PREFIX
@@ -30,6 +32,7 @@ class Contrasts:
     statements: list[Statement] = field(default_factory=list)
     covariations: list[Covariation] = field(default_factory=list)
     invariants: list[Invariant] = field(default_factory=list)
+    formulas: list[Formula] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         # The keys an answer needs for each kind to be found at all: most answers lack
@@ -38,6 +41,7 @@ class Contrasts:
         self._stated = frozenset(w for s in self.statements for w in s.thing | s.other_thing)
         self._scales = [tuple(scale_words(s) for s in c.scales) for c in self.covariations]
         self._kept = frozenset(i.scale for i in self.invariants)
+        self._formulated = frozenset(f.result for f in self.formulas)
         self._names = [name for name, _, _ in self._own_columns()]
 
     @classmethod
@@ -48,7 +52,8 @@ class Contrasts:
         seen: set[str] = set()
         parts: list[list] = []
         for found in (reference_comparisons(reference), reference_statements(reference),
-                      reference_covariations(reference), reference_invariants(reference)):
+                      reference_covariations(reference), reference_invariants(reference),
+                      reference_formulas(reference)):
             parts.append([])
             for contrast in found:
                 if contrast.name not in seen:
@@ -57,7 +62,7 @@ class Contrasts:
         return cls(*parts)
 
     def __bool__(self) -> bool:
-        return bool(self.comparisons or self.statements or self.covariations or self.invariants)
+        return bool(self.comparisons or self.statements or self.covariations or self.invariants or self.formulas)
 
     def columns(self) -> list[tuple[str, str, str]]:
         """(feature name part, description, the text said the other way round), in column order."""
@@ -72,7 +77,9 @@ class Contrasts:
                 + [(c.name, f'says {c.text} (from the reference answer)', c.reversed_text)
                    for c in self.covariations]
                 + [(i.name, f'says "{i.text}" (from the reference answer)', f'"{i.changed_text}"')
-                   for i in self.invariants])
+                   for i in self.invariants]
+                + [(f.name, f'says "{f.text}" (from the reference answer)', f'"{f.turned_text}"')
+                   for f in self.formulas])
 
     def states(self, a: Analysis) -> list[str]:
         """"present", "negated" or "absent" for each column, in one answer."""
@@ -85,7 +92,8 @@ class Contrasts:
                                     (said & self._stated, self.statements, statement_states),
                                     (any(said & one and said & other for one, other in self._scales),
                                      self.covariations, covariation_states),
-                                    (said & self._kept, self.invariants, invariant_states)):
+                                    (said & self._kept, self.invariants, invariant_states),
+                                    (said & self._formulated, self.formulas, formula_states)):
             if found:
                 words = words or Words.of(a)
                 out += states(words, part)
