@@ -95,7 +95,7 @@ class NgramScorer:
         scorer.extra_weights = np.zeros((0, len(names)))
         scorer.bias = dual.sum(axis=0)
         scorer._X, scorer._Y, scorer._kernel = X, Y, kernel  # for out_of_fold and with_extra, not saved
-        return scorer
+        return scorer._as_saved()
 
     def with_extra(self, extra: np.ndarray) -> NgramScorer:
         """A scorer over the same n-grams that also reads `extra` columns (answers x columns,
@@ -107,7 +107,14 @@ class NgramScorer:
         made = NgramScorer(self.marks, self.vocabulary, self.idf, self._X.T @ dual, dual.sum(axis=0),
                            extra.T @ dual)
         made._X, made._Y, made._kernel = np.hstack([self._X, extra]), self._Y, kernel
-        return made
+        return made._as_saved()
+
+    def _as_saved(self) -> NgramScorer:
+        """The scorer with its numbers as its model file holds them (`to_dict` rounds them), so
+        that a model grades alike before it is saved and after it is loaded. In place."""
+        self.idf, self.weights, self.bias, self.extra_weights = (
+            _saved(self.idf), _saved(self.weights), _saved(self.bias), _saved(self.extra_weights))
+        return self
 
     def out_of_fold(self) -> np.ndarray:
         """(training answers x marks) each answer scored by a model fitted without its fold."""
@@ -200,11 +207,9 @@ class NgramScorer:
 
     def to_dict(self) -> dict:
         return {"marks": self.marks, "vocabulary": self.vocabulary,
-                "idf": [round(float(v), 6) for v in self.idf],
-                "weights": [[round(float(v), 6) for v in row] for row in self.weights],
-                "bias": [round(float(v), 6) for v in self.bias],
-                **({"extra_weights": [[round(float(v), 6) for v in row] for row in self.extra_weights]}
-                   if len(self.extra_weights) else {})}
+                "idf": _saved(self.idf).tolist(), "weights": _saved(self.weights).tolist(),
+                "bias": _saved(self.bias).tolist(),
+                **({"extra_weights": _saved(self.extra_weights).tolist()} if len(self.extra_weights) else {})}
 
     @classmethod
     def from_dict(cls, d: dict) -> NgramScorer:
@@ -218,6 +223,17 @@ class NgramScorer:
                         and np.isfinite(extra).all()):
             raise ValueError("the saved text model is inconsistent: sizes or values are wrong")
         return cls(marks, vocabulary, idf, weights, bias, extra)
+
+
+#: Decimals of the numbers a model file keeps (smaller files; the scores are read to 2).
+_SAVED_DECIMALS = 6
+
+
+def _saved(values: np.ndarray) -> np.ndarray:
+    """The values as a model file keeps them: each rounded as Python's round() does, which
+    JSON writes and reads back exactly."""
+    values = np.asarray(values, dtype=float)
+    return np.array([round(float(v), _SAVED_DECIMALS) for v in values.ravel()]).reshape(values.shape)
 
 
 def _one_hot(marks: Sequence[Hashable], names: list[str]) -> np.ndarray:

@@ -62,7 +62,8 @@ class FeatureColumns:
                 values = _numbers(X[spec.name])
                 centre, scale = float(values.mean()), float(values.std())
                 if scale > _SAME * max(1.0, abs(centre)):  # not the same value but for rounding
-                    columns.append((spec.name, None, centre, scale))
+                    # as the model file keeps them: a model grades alike before saving and after loading
+                    columns.append((spec.name, None, round(centre, 9), round(scale, 9)))
             else:
                 text = _texts(X[spec.name])
                 for value in spec.values or ():
