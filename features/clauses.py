@@ -62,8 +62,8 @@ def subject(lowers: list[str], keys: list[str], start: int, end: int) -> tuple[i
     it, up to a word with an ending or a preposition ("metal" in "metal conducts heat", "steel
     ball" in "the steel ball falls", "pressure" in "the pressure on the snow"; not the verb,
     whose words are no thing, nor a phrase of place: "field" in "close to the magnet the field
-    is stronger", but "bar magnet" in "near the bar magnet its field is stronger"). After a word such as "same" or "one" the noun may have one
-    ("like poles" is "same poles")."""
+    is stronger", but "bar magnet" in "near the bar magnet its field is stronger"). After a
+    word such as "same" or "one" the noun may have one ("like poles" is "same poles")."""
     first = next((j for j in range(start, end) if is_content(keys[j]) and keys[j] not in MORE_LESS), None)
     if first is None:
         return ()

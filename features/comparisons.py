@@ -158,7 +158,7 @@ def _comparisons(words: Words, answer: bool = False) -> list[_Said]:
     lowers, keys = words.lowers, words.keys
     out = []
     paired = _correlatives(words) if answer else set()
-    starts = [i for i, _, _, _ in words.degrees]
+    starts = frozenset(i for i, _, _, _ in words.degrees)
     for i, end, degree, sign in words.degrees:
         if i in paired:
             continue
@@ -218,7 +218,7 @@ def _statement_start(lowers: list[str], keys: list[str], start: int, i: int) -> 
 _LANDMARKS = frozenset({"from", "to"})
 
 
-def _after(lowers: list[str], starts: list[int], i: int, end: int, stop: int) -> range:
+def _after(lowers: list[str], starts: frozenset[int], i: int, end: int, stop: int) -> range:
     """The words after a one-sided comparison's degree that may name what it compares: up to
     an "as" ("the same moment as ..."), a "from" or "to" or the next word of degree ("a bigger
     distance and needs a smaller force": the force is not the distance); none after a degree

@@ -162,12 +162,15 @@ class FeatureExtractor:
         self._real_words = RealWordMender.of(self.nlp_, self.question.expected_words, texts,
                                              self.speller_)
         # Other names the reference answers give a thing in brackets ("the moment (turning
-        # effect)"), read as the thing's (`features.aliases`)
-        self._aliases: dict[str, str] = {}
-        self._aliases = reference_aliases(list(self._analyse(self.question.reference_answers)))
+        # effect)"), read as the thing's (`features.aliases`), in them too
+        self._aliases: dict[tuple[str, ...], str] = {}
+        reference = list(self._analyse(self.question.reference_answers))
+        self._aliases = reference_aliases(reference)
+        for a in reference:
+            read_aliases(a, self._aliases)
         # What the reference answers say of two things ("metal is a better conductor than
         # wood"), found either way round in an answer (`features.contrasts`)
-        self.contrasts_ = Contrasts.of(list(self._analyse(self.question.reference_answers)))
+        self.contrasts_ = Contrasts.of(reference)
 
     def _build(self) -> None:
         # The question's quantities and those its reference answers give

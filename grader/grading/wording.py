@@ -41,6 +41,8 @@ FEATURE_WEIGHT = 2.5
 #: marked answers but for rounding ("4/9" computed two ways): it tells nothing, and its scale
 #: would be written as 0.
 _SAME = 1e-6
+#: Decimals of a centre or scale that the model file keeps.
+_SAVED_DECIMALS = 9
 
 
 class FeatureColumns:
@@ -63,7 +65,7 @@ class FeatureColumns:
                 centre, scale = float(values.mean()), float(values.std())
                 if scale > _SAME * max(1.0, abs(centre)):  # not the same value but for rounding
                     # as the model file keeps them: a model grades alike before saving and after loading
-                    columns.append((spec.name, None, round(centre, 9), round(scale, 9)))
+                    columns.append((spec.name, None, round(centre, _SAVED_DECIMALS), round(scale, _SAVED_DECIMALS)))
             else:
                 text = _texts(X[spec.name])
                 for value in spec.values or ():
@@ -86,7 +88,8 @@ class FeatureColumns:
         return out * (self.weight / np.sqrt(max(len(self.columns), 1)))
 
     def to_dict(self) -> dict:
-        return {"weight": self.weight, "columns": [[n, v, round(c, 9), round(s, 9)] for n, v, c, s in self.columns]}
+        return {"weight": self.weight, "columns": [[n, v, round(c, _SAVED_DECIMALS), round(s, _SAVED_DECIMALS)]
+                                                 for n, v, c, s in self.columns]}
 
     @classmethod
     def from_dict(cls, data: dict) -> FeatureColumns:
