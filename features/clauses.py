@@ -5,7 +5,7 @@ it, by word order: what the reference answers' contrasts (`features.comparisons`
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from spacy.attrs import LOWER
@@ -141,6 +141,9 @@ class Words:
     lowers: list[str]  # lower-case forms
     keys: list[str]  # with negated antonyms resolved ("not the same" is "different")
     negated: list[bool]  # denied as written (`denied`)
+    #: denied once opposites took their negations ("not a closed path" is "an open path",
+    #: nothing denied; `Analysis.text_negated`)
+    left_denied: list[bool] = field(default_factory=list)
 
     @classmethod
     def of(cls, a: Analysis) -> Words:
@@ -150,7 +153,7 @@ class Words:
             # "faster then light" is read "faster than light" (`lexicon`), and a misspelt word
             # that starts a clause ("becuase", "cos") starts one
             lowers = [key if key == "than" or key in CLAUSE_BREAKS else w for w, key in zip(lowers, a.keys)]
-        return cls(lowers, a.text_keys, denied(a))
+        return cls(lowers, a.text_keys, denied(a), a.text_negated)
 
     @cached_property
     def degrees(self) -> list[tuple[int, int, str, int]]:

@@ -2,8 +2,9 @@
 comparisons ("metal is a better conductor than wood", `comparisons`), their statements of
 two things ("wood is an insulator and metal is a conductor", `statements`), the
 quantities they have go together ("a longer string gives a lower pitch", `covariations`)
-those they say stay the same ("the pitch does not change", `invariants`) and their formulas
-("moment = force x distance", `formulas`), each found in
+those they say stay the same ("the pitch does not change", `invariants`), their formulas
+("moment = force x distance", `formulas`) and what they say of one thing in words that have
+opposites ("like poles repel", `claims`), each found in
 an answer the right way round (present) or the other way round (negated). An answer that
 swaps the two things uses only the reference's words, which alone cannot tell it apart."""
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from .claims import Claim, claim_states, reference_claims
 from .clauses import Words
 from .comparisons import Comparison, comparison_states, reference_comparisons
 from .covariations import Covariation, covariation_states, reference_covariations
@@ -21,6 +23,7 @@ from .invariants import Invariant, invariant_states, reference_invariants
 from .reading import Analysis
 from .similarity import CONTRAST_PREFIX as KEY_PREFIX
 from .similarity import NEGATED_SUFFIX
+from .antonyms import ANTONYMS
 from .statements import Statement, reference_statements, statement_states
 
 
@@ -33,6 +36,7 @@ class Contrasts:
     covariations: list[Covariation] = field(default_factory=list)
     invariants: list[Invariant] = field(default_factory=list)
     formulas: list[Formula] = field(default_factory=list)
+    claims: list[Claim] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         # The keys an answer needs for each kind to be found at all: most answers lack
@@ -42,6 +46,7 @@ class Contrasts:
         self._scales = [tuple(scale_words(s) for s in c.scales) for c in self.covariations]
         self._kept = frozenset(i.scale for i in self.invariants)
         self._formulated = frozenset(f.result for f in self.formulas)
+        self._claimed = [frozenset(c.thing) | {ANTONYMS[k] for k in c.thing if k in ANTONYMS} for c in self.claims]
         self._names = [name for name, _, _ in self._own_columns()]
 
     @classmethod
@@ -53,7 +58,7 @@ class Contrasts:
         parts: list[list] = []
         for found in (reference_comparisons(reference), reference_statements(reference),
                       reference_covariations(reference), reference_invariants(reference),
-                      reference_formulas(reference)):
+                      reference_formulas(reference), reference_claims(reference)):
             parts.append([])
             for contrast in found:
                 if contrast.name not in seen:
@@ -62,7 +67,8 @@ class Contrasts:
         return cls(*parts)
 
     def __bool__(self) -> bool:
-        return bool(self.comparisons or self.statements or self.covariations or self.invariants or self.formulas)
+        return bool(self.comparisons or self.statements or self.covariations or self.invariants or self.formulas
+                    or self.claims)
 
     def columns(self) -> list[tuple[str, str, str]]:
         """(feature name part, description, the text said the other way round), in column order."""
@@ -79,7 +85,9 @@ class Contrasts:
                 + [(i.name, f'says "{i.text}" (from the reference answer)', f'"{i.changed_text}"')
                    for i in self.invariants]
                 + [(f.name, f'says "{f.text}" (from the reference answer)', f'"{f.turned_text}"')
-                   for f in self.formulas])
+                   for f in self.formulas]
+                + [(c.name, f'says "{c.text}" (from the reference answer)', f'"{c.turned_text}"')
+                   for c in self.claims])
 
     def states(self, a: Analysis) -> list[str]:
         """"present", "negated" or "absent" for each column, in one answer."""
@@ -93,7 +101,8 @@ class Contrasts:
                                     (any(said & one and said & other for one, other in self._scales),
                                      self.covariations, covariation_states),
                                     (said & self._kept, self.invariants, invariant_states),
-                                    (said & self._formulated, self.formulas, formula_states)):
+                                    (said & self._formulated, self.formulas, formula_states),
+                                    (any(said & one for one in self._claimed), self.claims, claim_states)):
             if found:
                 words = words or Words.of(a)
                 out += states(words, part)

@@ -72,7 +72,7 @@ _SIDE_BY_SIDE = JOINS | {",", ";"}
 _MOST_DIFFERENT = 2  # words of what two parallel statements say that differ
 #: Words that tell two things apart without naming either ("one terminal ..., the other
 #: terminal ...").
-_NAME_NOTHING = frozenset({"one", "other", "another", "each", "both", "either", "all", "some"})
+NAME_NOTHING = frozenset({"one", "other", "another", "each", "both", "either", "all", "some"})
 #: Verbs two statements of the pattern "X is Y" and "Z is W" share.
 _LINKS = frozenset({"be", "have"})
 
@@ -83,7 +83,7 @@ def reference_statements(analyses: Sequence[Analysis]) -> list[Statement]:
     out: dict[str, Statement] = {}
     for a in analyses:
         lowers, keys = Words.of(a).lowers, a.text_keys
-        clauses = _clauses(lowers, keys)
+        clauses = clauses_of(lowers, keys)
         for first, second in zip(clauses, clauses[1:]):
             if second.joined and not second.said and _leaves_out(lowers, keys, second):
                 for statement in _elided(first, second, lowers, keys):
@@ -100,11 +100,11 @@ def _elided(said: _Clause, denied: _Clause, lowers: list[str], keys: list[str]) 
     """The two statements of "Iron is magnetic but copper is not" (`denied` leaves out what
     it denies, and a negation ends it: `negation._elided_subject` denies its thing), or none
     where the two are no statements of two things apart."""
-    if not said.thing or not said.said or _compares(lowers, keys, said) or _formula(lowers, said):
+    if not said.thing or not said.said or compares(lowers, keys, said) or formula(lowers, said):
         return []
     thing, other_thing = _only(said.thing, denied.thing, keys)
     says = {keys[i] for i in said.said} - thing - other_thing
-    if not (thing - _NAME_NOTHING and other_thing - _NAME_NOTHING) or not 0 < len(says) <= _MOST_DIFFERENT + 1:
+    if not (thing - NAME_NOTHING and other_thing - NAME_NOTHING) or not 0 < len(says) <= _MOST_DIFFERENT + 1:
         return []
     said_text = " ".join(lowers[j] for j in range(said.thing[0], said.said[-1] + 1))
     what = " ".join(lowers[j] for j in range(said.thing[-1] + 1, said.said[-1] + 1))  # "is magnetic"
@@ -126,13 +126,13 @@ def _statement(one: _Clause, other: _Clause, lowers: list[str], keys: list[str])
     statements of two things (see the module docstring); None if not."""
     if not (one.thing and one.said and other.thing and other.said):
         return None
-    if _compares(lowers, keys, one) or _compares(lowers, keys, other):
+    if compares(lowers, keys, one) or compares(lowers, keys, other):
         return None  # "the further the effort is ...": quantities that go together
-    if _formula(lowers, one) or _formula(lowers, other):
+    if formula(lowers, one) or formula(lowers, other):
         return None  # "moment = weight x distance": how a quantity is worked out, not what a thing is
     thing, other_thing = _only(one.thing, other.thing, keys)
     says, other_says = _only(one.said, other.said, keys)
-    if not (thing - _NAME_NOTHING and other_thing - _NAME_NOTHING):
+    if not (thing - NAME_NOTHING and other_thing - NAME_NOTHING):
         return None
     if not (0 < len(says) <= _MOST_DIFFERENT and 0 < len(other_says) <= _MOST_DIFFERENT):
         return None
@@ -155,7 +155,7 @@ def statement_states(words: Words, statements: Sequence[Statement]) -> list[str]
     if not statements:
         return states
     keys, negated = words.keys, words.negated
-    clauses, turned = _answer_clauses(words)
+    clauses, turned = answer_clauses(words)
     for j, s in enumerate(statements):
         for c in clauses:
             named = {keys[i] for i in c.thing}
@@ -197,13 +197,13 @@ def _leaves_out(lowers: list[str], keys: list[str], clause: _Clause) -> bool:
     return j + 1 >= len(keys) or lowers[j + 1] in ENDS or lowers[j + 1] in _SIDE_BY_SIDE
 
 
-def _answer_clauses(words: Words) -> tuple[list[_Clause], set[_Clause]]:
+def answer_clauses(words: Words) -> tuple[list[_Clause], set[_Clause]]:
     """The clauses of an answer that name a thing and say something of it, and those of them
     that say it by leaving it out after a negation ("steel is magnetic and copper is not":
     the second says "magnetic" of copper, denied; `turned`)."""
     out: list[_Clause] = []
     turned: set[_Clause] = set()
-    for c in _clauses(words.lowers, words.keys):
+    for c in clauses_of(words.lowers, words.keys):
         if c.thing and c.said:
             out.append(c)
         elif c.thing and c.joined and out and _leaves_out(words.lowers, words.keys, c):
@@ -221,14 +221,14 @@ def _polar(key: str, denied: bool, says: frozenset[str]) -> tuple[str, bool]:
     return key, denied
 
 
-def _compares(lowers: list[str], keys: list[str], clause: _Clause) -> bool:
+def compares(lowers: list[str], keys: list[str], clause: _Clause) -> bool:
     """Does the clause name its thing with a comparison ("the further the effort is ...":
     two quantities that go together, `covariations`, not a statement of a thing)?"""
     return any(degree_at(lowers, keys, i) is not None for i in range(clause.thing[0] - 1, clause.thing[-1] + 1)
                if i >= 0)
 
 
-def _formula(lowers: list[str], clause: _Clause) -> bool:
+def formula(lowers: list[str], clause: _Clause) -> bool:
     """Does the clause write a formula ("moment = weight x distance")?"""
     return "=" in lowers[clause.thing[0]:clause.said[-1] + 1]
 
@@ -243,7 +243,7 @@ def _only(one: tuple[int, ...], other: tuple[int, ...], keys: list[str]) -> tupl
     return a - b, b - a
 
 
-def _clauses(lowers: list[str], keys: list[str]) -> list[_Clause]:
+def clauses_of(lowers: list[str], keys: list[str]) -> list[_Clause]:
     """The statements of a text: (the thing named first, the content words after it)."""
     out: list[_Clause] = []
     lent: tuple[int, ...] = ()  # things named by a piece that said nothing of them

@@ -128,7 +128,7 @@ def test_one_column_says_whether_an_answer_turns_anything_of_the_reference_round
     X = fx.transform(["paper is smoother than a mirror", "paper is magnetic", "a mirror is smoother than paper",
                       "light reflects"])
     assert list(X["ref:turned_round"]) == ["present", "present", "absent", "absent"]
-    plain = Question(id="p", text="Why?", reference_answers=("The bulb is in a closed path.",))
+    plain = Question(id="p", text="Why?", reference_answers=("The bulb lights because a current flows through it.",))
     assert "ref:turned_round" not in FeatureExtractor(plain, model=FALLBACK).fit(["x"]).transform(["x"]).columns
 
 

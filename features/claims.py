@@ -1,0 +1,130 @@
+"""What a reference answer says of one thing in words that have opposites, found in answers
+as said and as turned. "Like poles repel" is said by "same poles repel" and "unlike poles
+attract", and turned by "like poles attract", "unlike poles repel" and "like poles do not
+repel": the reference's words (or their opposites) are in all of them, and only how many of
+them are turned tells them apart. Each word turned, or a denial of what is said, turns the
+claim once; turned twice, it is said again.
+
+`ref:<thing>_is_<what>` ("ref:pole_same_is_repel") is present where an answer says the claim
+(turned an even number of times), negated where it turns it (an odd number), absent where no
+clause of it names the thing with all its words (or their opposites) and says all that the
+claim says (or its opposites).
+
+A claim is a clause of a reference answer (`statements`: the first thing it names and the
+content words after it) that names its thing in at most three words and says at most
+three, at least one of them a word with an opposite that is no degree (`antonyms`: "same",
+"attract", "open", "conductor"; degrees are read as comparisons and covariations). Read by
+word order, on the fallback pipeline and a parsed one alike. Nothing here knows a topic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .antonyms import ANTONYMS, DEGREES
+from .clauses import Words
+from .degrees import MORE_LESS, degree_at
+from .lexicon import feature_suffix
+from .opposite_words import opposite_word
+from .reading import Analysis
+
+from .statements import NAME_NOTHING, answer_clauses, clauses_of, compares, formula
+
+#: Words of what would be, were things otherwise ("if it were turned over, unlike poles
+#: would face each other").
+_SUPPOSED = frozenset({"would", "could", "might", "if", "were"})
+#: Most words a claim's thing, and what it says, may have.
+_MOST_WORDS = 3
+#: Words whose opposite turns a claim: antonyms that are not two ends of a scale.
+_OPPOSABLE = frozenset(k for k in ANTONYMS if k not in DEGREES)
+#: Those that tell two kinds of a thing apart ("like poles", "an open path"); not a word
+#: whose opposite is made with a prefix, which is part of a thing's name ("magnetic field").
+_KINDS = frozenset(k for k in _OPPOSABLE if not (ANTONYMS[k].endswith(k) or k.endswith(ANTONYMS[k])))
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What a reference answer says of one thing, in words that have opposites."""
+
+    name: str  # feature name part: pole_same_is_repel
+    thing: tuple[str, ...]  # keys
+    says: tuple[str, ...]  # keys
+    text: str  # as written: "like poles repel"
+    turned_text: str  # "like poles attract"
+
+
+def reference_claims(analyses: Sequence[Analysis]) -> list[Claim]:
+    """The claims of the reference answers (read as answers are), each once."""
+    out: dict[str, Claim] = {}
+    for a in analyses:
+        words = Words.of(a)
+        lowers, keys = words.lowers, a.text_keys
+        for c in clauses_of(lowers, keys):
+            if not c.thing or not c.said or compares(lowers, keys, c) or formula(lowers, c):
+                continue
+            span = range(c.thing[0], c.said[-1] + 1)
+            if _SUPPOSED & set(lowers[c.thing[0]:c.said[-1] + 1]):
+                continue  # "unlike poles would face each other": what would be, not what is
+            if any(a.keys[i] != keys[i] or a.negated[i] or keys[i] in DEGREES or keys[i] in MORE_LESS or keys[i] in ("most", "least")
+                   or degree_at(lowers, keys, i) for i in span):
+                continue  # a denial, or a word of degree: read as said, or by comparisons
+            thing = tuple(dict.fromkeys(keys[i] for i in c.thing))
+            says = tuple(dict.fromkeys(keys[i] for i in c.said))
+            if len(thing) > _MOST_WORDS or len(says) > _MOST_WORDS or set(thing) & set(says):
+                continue
+            if not (set(thing) & _KINDS or set(says) & _OPPOSABLE) or not set(thing) - _OPPOSABLE - NAME_NOTHING:
+                continue  # nothing to turn, or a thing named by no word of its own ("all", "the same")
+            name = feature_suffix((*sorted(thing), "is", *sorted(says)))
+            text = " ".join(lowers[j] for j in range(c.thing[0], c.said[-1] + 1))
+            out.setdefault(name, Claim(name, thing, says, text, _turned(lowers, keys, c)))
+    return list(out.values())
+
+
+def _turned(lowers: list[str], keys: list[str], clause) -> str:
+    """The claim's text with its first word that has an opposite turned ("like poles
+    attract" for "like poles repel")."""
+    at = next(i for i in (*clause.said, *clause.thing) if keys[i] in (_OPPOSABLE if i in clause.said else _KINDS))
+    words = list(lowers[clause.thing[0]:clause.said[-1] + 1])
+    k = at - clause.thing[0]
+    words[k] = opposite_word(lowers[at], keys[at])
+    if k and words[k - 1] in ("a", "an"):  # "an open path" -> "a closed path"
+        words[k - 1] = "an" if words[k][0] in "aeiou" else "a"
+    return " ".join(words)
+
+
+def claim_states(words: Words, claims: Sequence[Claim]) -> list[str]:
+    """"present", "negated" or "absent" for each claim, in one answer."""
+    states = ["absent"] * len(claims)
+    if not claims:
+        return states
+    keys, negated = words.keys, words.left_denied
+    clauses, borrowed = answer_clauses(words)
+    for j, claim in enumerate(claims):
+        for c in clauses:
+            turns = _turns(claim.thing, [(keys[i], False) for i in c.thing])
+            denied = c in borrowed  # said by leaving it out after a negation: denied
+            said = _turns(claim.says, [(keys[i], negated[i] != denied) for i in c.said])
+            if turns is None or said is None:
+                continue
+            if (turns + said) % 2 == 0:
+                states[j] = "present"
+                break
+            states[j] = "negated"
+    return states
+
+
+def _turns(wanted: tuple[str, ...], found: list[tuple[str, bool]]) -> int | None:
+    """How many times the words found turn the wanted ones (a word's opposite or a denial
+    of it, each once), or None when some wanted word is not among them either way."""
+    turns = 0
+    for key in wanted:
+        same = [denied for k, denied in found if k == key]
+        other = [denied for k, denied in found if key in _OPPOSABLE and k == ANTONYMS[key]]
+        if same:
+            turns += same[0]
+        elif other:
+            turns += 1 + other[0]
+        else:
+            return None
+    return turns
