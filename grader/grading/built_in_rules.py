@@ -7,7 +7,10 @@ round, so the learner finds no rule for them and marks them by their words, whic
 reference's own; a teacher would not give them full credit. The rule is a starting point, not
 the teacher's: it is given the mark most of the marked answers that turn the reference round
 have, only when that mark is not the best one, and it is refined or dropped by the marked
-answers like a learned rule kept from an earlier model (`ConFold(initial_rules=...)`). A
+answers like a learned rule kept from an earlier model (`ConFold(initial_rules=...)`). Where
+no marked answer turns the reference round yet, the rule gives such answers no credit with a
+low confidence of its own, as background (`_unseen_rule`): 30 marked answers often show none,
+and the rest of the class then had them marked by the reference's words, as right. A
 question file whose rules say anything of `ref:turned_round` gets none.
 """
 
@@ -40,7 +43,7 @@ def best_mark(listed: Sequence[str], marks: Sequence[str]) -> str | None:
 
 
 def turned_round_rule(question: Question, X: pd.DataFrame, marks: Sequence[str],
-                      listed: Sequence[str]) -> Rule | None:
+                      listed: Sequence[str], no_credit: Sequence[str] = ()) -> Rule | None:
     """The built-in rule for `X`'s marked answers, or None: no column for it (the reference
     compares nothing), the teacher's rules use it, no marked answer turns the reference
     round, the best mark is not known, or it is the mark such answers have most."""
@@ -51,10 +54,31 @@ def turned_round_rule(question: Question, X: pd.DataFrame, marks: Sequence[str],
     said = X[TURNED_ROUND].to_numpy() == "present"
     counts = Counter(str(m) for m, s in zip(marks, said) if s)
     best = best_mark(listed, marks)
-    if not counts or best is None:
+    if best is None:
         return None
+    if not counts:
+        return _unseen_rule(listed, no_credit, marks)
     order = list(listed) if listed else sorted(counts, key=lambda m: mark_number(m))
     head = max(counts, key=lambda m: (counts[m], -order.index(m) if m in order else 0))
     if head == best:
         return None
     return Rule(head=head, body=(Literal(TURNED_ROUND, "==", "present"),), name=BUILT_IN, origin="initial")
+
+
+#: The confidence of the rule no marked answer has shown yet: the Wilson centre of nothing
+#: seen (`confold.fold.wilson(0, 0)`), low enough that its marks go to a human.
+UNSEEN_CONFIDENCE = 0.5
+
+
+def _unseen_rule(listed: Sequence[str], no_credit: Sequence[str], marks: Sequence[str]) -> Rule | None:
+    """Where no marked answer turns the reference round yet, a teacher still gives such an
+    answer no credit: the first of the file's no-credit marks ("contradictory"), else its
+    lowest, with a low confidence fixed (its marks go to a human) and ahead of the rules
+    learned (it marks no marked answer, so the learning is the same). A mark no marked answer
+    has is passed over (the learner knows only those); None when the file lists no marks."""
+    shown = set(map(str, marks))
+    head = next((m for m in [*(m for m in listed if m in set(no_credit)), *listed[:1]] if m in shown), None)
+    if head is None:
+        return None
+    return Rule(head=head, body=(Literal(TURNED_ROUND, "==", "present"),), confidence=UNSEEN_CONFIDENCE,
+                fixed_confidence=True, name=BUILT_IN, origin="background")

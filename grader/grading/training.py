@@ -206,13 +206,14 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
         rule_learner = BoostedRules(background=list(question.background) or None, evidence=evidence,
                                     label_order=label_order)
     else:
+        built_in = _built_in(question, X, marks, listed, no_credit) if built_in_rules else []
         rule_learner = ConFold(ratio=ratio, z=z, improvement_threshold=improvement_threshold,
                                confidence_threshold=confidence_threshold, default_rule=default_rule,
-                               background=list(question.background) or None,
+                               background=(list(question.background)
+                                           + [r for r in built_in if r.origin == "background"]) or None,
                                initial_rules=(list(question.initial_rules)
                                               + _kept_rules(keep_rules_of, list(X.columns))
-                                              + (_built_in(question, X, marks, listed) if built_in_rules else [])
-                                              ) or None,
+                                              + [r for r in built_in if r.origin != "background"]) or None,
                                evidence=evidence, label_order=label_order, label_evidence=label_evidence,
                                min_initial_support=min_initial_support,
                                label_min_initial_support=no_credit_support(few_shown, min_initial_support))
@@ -331,9 +332,10 @@ def _kept_rules(previous: Any, columns: list[str]) -> list[Rule]:
     return kept
 
 
-def _built_in(question: Question, X: pd.DataFrame, marks: Sequence[str], listed: Sequence[str]) -> list[Rule]:
+def _built_in(question: Question, X: pd.DataFrame, marks: Sequence[str], listed: Sequence[str],
+              no_credit: Sequence[str]) -> list[Rule]:
     """The built-in rules (`built_in_rules`) for these marked answers."""
-    rule = turned_round_rule(question, X, marks, listed)
+    rule = turned_round_rule(question, X, marks, listed, no_credit)
     return [rule] if rule is not None else []
 
 

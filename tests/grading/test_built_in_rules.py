@@ -31,13 +31,41 @@ def test_the_rule_gives_the_mark_most_answers_turning_the_reference_round_have()
 
 @pytest.mark.parametrize("marks, listed, why", [
     (["correct", "correct", "incorrect", "incorrect", "incorrect"], MARKS, "the best mark"),
-    (["incorrect"] * 3 + ["correct"] * 2, MARKS, "no answer says it"),
     (["contradictory", "contradictory", "incorrect", "correct", "incorrect"], (), "words in no known order"),
 ])
 def test_no_rule_where_its_mark_would_be_the_best_or_unknown(marks, listed, why):
     q = Question(id="q", text="Why?", reference_answers=("Copper conducts heat better than glass.",))
-    states = ["absent"] * 5 if why == "no answer says it" else ["present", "present", "present", "absent", "absent"]
+    states = ["present", "present", "present", "absent", "absent"]
     assert turned_round_rule(q, _table(states), marks, listed) is None
+
+
+@pytest.mark.parametrize("marks, no_credit, head", [
+    (["incorrect"] * 3 + ["contradictory", "correct"], ("contradictory",), "contradictory"),
+    (["incorrect"] * 3 + ["correct"] * 2, (), "incorrect"),
+    # the no-credit mark no answer has: the learner knows only the marks it was shown
+    (["incorrect"] * 3 + ["correct"] * 2, ("contradictory",), "incorrect"),
+])
+def test_where_no_marked_answer_turns_the_reference_round_such_answers_get_no_credit_and_go_to_a_human(
+        marks, no_credit, head):
+    q = Question(id="q", text="Why?", reference_answers=("Copper conducts heat better than glass.",), marks=MARKS)
+    rule = turned_round_rule(q, _table(["absent"] * 5), marks, MARKS, no_credit)
+    assert (rule.head, rule.origin, rule.confidence, rule.fixed_confidence) == (head, "background", 0.5, True)
+    assert turned_round_rule(q, _table(["absent"] * 5), marks, (), no_credit) is None  # marks in no known order
+
+
+def test_a_model_no_marked_answer_showed_turning_the_reference_round_marks_it_unsure():
+    q = Question(id="spoons", text="A copper spoon and a glass rod stand in hot tea. Which handle gets hot first? Why?",
+                 reference_answers=("Copper conducts heat better than glass.",), marks=MARKS,
+                 no_credit=("contradictory",))
+    answers = RIGHT + VAGUE + ["copper conducts heat worse than glass, it is an insulator"]
+    marks = ["correct"] * len(RIGHT) + ["incorrect"] * len(VAGUE) + ["contradictory"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = GradingModel.train(q, answers, marks, n_resamples=0)
+    graded = model.grade(["glass conducts heat better than copper"])
+    assert list(graded["mark"]) == ["contradictory"]
+    assert graded["confidence"][0] <= 0.5
+    assert "the other way round" in graded["rule"][0]
 
 
 def test_no_rule_where_the_teachers_rules_say_anything_of_it():
