@@ -23,6 +23,9 @@ Domain knowledge (the same `grader.confold.rules` objects the `knowledge/` packa
   its place for the labels it names, e.g. a mark for a wrong idea, which few examples share;
   a rule given as "learned", kept from an earlier model, needs one), or is right less often
   than ``min_initial_precision``: a rule few answers show is left to the answers' own rules.
+  A rule for a label with a support of its own that no example meets is kept as written, with
+  the fixed confidence of nothing seen (0.5): such a label is a wrong idea, which few answers
+  share, and nothing has shown the teacher's rule wrong; its marks go to a human.
   A rule with the name and label of one kept before it is another way of it (an alternative
   of its ``any:``) and needs no positives of its own.
   An initial rule for a label no training example has is kept as written (as a background

@@ -340,12 +340,22 @@ class ProgramLearner:
         pos, _ = self._split(remaining, head)
         return int(any_rule_mask(ways, self.table, pos).sum()) >= max(support, 1)
 
+    def unseen_wrong_idea(self, rule: Rule) -> bool:
+        """Is `rule` a teacher's rule for a label with a support of its own (a mark for a wrong
+        idea, which few answers share) that no example meets? Such a rule is kept as written,
+        unsure (`refine_initial`): nothing has shown it wrong, and 30 marked answers often show
+        a teacher's wrong idea not once."""
+        return (_class_index(self.classes, rule.head) in (self.support_by_class or {})
+                and not rule_mask(rule, self.table, np.arange(len(self.labels))).any())
+
     def refine_initial(self, rule: Rule, remaining: np.ndarray, other_way: bool = False
                        ) -> tuple[Rule | None, np.ndarray]:
         """Evaluate a teacher's initial rule on the examples left; learn exceptions for the
         negatives it covers (FOLD-RM does this for a learned rule once its body is complete),
         prune them like learned ones, and drop it (None) when it covers fewer positives than
-        `min_initial_support` or is right less often than `min_initial_precision`.
+        `min_initial_support` or is right less often than `min_initial_precision`; a rule for a
+        wrong idea no example meets is kept as written at the confidence of nothing seen, 0.5
+        (`unseen_wrong_idea`).
         `other_way`: the rule is another way of a teacher's rule kept before it (an alternative
         of its `any:`), whose answers may all be that way's: it needs no support of its own and
         is dropped only when wrong too often on the examples it reaches (kept as written, with
@@ -360,6 +370,9 @@ class ProgramLearner:
         pos, neg = self._split(remaining, rule.head)
         cov_pos = rule_mask(rule, self.table, pos)
         if not cov_pos.any():
+            if teachers and not other_way and self.unseen_wrong_idea(rule):
+                rule.confidence, rule.fixed_confidence = wilson(0, 0, self.z), True
+                return rule, remaining
             if not other_way or rule_mask(rule, self.table, neg).any():
                 return None, remaining
             if rule.confidence is None:  # reaches nothing: as right as on the examples it covers

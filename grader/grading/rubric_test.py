@@ -91,6 +91,10 @@ def test_rubric(model, answer_ids: Sequence[str], answers: Sequence[str], human_
                  for k in np.flatnonzero(mine & ~right)]
         if str(rule.head) not in trained_marks:
             note = UNMARKED
+        elif rule.origin == "initial" and rule.fixed_confidence and not applies.any():
+            note = UNSEEN
+        elif rule.origin == "learned" and rule.fixed_confidence and not applies.any():
+            note = UNSEEN_BUILT_IN
         elif rule.origin == "initial":
             note = _initial_note(rule, written.get((str(rule.head), tuple(rule.body))), table, human, answer_ids,
                                  words)
@@ -109,6 +113,12 @@ test_rubric.__test__ = False  # not a pytest test, whatever its name
 
 
 UNMARKED = "no answer it was trained on has this mark yet; kept as written"
+#: A teacher's rule for a wrong idea no marked answer shows yet (`ConFold`): kept, unsure.
+UNSEEN = ("kept as written, unsure: no marked answer meets its conditions yet, so its marks have "
+          "confidence 0.5 and go to a human")
+#: The built-in rule before any marked answer says the reference the other way round.
+UNSEEN_BUILT_IN = ("built in: an answer that says the reference answer the other way round gets no credit; "
+                   "no marked answer does yet, so its marks have confidence 0.5 and go to a human")
 
 
 def _dropped_rules(model, X, human: np.ndarray, n_used: int, words) -> list[RuleReport]:

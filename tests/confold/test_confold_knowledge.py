@@ -165,6 +165,24 @@ def test_a_label_may_ask_its_own_support_of_a_teachers_rule():
             ConFold(label_min_initial_support=bad).fit(X, y)
 
 
+def test_a_teachers_rule_for_a_wrong_idea_no_answer_shows_is_kept_unsure():
+    # "wrong if c == odd" meets no marked answer: nothing shows it wrong, and a wrong idea is
+    # rare, so it is kept as written at the confidence of nothing seen; "ok if c == rare", a
+    # rule for a label without a support of its own, is not
+    X = pd.DataFrame({"c": ["wrongish"] + ["x", "y"] * 8})
+    y = ["wrong"] + ["ok", "no"] * 8
+    odd = Rule("wrong", (L("c", "==", "odd"),), origin="initial", name="odd is wrong")
+    rare = Rule("ok", (L("c", "==", "rare"),), origin="initial", name="rare is fine")
+    model = ConFold(initial_rules=[odd, rare], min_initial_support=3, label_min_initial_support={"wrong": 1}).fit(X, y)
+    kept = [r for r in model.rules_ if r.origin == "initial"]
+    assert [(r.name, r.confidence, r.fixed_confidence) for r in kept] == [("odd is wrong", 0.5, True)]
+    labels, confidence, _ = model.predict_rules(pd.DataFrame({"c": ["odd"]}))
+    assert (list(labels), list(confidence)) == (["wrong"], [0.5])
+    # without a support of its own for the label, as before: dropped
+    assert not [r for r in ConFold(initial_rules=[odd], min_initial_support=3).fit(X, y).rules_
+                if r.origin == "initial"]
+
+
 def test_another_way_of_a_kept_teachers_rule_is_kept_with_it():
     # a rule with `any:` is one rule per alternative, under one name: the second alternative
     # was dropped ("covers too few answers") whenever the first had marked its answers, so a

@@ -281,3 +281,21 @@ def test_a_teachers_exception_the_answers_contradict_is_said_dropped_with_the_an
     note, _ = _gap_notes(tmp_path, capsys, "1", flat)
     assert note == ('kept, its exception "not when blames the battery" dropped (3 of the 3 answers it keeps the '
                     'rule off are marked 1: a12, a13, a14)')
+
+
+def test_a_rule_for_a_wrong_idea_no_marked_answer_shows_is_said_to_be_kept_unsure(tmp_path, capsys):
+    # nobody here blames the battery: the teacher's rule for it is kept, its marks unsure
+    text = QUESTION_YAML.replace('marks: ["0", "1"]', "marks: [incorrect, contradictory, correct]\n"
+                                 "no_credit: [contradictory]")
+    question = tmp_path / "q.yaml"
+    question.write_text(text + "initial_rules:\n"
+                        "  - name: blames_the_battery\n    mark: contradictory\n"
+                        "    if: [\"misconception:battery_flat == present\"]\n", encoding="utf-8")
+    rows = [("there is a gap", "correct"), ("a gap in the circuit", "correct"), ("the circuit has a gap", "correct"),
+            ("i do not know", "incorrect"), ("the bulb is old", "incorrect"), ("the wires are thin", "incorrect"),
+            ("the current goes backwards", "contradictory")]
+    answers, marks = zip(*rows)
+    marked = write_marked_csv(tmp_path / "marked.csv", list(answers), list(marks))
+    assert main(["test-rubric", "--question", str(question), "--answers", str(marked), "--json"]) == 0
+    notes = {r["name"]: r["note"] for r in json.loads(capsys.readouterr().out)["rules"] if r["origin"] == "initial"}
+    assert notes["blames_the_battery"].startswith("kept as written, unsure: no marked answer meets its conditions yet")
