@@ -46,7 +46,8 @@ class Contrasts:
         self._scales = [tuple(scale_words(s) for s in c.scales) for c in self.covariations]
         self._kept = frozenset(i.scale for i in self.invariants)
         self._formulated = frozenset(f.result for f in self.formulas)
-        self._claimed = [frozenset(c.thing) | {ANTONYMS[k] for k in c.thing if k in ANTONYMS} for c in self.claims]
+        self._claimed = [tuple(frozenset(words) | {ANTONYMS[k] for k in words if k in ANTONYMS}
+                               for words in (c.thing, c.says)) for c in self.claims]
         self._names = [name for name, _, _ in self._own_columns()]
 
     @classmethod
@@ -102,7 +103,8 @@ class Contrasts:
                                      self.covariations, covariation_states),
                                     (said & self._kept, self.invariants, invariant_states),
                                     (said & self._formulated, self.formulas, formula_states),
-                                    (any(said & one for one in self._claimed), self.claims, claim_states)):
+                                    (any(said & thing and said & says for thing, says in self._claimed),
+                                     self.claims, claim_states)):
             if found:
                 words = words or Words.of(a)
                 out += states(words, part)
