@@ -28,12 +28,13 @@ from .degrees import MORE_LESS, degree_at
 from .lexicon import feature_suffix
 from .opposite_words import opposite_word
 from .reading import Analysis
-
 from .statements import NAME_NOTHING, answer_clauses, clauses_of, compares, formula
 
 #: Words of what would be, were things otherwise ("if it were turned over, unlike poles
 #: would face each other").
 _SUPPOSED = frozenset({"would", "could", "might", "if", "were"})
+#: Words of degree, read by comparisons and covariations, not as claims.
+_DEGREE_KEYS = DEGREES | MORE_LESS | {"most", "least"}
 #: Most words a claim's thing, and what it says, may have.
 _MOST_WORDS = 3
 #: Words whose opposite turns a claim: antonyms that are not two ends of a scale.
@@ -66,8 +67,8 @@ def reference_claims(analyses: Sequence[Analysis]) -> list[Claim]:
             span = range(c.thing[0], c.said[-1] + 1)
             if _SUPPOSED & set(lowers[c.thing[0]:c.said[-1] + 1]):
                 continue  # "unlike poles would face each other": what would be, not what is
-            if any(a.keys[i] != keys[i] or a.negated[i] or keys[i] in DEGREES or keys[i] in MORE_LESS or keys[i] in ("most", "least")
-                   or degree_at(lowers, keys, i) for i in span):
+            if any(a.keys[i] != keys[i] or a.negated[i] or keys[i] in _DEGREE_KEYS or degree_at(lowers, keys, i)
+                   for i in span):
                 continue  # a denial, or a word of degree: read as said, or by comparisons
             thing = tuple(dict.fromkeys(keys[i] for i in c.thing))
             says = tuple(dict.fromkeys(keys[i] for i in c.said))
