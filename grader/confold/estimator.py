@@ -25,7 +25,9 @@ Domain knowledge (the same `grader.confold.rules` objects the `knowledge/` packa
   than ``min_initial_precision``: a rule few answers show is left to the answers' own rules.
   A rule for a label with a support of its own that no example meets is kept as written, with
   the fixed confidence of nothing seen (0.5): such a label is a wrong idea, which few answers
-  share, and nothing has shown the teacher's rule wrong; its marks go to a human.
+  share, and nothing has shown the teacher's rule wrong; its marks go to a human. So is an
+  initial rule whose name ``keep_unseen`` lists (a grading model's built-in rules, which the
+  resamples may draw no example of).
   A rule with the name and label of one kept before it is another way of it (an alternative
   of its ``any:``) and needs no positives of its own.
   An initial rule for a label no training example has is kept as written (as a background
@@ -98,7 +100,7 @@ class ConFold:
                  min_initial_precision: float = 0.5, default_rule: bool = False,
                  evidence: Mapping[str, Any] | None = None, label_order: Sequence | None = None,
                  min_initial_support: int = 1, label_evidence: Mapping[Any, Mapping[str, Any]] | None = None,
-                 label_min_initial_support: Mapping[Any, int] | None = None):
+                 label_min_initial_support: Mapping[Any, int] | None = None, keep_unseen: Sequence[str] = ()):
         self.ratio = ratio
         self.z = z
         self.improvement_threshold = improvement_threshold
@@ -113,6 +115,7 @@ class ConFold:
         self.min_initial_support = min_initial_support
         self.label_evidence = label_evidence
         self.label_min_initial_support = label_min_initial_support
+        self.keep_unseen = keep_unseen
 
     def get_params(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in ("ratio", "z", "improvement_threshold",
@@ -120,7 +123,7 @@ class ConFold:
                                               "fold_rm_update", "min_initial_precision",
                                               "default_rule", "evidence", "label_order",
                                               "min_initial_support", "label_evidence",
-                                              "label_min_initial_support")}
+                                              "label_min_initial_support", "keep_unseen")}
 
     def set_params(self, **params: Any) -> "ConFold":
         unknown = sorted(set(params) - set(self.get_params()))
@@ -191,7 +194,8 @@ class ConFold:
         program = ProgramLearner(FoldLearner(table, search, self.ratio, allowed), codes, classes,
                                  self.improvement_threshold, self.z, self.fold_rm_update,
                                  self.min_initial_precision, needs_evidence, self.min_initial_support,
-                                 by_class, _class_values(self.label_min_initial_support, classes))
+                                 by_class, _class_values(self.label_min_initial_support, classes),
+                                 frozenset(self.keep_unseen or ()))
         remaining = np.arange(n_rows)
         rules: list[Rule] = []
         for rule in label_rules:

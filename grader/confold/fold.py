@@ -263,6 +263,8 @@ class ProgramLearner:
     evidence_by_class: dict[int, np.ndarray] | None = None
     #: per class index: `min_initial_support` for the labels with one of their own
     support_by_class: dict[int, int] | None = None
+    #: names of initial rules kept as written, unsure, where no example meets them (`kept_unseen`)
+    keep_unseen: frozenset[str] = frozenset()
 
     @property
     def table(self) -> EncodedTable:
@@ -340,12 +342,13 @@ class ProgramLearner:
         pos, _ = self._split(remaining, head)
         return int(any_rule_mask(ways, self.table, pos).sum()) >= max(support, 1)
 
-    def unseen_wrong_idea(self, rule: Rule) -> bool:
-        """Is `rule` a teacher's rule for a label with a support of its own (a mark for a wrong
-        idea, which few answers share) that no example meets? Such a rule is kept as written,
-        unsure (`refine_initial`): nothing has shown it wrong, and 30 marked answers often show
-        a teacher's wrong idea not once."""
-        return (_class_index(self.classes, rule.head) in (self.support_by_class or {})
+    def kept_unseen(self, rule: Rule) -> bool:
+        """Is `rule` an initial rule no example meets, for a label with a support of its own (a
+        mark for a wrong idea, which few answers share) or named in `keep_unseen`? Such a rule
+        is kept as written, unsure (`refine_initial`): nothing has shown it wrong, and 30 marked
+        answers often show a teacher's wrong idea not once."""
+        return ((_class_index(self.classes, rule.head) in (self.support_by_class or {})
+                 or rule.name in self.keep_unseen)
                 and not rule_mask(rule, self.table, np.arange(len(self.labels))).any())
 
     def refine_initial(self, rule: Rule, remaining: np.ndarray, other_way: bool = False
@@ -355,7 +358,7 @@ class ProgramLearner:
         prune them like learned ones, and drop it (None) when it covers fewer positives than
         `min_initial_support` or is right less often than `min_initial_precision`; a rule for a
         wrong idea no example meets is kept as written at the confidence of nothing seen, 0.5
-        (`unseen_wrong_idea`).
+        (`kept_unseen`).
         `other_way`: the rule is another way of a teacher's rule kept before it (an alternative
         of its `any:`), whose answers may all be that way's: it needs no support of its own and
         is dropped only when wrong too often on the examples it reaches (kept as written, with
@@ -370,7 +373,7 @@ class ProgramLearner:
         pos, neg = self._split(remaining, rule.head)
         cov_pos = rule_mask(rule, self.table, pos)
         if not cov_pos.any():
-            if teachers and not other_way and self.unseen_wrong_idea(rule):
+            if teachers and not other_way and self.kept_unseen(rule):
                 rule.confidence, rule.fixed_confidence = wilson(0, 0, self.z), True
                 return rule, remaining
             if not other_way or rule_mask(rule, self.table, neg).any():

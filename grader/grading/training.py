@@ -216,7 +216,8 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
                                               + [r for r in built_in if r.origin != "background"]) or None,
                                evidence=evidence, label_order=label_order, label_evidence=label_evidence,
                                min_initial_support=min_initial_support,
-                               label_min_initial_support=no_credit_support(few_shown, min_initial_support))
+                               label_min_initial_support=no_credit_support(few_shown, min_initial_support),
+                               keep_unseen=(BUILT_IN,))
     rule_learner.fit(X, pd.Series(marks, name="mark"))
     for rule in rule_learner.rules_:  # kept and built-in rules are learned ones (not the teacher's)
         if rule.name in (KEPT_RULE, BUILT_IN):

@@ -183,6 +183,19 @@ def test_a_teachers_rule_for_a_wrong_idea_no_answer_shows_is_kept_unsure():
                 if r.origin == "initial"]
 
 
+def test_an_initial_rule_named_to_keep_unseen_is_kept_unsure_where_no_example_meets_it():
+    # a grading model's built-in rule, in a resample that drew none of the answers it is for
+    X = pd.DataFrame({"c": ["x", "y"] * 8})
+    y = ["ok", "no"] * 8
+    built_in = Rule("no", (L("c", "==", "turned"),), origin="initial", name="built in")
+    kept = ConFold(initial_rules=[built_in], min_initial_support=3, keep_unseen=("built in",)).fit(X, y)
+    assert [(r.name, r.confidence, r.fixed_confidence) for r in kept.rules_ if r.origin == "initial"] == [
+        ("built in", 0.5, True)]
+    assert "keep_unseen" in kept.get_params()  # the resamples learn with it too
+    dropped = ConFold(initial_rules=[built_in], min_initial_support=3).fit(X, y)
+    assert not [r for r in dropped.rules_ if r.origin == "initial"]
+
+
 def test_another_way_of_a_kept_teachers_rule_is_kept_with_it():
     # a rule with `any:` is one rule per alternative, under one name: the second alternative
     # was dropped ("covers too few answers") whenever the first had marked its answers, so a
