@@ -65,7 +65,8 @@ def reference_claims(analyses: Sequence[Analysis]) -> list[Claim]:
             if not c.thing or not c.said or compares(lowers, keys, c) or formula(lowers, c):
                 continue
             span = range(c.thing[0], c.said[-1] + 1)
-            if _SUPPOSED & set(lowers[c.thing[0]:c.said[-1] + 1]):
+            written = lowers[span.start:span.stop]
+            if _SUPPOSED.intersection(written):
                 continue  # "unlike poles would face each other": what would be, not what is
             if any(a.keys[i] != keys[i] or a.negated[i] or keys[i] in _DEGREE_KEYS or degree_at(lowers, keys, i)
                    for i in span):
@@ -77,8 +78,7 @@ def reference_claims(analyses: Sequence[Analysis]) -> list[Claim]:
             if not (set(thing) & _KINDS or set(says) & _OPPOSABLE) or not set(thing) - _OPPOSABLE - NAME_NOTHING:
                 continue  # nothing to turn, or a thing named by no word of its own ("all", "the same")
             name = feature_suffix((*sorted(thing), "is", *sorted(says)))
-            text = " ".join(lowers[j] for j in range(c.thing[0], c.said[-1] + 1))
-            out.setdefault(name, Claim(name, thing, says, text, _turned(lowers, keys, c)))
+            out.setdefault(name, Claim(name, thing, says, " ".join(written), _turned(lowers, keys, c)))
     return list(out.values())
 
 

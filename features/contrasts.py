@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from .antonyms import ANTONYMS
 from .claims import Claim, claim_states, reference_claims
 from .clauses import Words
 from .comparisons import Comparison, comparison_states, reference_comparisons
@@ -23,7 +24,6 @@ from .invariants import Invariant, invariant_states, reference_invariants
 from .reading import Analysis
 from .similarity import CONTRAST_PREFIX as KEY_PREFIX
 from .similarity import NEGATED_SUFFIX
-from .antonyms import ANTONYMS
 from .statements import Statement, reference_statements, statement_states
 
 

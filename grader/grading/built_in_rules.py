@@ -21,6 +21,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from grader.confold.fold import wilson
 from grader.confold.rule_eval import rule_features
 from grader.confold.rules import Literal, Rule
 from knowledge.rule_marks import label_rules
@@ -45,8 +46,9 @@ def best_mark(listed: Sequence[str], marks: Sequence[str]) -> str | None:
 def turned_round_rule(question: Question, X: pd.DataFrame, marks: Sequence[str],
                       listed: Sequence[str], no_credit: Sequence[str] = ()) -> Rule | None:
     """The built-in rule for `X`'s marked answers, or None: no column for it (the reference
-    compares nothing), the teacher's rules use it, no marked answer turns the reference
-    round, the best mark is not known, or it is the mark such answers have most."""
+    compares nothing), the teacher's rules use it, the best mark is not known, or it is the
+    mark the marked answers that turn the reference round have most. Where none does, the
+    rule of `_unseen_rule`."""
     if TURNED_ROUND not in X.columns:
         return None
     if any(TURNED_ROUND in rule_features([rule]) for rule in label_rules(question)):
@@ -66,8 +68,8 @@ def turned_round_rule(question: Question, X: pd.DataFrame, marks: Sequence[str],
 
 
 #: The confidence of the rule no marked answer has shown yet: the Wilson centre of nothing
-#: seen (`confold.fold.wilson(0, 0)`), low enough that its marks go to a human.
-UNSEEN_CONFIDENCE = 0.5
+#: seen (0.5, whatever z), low enough that its marks go to a human.
+UNSEEN_CONFIDENCE = wilson(0, 0)
 
 
 def _unseen_rule(listed: Sequence[str], no_credit: Sequence[str], marks: Sequence[str]) -> Rule | None:
