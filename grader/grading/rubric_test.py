@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from grader.confold.rule_eval import any_rule_mask, rule_mask
+from grader.grading.built_in_rules import UNSEEN_CONFIDENCE
 
 
 @dataclass
@@ -91,10 +92,8 @@ def test_rubric(model, answer_ids: Sequence[str], answers: Sequence[str], human_
                  for k in np.flatnonzero(mine & ~right)]
         if str(rule.head) not in trained_marks:
             note = UNMARKED
-        elif rule.origin == "initial" and rule.fixed_confidence and not applies.any():
-            note = UNSEEN
-        elif rule.origin == "learned" and rule.fixed_confidence and not applies.any():
-            note = UNSEEN_BUILT_IN
+        elif _kept_unseen(rule, applies):
+            note = UNSEEN if rule.origin == "initial" else UNSEEN_BUILT_IN
         elif rule.origin == "initial":
             note = _initial_note(rule, written.get((str(rule.head), tuple(rule.body))), table, human, answer_ids,
                                  words)
@@ -113,12 +112,24 @@ test_rubric.__test__ = False  # not a pytest test, whatever its name
 
 
 UNMARKED = "no answer it was trained on has this mark yet; kept as written"
+
+
+def _kept_unseen(rule, applies: np.ndarray) -> bool:
+    """Was `rule` kept, unsure, because no marked answer met it (`ConFold(keep_unseen=...)`, a
+    no-credit mark's rule, the built-in rule before any marked answer turns the reference
+    round)? Its confidence is then fixed at that of nothing seen; a teacher's own `0.9::` is
+    fixed too, and is no such rule."""
+    return bool(rule.fixed_confidence and rule.confidence == UNSEEN_CONFIDENCE and not applies.any()
+                and rule.origin in ("initial", "learned"))
+
+
 #: A teacher's rule for a wrong idea no marked answer shows yet (`ConFold`): kept, unsure.
 UNSEEN = ("kept as written, unsure: no marked answer meets its conditions yet, so its marks have "
-          "confidence 0.5 and go to a human")
+          f"confidence {UNSEEN_CONFIDENCE:.1f} and go to a human")
 #: The built-in rule before any marked answer says the reference the other way round.
 UNSEEN_BUILT_IN = ("built in: an answer that says the reference answer the other way round gets no credit; "
-                   "no marked answer does yet, so its marks have confidence 0.5 and go to a human")
+                   f"no marked answer does yet, so its marks have confidence {UNSEEN_CONFIDENCE:.1f} and go "
+                   "to a human")
 
 
 def _dropped_rules(model, X, human: np.ndarray, n_used: int, words) -> list[RuleReport]:

@@ -299,3 +299,22 @@ def test_a_rule_for_a_wrong_idea_no_marked_answer_shows_is_said_to_be_kept_unsur
     assert main(["test-rubric", "--question", str(question), "--answers", str(marked), "--json"]) == 0
     notes = {r["name"]: r["note"] for r in json.loads(capsys.readouterr().out)["rules"] if r["origin"] == "initial"}
     assert notes["blames_the_battery"].startswith("kept as written, unsure: no marked answer meets its conditions yet")
+
+
+def test_a_teachers_rule_with_its_own_confidence_that_meets_no_answer_here_is_not_said_unsure(tmp_path):
+    # "0.9::" fixes the rule's confidence; read on answers none of which it meets, it is still
+    # the teacher's rule kept as written, not one kept unsure at 0.5
+    question = tmp_path / "q.yaml"
+    question.write_text(QUESTION_YAML + "initial_rules:\n  - \"0.9::mark(X,'1') :- concept(X,gap,present).\"\n",
+                        encoding="utf-8")
+    from knowledge import load_question
+
+    answers = ["there is a gap", "a gap in the circuit", "the circuit has a gap", "because of the gap",
+               "i do not know", "the bulb is old", "the wires are thin"]
+    marks = ["1"] * 4 + ["0"] * 3
+    model = GradingModel.train(load_question(question), answers, marks, n_resamples=0)
+    gap = next(r for r in model.learner.rules_ if r.origin == "initial")
+    assert (gap.confidence, gap.fixed_confidence) == (0.9, True)
+    report = rubric_report(model, ["b1", "b2"], ["the wires are thin", "no idea"], ["0", "0"])
+    (note,) = [r.note for r in report.rules if r.origin == "initial"]
+    assert "unsure" not in note and "0.5" not in note
