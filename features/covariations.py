@@ -59,6 +59,7 @@ class Degree:
     text: str
     keys: tuple[str, ...]
     part: int = 0  # the part of the text between commas and sentence ends
+    two_things: bool = False  # an answer's comparison of two things (`_compares_two_things`)
 
 
 def reference_covariations(analyses: Sequence[Analysis]) -> list[Covariation]:
@@ -101,16 +102,22 @@ def covariation_states(words: Words, covariations: Sequence[Covariation]) -> lis
     states = ["absent"] * len(covariations)
     if not covariations:
         return states
-    degrees = measured_degrees(words)
+    degrees = measured_degrees(words, answer=True)
     by_sentence, by_part = _signs_by(degrees, "sentence"), None
+    # A comparison of two things says a pair the right way round, never the other way: the
+    # other degree may be the second thing's ("the snare vibrates faster than the bass drum,
+    # so the bass drum has a lower pitch"; `measured_degrees`)
+    compared = {(d.sentence, d.scale) for d in degrees if d.two_things}
+    compared_parts = {(d.part, d.scale) for d in degrees if d.two_things}
     for j, c in enumerate(covariations):
         for sentence, signs in by_sentence.items():
-            state = _state(signs, c)
+            state = _state(signs, c, {s for s in c.scales if (sentence, s) in compared})
             if state is None and c.scales[0] in signs and c.scales[1] in signs:  # said both ways
                 if by_part is None:  # read only where a sentence says a scale both ways
                     by_part = _signs_by(degrees, "part")
                 parts = dict.fromkeys(d.part for d in degrees if d.sentence == sentence)
-                state = next((s for s in (_state(by_part[p], c) for p in parts) if s is not None), None)
+                state = next((s for s in (_state(by_part[p], c, {s for s in c.scales if (p, s) in compared_parts})
+                                          for p in parts) if s is not None), None)
             if state == "present":
                 states[j] = state
                 break
@@ -119,12 +126,16 @@ def covariation_states(words: Words, covariations: Sequence[Covariation]) -> lis
     return states
 
 
-def _state(signs: dict[str, set[int]], c: Covariation) -> str | None:
-    """"present" or "negated" where `signs` say each scale of `c` one way, else None."""
+def _state(signs: dict[str, set[int]], c: Covariation, compared: set[str]) -> str | None:
+    """"present" or "negated" where `signs` say each scale of `c` one way, else None; None
+    too for the other way round where a scale is said by a comparison of two things
+    (`compared`)."""
     one, other = signs.get(c.scales[0]), signs.get(c.scales[1])
     if not one or not other or len(one) > 1 or len(other) > 1:
         return None
-    return "present" if next(iter(one)) * next(iter(other)) == c.sign else "negated"
+    if next(iter(one)) * next(iter(other)) == c.sign:
+        return "present"
+    return None if compared else "negated"
 
 
 def _signs_by(degrees: Sequence[Degree], where: str) -> dict[int, dict[str, set[int]]]:
@@ -140,18 +151,22 @@ def _signs_by(degrees: Sequence[Degree], where: str) -> dict[int, dict[str, set[
     return out
 
 
-def measured_degrees(words: Words) -> list[Degree]:
+def measured_degrees(words: Words, answer: bool = False) -> list[Degree]:
     """The degrees of the text (not after "than"), and the plain words of degree of a
     sentence that has one ("you are far from the pivot, so you need less force": "far" goes
-    with "less force"; `_plain_degrees`)."""
+    with "less force"; `_plain_degrees`). In an `answer`, a degree that compares two things
+    that differ on no other scale ("the snare vibrates faster than the bass drum") is marked
+    (`Degree.two_things`): the other degree of its sentence ("so the bass drum has a lower
+    pitch") may be either thing's, which word order does not tell."""
     lowers, keys = words.lowers, words.keys
     ends = [j for j, w in enumerate(lowers) if w in _SENTENCE_ENDS]  # in order: bisect finds a sentence
     part_ends = [j for j, w in enumerate(lowers) if w in _PART_ENDS]
     out: list[Degree] = []
     for i, end, scale, sign in words.degrees:
-        start, _ = clause_bounds(lowers, i)
+        start, stop = clause_bounds(lowers, i)
         if "than" in lowers[start:i]:  # after "than": the other thing's
             continue
+        two_things = answer and _compares_two_things(words, end, stop)
         at: Sequence[int] = range(i, end)
         if scale == "more":
             scale, at = measured_noun(lowers, keys, start, i, end)
@@ -160,10 +175,26 @@ def measured_degrees(words: Words) -> list[Degree]:
                 sign *= way
         sentence = bisect_left(ends, i)
         out.append(Degree(sentence, scale, sign, " ".join(lowers[j] for j in at), tuple(keys[j] for j in at),
-                          bisect_left(part_ends, i)))
+                          bisect_left(part_ends, i), two_things))
     if out:
         out += _plain_degrees(words, ends, part_ends, {d.sentence for d in out})
     return out
+
+
+def _compares_two_things(words: Words, end: int, stop: int) -> bool:
+    """Whether the word of degree ending at token `end` compares two things ("faster than the
+    bass drum", "nearer the pivot than her hands"): "than" follows it in its clause with no
+    other word of degree between, and what follows "than" is neither a number ("more than 10
+    N") nor a thing with a degree of its own ("faster than a thick one": a thinner string's
+    pitch against a thick one's, both ends of a pair)."""
+    lowers = words.lowers
+    than = next((j for j in range(end, stop) if lowers[j] == "than"), None)
+    if than is None or any(end <= i < than for i, _, _, _ in words.degrees):
+        return False
+    if any(w[:1].isdigit() for w in lowers[than + 1:stop]):
+        return False
+    return not any(than < i < stop for i, _, _, _ in words.degrees) \
+        and not any(than < i < stop for i in words.plain_degrees)
 
 
 def _plain_degrees(words: Words, ends: list[int], part_ends: list[int], sentences: set[int]) -> list[Degree]:

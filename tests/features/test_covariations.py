@@ -153,3 +153,15 @@ def test_a_smaller_distance_is_nearer():
 def test_a_degree_said_of_a_thing_named_with_a_phrase_measures_the_thing(answer, state):
     fx = _extractor("A smaller area gives a bigger pressure.")
     assert fx.transform([answer]).iloc[0]["ref:area_with_pressure"] == state
+
+
+def test_a_comparison_of_two_things_says_a_pair_but_never_turns_it():
+    # "heavier than the car" says the lorry is heavy and the car light: "faster" may be
+    # either one's, so it turns nothing; said of the lorry it is read as the reference has it
+    X = _extractor("A heavier trolley moves more slowly.").transform([
+        "the lorry is heavier than the car so the car moves faster",
+        "the lorry is heavier than the car so the lorry moves more slowly",
+        "a heavier trolley moves faster",  # no comparison of two things: turned
+        "the lorry is heavier than a small car so it moves faster",  # the second thing has a degree of its own
+    ])
+    assert list(X["ref:heavy_with_fast"]) == ["absent", "present", "negated", "negated"]
