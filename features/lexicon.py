@@ -219,8 +219,13 @@ def reword_in_context(doc: Doc, keys: list[str]) -> None:
             if doc[i].lower_ in _LIKE_MEANS and _before_plural_subject(doc, i):
                 keys[i] = _LIKE_MEANS[doc[i].lower_]
     if "close" in keys:
-        for i in range(len(keys) - 1):
-            if keys[i] == "close" and doc[i].lower_ == "close" and _says_near(doc, keys, i + 1):
+        for i in range(len(keys)):
+            if keys[i] == "close" and doc[i].lower_ == "close" and (
+                    (i + 1 < len(keys) and _says_near(doc, keys, i + 1)) or _said_of_a_thing(doc, i)):
+                keys[i] = "near"
+    if "closely" in keys:
+        for i in range(len(keys)):
+            if keys[i] == "closely" and any(0 <= j < len(keys) and doc[j].lower_ in _PACKED for j in (i - 1, i + 1)):
                 keys[i] = "near"
     if "less" in keys or not _POOR.isdisjoint(keys):
         for i in range(len(keys) - 1):
@@ -242,6 +247,28 @@ def flips_next(before: str, key: str) -> bool:
     test is the same on the key before and after the swap, so a description can show the
     words as written ("less bright") for the key read ("dim")."""
     return key in ANTONYMS and (before == "less" and key in DEGREES or before in _POOR)
+
+
+#: Words around "closely" that make it say "near" ("closely packed", "spaced closely").
+_PACKED = frozenset({"packed", "together", "spaced", "arranged", "bunched", "grouped"})
+#: Forms of "be", and the words of degree or negation between one and an adjective ("is really
+#: close", "is not close").
+_BE = frozenset({"is", "are", "was", "were", "be", "been", "being", "'s", "'re"})
+_DEGREE_WORDS = frozenset({"very", "really", "so", "quite", "too", "much", "more", "that", "not", "n't"})
+#: Words that end what "close" is said of ("the magnet is close, so ...", "it was close and").
+_AFTER_SAID = frozenset({",", ".", ";", "!", "?", "so", "and", "because", "but", "then", "which", "enough"})
+
+
+def _said_of_a_thing(doc: Doc, i: int) -> bool:
+    """Is the "close" at token i an adjective said of the clause's thing ("the bar magnet is
+    close, so its field ...", "the particles are really close"), not the verb ("close the
+    switch") nor "closed" misspelt before a noun ("a close path")?"""
+    j = i - 1
+    while j >= 0 and doc[j].lower_ in _DEGREE_WORDS:
+        j -= 1
+    if j < 0 or doc[j].lower_ not in _BE:
+        return False
+    return i + 1 >= len(doc) or doc[i + 1].lower_ in _AFTER_SAID
 
 
 def _says_near(doc: Doc, keys: list[str], i: int) -> bool:

@@ -160,6 +160,17 @@ def test_close_to_something_is_near_it_not_the_verb_close():
     assert list(X["ref:open"]) == ["absent", "absent", "negated", "negated"]
 
 
+def test_close_said_of_a_thing_and_closely_packed_are_near():
+    # "the atoms are close" and "closely packed" read as "close" and "closely", neither of
+    # them "near": "the atoms are close so the heat moves faster" did not say the reference
+    q = Question(id="conduction", text="Why does heat move faster through the metal bar?",
+                 reference_answers=("Its atoms are near each other.", "The lid is open."))
+    X = rows(q, ["the atoms are close, so heat moves faster", "its atoms are really close", "they are closely packed",
+                 "the atoms are packed closely", "close the lid", "the lid is not close"])
+    assert list(X["ref:near"]) == ["present", "present", "present", "present", "absent", "negated"]
+    assert list(X["ref:open"]) == ["absent", "absent", "absent", "absent", "negated", "absent"]
+
+
 def test_a_noun_made_from_a_verb_finds_the_verb_and_back():
     # "the vibrations are faster" did not say the reference's "vibrate" nor a teacher's
     # "vibrates faster": the noun and the verb were two words
