@@ -42,7 +42,11 @@ MEANINGFUL = frozenset({
 #: say nothing on their own: "correct if mentions 'than'" gives a teacher no reason for a mark
 #: (`FeatureExtractor.question_restatements`). Words such as "still", "other" and "both" say
 #: something ("the other bulbs are still lit").
-SAY_NOTHING_ALONE = frozenset({"than", "per", "whether", "either"})
+SAY_NOTHING_ALONE = frozenset({"than", "per", "whether", "either"}) | {
+    # words of talk, not of physics, that spaCy's stop words leave out: "correct if mentions
+    # 'like'" ("sound needs air just like light does") gives a teacher no reason either
+    "like", "basically", "actually", "literally", "probably", "maybe", "thing", "stuff", "lot", "kind",
+    "sort", "cos", "coz", "cuz", "bc", "bcoz", "bcos", "ok", "okay", "yeah", "um", "etc"}
 #: The key of a word whose meaning the word before it carries: "longer" in "no longer" (the
 #: negation is the "no"), "up" in "goes up" (the "more" is the "goes"); no content of its own.
 CARRIED = "anymore"

@@ -109,3 +109,24 @@ def test_marks_in_no_known_order_rest_on_no_restating_either():
     for rule in model.learner.rules_:
         said = {lit.feature for lit in rule.body if (lit.op == "==") != (lit.value == "absent")}
         assert not said or not said <= restating, rule
+
+
+ECHO = Question("echo", "A bat squeaks in a dark cave. How does it find the wall?",
+                ("The sound reflects off the wall and the echo comes back to the bat.",),
+                marks=("incorrect", "correct"))
+LIKE = ["it is like an echo that bounces", "like a ball the sound bounces back", "the squeak comes back like a mirror",
+        "it hears it like a reflection", "the noise returns like radar", "it works like sonar"]
+NO_LIKE = ["it can see in the dark", "bats have good eyes", "i do not know", "it smells the wall",
+           "the wall is cold", "it feels the air"]
+
+
+def test_a_word_of_talk_is_no_reason():
+    # every answer marked correct says "like": the learner gave "correct if mentions 'like'"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = GradingModel.train(ECHO, (LIKE + NO_LIKE) * 2, (["correct"] * 6 + ["incorrect"] * 6) * 2,
+                                   n_resamples=0)
+    assert "term:like" in model.extractor.question_restatements()
+    assert unsensible_rules(model, ["incorrect"]) == []
+    assert not any(lit.feature == "term:like" and rule.head == "correct" and lit.op == "==" and lit.value != "absent"
+                   for rule in model.learner.rules_ for lit in rule.body)
