@@ -81,6 +81,23 @@ MAX_SCOPE = 10  # tokens; beyond this a rule-based scope is a guess
 PAIRED_CUES = {"instead": "of", "rather": "than", "fail": "to"}  # by lemma: "the bulb fails to light"
 
 
+#: Words after "it" that make it the subject of a clause of its own: a form of "be" or
+#: "have", a modal, "all" ("the sound cant escape out of the tube | it all goes to the ears").
+_FINITE = frozenset({"is", "was", "'s", "has", "had", "can", "could", "will", "would", "does", "did", "all",
+                     "just", "then", "also", "still"})
+
+
+def _finite_after(doc: Doc, i: int) -> bool:
+    """Does the "it" at token i start a clause run on without a stop: is a finite verb or one
+    of `_FINITE` next ("it goes", "it is", "it all ...")? After "let it", "make it" the verb
+    has no ending ("doesnt let it spread"), so "it" stays the object."""
+    if i + 1 >= len(doc):
+        return False
+    nxt = doc[i + 1].lower_
+    return nxt in _FINITE or (nxt.endswith("s") and not nxt.endswith("ss") and doc[i + 1].lemma_ != nxt
+                              and doc[i + 1].is_alpha)
+
+
 def negation_scopes(doc: Doc, use_parse: bool | None = None,
                     keys: list[str] | None = None) -> list[list[int]]:
     """The token indices each negation cue of the doc applies to, cue by cue.
@@ -166,7 +183,7 @@ def _rule_scope(doc: Doc, cue: Token, keys: list[str] | None = None) -> list[int
             break  # "there is nothing | in space", "nothing | between the terminals": the thing denied
         if _is_cue(tok):  # the next cue takes over
             break
-        if seen_content and low in _SUBJECT_PRONOUNS:
+        if seen_content and (low in _SUBJECT_PRONOUNS or (low == "it" and _finite_after(doc, i))):
             break  # "soft things dont reflect it well | they absorb it": a sentence run on
         if noun_cue and seen_content and low in _ARTICLES and doc[i - 1].is_alpha \
                 and doc[i - 1].lemma_ not in FUNCTION_LEMMAS and doc[i - 1].lower_ not in ("and", "or"):
