@@ -23,7 +23,7 @@ from spacy.lang.en.stop_words import STOP_WORDS
 from spacy.tokens import Doc
 
 from .antonyms import ANTONYMS, DEGREES
-from .negation import CUES, PAIRED_CUES
+from .negation import CLAUSE_BREAKS, CUES, PAIRED_CUES
 from .spelling import Speller
 from .word_slips import then_is_than, too_misspelt
 
@@ -158,6 +158,12 @@ _INTO_A_PLACE = frozenset({"into", "onto", "through", "towards", "toward", "insi
 #: Words that say the opposite of the word with an opposite after them: "a poor conductor"
 #: is an insulator.
 _POOR = frozenset({"poor", "bad"})
+#: Verbs that deny what their object would do: "stops the sound from spreading", "prevents
+#: the current from flowing", "keeps the heat from escaping"; and "stop" before a verb
+#: ("the bell stops ringing" says it no longer rings).
+_PREVENTING = frozenset({"stop", "prevent", "keep", "block"})
+#: How far "from" may follow a preventing verb ("stops the sound waves from ...").
+_MOST_FROM = 5
 
 
 #: "like poles" / "unlike poles": the same / different poles.
@@ -195,6 +201,8 @@ def reword_in_context(doc: Doc, keys: list[str]) -> None:
       instead of attracting", "the bulb fails to light"; `negation.PAIRED_CUES`), in answers
       and in a teacher's phrases alike;
     - "speeds up" says "faster";
+    - "stops X from V-ing" (also "prevents", "keeps", "blocks") denies V as "not" does, and
+      "stops V-ing" too ("the bell stops ringing"); "keeps V-ing" says V;
     - "less" before a word of degree says its opposite ("less bright" is "less dim", "less
       big" is "less less"; `antonyms.DEGREES`), and "poor" or "bad" before a word with an
       opposite says the opposite ("a poor conductor" is a poor insulator), see `flips_next`;
@@ -214,6 +222,8 @@ def reword_in_context(doc: Doc, keys: list[str]) -> None:
         for i in range(len(keys) - 1):
             if keys[i] == "speed" and doc[i + 1].lower_ == "up":
                 keys[i], keys[i + 1] = "fast", CARRIED
+    if not _PREVENTING.isdisjoint(keys):
+        _deny_prevented(doc, keys)
     if not PAIRED_CUES.keys().isdisjoint(keys):
         for i in range(len(keys) - 1):
             if keys[i] in PAIRED_CUES and doc[i + 1].lower_ == PAIRED_CUES[keys[i]]:
@@ -273,6 +283,29 @@ def _said_of_a_thing(doc: Doc, i: int) -> bool:
     if j < 0 or doc[j].lower_ not in _BE:
         return False
     return i + 1 >= len(doc) or doc[i + 1].lower_ in _AFTER_SAID
+
+
+def _deny_prevented(doc: Doc, keys: list[str]) -> None:
+    """The "from" of "stops the sound from spreading" and the "stops" of "stops ringing" get
+    the key "not", in place (`reword_in_context`)."""
+    n = len(keys)
+    for i in range(n - 1):
+        if keys[i] not in _PREVENTING:
+            continue
+        if keys[i] == "stop" and _verb_in_ing(doc[i + 1]):
+            keys[i] = "not"
+            continue
+        for j in range(i + 1, min(n - 1, i + 1 + _MOST_FROM)):
+            if keys[j] in CLAUSE_BREAKS or not doc[j].is_alpha:
+                break
+            if doc[j].lower_ == "from" and _verb_in_ing(doc[j + 1]):
+                keys[j] = "not"
+                break
+
+
+def _verb_in_ing(token) -> bool:
+    lower = token.lower_
+    return lower.endswith("ing") and token.is_alpha and token.lemma_ != lower and len(lower) > 4
 
 
 def _says_near(doc: Doc, keys: list[str], i: int) -> bool:

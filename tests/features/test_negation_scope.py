@@ -329,3 +329,27 @@ def test_a_denial_reaches_the_next_phrase_of_the_same_idea(answer, state):
     q = Question(id="gap", text="Why does the magnet not pull the clip?", reference_answers=("There is a gap.",),
                  concepts=(Concept("gap", ("gap", "separated")),))
     assert FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer]).iloc[0]["concept:gap"] == state
+
+
+@pytest.mark.parametrize("answer, state", [
+    # "it" with a verb of its own starts a sentence run on without a stop
+    ("the string cant stay slack it vibrates at a high pitch", "present"),
+    ("the drum doesnt move it all vibrates", "present"),
+    ("the drum is not loud it is still vibrating", "present"),
+    # "it" as the object of "let" or "make" stays in the denial
+    ("the cloth does not let it vibrate", "negated"),
+    ("it does not vibrate", "negated"),
+])
+def test_it_with_a_verb_of_its_own_starts_a_new_clause(fx, answer, state):
+    assert fx.transform([answer]).iloc[0]["concept:vibrate"] == state
+
+
+@pytest.mark.parametrize("answer, state", [
+    ("the cloth stops the drum skin from vibrating", "negated"),
+    ("the hand prevents it from vibrating", "negated"),
+    ("the drum stops vibrating", "negated"),
+    ("the drum keeps vibrating", "present"),
+    ("the drum stops and then vibrates again", "present"),  # "stops" with no verb after it denies nothing
+])
+def test_what_is_stopped_or_prevented_is_denied(fx, answer, state):
+    assert fx.transform([answer]).iloc[0]["concept:vibrate"] == state
