@@ -42,7 +42,7 @@ from dataclasses import dataclass
 
 from .clauses import ENDS, JOINS, Words, clause_bounds, content, subject
 from .covariations import measured_noun
-from .degrees import degree_of
+from .degrees import SCALE_NOUNS, degree_of
 from .lexicon import feature_suffix, is_content
 from .reading import Analysis
 
@@ -186,6 +186,9 @@ def _comparisons(words: Words, answer: bool = False) -> list[_Said]:
                 if shared:
                     first = content(keys, range(shared[-1] + 1, than))
         measured = measured_noun(lowers, keys, start, i, end)[0] if degree == "more" else None
+        if measured in SCALE_NOUNS:  # "the distance to your hand is bigger": further
+            degree, way = degree_of(measured, compared=True)
+            sign, measured = sign * way, None
         first, second = _things(keys, first), _things(keys, second)
         out.append(_Said(degree, sign, frozenset(keys[j] for j in first), frozenset(keys[j] for j in second),
                          first, second, range(i, end), None if measured == "more" else measured,

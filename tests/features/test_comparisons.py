@@ -267,3 +267,13 @@ def test_a_distance_is_of_the_thing_measured_not_the_point_measured_from(answer,
 ])
 def test_a_phrase_of_place_before_a_comparison_is_not_its_thing(reference, column, answers):
     assert _states(reference, column, answers) == ["present", "negated"]
+
+
+def test_a_bigger_distance_is_further():
+    # "the distance ... is bigger" compared distances with a bare "more", which no
+    # comparison on the reference's "further" counted
+    answers = ["the distance from the hinge to the handle is bigger than the distance to the lock",
+               "the distance to the lock is greater than the distance to the handle",
+               "the handle is further from the hinge than the lock", "the handle is bigger than the lock"]
+    assert _states("The handle is further from the hinge than the lock.", "ref:handle_near_than_lock", answers) == [
+        "present", "negated", "present", "absent"]
