@@ -77,13 +77,18 @@ PREDICATE_VERBS = ((), ("be",), ("get",), ("become",))
 
 def spaced_variants(gram: tuple[str, ...]) -> list[tuple[str, ...]]:
     """A reference pair's words as answers also put them, with no word of their own: an
-    article between ("increase the current" for "more current") and a comparison after its
-    noun ("the moment is bigger" for "a bigger moment")."""
+    article between ("increase the current" for "more current"), a comparison after its
+    noun ("the moment is bigger" for "a bigger moment") and a word said of the second after
+    a form of "be", "get" or "become" ("the path is closed" for "a closed path", "the bulb is
+    connected" for "connect the bulb"). With a "not" between, the pair is not found: its
+    phrase would hold the negation, and so be said, where the answer denies it."""
     if len(gram) != 2:
         return []
     out = [(gram[0], article, gram[1]) for article in ARTICLES]
     if gram[0] in COMPARED:
         out += [(gram[1], *verb, gram[0]) for verb in PREDICATE_VERBS]
+    else:
+        out += [(gram[1], *verb, gram[0]) for verb in PREDICATE_VERBS if verb]
     return out
 
 

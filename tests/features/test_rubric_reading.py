@@ -522,6 +522,18 @@ def test_a_reference_comparison_is_found_after_its_noun(answer, state):
     assert rows(q, [answer]).iloc[0]["ref:more_moment"] == state
 
 
+@pytest.mark.parametrize("answer, state", [
+    ("the string is tight", "present"), ("the string becomes tight", "present"), ("a tight string", "present"),
+    ("the string is not tight", "absent"), ("the string", "absent"),
+])
+def test_a_reference_pair_is_found_said_of_its_noun(answer, state):
+    # the reference's "a tight string" was found in "a tight string" only, not in "the
+    # string is tight"; "not tight" is never read as saying it
+    q = Question(id="phone", text="Why must the string of a string telephone be pulled?",
+                 reference_answers=("Only a tight string carries the vibrations.",))
+    assert rows(q, [answer]).iloc[0]["ref:tight_string"] == state
+
+
 def test_an_answer_ending_in_an_article_and_a_letter_is_read():
     # "connect it to the b" raised an IndexError: the label test looked at the word after
     # the letter, past the end of the answer
