@@ -111,12 +111,13 @@ def covariation_states(words: Words, covariations: Sequence[Covariation]) -> lis
     compared_parts = {(d.part, d.scale) for d in degrees if d.two_things}
     for j, c in enumerate(covariations):
         for sentence, signs in by_sentence.items():
-            state = _state(signs, c, {s for s in c.scales if (sentence, s) in compared})
+            state = _state(signs, c, any((sentence, scale) in compared for scale in c.scales))
             if state is None and c.scales[0] in signs and c.scales[1] in signs:  # said both ways
                 if by_part is None:  # read only where a sentence says a scale both ways
                     by_part = _signs_by(degrees, "part")
                 parts = dict.fromkeys(d.part for d in degrees if d.sentence == sentence)
-                state = next((s for s in (_state(by_part[p], c, {s for s in c.scales if (p, s) in compared_parts})
+                state = next((s for s in (_state(by_part[p], c,
+                                                 any((p, scale) in compared_parts for scale in c.scales))
                                           for p in parts) if s is not None), None)
             if state == "present":
                 states[j] = state
@@ -126,9 +127,9 @@ def covariation_states(words: Words, covariations: Sequence[Covariation]) -> lis
     return states
 
 
-def _state(signs: dict[str, set[int]], c: Covariation, compared: set[str]) -> str | None:
+def _state(signs: dict[str, set[int]], c: Covariation, compared: bool) -> str | None:
     """"present" or "negated" where `signs` say each scale of `c` one way, else None; None
-    too for the other way round where a scale is said by a comparison of two things
+    too for the other way round where a scale of `c` is said by a comparison of two things
     (`compared`)."""
     one, other = signs.get(c.scales[0]), signs.get(c.scales[1])
     if not one or not other or len(one) > 1 or len(other) > 1:

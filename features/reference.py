@@ -85,11 +85,8 @@ def spaced_variants(gram: tuple[str, ...]) -> list[tuple[str, ...]]:
     if len(gram) != 2:
         return []
     out = [(gram[0], article, gram[1]) for article in ARTICLES]
-    if gram[0] in COMPARED:
-        out += [(gram[1], *verb, gram[0]) for verb in PREDICATE_VERBS]
-    else:
-        out += [(gram[1], *verb, gram[0]) for verb in PREDICATE_VERBS if verb]
-    return out
+    # with no verb between ("the moment bigger") only for a comparison
+    return out + [(gram[1], *verb, gram[0]) for verb in PREDICATE_VERBS if verb or gram[0] in COMPARED]
 
 
 #: Prepositions a reference pair is found across ("close to the rock", "reflects off the walls").
