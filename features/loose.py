@@ -29,7 +29,7 @@ from itertools import islice, product
 
 from .clauses import ENDS, JOINS, states_something
 from .lexicon import is_label_key
-from .negation import CLAUSE_BREAKS, CUES, FUNCTION_LEMMAS
+from .negation import CLAUSE_BREAKS, CUES, FUNCTION_LEMMAS, PLACE_PREPOSITIONS, PREPOSITIONS
 from .phrase_measures import (SAMENESS, degree_places, measures, names_another, other_end_between,
                               particle_places, particle_with_its_word, said_less)
 
@@ -160,6 +160,8 @@ class LooseMatcher:
         self._what_is: list[bool] = []
         #: by phrase, (place of a word, place of the particle that finishes it): "pulled up"
         self._particles: list[tuple[tuple[int, int], ...]] = []
+        #: by phrase, (place of a thing, place of the preposition said of it): "switch is on"
+        self._placed: list[tuple[int, int] | None] = []
         comparatives = comparatives or {}
         for column, keyed in phrases.items():
             for keys in keyed:
@@ -178,6 +180,7 @@ class LooseMatcher:
                     self._compared.append(comparatives.get(column, frozenset()).intersection(words))
                     self._what_is.append(_says_what_is(keys, words))
                     self._particles.append(particle_places(words))
+                    self._placed.append(_placed(keys, words))
         self.words = frozenset(k for _, _, plain, _, _ in self._phrases for k in plain)
         # Each phrase under one of its words, so that an answer looks only at the phrases
         # whose words it may hold.
@@ -225,7 +228,8 @@ class LooseMatcher:
             state = _phrase_state(words, at, lower, keys, negated,
                                   clauses if self._across_than[n] else sided,
                                   cue, any_order, prefixed, self._denied[n], self._degrees[n],
-                                  self._sameness[n], self._compared[n], self._what_is[n], self._particles[n])
+                                  self._sameness[n], self._compared[n], self._what_is[n], self._particles[n],
+                                  self._placed[n])
             if state is not None and found.get(column) != PRESENT:
                 found[column] = state
         return found
@@ -237,7 +241,8 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
                   denied_places: frozenset[int] = frozenset(),
                   degrees: tuple[tuple[int, int], ...] = (), sameness: tuple[int, ...] = (),
                   compared: frozenset[str] = frozenset(), what_is: bool = False,
-                  particles: tuple[tuple[int, int], ...] = ()) -> str | None:
+                  particles: tuple[tuple[int, int], ...] = (), where: tuple[int, int] | None = None
+                  ) -> str | None:
     """present/negated if the phrase is found, None if not: present wins over negated; a
     phrase with a cue is found (present) only where its words are denied by a cue just
     before them ("there isn't any gap", not "it never stops accelerating") or by their own
@@ -248,7 +253,8 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
     of its words of comparison, said the other way after "less" (`said_less`); `what_is`: the
     phrase says what a thing is, not found where a word of place or agent stands between its
     words (`_says_what_is`); `particles`: its words and the particles that finish them, found
-    together (`particle_with_its_word`)."""
+    together (`particle_with_its_word`); `where`: a thing and the preposition said of it (`_placed`),
+    not found with the preposition first."""
     places = []
     for word in words:
         if word.startswith(EXACT):
@@ -267,6 +273,8 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
             continue
         if what_is and not _RELATING.isdisjoint(keys[ordered[0] + 1:ordered[-1]]):
             continue  # "your hands are further from the pivot" says no "the hands are the pivot"
+        if where and chosen[where[1]] < chosen[where[0]] and "be" not in keys[ordered[0] + 1:ordered[-1]]:
+            continue  # "the lamp is on the same side as the switch" says no "the switch is on"
         if particles and not particle_with_its_word(keys, chosen, particles):
             continue  # "pushing up from the magnet ... gravity pulling down" says no "pulled up"
         if degrees and not all(measures(keys, chosen[d], chosen[w], lower) for d, w in degrees):
@@ -325,6 +333,26 @@ def _says_what_is(keys: tuple[str, ...], words: tuple[str, ...]) -> bool:
         return False
     between = keys[places[0] + 1:places[-1]]
     return "be" in between and _RELATING.isdisjoint(between)
+
+
+#: Words that say where a thing is, or its state, and start a phrase of their own when said
+#: before another thing ("the switch is on" / "the lamp is on the same side as the switch").
+_PLACING = PREPOSITIONS | PLACE_PREPOSITIONS | {"off", "out", "up", "down", "of"}
+
+
+def _placed(keys: tuple[str, ...], words: tuple[str, ...]) -> tuple[int, int] | None:
+    """For a phrase "X is P ..." whose P is a preposition or particle ("the switch is on", "the
+    switch is in the path"), the places in its content words of X's last word and of P: P said
+    before X, in an answer, starts a phrase about something else, where an adjective ("an open
+    lid" for "the lid is open") would still be said of X."""
+    if "be" not in keys:
+        return None
+    be = keys.index("be")
+    before = [k for k in keys[:be] if k in words]
+    after = [k for k in keys[be + 1:] if k in words]
+    if not before or not after or after[0] not in _PLACING:
+        return None
+    return words.index(before[-1]), words.index(after[0])
 
 
 def _denied_places(keys: tuple[str, ...], words: tuple[str, ...]) -> frozenset[int]:

@@ -176,7 +176,7 @@ def _rule_scope(doc: Doc, cue: Token, keys: list[str] | None = None) -> list[int
             # subjects are said to do is denied too
             return out + [i] + _rule_scope(doc, tok, keys)
         if seen_content and (low in PREPOSITIONS or tok.lemma_ in ("be", "have", "do")
-                             or (low in PLACE_PREPOSITIONS and (noun_cue or lexical))) \
+                             or (_names_place(doc, i) and (noun_cue or lexical))) \
                 and not _compares(doc, i) and not _same_follows(doc, i) and not _infinitive(doc, i):
             break  # "no gap | between the terminals", "not separated | by a gap", "no friction | on the floor"
         if pronoun and not seen_content and (low in PLACE_PREPOSITIONS or (low in PREPOSITIONS and low != "to")):
@@ -192,6 +192,13 @@ def _rule_scope(doc: Doc, cue: Token, keys: list[str] | None = None) -> list[int
         if tok.is_alpha and tok.lemma_ not in FUNCTION_LEMMAS and not (no_longer and i == cue.i + 1):
             seen_content = True
     return out
+
+
+def _names_place(doc: Doc, i: int) -> bool:
+    """Does token i start a phrase of place: a preposition of place, or "out of" ("can't
+    escape | out of the tube" says the tube, as "can't travel | in a vacuum" says the vacuum)?"""
+    low = doc[i].lower_
+    return low in PLACE_PREPOSITIONS or (low == "out" and i + 1 < len(doc) and doc[i + 1].lower_ == "of")
 
 
 def _compares(doc: Doc, i: int) -> bool:

@@ -258,6 +258,25 @@ def test_a_phrase_saying_what_a_thing_is_is_not_found_where_the_answer_relates_t
     assert _misconception(*BARROW, "hands are the pivot", answer) == state
 
 
+KETTLE = ("Why does the kettle's light go out when it boils?", "The switch turns off once the water boils.")
+
+
+@pytest.mark.parametrize("phrase, answer, state", [
+    # "switch is on" was found in "the lamp is on the same side as the switch": a preposition
+    # said before a thing starts a phrase about something else; an adjective is still said of it
+    ("switch is on", "the switch is on", "present"),
+    ("switch is on", "the lamp is on the same side as the switch", "absent"),
+    ("switch is in the kettle", "the switch in the kettle", "present"),
+    ("switch is in the kettle", "the water is in the kettle with the switch", "absent"),
+    ("lid is open", "the kettle has an open lid", "present"),
+    ("lid is open", "the open metal lid", "present"),
+    ("bottoms are both north", "both get a north pole at the bottom", "present"),
+    ("hands are the pivot", "the pivot is your hands", "present"),
+])
+def test_a_preposition_said_before_a_thing_is_not_said_of_it(phrase, answer, state):
+    assert _misconception(*KETTLE, phrase, answer) == state
+
+
 @pytest.mark.parametrize("answer, state", [
     ("the wood is magnetic", "present"),
     ("magnetism works through wood", "absent"),

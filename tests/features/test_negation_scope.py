@@ -276,10 +276,16 @@ def test_instead_of_denies_what_follows_with_a_parser():
     ("sound does not move in a vacuum", {"vacuum": "present"}),
     ("the bell is not in a vacuum", {"vacuum": "negated"}),
     ("there is no air in a vacuum", {"vacuum": "present"}),
+    # "can't get out of the jar" denied the jar: "out of" is a place as "in" is
+    ("the sound can't get out of the jar", {"travel": "absent", "vacuum": "absent", "jar": "present"}),
+    ("the sound cant escape out of the jar it all stays in", {"jar": "present"}),
+    ("there is no air out of the jar", {"jar": "present"}),
+    ("the bell is not out of the jar", {"jar": "negated"}),
+    ("the sound does not spread out in the jar", {"jar": "present"}),
 ])
 def test_a_place_after_a_lexical_verb_s_negation_is_not_denied(answer, states):
     q = Question(id="bell", text="Why can't you hear a bell in a vacuum?", reference_answers=("Sound needs air.",),
-                 concepts=(Concept("travel", ("travel",)), Concept("vacuum", ("vacuum",))))
+                 concepts=(Concept("travel", ("travel",)), Concept("vacuum", ("vacuum",)), Concept("jar", ("jar",))))
     row = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer]).iloc[0]
     assert {c: row[f"concept:{c}"] for c in states} == states
 
