@@ -13,7 +13,9 @@ claim says (or its opposites).
 A claim is a clause of a reference answer (`statements`: the first thing it names and the
 content words after it) that names its thing in at most three words and says at most
 three, at least one of them a word with an opposite that is no degree (`antonyms`: "same",
-"attract", "open", "conductor"; degrees are read as comparisons and covariations). Read by
+"attract", "open", "conductor"; degrees are read as comparisons and covariations), or
+denied with "not" ("light does not need a medium": its denial is one turn; "tin is not
+magnetic" is "tin is nonmagnetic"). Read by
 word order, on the fallback pipeline and a parsed one alike. Nothing here knows a topic.
 """
 
@@ -26,6 +28,7 @@ from .antonyms import ANTONYMS, DEGREES
 from .clauses import Words
 from .degrees import MORE_LESS, degree_at
 from .lexicon import feature_suffix
+from .negation import CUES
 from .opposite_words import opposite_word
 from .reading import Analysis
 from .statements import NAME_NOTHING, answer_clauses, clauses_of, compares, formula
@@ -53,6 +56,7 @@ class Claim:
     says: tuple[str, ...]  # keys
     text: str  # as written: "like poles repel"
     turned_text: str  # "like poles attract"
+    denied: bool = False  # the reference denies what it says: "light does not need a medium"
 
 
 def reference_claims(analyses: Sequence[Analysis]) -> list[Claim]:
@@ -68,18 +72,65 @@ def reference_claims(analyses: Sequence[Analysis]) -> list[Claim]:
             written = lowers[span.start:span.stop]
             if _SUPPOSED.intersection(written):
                 continue  # "unlike poles would face each other": what would be, not what is
-            if any(a.keys[i] != keys[i] or a.negated[i] or keys[i] in _DEGREE_KEYS or degree_at(lowers, keys, i)
-                   for i in span):
-                continue  # a denial, or a word of degree: read as said, or by comparisons
+            if any(keys[i] in _DEGREE_KEYS or degree_at(lowers, keys, i) for i in span):
+                continue  # a word of degree: read by comparisons and covariations
+            # "copper is not magnetic" says "copper is nonmagnetic": the denial taken by an opposite
+            absorbed = any(a.keys[i] != keys[i] for i in span)
+            if absorbed and CUES.isdisjoint(written):
+                continue  # "no longer point in the same direction": the denial before the thing
+            denial = _denial(a, lowers, c)
+            if denial is None:
+                continue  # a denial of the thing, or of part of what is said
             thing = tuple(dict.fromkeys(keys[i] for i in c.thing))
             says = tuple(dict.fromkeys(keys[i] for i in c.said))
             if len(thing) > _MOST_WORDS or len(says) > _MOST_WORDS or set(thing) & set(says):
                 continue
-            if not (set(thing) & _KINDS or set(says) & _OPPOSABLE) or not set(thing) - _OPPOSABLE - NAME_NOTHING:
+            if not (denial or set(thing) & _KINDS or set(says) & _OPPOSABLE) \
+                    or not set(thing) - _OPPOSABLE - NAME_NOTHING:
                 continue  # nothing to turn, or a thing named by no word of its own ("all", "the same")
-            name = feature_suffix((*sorted(thing), "is", *sorted(says)))
-            out.setdefault(name, Claim(name, thing, says, " ".join(written), _turned(lowers, keys, c)))
+            name = feature_suffix((*sorted(thing), "is", *(("not",) if denial else ()), *sorted(says)))
+            turned = _undenied(written) if denial or absorbed else _turned(lowers, keys, c)
+            out.setdefault(name, Claim(name, thing, says, " ".join(written), turned, denial))
     return list(out.values())
+
+
+#: The denials a claim may hold, between its thing and what it says ("light does not need a
+#: medium", "the bulb is not in a closed path"); "no" and "without" deny a thing, not a claim.
+_DENIALS = frozenset({"not", "n't", "never", "cannot"})
+
+
+def _denial(a: Analysis, lowers: list[str], clause) -> bool | None:
+    """Does the clause deny all it says of its thing with one "not" (True), deny nothing
+    (False), or deny otherwise (None: its thing, part of what it says, or with "no")? A
+    denial an opposite took is none ("not magnetic" reads "nonmagnetic")."""
+    denied = a.text_negated
+    said = [denied[i] for i in clause.said]
+    if not any(said) and not any(denied[i] for i in clause.thing):
+        return False
+    between = lowers[clause.thing[-1] + 1:clause.said[0]]
+    if not all(said) or any(denied[i] for i in clause.thing) or not _DENIALS.intersection(between):
+        return None
+    return True
+
+
+def _undenied(written: list[str]) -> str:
+    """A denied claim said: "light does not need a medium" -> "light needs a medium", "the needles
+    no longer point the same way" -> "the needles point the same way"."""
+    out: list[str] = []
+    verb_s = False
+    for k, w in enumerate(written):
+        if w == "no" and written[k + 1:k + 2] == ["longer"] or w == "longer" and written[k - 1:k] == ["no"]:
+            continue  # "no longer point the same way" -> "point the same way"
+        if w in ("not", "n't", "never"):
+            if out and out[-1] in ("do", "does", "did"):
+                verb_s = out.pop() == "does"
+            continue
+        if w == "cannot":
+            w = "can"
+        elif verb_s:
+            w, verb_s = w + ("es" if w.endswith(("s", "sh", "ch", "x", "o")) else "s"), False
+        out.append(w)
+    return " ".join(out)
 
 
 def _turned(lowers: list[str], keys: list[str], clause) -> str:
@@ -108,7 +159,7 @@ def claim_states(words: Words, claims: Sequence[Claim]) -> list[str]:
             said = _turns(claim.says, [(keys[i], negated[i] != denied) for i in c.said])
             if turns is None or said is None:
                 continue
-            if (turns + said) % 2 == 0:
+            if (turns + said + claim.denied) % 2 == 0:
                 states[j] = "present"
                 break
             states[j] = "negated"
@@ -116,16 +167,18 @@ def claim_states(words: Words, claims: Sequence[Claim]) -> list[str]:
 
 
 def _turns(wanted: tuple[str, ...], found: list[tuple[str, bool]]) -> int | None:
-    """How many times the words found turn the wanted ones (a word's opposite or a denial
-    of it, each once), or None when some wanted word is not among them either way."""
-    turns = 0
+    """How many times the words found turn the wanted ones (each word's opposite once, and a
+    denial of them once, however many words it covers: "the light does not need a medium"
+    denies "need a medium" once), or None when some wanted word is not among them either way."""
+    turns, denied_once = 0, False
     for key in wanted:
         same = [denied for k, denied in found if k == key]
         other = [denied for k, denied in found if key in _OPPOSABLE and k == ANTONYMS[key]]
         if same:
-            turns += same[0]
+            denied_once |= same[0]
         elif other:
-            turns += 1 + other[0]
+            turns += 1
+            denied_once |= other[0]
         else:
             return None
-    return turns
+    return turns + denied_once

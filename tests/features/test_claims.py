@@ -80,3 +80,53 @@ def test_a_claim_is_described_as_the_reference_gives_it():
     columns = {name: (text, other) for name, text, other in fx.contrasts_.columns()}
     assert columns["charge_same_is_repel"] == ('says "like charges repel" (from the reference answer)',
                                               '"like charges attract"')
+
+
+@pytest.mark.parametrize("answer, state", [
+    # "light needs a medium" was read as saying the reference, whose "light does not need a
+    # medium" it turns round: a reference's denied clause is a claim, and its denial one turn
+    ("light needs a medium", "negated"),
+    ("light needs a medium to travel", "negated"),
+    ("light does not need a medium", "present"),
+    ("light doesnt need a medium so we see it", "present"),
+    ("sound needs a medium", "absent"),
+])
+def test_a_denied_clause_of_the_reference_is_a_claim(answer, state):
+    states, turned = _states("Light does not need a medium, so the lamp is still seen.",
+                             "ref:light_is_not_medium_need", [answer])
+    assert (states, turned) == ([state], ["present" if state == "negated" else "absent"])
+
+
+@pytest.mark.parametrize("answer, state", [
+    # "not magnetic" reads "nonmagnetic": the claim is said with the opposite, and turned by "magnetic"
+    ("tin is magnetic", "negated"),
+    ("tin isnt magnetic", "present"),
+    ("tin is nonmagnetic", "present"),
+    ("iron is magnetic", "absent"),
+])
+def test_a_denial_an_opposite_took_is_a_claim_of_the_opposite(answer, state):
+    states, _ = _states("Tin is not magnetic, so the can stays put.", "ref:tin_is_nonmagnetic", [answer])
+    assert states == [state]
+
+
+def test_a_denied_claim_is_described_turned_without_its_denial():
+    columns = {name: other for name, _, other in
+               _extractor("Tin is not magnetic. Light does not need a medium.").contrasts_.columns()}
+    assert columns["tin_is_nonmagnetic"] == '"tin is magnetic"'
+    assert columns["light_is_not_medium_need"] == '"light needs a medium"'
+
+
+def test_one_denial_of_several_words_turns_a_claim_once():
+    # "not in an open flask" denies "open" and "flask": two words, one denial, turned once
+    states, _ = _states("The gas is in an open flask, so it escapes.", "ref:gas_is_flask_open",
+                        ["the gas is not in an open flask"])
+    assert states == ["negated"]
+
+
+def test_a_denial_before_the_thing_makes_no_claim():
+    # "... and no longer point the same way": the clause names no thing of its own before its
+    # denial, and read from "point" on it would say the reference's "same" where it means "different"
+    claims = _extractor("The needles get jumbled and no longer point the same way.").contrasts_.claims
+    assert [c.turned_text for c in claims if "point" in c.text] == []
+    (claim,) = _extractor("The needles no longer point the same way.").contrasts_.claims
+    assert claim.turned_text == "needles point the same way"
