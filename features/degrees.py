@@ -95,6 +95,8 @@ def degree_at(lowers: list[str], keys: list[str], i: int) -> tuple[int, str, int
             return nxt + 1, scale, sign * way
         return nxt, "more", sign
     if key in MORE_LESS:  # "bigger", "lower", "increases"
+        if i + 1 < len(keys) and keys[i + 1] == "enough":
+            return None  # "big enough to turn the bolt": a threshold, no comparison
         sign = 1 if key == "more" else -1
         noun = i + 1 if i + 1 < len(keys) and keys[i + 1] in SCALE_NOUNS else _scale_named_before(keys, i)
         if noun is not None:  # "a higher speed", "the speed of light is bigger": faster

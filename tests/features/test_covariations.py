@@ -165,3 +165,12 @@ def test_a_comparison_of_two_things_says_a_pair_but_never_turns_it():
         "the lorry is heavier than a small car so it moves faster",  # the second thing has a degree of its own
     ])
     assert list(X["ref:heavy_with_fast"]) == ["absent", "present", "negated", "negated"]
+
+
+def test_big_enough_is_a_threshold_and_no_comparison():
+    # "a bigger moment, big enough to turn the nut" made "enough" a quantity that goes with the
+    # distance, and "the distance is small so she cant get a big enough moment" turned it round
+    fx = _extractor("Pushing further from the pivot gives a bigger moment, big enough to turn the nut.")
+    assert [c.scales for c in fx.contrasts_.covariations] == [("near", "moment")]
+    X = fx.transform(["the distance is small and she cant push hard enough to get a big enough moment"])
+    assert X.iloc[0]["ref:turned_round"] == "absent"
