@@ -15,7 +15,7 @@ _PAIRS = [("same", "different"), ("open", "close"), ("complete", "incomplete"),
           ("full", "empty"), ("true", "false"),
           ("correct", "incorrect"), ("visible", "invisible"),
           ("attract", "repel"), ("conductor", "insulator"), ("most", "least"),
-          ("magnetic", "nonmagnetic"), ("float", "sink")]
+          ("magnetic", "nonmagnetic"), ("float", "sink"), ("absorb", "reflect")]
 #: The pairs that are degrees of one scale (`degrees.degree_of`): "less bright" is "dimmer"
 #: and "less big" is "smaller" (`lexicon.reword_in_context`), where "less magnetic" is no
 #: "nonmagnetic".

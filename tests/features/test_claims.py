@@ -130,3 +130,16 @@ def test_a_denial_before_the_thing_makes_no_claim():
     assert [c.turned_text for c in claims if "point" in c.text] == []
     (claim,) = _extractor("The needles no longer point the same way.").contrasts_.claims
     assert claim.turned_text == "needles point the same way"
+
+
+@pytest.mark.parametrize("answer, state", [
+    # absorbing and reflecting are what a surface does with a wave instead of each other:
+    # "the foam doesnt reflect the sound" says it absorbs it, "the foam reflects it" turns it
+    ("the foam absorbs the sound", "present"),
+    ("the foam doesnt reflect the sound", "present"),
+    ("the foam reflects the sound", "negated"),
+    ("the foam does not absorb sound", "negated"),
+])
+def test_absorb_and_reflect_are_opposites(answer, state):
+    states, _ = _states("The foam absorbs sound, so the room is quiet.", "ref:foam_is_absorb_sound", [answer])
+    assert states == [state]
