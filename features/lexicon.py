@@ -171,7 +171,8 @@ _LIKE_MEANS = {"like": "same", "unlike": "different"}
 #: Words after which "like" can start a noun phrase ("because like poles repel", "two like
 #: charges"); after a verb it is the verb or a preposition ("it acts like magnets do").
 _LIKE_AFTER = frozenset({"the", "two", "both", "all", "any", "and", "or", "but", "so", "because",
-                         "as", "since", "if", "when", "while", "where", "with", "between", "of"})
+                         "as", "since", "if", "when", "while", "where", "with", "between", "of",
+                         "have", "has", "had", "their", "there", "its", "these", "those", "our"})
 
 
 def _before_plural_subject(doc: Doc, i: int) -> bool:

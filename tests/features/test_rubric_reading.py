@@ -381,6 +381,16 @@ def test_like_and_unlike_poles_are_the_same_and_different_poles():
     assert list(X["ref:same"]) == ["present", "present", "negated", "present", "absent", "absent", "absent"]
 
 
+def test_like_poles_after_have_or_a_possessive_are_the_same_poles():
+    # "the magnets have like poles together" and "there like poles are facing" (for "their")
+    # did not say "same poles": "like" starts a noun phrase after "have" and a possessive too
+    q = Question(id="magnets", text="Two magnets push apart. Why?", reference_answers=("Like poles repel.",),
+                 concepts=(Concept("same_poles", ("same poles",)),))
+    answers = ["the magnets have like poles together", "there like poles are facing", "their like poles repel",
+               "it has like two poles", "they look like poles"]
+    assert list(rows(q, answers)["concept:same_poles"]) == ["present", "present", "present", "absent", "absent"]
+
+
 def test_a_phrase_with_a_word_denied_by_its_prefix_finds_the_word_denied_by_not():
     # a teacher's "unbalanced forces", where the question says "unbalanced", did not find
     # "the forces are not balanced": only the reverse was read
