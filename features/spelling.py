@@ -180,8 +180,22 @@ class Speller:
             if len(lower) < 6 or lemma in self._lemmas:
                 return lemma
             return self._closest(lower, KNOWN_WORD_CUTOFF, same_start=True) or lemma
-        return (self._closest(lower, cutoff(len(lower))) or _function_word(lower, cutoff(len(lower)))
-                or lemma)
+        return (self._closest(lower, cutoff(len(lower))) or self._inflected(lower)
+                or _function_word(lower, cutoff(len(lower))) or lemma)
+
+    def _inflected(self, word: str) -> str | None:
+        """The question's word a misspelt inflected form is of: its stem without "ing", "ed" or
+        "s" mended on its own ("repeling" -> "repel", "attracing" -> "attract", "vibrateing" ->
+        "vibrate"), where the ending's letters made the whole word too far from every form the
+        question uses."""
+        for ending in ("ing", "ed", "es", "s"):
+            stem = word[:-len(ending)]
+            if word.endswith(ending) and len(stem) >= 4:
+                for form in (stem, stem + "e"):  # "vibrating" is "vibrate" + "ing"
+                    if form in self.vocabulary:
+                        return self.vocabulary[form]
+                return self._closest(stem, cutoff(len(stem)), same_start=True)  # not "demagnetised"
+        return None
 
     def other_form(self, key: str) -> str | None:
         """The verb or adjective a noun is made from, or the noun made from it, when the

@@ -522,6 +522,17 @@ def test_a_misspelt_function_word_is_mended_when_no_question_word_is_close():
     assert [sp.norm(w, w) for w in ["swith", "paht"]] == ["switch", "path"]
 
 
+def test_a_misspelt_inflected_form_is_mended_by_its_stem():
+    # "repeling" and "attracing" were too far from "repel" and "attract" with their endings
+    from features.spelling import Speller
+    sp = Speller({"repel": "repel", "attract": "attract", "vibrate": "vibrate", "magnet": "magnet",
+                  "magnetism": "magnetism"})
+    assert [sp.norm(w, w) for w in ["repeling", "attracing", "vibrateing", "repeled", "magnetts"]] == [
+        "repel", "attract", "vibrate", "repel", "magnet"]
+    assert [sp.norm(w, w) for w in ["stings", "xqztings"]] == ["stings", "xqztings"]  # nothing near
+    assert sp.norm("demagnetised", "demagnetised") == "demagnetised"  # a prefix is no slip
+
+
 def test_a_word_is_never_mended_to_its_opposite_with_a_prefix():
     # "balanced" was mended to the question's "unbalanced" (8 of 10 letters alike), so "the
     # forces are balanced" said the opposite of what it says
