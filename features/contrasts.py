@@ -49,6 +49,10 @@ class Contrasts:
         self._claimed = [tuple(frozenset(words) | {ANTONYMS[k] for k in words if k in ANTONYMS}
                                for words in (c.thing, c.says)) for c in self.claims]
         self._names = [name for name, _, _ in self._own_columns()]
+        # any word some kind needs: an answer with none of them is read no further
+        self._needed = (self._compared | self._stated | self._kept | self._formulated
+                        | frozenset(w for pair in self._scales for words in pair for w in words)
+                        | frozenset(w for pair in self._claimed for words in pair for w in words))
 
     @classmethod
     def of(cls, reference: Sequence[Analysis]) -> Contrasts:
@@ -95,6 +99,8 @@ class Contrasts:
         if not self:
             return []
         said = set(a.text_keys)
+        if said.isdisjoint(self._needed):
+            return ["absent"] * (len(self._names) + 1)
         words = None
         out: list[str] = []
         for found, part, states in ((said & self._compared, self.comparisons, comparison_states),
