@@ -184,10 +184,11 @@ class Speller:
                 or _function_word(lower, cutoff(len(lower))) or lemma)
 
     def _inflected(self, word: str) -> str | None:
-        """The question's word a misspelt inflected form is of: its stem without "ing", "ed" or
-        "s" mended on its own ("repeling" -> "repel", "attracing" -> "attract", "vibrateing" ->
-        "vibrate"), where the ending's letters made the whole word too far from every form the
-        question uses."""
+        """The question's word a misspelt inflected form is of: its stem without "ing", "ed", "es"
+        or "s" (the first of these it ends with), as a question word with or without a final "e",
+        or mended on its own to one with the same first letter ("repeling" -> "repel",
+        "attracing" -> "attract", "vibrateing" -> "vibrate"), where the ending's letters made the
+        whole word too far from every form the question uses."""
         for ending in ("ing", "ed", "es", "s"):
             stem = word[:-len(ending)]
             if word.endswith(ending) and len(stem) >= 4:
