@@ -21,18 +21,22 @@ preposition that also comes between the degree and "than" ("faster in metal than
 the words after that preposition. In an answer without "than", the first thing is what the
 clause names before the degree and the words after it up to an "as" ("heat moves faster in
 metal"; not "the trailer's weight" of "a larger force to give the same push as the trailer's
-weight"), nor after a "from" or "to" or the next word of degree. A distance is the thing's,
-not the point it is measured from: "further from the rock" is no distance of the rock from the
-reference's pivot, and "the pivot is closer to your hand" says the hand is closer to the pivot;
-after "and", "the hands are far" or "she is far" is said of the hands or of her, not of the
-clause's first thing. A thing's prepositions are none of its words ("louder through the table" shares
-nothing with "than through air"), and a bare "more" ("bigger", "large") that measures a thing
-the reference's comparison does not name ("a bigger moment", "its energy is large", where the
-reference compares a force with a weight) is another comparison. "half as
-far from the pivot as his sister" compares as "nearer than" does (`degrees`), and two things
-said to be at the two ends of one scale make a comparison too: "the mirror is smooth and the
-paper is rough" says "the mirror is smoother than the paper" (`_opposed`). Read by word order,
-on the fallback pipeline and a parsed one alike.
+weight"), nor after a "from" or "to", a join ("and steel rusts") or the next word of degree.
+In a reference, the words between its first thing and the degree are said of that thing too,
+so they do not name the second ("near the magnet its field is stronger than the Earth's
+field" compares the magnet with the Earth, and "the field is stronger" says neither). A
+distance is the thing's, not the point it is measured from: "further from the rock" is no
+distance of the rock from the reference's pivot, and "the pivot is closer to your hand" says
+the hand is closer to the pivot; after "and", "the hands are far" or "she is far" is said of
+the hands or of her, not of the clause's first thing. A thing's prepositions are none of its
+words ("louder through the table" shares nothing with "than through air"), and a bare "more"
+("bigger", "large") that measures a thing the reference's comparison does not name ("a bigger
+moment", "its energy is large", where the reference compares a force with a weight) is
+another comparison. "half as far from the pivot as his sister" compares as "nearer than" does
+(`degrees`), and two things said to be at the two ends of one scale make a comparison too:
+"the mirror is smooth and the paper is rough" says "the mirror is smoother than the paper"
+(`_opposed`), each thing with a phrase after it that says which one it is ("the particles in
+a gas"). Read by word order, on the fallback pipeline and a parsed one alike.
 """
 
 from __future__ import annotations
@@ -103,7 +107,11 @@ def reference_comparisons(analyses: Sequence[Analysis]) -> list[Comparison]:
         words = Words.of(a)
         lowers = words.lowers
         for said in _comparisons(words):
-            first, second = said.first - said.second, said.second - said.first
+            # the words between the thing and its degree are said of it too ("near the bar
+            # magnet its magnetic field is stronger than the Earth's magnetic field": the field
+            # is no word of the Earth's alone)
+            between = {a.text_keys[j] for j in range(said.first_at[-1] + 1, said.at.start)} if said.first_at else set()
+            first, second = said.first - said.second, said.second - said.first - between
             if not first or not second:
                 continue
             one = " ".join(lowers[i] for i in said.first_at if a.text_keys[i] in first)
@@ -228,7 +236,8 @@ def _after(lowers: list[str], starts: frozenset[int], i: int, end: int, stop: in
     that is itself a preposition ("the pivot is near the rock": the rock is where it is near)."""
     if lowers[i] in _PREPOSITIONS:
         return range(end, end)
-    after = next((j for j in range(end, stop) if lowers[j] == "as" or lowers[j] in _LANDMARKS or j in starts), stop)
+    after = next((j for j in range(end, stop) if lowers[j] == "as" or lowers[j] in _LANDMARKS or j in starts
+                  or lowers[j] in JOINS), stop)
     return range(end, after)
 
 
@@ -251,6 +260,22 @@ def _things(keys: list[str], at: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(j for j in at if keys[j] not in _PREPOSITIONS)
 
 
+#: Words after a thing that say which of its kind it is ("the particles of the table", "the
+#: particles in air").
+_WHOSE = frozenset({"of", "in", "inside", "within"})
+
+
+def _with_whose(lowers: list[str], keys: list[str], thing: tuple[int, ...], end: int) -> tuple[int, ...]:
+    """A thing with the words of a phrase right after it that says which one it is ("the
+    particles | in air | are far apart"): two things set at the two ends of a scale are often
+    one noun told apart by that phrase alone ("the particles of the table are close, the air
+    particles far apart")."""
+    j = thing[-1] + 1 if thing else end
+    if j >= end or lowers[j] not in _WHOSE:
+        return thing
+    return thing + subject(lowers, keys, j + 1, end)
+
+
 def _opposed(words: Words) -> list[_Said]:
     """Two things said to be at the two ends of one scale, a comparison without "than": "the
     mirror is smooth and the paper is rough" says the mirror is less rough than the paper.
@@ -261,7 +286,7 @@ def _opposed(words: Words) -> list[_Said]:
     for i in words.plain_degrees:
         key = keys[i]
         start = next((j + 1 for j in range(i - 1, -1, -1) if lowers[j] in ENDS or lowers[j] in JOINS), 0)
-        thing = subject(lowers, keys, start, i)
+        thing = _with_whose(lowers, keys, subject(lowers, keys, start, i), i)
         if thing:
             scale, way = degree_of(key)
             ends.append((thing, scale, -way if negated[i] else way, i))

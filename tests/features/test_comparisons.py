@@ -277,3 +277,34 @@ def test_a_bigger_distance_is_further():
                "the handle is further from the hinge than the lock", "the handle is bigger than the lock"]
     assert _states("The handle is further from the hinge than the lock.", "ref:handle_near_than_lock", answers) == [
         "present", "negated", "present", "absent"]
+
+
+def test_a_comparison_without_than_is_said_of_its_clause_not_of_the_next_statement():
+    # "copper conducts heat better and steel rusts" took "steel" (after the "and") as a word
+    # of copper's side, so it compared copper-and-steel and read as neither way round
+    assert _states("Copper conducts heat better than steel.", "ref:copper_better_than_steel",
+                   ["copper conducts heat better and steel rusts", "steel conducts heat better and copper rusts"]) == [
+        "present", "negated"]
+
+
+def test_words_said_of_the_first_thing_too_do_not_name_the_second():
+    # "near the speaker its sound is louder than the traffic's sound": the sound is the
+    # speaker's as well, so "the sound is louder" said nothing of the traffic (it read as the
+    # traffic being louder)
+    fx = _extractor("Near the speaker its sound is much louder than the traffic's sound.")
+    assert [c for c in fx.descriptions_ if "_than_" in c] == ["ref:speaker_loud_than_traffic"]
+    X = fx.transform(["the sound is louder and the traffic is far", "the traffic is louder than the speaker"])
+    assert list(X["ref:speaker_loud_than_traffic"]) == ["absent", "negated"]
+
+
+@pytest.mark.parametrize("answer, state", [
+    ("the particles in a gas are far apart and in a solid they are close", "present"),
+    ("the particles of a solid are close and in a gas they are spread far apart", "present"),
+    ("the particles in a solid are far apart and in a gas they are close", "negated"),
+])
+def test_one_noun_at_two_ends_of_a_scale_is_told_apart_by_its_phrase(answer, state):
+    # "the particles in a gas are far apart ... in a solid they are close" read as "the
+    # particles are far apart", the reference's close particles turned round
+    fx = _extractor("The particles of a solid are close together, whereas gas particles are far apart.")
+    assert [c for c in fx.descriptions_ if "_than_" in c] == ["ref:particle_solid_near_than_gas"]
+    assert fx.transform([answer]).iloc[0]["ref:particle_solid_near_than_gas"] == state
