@@ -14,7 +14,9 @@ The quantities are the words of degree of one sentence of a reference answer on 
 increases"); a word such as "higher" or "increases" measures the noun after it ("a higher
 pitch", "the higher the pitch", "more of the light") or, without one, the thing its clause
 names before it ("the pitch gets higher", "the time for one swing increases"). A degree
-after "than" belongs to the other thing of a comparison and does not count. A denied degree
+followed by "with" and a noun that names a scale changes as that quantity grows ("the force
+gets weaker with distance": the further, the weaker). A degree after "than" belongs to the
+other thing of a comparison and does not count. A denied degree
 ("does not vibrate faster") counts the other way. Read by word order, on the fallback
 pipeline and a parsed one alike.
 """
@@ -177,9 +179,30 @@ def measured_degrees(words: Words, answer: bool = False) -> list[Degree]:
         sentence = bisect_left(ends, i)
         out.append(Degree(sentence, scale, sign, " ".join(lowers[j] for j in at), tuple(keys[j] for j in at),
                           bisect_left(part_ends, i), two_things))
+        grows = _grows_with(lowers, keys, end)
+        if grows is not None:  # "the force decreases with distance": as the distance grows
+            grows_scale, way = degree_of(keys[grows], compared=True)
+            out.append(Degree(sentence, grows_scale, way, " ".join(lowers[end:grows + 1]),
+                              tuple(keys[j] for j in range(end, grows + 1)), bisect_left(part_ends, i)))
     if out:
         out += _plain_degrees(words, ends, part_ends, {d.sentence for d in out})
     return out
+
+
+#: Words between "with" and the quantity that grows ("decreases with increasing distance").
+_GROWING = frozenset({"increasing", "more", "greater", "bigger"})
+
+
+def _grows_with(lowers: list[str], keys: list[str], end: int) -> int | None:
+    """Where a degree is followed by "with" and a noun that names a scale ("gets weaker with
+    distance", "increases with depth"), that noun's place: the degree changes as that quantity
+    grows. Else None."""
+    if end >= len(keys) or lowers[end] != "with":
+        return None
+    j = end + 1
+    if j < len(keys) and lowers[j] in _GROWING:
+        j += 1
+    return j if j < len(keys) and keys[j] in SCALE_NOUNS else None
 
 
 def _compares_two_things(words: Words, end: int, stop: int) -> bool:

@@ -174,3 +174,16 @@ def test_big_enough_is_a_threshold_and_no_comparison():
     assert [c.scales for c in fx.contrasts_.covariations] == [("near", "moment")]
     X = fx.transform(["the distance is small and she cant push hard enough to get a big enough moment"])
     assert X.iloc[0]["ref:turned_round"] == "absent"
+
+
+@pytest.mark.parametrize("answer, state", [
+    ("the sound gets quieter with distance", "present"),
+    ("the loudness decreases with increasing distance", "present"),
+    ("the sound gets louder with distance", "negated"),
+    ("the sound gets quieter with the wind", "absent"),  # no quantity that grows
+])
+def test_a_degree_with_a_quantity_changes_as_that_quantity_grows(answer, state):
+    # "the sound gets quieter with distance" says the further, the quieter: it read as a
+    # quieter sound alone, pairing it with nothing
+    fx = _extractor("The further you are from the speaker, the quieter the sound.")
+    assert fx.transform([answer]).iloc[0]["ref:near_with_loud"] == state
