@@ -15,7 +15,8 @@ content words after it) that names its thing in at most three words and says at 
 three, at least one of them a word with an opposite that is no degree (`antonyms`: "same",
 "attract", "open", "conductor"; degrees are read as comparisons and covariations), or
 denied with "not" ("light does not need a medium": its denial is one turn; "tin is not
-magnetic" is "tin is nonmagnetic"). Read by
+magnetic" is "tin is nonmagnetic"; a particle that ends the verb's phrase is denied with it:
+"a slack rope does not pass the pulses on"). Read by
 word order, on the fallback pipeline and a parsed one alike. Nothing here knows a topic.
 """
 
@@ -104,13 +105,28 @@ def _denial(a: Analysis, lowers: list[str], clause) -> bool | None:
     (False), or deny otherwise (None: its thing, part of what it says, or with "no")? A
     denial an opposite took is none ("not magnetic" reads "nonmagnetic")."""
     denied = a.text_negated
-    said = [denied[i] for i in clause.said]
+    # a particle that ends the verb's phrase is outside a denial's scope ("does not pass the
+    # vibrations | on") but is denied with it
+    said = [denied[i] for i in clause.said[:_without_particles(lowers, clause.said)]]
     if not any(said) and not any(denied[i] for i in clause.thing):
         return False
     between = lowers[clause.thing[-1] + 1:clause.said[0]]
     if not all(said) or any(denied[i] for i in clause.thing) or not _DENIALS.intersection(between):
         return None
     return True
+
+
+#: Words that end a verb's phrase as a particle ("pass the vibrations on", "give the heat out").
+_PARTICLES = frozenset({"on", "off", "out", "up", "down", "away", "back", "over", "along"})
+
+
+def _without_particles(lowers: list[str], said: Sequence[int]) -> int:
+    """How many words of what a clause says come before the particles that end it (at least
+    one)."""
+    n = len(said)
+    while n > 1 and lowers[said[n - 1]] in _PARTICLES:
+        n -= 1
+    return n
 
 
 def _undenied(written: list[str]) -> str:

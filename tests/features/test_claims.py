@@ -143,3 +143,13 @@ def test_a_denial_before_the_thing_makes_no_claim():
 def test_absorb_and_reflect_are_opposites(answer, state):
     states, _ = _states("The foam absorbs sound, so the room is quiet.", "ref:foam_is_absorb_sound", [answer])
     assert states == [state]
+
+
+def test_a_denied_claim_may_end_with_its_verbs_particle():
+    # "a loose rope does not pass the pulses on": the "on" after the denied words is the
+    # verb's, so the clause is a denied claim, turned by "a loose rope passes the pulses on"
+    fx = _extractor("A loose rope does not pass the pulses on.")
+    assert [(c.text, c.turned_text) for c in fx.contrasts_.claims] == [
+        ("loose rope does not pass the pulses on", "loose rope passes the pulses on")]
+    X = fx.transform(["a loose rope passes the pulses on", "a loose rope cant pass pulses on", "the rope is loose"])
+    assert list(X["ref:loose_rope_is_not_on_pass_pulse"]) == ["negated", "present", "absent"]
