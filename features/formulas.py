@@ -10,7 +10,8 @@ quotient the other way up, absent otherwise.
 
 A formula is a quantity, "=" (or "is", "equals") and two quantities joined by "x", "times",
 "multiplied by", "/", "divided by" or "over"; the quantity is the first thing its clause names
-(`clauses.subject`: "the moment of a force is ..."), each of the two the first content word
+(`clauses.subject`: "the moment of a force is ...", an aside in brackets skipped: "the moment
+(turning effect) of a force is ..."), each of the two the first content word
 after "=" or the operation (articles and "by" between). What follows the second ("/ 2" in
 "depth = speed x time / 2") is left out. Read by word order, on the fallback pipeline and a
 parsed one alike.
@@ -83,7 +84,7 @@ def _formulas(words: Words) -> list[tuple[str, str, str, str]]:
     for i, low in enumerate(lowers):
         if low not in _EQUALS:
             continue
-        result = subject(lowers, keys, clause_start(lowers, i), i)
+        result = subject(lowers, keys, _start_past_asides(lowers, i), i)
         one = _next_quantity(lowers, keys, i + 1)
         if not result or one is None or one + 1 >= len(lowers):
             continue
@@ -92,6 +93,19 @@ def _formulas(words: Words) -> list[tuple[str, str, str, str]]:
         if other is not None:
             out.append((keys[result[-1]], keys[one], operation, keys[other]))
     return out
+
+
+def _start_past_asides(lowers: list[str], i: int) -> int:
+    """Where the clause of token i starts, an aside in brackets within it skipped: "the
+    moment (turning effect) of a force is ..." is a clause about the moment, not one that
+    starts after the bracket."""
+    start = clause_start(lowers, i)
+    while start > 0 and lowers[start - 1] == ")":
+        opening = next((j for j in range(start - 2, -1, -1) if lowers[j] == "("), None)
+        if opening is None:
+            break
+        start = clause_start(lowers, opening)
+    return start
 
 
 def _next_quantity(lowers: list[str], keys: list[str], start: int) -> int | None:

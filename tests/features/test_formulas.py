@@ -48,3 +48,12 @@ def test_a_formula_is_described_as_the_reference_gives_it():
     columns = {name: (text, other) for name, text, other in fx.contrasts_.columns()}
     assert columns["speed_is_distance_over_time"] == ('says "speed = distance / time" (from the reference answer)',
                                                      '"speed = distance x time"')
+
+
+def test_an_aside_in_brackets_does_not_start_the_formulas_clause():
+    # "the moment (turning effect) of a force is force x distance" gave "force = force x
+    # distance": the clause was read from the bracket on
+    states, _ = _states("The moment (turning effect) of a force is force x distance.",
+                        "ref:moment_is_force_times_distance",
+                        ["moment = force x distance", "the moment is force divided by distance"])
+    assert states == ["present", "negated"]
