@@ -11,7 +11,7 @@ from functools import cached_property
 from spacy.attrs import LOWER
 from spacy.lang.en.stop_words import STOP_WORDS
 
-from .degrees import INTENSIFIERS, MORE_LESS, degrees, plain_degrees
+from .degrees import INTENSIFIERS, MORE_LESS, QUANTITY_NOUNS, degrees, plain_degrees
 from .lexicon import MEANINGFUL, is_content
 from .negation import CLAUSE_BREAKS
 from .reading import Analysis
@@ -184,7 +184,9 @@ def noun_before(lowers: list[str], keys: list[str], start: int, i: int) -> int |
     content word before it in its clause (not "much" in "much greater"), or, where that word
     ends a phrase that goes on naming a thing before it, after a preposition or a verb's -ing
     form ("the time for one swing", "the pressure on the snow", "the area of the blade on the
-    bread", "the area touching the bread"), the word that phrase names."""
+    bread", "the area touching the bread"), the word that phrase names; after a possessive,
+    the owner ("the drum's skin is bigger": the drum), unless the word after it names a
+    quantity of its own (`degrees.QUANTITY_NOUNS`: "the adult's moment is bigger")."""
     noun = next((j for j in range(i - 1, start - 1, -1)
                  if is_content(keys[j]) and keys[j] not in MORE_LESS and keys[j] not in INTENSIFIERS
                  and lowers[j] not in NAMING_ON), None)
@@ -201,7 +203,10 @@ def _named_on_from(lowers: list[str], keys: list[str], start: int, noun: int) ->
     naming the thing before it ("the pressure | on the snow", "the area | touching the
     bread"), that thing's place; else None."""
     for j in range(noun - 1, max(start, noun - 3) - 1, -1):
-        linking = lowers[j] in NAMING_ON or (lowers[j].endswith("ing") and keys[j] != lowers[j])
+        # "the adult's moment is bigger" measures the moment, a quantity of its own; "the drum's
+        # skin is bigger" the drum
+        possessed = lowers[j] == "'s" and keys[noun] in QUANTITY_NOUNS
+        linking = (lowers[j] in NAMING_ON and not possessed) or (lowers[j].endswith("ing") and keys[j] != lowers[j])
         if linking:
             return next((k for k in range(j - 1, start - 1, -1) if is_content(keys[k]) and lowers[k] not in NAMING_ON),
                         None)

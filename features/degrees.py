@@ -29,6 +29,13 @@ SCALE_NOUNS = {"speed": "fast", "velocity": "fast", "weight": "heavy", "length":
                "depth": "deep", "strength": "strong", "temperature": "hot", "distance": "far",
                "loudness": "loud", "brightness": "bright", "thickness": "thick", "density": "dense"}
 
+#: Nouns of physics that name a quantity of their own, whoever's it is: "the adult's moment is
+#: bigger" measures the moment, where "the drum's skin is bigger" measures the drum
+#: (`clauses.noun_before`). Physics in general, no topic's.
+QUANTITY_NOUNS = frozenset(SCALE_NOUNS) | {
+    "force", "moment", "pressure", "energy", "power", "frequency", "pitch", "amplitude", "wavelength",
+    "mass", "volume", "area", "current", "voltage", "resistance", "acceleration", "momentum"}
+
 
 def scale_words(scale: str) -> frozenset[str]:
     """The keys that say a scale, either way, and the nouns that name it: {"fast", "slow",

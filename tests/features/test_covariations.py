@@ -187,3 +187,16 @@ def test_a_degree_with_a_quantity_changes_as_that_quantity_grows(answer, state):
     # quieter sound alone, pairing it with nothing
     fx = _extractor("The further you are from the speaker, the quieter the sound.")
     assert fx.transform([answer]).iloc[0]["ref:near_with_loud"] == state
+
+
+@pytest.mark.parametrize("reference, column, answers, states", [
+    # "the boy's moment" is the moment, a quantity of its own: it read as "the boy smaller"
+    ("Sitting closer to the pivot makes the boy's moment smaller.", "ref:near_with_moment",
+     ["sitting closer makes the boy's moment bigger", "sitting closer makes his moment smaller",
+      "the boy is closer so the boy is smaller"], ["negated", "present", "absent"]),
+    # "the drum's skin" measures the drum, as students say it
+    ("The drum's skin is bigger, so it vibrates more slowly.", "ref:drum_with_fast",
+     ["the drum is bigger so it vibrates faster", "the drum is bigger so it vibrates slower"], ["negated", "present"]),
+])
+def test_a_possessed_quantity_is_measured_and_a_possessed_part_measures_its_owner(reference, column, answers, states):
+    assert list(_extractor(reference).transform(answers)[column]) == states
