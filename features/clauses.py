@@ -176,6 +176,9 @@ def denied(a: Analysis) -> list[bool]:
 
 #: Words that count the things a phrase names ("on both sides", "of the two strings").
 _COUNTING = frozenset({"one", "two", "both", "each", "all", "either", "every"})
+#: Words that start a clause naming a place or a time within a thing's phrase ("the distance
+#: to where she pushes").
+_PLACE_CLAUSES = frozenset({"where", "when"})
 _MOST_HOPS = 3  # phrases that go on naming a thing: "the area of the blade on the bread"
 
 
@@ -195,6 +198,11 @@ def noun_before(lowers: list[str], keys: list[str], start: int, i: int) -> int |
         if head is None:
             break
         noun = head
+    if noun is not None and noun - 1 == start and lowers[start] in _PERSONS and start >= 2 \
+            and lowers[start - 1] in _PLACE_CLAUSES and lowers[start - 2] in NAMING_ON:
+        # "the distance from the bolt to | where she pushes | is bigger": the verb of a clause
+        # that names a place within the thing is none; the thing is before it
+        return noun_before(lowers, keys, clause_start(lowers, start - 2), start - 2)
     return noun
 
 

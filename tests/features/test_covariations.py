@@ -200,3 +200,12 @@ def test_a_degree_with_a_quantity_changes_as_that_quantity_grows(answer, state):
 ])
 def test_a_possessed_quantity_is_measured_and_a_possessed_part_measures_its_owner(reference, column, answers, states):
     assert list(_extractor(reference).transform(answers)[column]) == states
+
+
+def test_a_clause_naming_a_place_within_a_thing_does_not_hide_the_thing():
+    # "the distance from the hinge to where you push is bigger" measured "push" (the verb of
+    # "where you push"), so the reference paired a bigger push with a smaller force
+    fx = _extractor("The distance from the hinge to where you push is bigger, so you need a smaller force.")
+    assert [c.name for c in fx.contrasts_.covariations] == ["near_with_force"]
+    X = fx.transform(["a bigger distance means a smaller force", "a smaller distance needs a smaller force"])
+    assert list(X["ref:near_with_force"]) == ["present", "negated"]
