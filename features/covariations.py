@@ -247,10 +247,13 @@ def _plain_degrees(words: Words, ends: list[int], part_ends: list[int], sentence
 
 def measured_noun(lowers: list[str], keys: list[str], start: int, i: int, end: int) -> tuple[str, Sequence[int]]:
     """The noun a "higher" or an "increases" (tokens i to end) measures, and the tokens that
-    say it: the noun after it ("a higher pitch", "the higher the pitch", "more of the light")
+    say it: the noun after it ("a higher pitch", "the higher the pitch", "more of the light",
+    "fewer and fewer particles")
     or, without one, the noun before it (`noun_before`: "the pitch gets higher", "the time
     for one swing increases", "the air resistance is much greater")."""
     after = end
+    while after + 1 < len(keys) and lowers[after] == "and" and lowers[after + 1] == lowers[end - 1]:
+        after += 2  # "fewer and fewer air particles": the air's
     if after < len(keys) and keys[after] == "of":  # "blocks more of the light"
         after += 1
     if after + 1 < len(keys) and keys[after] in _ARTICLES:

@@ -209,3 +209,11 @@ def test_a_clause_naming_a_place_within_a_thing_does_not_hide_the_thing():
     assert [c.name for c in fx.contrasts_.covariations] == ["near_with_force"]
     X = fx.transform(["a bigger distance means a smaller force", "a smaller distance needs a smaller force"])
     assert list(X["ref:near_with_force"]) == ["present", "negated"]
+
+
+def test_a_repeated_degree_measures_the_noun_after_its_repeat():
+    # "there are more and more bubbles" measured "heated" (the word before the first "more"),
+    # which paired "heated more" with "louder", a pair no teacher wrote
+    fx = _extractor("As the water is heated there are more and more bubbles, so the noise gets louder.")
+    assert [(c.name, c.text) for c in fx.contrasts_.covariations] == [
+        ("bubble_with_loud", '"more bubbles" goes with "louder"')]
