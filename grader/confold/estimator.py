@@ -32,7 +32,13 @@ Domain knowledge (the same `grader.confold.rules` objects the `knowledge/` packa
   of its ``any:``) and needs no positives of its own.
   An initial rule for a label no training example has is kept as written (as a background
   rule, in its place), whatever its confidence: a low one sends its answers to a human.
-* Learning then continues (CON-FOLD's loop) on what those rules leave unexplained.
+* Learning then continues (CON-FOLD's loop) on what those rules leave unexplained; with
+  ``learn_from_all``, on every example the background rules leave, the initial rules' too.
+  The learned rules still come after the initial ones, so they mark what those leave, but
+  they are learned from all the examples rather than from the few the initial rules leave
+  over: a teacher's rules often cover most of 30 marked answers, and rules learned from the
+  handful left marked the rest of the class worse than the bare file's rules (the rubric
+  bench, docs/beetle.md).
 * ``evidence`` and ``label_order``: for ordered labels (marks), a learned rule for any label
   but the lowest (the first of ``label_order``, which may be a tuple of labels that are all
   lowest, or an empty tuple when no label is: labels in no known order; the first of
@@ -86,7 +92,8 @@ class ConFold:
     exceptions are learned), ``z`` (Wilson score), ``improvement_threshold``,
     ``confidence_threshold``, ``background``, ``initial_rules`` (see the module doc),
     ``fold_rm_update`` (keep a rule's covered negatives for later rounds as FOLD-RM does,
-    instead of CON-FOLD's dropping them), ``min_initial_precision``, ``default_rule`` (a
+    instead of CON-FOLD's dropping them), ``min_initial_precision``, ``learn_from_all`` (learned
+    rules learned from every example, not only those the initial rules leave), ``default_rule`` (a
     last rule for the examples no other rule covers, see the module doc), ``evidence`` (per
     feature, the values that are evidence for a higher label, or '>' / '<=' for a numeric
     feature) and ``label_order`` (labels from lowest to highest) for rules that rest on
@@ -100,7 +107,8 @@ class ConFold:
                  min_initial_precision: float = 0.5, default_rule: bool = False,
                  evidence: Mapping[str, Any] | None = None, label_order: Sequence | None = None,
                  min_initial_support: int = 1, label_evidence: Mapping[Any, Mapping[str, Any]] | None = None,
-                 label_min_initial_support: Mapping[Any, int] | None = None, keep_unseen: Sequence[str] = ()):
+                 label_min_initial_support: Mapping[Any, int] | None = None, keep_unseen: Sequence[str] = (),
+                 learn_from_all: bool = False):
         self.ratio = ratio
         self.z = z
         self.improvement_threshold = improvement_threshold
@@ -116,6 +124,7 @@ class ConFold:
         self.label_evidence = label_evidence
         self.label_min_initial_support = label_min_initial_support
         self.keep_unseen = keep_unseen
+        self.learn_from_all = learn_from_all
 
     def get_params(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in ("ratio", "z", "improvement_threshold",
@@ -123,7 +132,8 @@ class ConFold:
                                               "fold_rm_update", "min_initial_precision",
                                               "default_rule", "evidence", "label_order",
                                               "min_initial_support", "label_evidence",
-                                              "label_min_initial_support", "keep_unseen")}
+                                              "label_min_initial_support", "keep_unseen",
+                                              "learn_from_all")}
 
     def set_params(self, **params: Any) -> "ConFold":
         unknown = sorted(set(params) - set(self.get_params()))
@@ -201,6 +211,7 @@ class ConFold:
         for rule in label_rules:
             kept, remaining = program.apply_background(rule, remaining)
             rules.append(kept)
+        after_background = remaining
         unmarked = set()  # a teacher's rules for labels no example has: kept as written
         kept_names: set = set()  # (name, head) of the teacher's rules kept: their other ways (`any:`) go with them
         ways: dict = {}  # (name, head) -> the ways of one teacher's rule
@@ -221,7 +232,7 @@ class ConFold:
             if kept is not None:
                 rules.append(kept)
                 kept_names.add((rule.name, rule.head))
-        rules += program.learn(remaining)
+        rules += program.learn(after_background if self.learn_from_all else remaining)
         if self.confidence_threshold is not None:
             rules = [r for r in rules if r.origin == "background" or id(r) in unmarked
                      or r.confidence >= self.confidence_threshold]
@@ -258,7 +269,7 @@ class ConFold:
         for label, k in (by_label or {}).items():
             if not _is_count(k):
                 raise ValueError(f"label_min_initial_support for {label!r} must be a whole number >= 1, got {k!r}")
-        for name in ("fold_rm_update", "default_rule"):
+        for name in ("fold_rm_update", "default_rule", "learn_from_all"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
 

@@ -217,7 +217,10 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
                                evidence=evidence, label_order=label_order, label_evidence=label_evidence,
                                min_initial_support=min_initial_support,
                                label_min_initial_support=no_credit_support(few_shown, min_initial_support),
-                               keep_unseen=(BUILT_IN,))
+                               keep_unseen=(BUILT_IN,),
+                               # where a teacher wrote rules, the learned ones after them are
+                               # learned from every marked answer, not the few theirs leave
+                               learn_from_all=bool(question.initial_rules))
     rule_learner.fit(X, pd.Series(marks, name="mark"))
     for rule in rule_learner.rules_:  # kept and built-in rules are learned ones (not the teacher's)
         if rule.name in (KEPT_RULE, BUILT_IN):

@@ -269,3 +269,22 @@ def test_a_learned_rule_kept_from_an_earlier_model_has_its_exceptions_pruned_as_
     rule = next(r for r in ConFold(initial_rules=[kept], improvement_threshold=0.05).fit(X, y).rules_
                 if r.name == "idea")
     assert rule.exceptions == []  # a small gain of confidence: pruned, as CON-FOLD prunes its own
+
+
+def test_rules_after_the_initial_ones_can_be_learned_from_every_example():
+    # the teacher's rule covers 8 of the 10 positives; the 14 examples it leaves show the two
+    # other positives only by an odd value of c, so rules learned from them alone say "neg
+    # unless c is z", where every example says "neg when b is no"
+    X = pd.DataFrame({"a": ["yes"] * 8 + ["no"] * 14,
+                      "c": ["x", "y"] * 4 + ["z", "z"] + ["x", "y"] * 6,
+                      "b": ["yes"] * 10 + ["no"] * 12})
+    y = ["pos"] * 10 + ["neg"] * 12
+    teacher = Rule(head="pos", body=(L("a", "==", "yes"),), origin="initial", name="teacher")
+    new = pd.DataFrame({"a": ["no", "no"], "c": ["x", "z"], "b": ["yes", "no"]})
+    leftover = ConFold(initial_rules=[teacher]).fit(X, y)
+    everything = ConFold(initial_rules=[teacher], learn_from_all=True).fit(X, y)
+    assert list(leftover.predict(new)) == ["neg", "pos"]
+    assert list(everything.predict(new)) == ["pos", "neg"]
+    assert everything.rules_[0].name == "teacher"  # the teacher's rule still comes first
+    with pytest.raises(ValueError, match="learn_from_all must be True or False"):
+        ConFold(learn_from_all="yes").fit(X, y)
