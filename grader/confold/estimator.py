@@ -38,7 +38,10 @@ Domain knowledge (the same `grader.confold.rules` objects the `knowledge/` packa
   they are learned from all the examples rather than from the few the initial rules leave
   over: a teacher's rules often cover most of 30 marked answers, and rules learned from the
   handful left marked the rest of the class worse than the bare file's rules (the rubric
-  bench, docs/beetle.md).
+  bench, docs/beetle.md). ``initial_last`` (a function of a rule): the initial rules it holds
+  for are refined in their place but applied after the learned rules (a grading model's
+  teacher's rules that rest only on what an answer lacks, a catch-all for what nothing else
+  explains).
 * ``evidence`` and ``label_order``: for ordered labels (marks), a learned rule for any label
   but the lowest (the first of ``label_order``, which may be a tuple of labels that are all
   lowest, or an empty tuple when no label is: labels in no known order; the first of
@@ -69,7 +72,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -93,7 +96,8 @@ class ConFold:
     ``confidence_threshold``, ``background``, ``initial_rules`` (see the module doc),
     ``fold_rm_update`` (keep a rule's covered negatives for later rounds as FOLD-RM does,
     instead of CON-FOLD's dropping them), ``min_initial_precision``, ``learn_from_all`` (learned
-    rules learned from every example, not only those the initial rules leave), ``default_rule`` (a
+    rules learned from every example, not only those the initial rules leave), ``initial_last``
+    (which initial rules apply after the learned ones), ``default_rule`` (a
     last rule for the examples no other rule covers, see the module doc), ``evidence`` (per
     feature, the values that are evidence for a higher label, or '>' / '<=' for a numeric
     feature) and ``label_order`` (labels from lowest to highest) for rules that rest on
@@ -108,7 +112,7 @@ class ConFold:
                  evidence: Mapping[str, Any] | None = None, label_order: Sequence | None = None,
                  min_initial_support: int = 1, label_evidence: Mapping[Any, Mapping[str, Any]] | None = None,
                  label_min_initial_support: Mapping[Any, int] | None = None, keep_unseen: Sequence[str] = (),
-                 learn_from_all: bool = False):
+                 learn_from_all: bool = False, initial_last: Callable[[Rule], bool] | None = None):
         self.ratio = ratio
         self.z = z
         self.improvement_threshold = improvement_threshold
@@ -125,6 +129,7 @@ class ConFold:
         self.label_min_initial_support = label_min_initial_support
         self.keep_unseen = keep_unseen
         self.learn_from_all = learn_from_all
+        self.initial_last = initial_last
 
     def get_params(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in ("ratio", "z", "improvement_threshold",
@@ -133,7 +138,7 @@ class ConFold:
                                               "default_rule", "evidence", "label_order",
                                               "min_initial_support", "label_evidence",
                                               "label_min_initial_support", "keep_unseen",
-                                              "learn_from_all")}
+                                              "learn_from_all", "initial_last")}
 
     def set_params(self, **params: Any) -> "ConFold":
         unknown = sorted(set(params) - set(self.get_params()))
@@ -233,6 +238,9 @@ class ConFold:
                 rules.append(kept)
                 kept_names.add((rule.name, rule.head))
         rules += program.learn(after_background if self.learn_from_all else remaining)
+        if self.initial_last is not None:  # refined in their place, applied after the learned rules
+            last = [r for r in rules if r.origin == "initial" and self.initial_last(r)]
+            rules = [r for r in rules if not any(r is x for x in last)] + last
         if self.confidence_threshold is not None:
             rules = [r for r in rules if r.origin == "background" or id(r) in unmarked
                      or r.confidence >= self.confidence_threshold]
@@ -269,6 +277,8 @@ class ConFold:
         for label, k in (by_label or {}).items():
             if not _is_count(k):
                 raise ValueError(f"label_min_initial_support for {label!r} must be a whole number >= 1, got {k!r}")
+        if self.initial_last is not None and not callable(self.initial_last):
+            raise ValueError(f"initial_last must be None or a function of a rule, got {self.initial_last!r}")
         for name in ("fold_rm_update", "default_rule", "learn_from_all"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")

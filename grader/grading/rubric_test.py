@@ -99,6 +99,8 @@ def test_rubric(model, answer_ids: Sequence[str], answers: Sequence[str], human_
                                  words)
         else:
             note = ""
+        if rule.origin == "initial" and any(r.origin == "learned" for r in learner.rules_[:i]):
+            note = AFTER_LEARNED + (f"; {note}" if note else "")
         reports.append(RuleReport(i + 1, rule.origin, rule.name, str(rule.head),
                                   conditions_text(rule, words), int(applies.sum()), int(mine.sum()),
                                   int(right.sum()), len(wrong), wrong[:examples], note=note))
@@ -112,6 +114,9 @@ test_rubric.__test__ = False  # not a pytest test, whatever its name
 
 
 UNMARKED = "no answer it was trained on has this mark yet; kept as written"
+#: A teacher's rule that rests only on what an answer lacks (`sensible_rules.rests_on_lack`).
+AFTER_LEARNED = ("applied after the rules learned from the marked answers: it rests only on what an "
+                 "answer does not say, so an answer those rules mark is marked by them")
 
 
 def _kept_unseen(rule, applies: np.ndarray) -> bool:

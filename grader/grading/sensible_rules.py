@@ -39,6 +39,14 @@ def literal_says(literal) -> str:
     return "said" if kind == "value" else "lacks"
 
 
+def rests_on_lack(rule) -> bool:
+    """Does the rule rest only on what an answer lacks ("incorrect if it does not say the
+    moments are equal")? A teacher's such rule is a catch-all: the grading model applies it
+    after the rules learned from the marked answers (`ConFold(initial_last=...)`), so that an
+    answer that says the right idea in other words, or a wrong idea, is marked by those first."""
+    return bool(rule.body) and all(literal_says(lit) == "lacks" for lit in rule.body)
+
+
 def unsensible(rule, lowest: Sequence[str], restating: Collection[str] = ()) -> str | None:
     """Why a learned rule for a mark not in `lowest` gives a teacher no reason; None if it does.
     `restating`: the features that only restate the question

@@ -24,6 +24,7 @@ from grader.confold.rules import PredicateDefinition, Rule
 from grader.grading.agreement import READER_WEIGHT, WORDING_WEIGHT, ResampledAgreement
 from grader.grading.built_in_rules import BUILT_IN, turned_round_rule
 from grader.grading.evidence import feature_evidence, unordered_evidence
+from grader.grading.sensible_rules import rests_on_lack
 from grader.grading.wording import WordingSupport
 from knowledge.rule_marks import label_rules, unmarked_rule_notes, with_marks
 from knowledge.schema import Question, mark_number, marks_from_answers
@@ -220,7 +221,9 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
                                keep_unseen=(BUILT_IN,),
                                # where a teacher wrote rules, the learned ones after them are
                                # learned from every marked answer, not the few theirs leave
-                               learn_from_all=bool(question.initial_rules))
+                               learn_from_all=bool(question.initial_rules),
+                               # a teacher's rule on what an answer lacks is a catch-all
+                               initial_last=rests_on_lack if question.initial_rules else None)
     rule_learner.fit(X, pd.Series(marks, name="mark"))
     for rule in rule_learner.rules_:  # kept and built-in rules are learned ones (not the teacher's)
         if rule.name in (KEPT_RULE, BUILT_IN):

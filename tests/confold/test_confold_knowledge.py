@@ -288,3 +288,22 @@ def test_rules_after_the_initial_ones_can_be_learned_from_every_example():
     assert everything.rules_[0].name == "teacher"  # the teacher's rule still comes first
     with pytest.raises(ValueError, match="learn_from_all must be True or False"):
         ConFold(learn_from_all="yes").fit(X, y)
+
+
+def _rests_on_b_no(rule):
+    return all(lit.feature == "b" for lit in rule.body)
+
+
+def test_initial_rules_can_be_applied_after_the_learned_ones():
+    X = pd.DataFrame({"a": ["yes"] * 8 + ["no"] * 14,
+                      "c": ["x", "y"] * 4 + ["z", "z"] + ["x", "y"] * 6,
+                      "b": ["yes"] * 10 + ["no"] * 12})
+    y = ["pos"] * 10 + ["neg"] * 12
+    first = Rule(head="pos", body=(L("a", "==", "yes"),), origin="initial", name="first")
+    catch_all = Rule(head="neg", body=(L("b", "==", "no"),), origin="initial", name="catch_all")
+    model = ConFold(initial_rules=[first, catch_all], learn_from_all=True, initial_last=_rests_on_b_no).fit(X, y)
+    names = [r.name for r in model.rules_]
+    assert names[0] == "first" and names[-1] == "catch_all"
+    assert any(r.origin == "learned" for r in model.rules_[1:-1])
+    with pytest.raises(ValueError, match="initial_last must be None or a function"):
+        ConFold(initial_last="b").fit(X, y)
