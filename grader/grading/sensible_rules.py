@@ -39,11 +39,14 @@ def literal_says(literal) -> str:
     return "said" if kind == "value" else "lacks"
 
 
-def rests_on_lack(rule) -> bool:
+def rests_on_lack(rule, marks: Collection[str] | None = None) -> bool:
     """Does the rule rest only on what an answer lacks ("incorrect if it does not say the
-    moments are equal")? A teacher's such rule is a catch-all: the grading model applies it
-    after the rules learned from the marked answers (`ConFold(initial_last=...)`), so that an
-    answer that says the right idea in other words, or a wrong idea, is marked by those first."""
+    moments are equal"), and give one of `marks` (any mark if None)? A teacher's such rule for
+    a mark that gives no credit is a catch-all: the grading model applies it after the rules
+    learned from the marked answers (`ConFold(initial_last=...)`), so that an answer that says
+    the right idea in other words, or a wrong idea, is marked by those first."""
+    if marks is not None and str(rule.head) not in marks:
+        return False
     return bool(rule.body) and all(literal_says(lit) == "lacks" for lit in rule.body)
 
 

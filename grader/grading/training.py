@@ -15,6 +15,7 @@ import math
 import warnings
 from collections import Counter
 from datetime import datetime, timezone
+from functools import partial
 from typing import Any, Callable, NamedTuple, Sequence
 
 import pandas as pd
@@ -222,8 +223,8 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
                                # where a teacher wrote rules, the learned ones after them are
                                # learned from every marked answer, not the few theirs leave
                                learn_from_all=bool(question.initial_rules),
-                               # a teacher's rule on what an answer lacks is a catch-all
-                               initial_last=rests_on_lack if question.initial_rules else None)
+                               # a teacher's rule on what an answer lacks, for no credit, is a catch-all
+                               initial_last=_catch_all(question, lowest_marks, marks_unordered))
     rule_learner.fit(X, pd.Series(marks, name="mark"))
     for rule in rule_learner.rules_:  # kept and built-in rules are learned ones (not the teacher's)
         if rule.name in (KEPT_RULE, BUILT_IN):
@@ -337,6 +338,17 @@ def _kept_rules(previous: Any, columns: list[str]) -> list[Rule]:
             kept.append(dataclasses.replace(copy.deepcopy(rule), confidence=None, fixed_confidence=False,
                                             name=KEPT_RULE))
     return kept
+
+
+def _catch_all(question: Question, lowest_marks: Sequence[str] | None, marks_unordered: bool):
+    """Which of the teacher's rules apply after the learned ones (`ConFold(initial_last=...)`):
+    those that rest only on what an answer lacks and give a mark with no credit (the lowest,
+    `lowest_marks`, the file's `no_credit`); None without teacher's rules or an order of marks
+    (a rule "1 if it is not a non-answer" stays where the teacher put it)."""
+    if not question.initial_rules or marks_unordered or not question.marks:
+        return None
+    no_credit = frozenset(map(str, (question.marks[0], *(lowest_marks or ()), *question.no_credit)))
+    return partial(rests_on_lack, marks=no_credit)
 
 
 def _built_in(question: Question, X: pd.DataFrame, marks: Sequence[str], listed: Sequence[str],

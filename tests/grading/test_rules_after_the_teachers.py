@@ -89,3 +89,15 @@ def test_what_rests_on_lack():
     assert not rests_on_lack(Rule(head="0", body=(Literal("concept:gap", "==", "absent"),
                                                   Literal("misconception:flat", "==", "present"))))
     assert not rests_on_lack(Rule(head="0", body=()))
+    # for a mark that gives credit it is no catch-all ("1 if it is not a non-answer")
+    credit = Rule(head="1", body=(Literal("non_answer", "==", "no"),))
+    assert rests_on_lack(credit) and not rests_on_lack(credit, marks={"0"})
+
+
+def test_a_teachers_rule_on_lack_for_credit_stays_where_the_teacher_put_it(tmp_path):
+    path = tmp_path / "q.yaml"
+    path.write_text(RUBRIC.replace('    mark: "0"\n    if: ["concept:gap == absent"]',
+                                   '    mark: "1"\n    if: ["non_answer == no"]'), encoding="utf-8")
+    answers, marks = GAP + OTHER_WORDS + NO_IDEA, ["1"] * 12 + ["0"] * 8
+    model = _trained(load_question(path), answers, marks, resamples=0)
+    assert [r.name for r in model.learner.rules_[:2]] == ["names_the_gap", "no_gap"]
