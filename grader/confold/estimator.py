@@ -239,8 +239,10 @@ class ConFold:
                 kept_names.add((rule.name, rule.head))
         rules += program.learn(after_background if self.learn_from_all else remaining)
         if self.initial_last is not None:  # refined in their place, applied after the learned rules
-            last = [r for r in rules if r.origin == "initial" and self.initial_last(r)]
-            rules = [r for r in rules if not any(r is x for x in last)] + last
+            ahead, last = [], []
+            for rule in rules:
+                (last if rule.origin == "initial" and self.initial_last(rule) else ahead).append(rule)
+            rules = ahead + last
         if self.confidence_threshold is not None:
             rules = [r for r in rules if r.origin == "background" or id(r) in unmarked
                      or r.confidence >= self.confidence_threshold]

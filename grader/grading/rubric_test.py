@@ -83,6 +83,7 @@ def test_rubric(model, answer_ids: Sequence[str], answers: Sequence[str], human_
     right_total = 0
     trained_marks = {str(m) for m in learner.classes_}
     written = {(str(r.head), tuple(r.body)): r for r in written_rules}
+    first_learned = next((i for i, r in enumerate(learner.rules_) if r.origin == "learned"), len(learner.rules_))
     for i, rule in enumerate(learner.rules_):
         applies = rule_mask(rule, table)
         mine = decided == i
@@ -99,7 +100,7 @@ def test_rubric(model, answer_ids: Sequence[str], answers: Sequence[str], human_
                                  words)
         else:
             note = ""
-        if rule.origin == "initial" and any(r.origin == "learned" for r in learner.rules_[:i]):
+        if rule.origin == "initial" and i > first_learned:
             note = AFTER_LEARNED + (f"; {note}" if note else "")
         reports.append(RuleReport(i + 1, rule.origin, rule.name, str(rule.head),
                                   conditions_text(rule, words), int(applies.sum()), int(mine.sum()),

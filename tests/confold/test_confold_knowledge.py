@@ -271,14 +271,19 @@ def test_a_learned_rule_kept_from_an_earlier_model_has_its_exceptions_pruned_as_
     assert rule.exceptions == []  # a small gain of confidence: pruned, as CON-FOLD prunes its own
 
 
+def _a_few_told_apart_by_c() -> tuple[pd.DataFrame, list[str]]:
+    """8 positives with a "yes", 2 more told apart only by c "z"; b "no" on every negative."""
+    X = pd.DataFrame({"a": ["yes"] * 8 + ["no"] * 14,
+                      "c": ["x", "y"] * 4 + ["z", "z"] + ["x", "y"] * 6,
+                      "b": ["yes"] * 10 + ["no"] * 12})
+    return X, ["pos"] * 10 + ["neg"] * 12
+
+
 def test_rules_after_the_initial_ones_can_be_learned_from_every_example():
     # the teacher's rule covers 8 of the 10 positives; the 14 examples it leaves show the two
     # other positives only by an odd value of c, so rules learned from them alone say "neg
     # unless c is z", where every example says "neg when b is no"
-    X = pd.DataFrame({"a": ["yes"] * 8 + ["no"] * 14,
-                      "c": ["x", "y"] * 4 + ["z", "z"] + ["x", "y"] * 6,
-                      "b": ["yes"] * 10 + ["no"] * 12})
-    y = ["pos"] * 10 + ["neg"] * 12
+    X, y = _a_few_told_apart_by_c()
     teacher = Rule(head="pos", body=(L("a", "==", "yes"),), origin="initial", name="teacher")
     new = pd.DataFrame({"a": ["no", "no"], "c": ["x", "z"], "b": ["yes", "no"]})
     leftover = ConFold(initial_rules=[teacher]).fit(X, y)
@@ -295,10 +300,7 @@ def _rests_on_b_no(rule):
 
 
 def test_initial_rules_can_be_applied_after_the_learned_ones():
-    X = pd.DataFrame({"a": ["yes"] * 8 + ["no"] * 14,
-                      "c": ["x", "y"] * 4 + ["z", "z"] + ["x", "y"] * 6,
-                      "b": ["yes"] * 10 + ["no"] * 12})
-    y = ["pos"] * 10 + ["neg"] * 12
+    X, y = _a_few_told_apart_by_c()
     first = Rule(head="pos", body=(L("a", "==", "yes"),), origin="initial", name="first")
     catch_all = Rule(head="neg", body=(L("b", "==", "no"),), origin="initial", name="catch_all")
     model = ConFold(initial_rules=[first, catch_all], learn_from_all=True, initial_last=_rests_on_b_no).fit(X, y)

@@ -12,6 +12,7 @@ from grader.grading.rubric_test import AFTER_LEARNED, test_rubric as rubric_repo
 from grader.grading.sensible_rules import rests_on_lack
 from knowledge import load_question
 from knowledge.schema import Question
+from tests.data import QUESTION_YAML
 
 RIGHT = ["copper conducts heat better than glass", "copper is a better conductor of heat",
          "heat goes through copper faster", "copper lets the heat through quickly", "copper is a good conductor",
@@ -39,12 +40,7 @@ def test_the_learned_rules_of_a_rubric_are_learned_from_every_marked_answer():
     assert bare.learner.learn_from_all is False  # no teacher's rules: CON-FOLD's loop as it was
 
 
-RUBRIC = """id: open_bulb
-question: Why does the bulb not light when the switch is open?
-marks: ["0", "1"]
-reference_answers:
-  - There is a gap in the circuit, so no current can flow through the bulb.
-concepts:
+RUBRIC = QUESTION_YAML.split("concepts:\n")[0] + """concepts:
   gap:
     phrases: [gap]
     description: says the circuit has a gap
