@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .antonyms import ANTONYMS, DEGREES
-from .clauses import Words
+from .clauses import Words, asides
 from .degrees import MORE_LESS, degree_at
 from .lexicon import feature_suffix
 from .negation import CUES
@@ -58,6 +58,9 @@ class Claim:
     text: str  # as written: "like poles repel"
     turned_text: str  # "like poles attract"
     denied: bool = False  # the reference denies what it says: "light does not need a medium"
+    #: a noun that only names the kind of thing the claim's thing is ("material" in "iron is a
+    #: magnetic material"): an answer may leave it out ("iron is magnetic")
+    kind: str | None = None
 
 
 def reference_claims(analyses: Sequence[Analysis]) -> list[Claim]:
@@ -66,11 +69,12 @@ def reference_claims(analyses: Sequence[Analysis]) -> list[Claim]:
     for a in analyses:
         words = Words.of(a)
         lowers, keys = words.lowers, a.text_keys
+        aside = asides(lowers)
         for c in clauses_of(lowers, keys):
             if not c.thing or not c.said or compares(lowers, keys, c) or formula(lowers, c):
                 continue
-            span = range(c.thing[0], c.said[-1] + 1)
-            written = lowers[span.start:span.stop]
+            span = [i for i in range(c.thing[0], c.said[-1] + 1) if i not in aside]
+            written = [lowers[i] for i in span]
             if _SUPPOSED.intersection(written):
                 continue  # "unlike poles would face each other": what would be, not what is
             if any(keys[i] in _DEGREE_KEYS or degree_at(lowers, keys, i) for i in span):
@@ -90,14 +94,31 @@ def reference_claims(analyses: Sequence[Analysis]) -> list[Claim]:
                     or not set(thing) - _OPPOSABLE - NAME_NOTHING:
                 continue  # nothing to turn, or a thing named by no word of its own ("all", "the same")
             name = feature_suffix((*sorted(thing), "is", *(("not",) if denial else ()), *sorted(says)))
-            turned = _undenied(written) if denial or absorbed else _turned(lowers, keys, c)
-            out.setdefault(name, Claim(name, thing, says, " ".join(written), turned, denial))
+            turned = _undenied(written) if denial or absorbed else _turned(lowers, keys, c, span)
+            out.setdefault(name, Claim(name, thing, says, " ".join(written), turned, denial,
+                                       _kind_noun(keys, c, aside)))
     return list(out.values())
 
 
 #: The denials a claim may hold, between its thing and what it says ("light does not need a
 #: medium", "the bulb is not in a closed path"); "no" and "without" deny a thing, not a claim.
 _DENIALS = frozenset({"not", "n't", "never", "cannot"})
+
+
+def _kind_noun(keys: list[str], clause, aside: frozenset[int]) -> str | None:
+    """The noun of "X is a magnetic material" when it only names X's kind: the clause says
+    what X is ("is", an article at most), with words that have opposites before a last noun
+    that has none. "copper is a good conductor" has none (a conductor is what is said)."""
+    between = [keys[i] for i in range(clause.thing[-1] + 1, clause.said[0]) if i not in aside]
+    said = [keys[i] for i in clause.said]
+    if "be" not in between or not set(between) <= {"be", "a", "an", "the", "not", "n't"} or len(said) < 2:
+        return None
+    if clause.said[-1] - clause.said[0] != len(said) - 1:
+        return None  # words between what is said: "is magnetic so it is a material"
+    *kinds, noun = said
+    if noun in _OPPOSABLE or not all(k in _OPPOSABLE for k in kinds):
+        return None
+    return noun
 
 
 def _denial(a: Analysis, lowers: list[str], clause) -> bool | None:
@@ -149,12 +170,12 @@ def _undenied(written: list[str]) -> str:
     return " ".join(out)
 
 
-def _turned(lowers: list[str], keys: list[str], clause) -> str:
-    """The claim's text with its first word that has an opposite turned ("like poles
-    attract" for "like poles repel")."""
+def _turned(lowers: list[str], keys: list[str], clause, span: list[int]) -> str:
+    """The claim's text (the words at `span`) with its first word that has an opposite turned
+    ("like poles attract" for "like poles repel")."""
     at = next(i for i in (*clause.said, *clause.thing) if keys[i] in (_OPPOSABLE if i in clause.said else _KINDS))
-    words = list(lowers[clause.thing[0]:clause.said[-1] + 1])
-    k = at - clause.thing[0]
+    words = [lowers[i] for i in span]
+    k = span.index(at)
     words[k] = opposite_word(lowers[at], keys[at])
     if k and words[k - 1] in ("a", "an"):  # "an open path" -> "a closed path"
         words[k - 1] = "an" if words[k][0] in "aeiou" else "a"
@@ -172,7 +193,10 @@ def claim_states(words: Words, claims: Sequence[Claim]) -> list[str]:
         for c in clauses:
             turns = _turns(claim.thing, [(keys[i], False) for i in c.thing])
             denied = c in borrowed  # said by leaving it out after a negation: denied
-            said = _turns(claim.says, [(keys[i], negated[i] != denied) for i in c.said])
+            says = claim.says
+            if claim.kind is not None and all(keys[i] != claim.kind for i in c.said):
+                says = tuple(k for k in says if k != claim.kind)  # "iron is magnetic"
+            said = _turns(says, [(keys[i], negated[i] != denied) for i in c.said])
             if turns is None or said is None:
                 continue
             if (turns + said + claim.denied) % 2 == 0:

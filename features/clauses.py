@@ -30,6 +30,21 @@ def clause_bounds(lowers: list[str], i: int) -> tuple[int, int]:
     return clause_start(lowers, i), stop
 
 
+def asides(lowers: list[str]) -> frozenset[int]:
+    """The places of the words in brackets, the brackets with them: an aside within a clause
+    ("brass (copper and zinc) is not magnetic") that neither ends the clause nor belongs to it.
+    A bracket left open or never opened is no aside."""
+    out: set[int] = set()
+    opened: int | None = None
+    for j, w in enumerate(lowers):
+        if w == "(":
+            opened = j
+        elif w == ")" and opened is not None:
+            out.update(range(opened, j + 1))
+            opened = None
+    return frozenset(out)
+
+
 def clause_start(words: list[str], i: int) -> int:
     """Where the clause token i is in starts: after the last word of `ENDS` before it."""
     return next((j + 1 for j in range(i - 1, -1, -1) if words[j] in ENDS), 0)

@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .antonyms import ANTONYMS
-from .clauses import ENDS, JOINS, Words, content, subject
+from .clauses import ENDS, JOINS, Words, asides, content, subject
 from .degrees import degree_at
 from .lexicon import feature_suffix
 from .reading import Analysis
@@ -244,7 +244,18 @@ def _only(one: tuple[int, ...], other: tuple[int, ...], keys: list[str]) -> tupl
 
 
 def clauses_of(lowers: list[str], keys: list[str]) -> list[_Clause]:
-    """The statements of a text: (the thing named first, the content words after it)."""
+    """The statements of a text: (the thing named first, the content words after it), an
+    aside in brackets left out ("brass (copper and zinc) is not magnetic" says of brass)."""
+    aside = asides(lowers)
+    if not aside:
+        return _clauses_of(lowers, keys)
+    kept = [j for j in range(len(lowers)) if j not in aside]
+    back = (lambda places: tuple(kept[j] for j in places))
+    return [_Clause(back(c.thing), back(c.said), c.joined)
+            for c in _clauses_of([lowers[j] for j in kept], [keys[j] for j in kept])]
+
+
+def _clauses_of(lowers: list[str], keys: list[str]) -> list[_Clause]:
     out: list[_Clause] = []
     lent: tuple[int, ...] = ()  # things named by a piece that said nothing of them
     start, joined = 0, False

@@ -153,3 +153,28 @@ def test_a_denied_claim_may_end_with_its_verbs_particle():
         ("loose rope does not pass the pulses on", "loose rope passes the pulses on")]
     X = fx.transform(["a loose rope passes the pulses on", "a loose rope cant pass pulses on", "the rope is loose"])
     assert list(X["ref:loose_rope_is_not_on_pass_pulse"]) == ["negated", "present", "absent"]
+
+
+def test_an_aside_in_brackets_leaves_the_claim_whole():
+    # the aside split the clause: "tin" said nothing, and "magnetic material" was read as a thing
+    fx = _extractor("Tin (a soft metal) is not a magnetic material.")
+    assert [(c.text, c.turned_text) for c in fx.contrasts_.claims] == [
+        ("tin is not a magnetic material", "tin is a magnetic material")]
+
+
+@pytest.mark.parametrize("answer, state", [
+    ("tin is not magnetic", "present"),  # the noun that only names its kind left out
+    ("tin is magnetic", "negated"),
+    ("lead is magnetic and tin isnt", "present"),  # said by leaving it out after a negation
+    ("tin is not a magnetic material", "present"),
+    ("tin is a soft metal", "absent"),
+])
+def test_a_claim_of_what_kind_a_thing_is_is_said_without_the_kind(answer, state):
+    assert _states("Tin (a soft metal) is not a magnetic material.", "ref:tin_is_material_nonmagnetic",
+                   [answer])[0] == [state]
+
+
+def test_a_noun_that_is_what_is_said_stays_in_the_claim():
+    # "conductor" has an opposite: "copper is good" says nothing of conducting
+    fx = _extractor("Copper is a good conductor.")
+    assert [c.kind for c in fx.contrasts_.claims] == [None]
