@@ -239,7 +239,7 @@ def _plain_degrees(words: Words, ends: list[int], part_ends: list[int], sentence
         start, _ = clause_bounds(lowers, i)
         if "than" in lowers[start:i]:
             continue
-        scale, way = degree_of(key)
+        scale, way = degree_of(key, compared=True)
         out.append(Degree(sentence, scale, -way if negated[i] else way, lowers[i], (key,),
                           bisect_left(part_ends, i)))
     return out

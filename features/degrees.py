@@ -22,6 +22,9 @@ _STARTS = frozenset({"better", "worse", "more", "less", "as"})
 #: where "short" may be "a short circuit", "lighter" less heavy where "light" may be a lamp.
 _COMPARED_PAIRS = [("long", "short"), ("heavy", "light"), ("wide", "narrow"), ("tight", "loose"),
                    ("deep", "shallow"), ("old", "young")]
+#: The ends of those scales said without comparing ("a long handle", "a short string"): a
+#: word of degree beside a comparison in a sentence, as "far" is.
+_PLAIN_COMPARED = frozenset(w for pair in _COMPARED_PAIRS for w in pair) - {"light", "old", "young"}
 #: Nouns of general English that name a scale, and the word of its high end: a degree said
 #: of one is a comparison on that scale ("a higher speed" is "faster", "the weight is
 #: bigger" "heavier", "a smaller distance" "nearer"; `degree_at`).
@@ -143,9 +146,9 @@ def _scale_named_before(keys: list[str], i: int) -> int | None:
 
 def plain_degrees(lowers: list[str], keys: list[str], found: list[tuple[int, int, str, int]]) -> list[int]:
     """Where the text has a word of degree that compares nothing ("far", "smooth", "close to";
-    `antonyms.DEGREES`), not a word of a comparison already read (`found`, from `degrees`) nor
+    `antonyms.DEGREES`; "long", "narrow": `_PLAIN_COMPARED`), not a word of a comparison already read (`found`, from `degrees`) nor
     an -er form ("rougher")."""
     taken = {j for i, end, _, _ in found for j in range(i, end)}
     return [i for i, key in enumerate(keys)
-            if key in DEGREES and key not in MORE_LESS and i not in taken
+            if (key in DEGREES or key in _PLAIN_COMPARED) and key not in MORE_LESS and i not in taken
             and not (lowers[i][-2:] == "er" and lowers[i] != key)]

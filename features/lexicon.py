@@ -149,6 +149,8 @@ _NEAR_WHAT = frozenset({"the", "a", "an", "it", "its", "them", "their", "each", 
                         "these", "those", "another", "his", "her", "our", "your", "my", "0", "zero"})
 
 
+#: "a long way from": far; "a short way from": near.
+_WAY_FROM = {"long": "far", "short": "near"}
 #: "goes up" / "goes down": more / less (`spelling.SYNONYM_KEYS`).
 _GO_WHERE = {"up": "more", "down": "less"}
 #: After "goes down", words that say where to: it moves ("your weight goes down into the
@@ -193,6 +195,9 @@ def reword_in_context(doc: Doc, keys: list[str]) -> None:
       length; the negation is the "no" before it);
     - "close to the pivot", "close together" and "close by" say "near" (whose opposite is
       "far"), not the verb "close" (whose opposite is "open");
+    - "a long way from the pivot" and "a long distance away" say "far", "a short way from" "near";
+    - "harder" after what a thing does says with more force ("push harder", "it hits the air
+      harder": "strong"), not "difficult" ("it is harder to turn", "makes it harder");
     - "goes up" and "went down" say "more" and "less", as "increases" and "decreases" do: "the
       pitch goes up" says a teacher's "higher pitch";
     - "like" and "unlike" before a plural noun that starts a sentence's subject ("like poles
@@ -214,6 +219,15 @@ def reword_in_context(doc: Doc, keys: list[str]) -> None:
         for i in range(1, len(keys)):
             if keys[i] == "long" and doc[i].lower_ == "longer" and doc[i - 1].lower_ in ("no", "any"):
                 keys[i] = CARRIED
+    if "long" in keys or "short" in keys:
+        for i in range(len(keys) - 2):
+            if doc[i].lower_ in _WAY_FROM and doc[i + 1].lower_ in ("way", "distance") \
+                    and doc[i + 2].lower_ in ("from", "away", "off"):
+                keys[i], keys[i + 1] = _WAY_FROM[doc[i].lower_], CARRIED
+    if "hard" in keys:
+        for i in range(1, len(keys)):
+            if keys[i] == "hard" and _hard_is_force(doc, i):
+                keys[i] = "strong"
     if "go" in keys:
         for i in range(len(keys) - 1):
             if keys[i] == "go" and doc[i + 1].lower_ in _GO_WHERE and not (
@@ -272,6 +286,29 @@ _BE = frozenset({"is", "are", "was", "were", "be", "been", "being", "'s", "'re"}
 _DEGREE_WORDS = frozenset({"very", "really", "so", "quite", "too", "much", "more", "that", "not", "n't"})
 #: Words that end what "close" is said of ("the magnet is close, so ...", "it was close and").
 _AFTER_SAID = frozenset({",", ".", ";", "!", "?", "so", "and", "because", "but", "then", "which", "enough"})
+
+
+#: Words before a "hard" that says "difficult" ("it's harder", "gets harder", "makes it
+#: harder", "much harder"), with `_BE` and `_DEGREE_WORDS`.
+_DIFFICULT_AFTER = frozenset({"its", "it's", "get", "gets", "getting", "got", "feel", "feels", "seem",
+                              "seems", "become", "becomes", "make", "makes", "made", "find", "finds",
+                              "even", "lot", "bit", "far", "way", "no", "a", "the", "and", "or", "so"})
+
+
+def _hard_is_force(doc: Doc, i: int) -> bool:
+    """Does the "hard" or "harder" at token i say how strongly something is done ("you push
+    harder", "it hits the air harder", "the cone vibrates harder"), after what a thing does,
+    rather than "difficult" ("it is harder to turn", "makes it harder") or what a thing is
+    like ("a hard surface")?"""
+    if doc[i].lower_ not in ("hard", "harder", "hardest"):
+        return False
+    after = doc[i + 1] if i + 1 < len(doc) else None
+    if after is not None and (after.lower_ == "to" or (after.is_alpha and after.lower_ not in STOP_WORDS)):
+        return False  # "harder to turn", "a hard surface"
+    before = doc[i - 1].lower_
+    if before in _BE or before in _DEGREE_WORDS or before in _DIFFICULT_AFTER or not doc[i - 1].is_alpha:
+        return False
+    return not (before in ("it", "them", "this", "that") and i > 1 and doc[i - 2].lower_ in _DIFFICULT_AFTER)
 
 
 def _said_of_a_thing(doc: Doc, i: int) -> bool:

@@ -217,3 +217,38 @@ def test_a_repeated_degree_measures_the_noun_after_its_repeat():
     fx = _extractor("As the water is heated there are more and more bubbles, so the noise gets louder.")
     assert [(c.name, c.text) for c in fx.contrasts_.covariations] == [
         ("bubble_with_loud", '"more bubbles" goes with "louder"')]
+
+
+@pytest.mark.parametrize("answer, state", [
+    ("a short handle means you push closer to the hinge", "present"),
+    ("with a long handle you push further from the hinge", "present"),
+    ("a long handle means you push closer to the hinge", "negated"),
+])
+def test_long_and_short_said_plainly_beside_a_comparison_are_degrees(answer, state):
+    # "long" compares nothing, as "far" does, but was no degree: the sentence gave no pair
+    fx = _extractor("The long handle means you push further from the hinge.")
+    assert [(c.scales, c.sign) for c in fx.contrasts_.covariations] == [(("near", "long"), -1)]
+    assert fx.transform([answer]).iloc[0]["ref:near_with_long"] == state
+
+
+def test_a_long_way_from_a_thing_is_far_from_it():
+    # "a long way from the hinge" was read as "long", a length, beside the blades "close to" it
+    fx = _extractor("Your hand is a long way from the hinge, so the blades, close to the hinge, push with a "
+                    "bigger force than your hand.")
+    assert "ref:long_with_near" not in fx.transform(["x"]).columns
+    X = _extractor("Your hand is a long way from the hinge, so you need a smaller force.").transform(
+        ["your hand is far from the hinge so the force is smaller", "your hand is close to the hinge so the force is smaller"])
+    assert list(X["ref:force_with_near"]) == ["present", "negated"]
+
+
+@pytest.mark.parametrize("answer, state", [
+    ("you push harder so it turns faster", "present"),
+    ("if you push it harder it turns more quickly", "present"),
+    ("it is harder to push so it turns faster", "absent"),  # difficulty, not force
+    ("you push harder so it turns more slowly", "negated"),
+])
+def test_harder_after_a_verb_says_with_more_force(answer, state):
+    # "push harder" was read as "more difficult" ("hard" against "easy")
+    fx = _extractor("The wheel is pushed harder, so it turns faster.")
+    assert [(c.scales, c.sign) for c in fx.contrasts_.covariations] == [(("strong", "fast"), 1)]
+    assert fx.transform([answer]).iloc[0]["ref:strong_with_fast"] == state
