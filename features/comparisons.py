@@ -18,7 +18,9 @@ comparison counts only on the reference's scale. The two things are the words af
 "than" (or the second "as"), and the first thing its clause names ("metal" in "metal conducts
 heat better than wood"; not the verb's words), or, where the words after "than" start with a
 preposition that also comes between the degree and "than" ("faster in metal than in wood"),
-the words after that preposition. In an answer without "than", the first thing is what the
+the words after that preposition, or where that preposition comes after the clause's thing
+instead ("the particles in water are closer than in air"), the words after it. In an answer
+without "than", the first thing is what the
 clause names before the degree and the words after it up to an "as" ("heat moves faster in
 metal"; not "the trailer's weight" of "a larger force to give the same push as the trailer's
 weight"), nor after a "from" or "to", a join ("and steel rusts") or the next word of degree.
@@ -191,8 +193,12 @@ def _comparisons(words: Words, answer: bool = False) -> list[_Said]:
                 first = ()  # "so they pass the vibrations on faster than air": no thing named
             if than + 1 < stop and lowers[than + 1] in _PREPOSITIONS:
                 shared = [j for j in range(end, than) if lowers[j] == lowers[than + 1]]
+                before = [j for j in range(first[-1] + 1 if first else start, i) if lowers[j] == lowers[than + 1]]
                 if shared:
                     first = content(keys, range(shared[-1] + 1, than))
+                elif before and subject(lowers, keys, before[-1] + 1, i):
+                    # "the particles in water are closer than in air": water against air
+                    first = subject(lowers, keys, before[-1] + 1, i)
         measured = measured_noun(lowers, keys, start, i, end)[0] if degree == "more" else None
         if measured in SCALE_NOUNS:  # "the distance to your hand is bigger": further
             degree, way = degree_of(measured, compared=True)

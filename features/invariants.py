@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from .clauses import Words, clause_bounds, subject
 from .covariations import measured_degrees
-from .degrees import MORE_LESS
+from .degrees import MORE_LESS, QUANTITY_NOUNS
 from .lexicon import feature_suffix, is_content
 from .reading import Analysis
 
@@ -71,18 +71,21 @@ def _said(words: Words, key: str, written: Sequence[str] | None = None) -> list[
     """(the quantity's key, where it is written) for each `key` ("same" or "different") of the
     text: the noun after it, else the thing its clause names first (`clauses.subject`).
     `written` (the keys as written, `Analysis.keys`): only a "same" that keeps a quantity, a
-    word of `_KEEPING` in its clause or a change denied ("does not change", "unchanged")."""
+    word of `_KEEPING` in its clause, a change denied ("does not change", "unchanged") or "at the
+    same" before a quantity ("moves further at the same frequency")."""
     lowers, keys = words.lowers, words.keys
     out = []
     for i, k in enumerate(keys):
         if k != key:
             continue
         start, stop = clause_bounds(lowers, i)
-        if written is not None and written[i] != "different" and _KEEPING.isdisjoint(keys[start:stop]):
-            continue  # "B and C are in the same path": shared, not kept
         after = i + 1
         while after < stop and after - i <= 3 and keys[after] in _BETWEEN:
             after += 1
+        at_same = lowers[max(0, i - 2):i] == ["at", "the"] and after < stop and keys[after] in QUANTITY_NOUNS
+        if written is not None and written[i] != "different" and _KEEPING.isdisjoint(keys[start:stop]) \
+                and not at_same:
+            continue  # "B and C are in the same path": shared, not kept ("at the same frequency" is)
         if after < stop and is_content(keys[after]) and keys[after] not in MORE_LESS:
             out.append((keys[after], after))
             continue

@@ -308,3 +308,16 @@ def test_one_noun_at_two_ends_of_a_scale_is_told_apart_by_its_phrase(answer, sta
     fx = _extractor("The particles of a solid are close together, whereas gas particles are far apart.")
     assert [c for c in fx.descriptions_ if "_than_" in c] == ["ref:particle_solid_near_than_gas"]
     assert fx.transform([answer]).iloc[0]["ref:particle_solid_near_than_gas"] == state
+
+
+@pytest.mark.parametrize("answer, state", [
+    ("the atoms in copper are closer together than in glass", "present"),
+    ("copper atoms are closer together", "present"),
+    ("in copper the atoms are further apart", "negated"),
+    ("the atoms in glass are closer together than in copper", "negated"),
+])
+def test_a_thing_named_by_the_preposition_that_than_repeats(answer, state):
+    # "the atoms in copper are closer than in glass" compares copper with glass; "copper" was
+    # lost, and the comparison was of the atoms with glass
+    reference = "The atoms in copper are closer together than in glass."
+    assert _states(reference, "ref:copper_near_than_glass", [answer]) == [state]

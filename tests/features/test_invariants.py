@@ -46,3 +46,15 @@ def test_two_things_that_share_something_keep_no_quantity():
     # "in the same path" says two things share a path, not that a path stays as it was
     q = Question(id="path", text="Why do both bulbs go out?", reference_answers=("B and C are in the same path.",))
     assert FeatureExtractor(q, model=FALLBACK).fit(["x"]).contrasts_.invariants == []
+
+
+def test_at_the_same_quantity_keeps_it():
+    # "moves further at the same frequency" kept nothing: no word such as "still" or "stays"
+    q = Question(id="cone", text="What changes when the volume is turned up?",
+                 reference_answers=("The cone moves further in and out at the same frequency.",))
+    fx = FeatureExtractor(q, model=FALLBACK).fit(["x"])
+    assert [i.scale for i in fx.contrasts_.invariants] == ["frequency"]
+    X = fx.transform(["it moves further but the frequency stays the same", "it moves in and out at a higher frequency"])
+    assert list(X["ref:frequency_stays_same"]) == ["present", "negated"]
+    q = Question(id="path", text="Why?", reference_answers=("The bulbs are at the same place in the path.",))
+    assert FeatureExtractor(q, model=FALLBACK).fit(["x"]).contrasts_.invariants == []
