@@ -16,7 +16,11 @@ pitch", "the higher the pitch", "more of the light") or, without one, the thing 
 names before it ("the pitch gets higher", "the time for one swing increases"). A degree
 followed by "with" and a noun that names a scale changes as that quantity grows ("the force
 gets weaker with distance": the further, the weaker). A degree after "than" belongs to the
-other thing of a comparison and does not count. A denied degree
+other thing of a comparison and does not count. Where the reference answers name a quantity
+more ways than one ("a small force gives a large force on the nut"), a quantity followed by
+"on" and a thing is another quantity ("force_on_nut"): the sentence pairs each with the
+others, never the two forces with each other; an answer's force on a thing the reference
+does not name is its plain force. A denied degree
 ("does not vibrate faster") counts the other way. Read by word order, on the fallback
 pipeline and a parsed one alike.
 """
@@ -25,7 +29,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .clauses import Words, clause_bounds, noun_before
 from .degrees import MORE_LESS, SCALE_NOUNS, degree_of
@@ -40,6 +44,8 @@ _SENTENCE_ENDS = frozenset({".", "!", "?", ";"})
 #: features: there a sentence that says a scale both ways gives no pair.
 _PART_ENDS = _SENTENCE_ENDS | {","}
 _ARTICLES = frozenset({"the", "a", "an", "its", "their"})
+#: Words after "on" that name no thing a quantity acts on ("the force on it").
+_PRONOUNS = frozenset({"it", "them", "this", "that", "these", "those", "one"})
 
 
 @dataclass(frozen=True)
@@ -68,14 +74,21 @@ def reference_covariations(analyses: Sequence[Analysis]) -> list[Covariation]:
     """The pairs of quantities the sentences of the reference answers have go together,
     each pair of scales once."""
     out: dict[tuple[str, str], Covariation] = {}
-    for a in analyses:
-        degrees = measured_degrees(Words.of(a))
+    found = [measured_degrees(Words.of(a)) for a in analyses]
+    # a quantity is named with what it acts on ("the force on the nut") only where the
+    # reference answers name it more ways than one ("a small force gives a large force on the nut")
+    ways: dict[str, set[str]] = {}
+    for d in (d for degrees in found for d in degrees):
+        ways.setdefault(base_scale(d.scale), set()).add(d.scale)
+    for degrees in found:
+        degrees = [d if len(ways[base_scale(d.scale)]) > 1 else replace(d, scale=base_scale(d.scale))
+                   for d in degrees]
         signs = _signs_by(degrees, "sentence")  # a scale said both ways goes with nothing there
         degrees = [d for d in degrees if len(signs[d.sentence][d.scale]) == 1]
         for i, one in enumerate(degrees):
             for other in degrees[i + 1:]:
-                if one.sentence != other.sentence or one.scale == other.scale:
-                    continue
+                if one.sentence != other.sentence or base_scale(one.scale) == base_scale(other.scale):
+                    continue  # "a small force gives a large force on the nut" is no pair
                 scales = (one.scale, other.scale)
                 if scales in out or scales[::-1] in out:
                     continue
@@ -104,7 +117,7 @@ def covariation_states(words: Words, covariations: Sequence[Covariation]) -> lis
     states = ["absent"] * len(covariations)
     if not covariations:
         return states
-    degrees = measured_degrees(words, answer=True)
+    degrees = _as_the_reference_has(measured_degrees(words, answer=True), covariations)
     by_sentence, by_part = _signs_by(degrees, "sentence"), None
     # A comparison of two things says a pair the right way round, never the other way: the
     # other degree may be the second thing's ("the snare vibrates faster than the bass drum,
@@ -127,6 +140,56 @@ def covariation_states(words: Words, covariations: Sequence[Covariation]) -> lis
             if state is not None:
                 states[j] = state
     return states
+
+
+#: What joins a quantity to the thing it acts on: "the force on the lid".
+_ON = "_on_"
+
+
+def base_scale(scale: str) -> str:
+    """The quantity of a scale, without the thing it acts on: "force" for "force_on_lid"."""
+    return scale.split(_ON, 1)[0]
+
+
+def _acted_on(lowers: list[str], keys: list[str], noun: int, stop: int) -> int | None:
+    """Where "on" follows a quantity noun at `noun`, the place of the thing it acts on ("a
+    large force on the lid": lid), else None: a reference that says "a small force gives a
+    large force on the nut" speaks of two forces (`force`, `force_on_nut`), not of one force
+    both ways."""
+    j = noun + 1
+    if j >= stop or lowers[j] != "on":
+        return None
+    j += 1
+    while j < stop and lowers[j] in _ARTICLES:
+        j += 1
+    if j >= stop or not is_content(keys[j]) or lowers[j] in _PRONOUNS:
+        return None
+    while j + 1 < stop and is_content(keys[j + 1]) and lowers[j + 1] not in _PRONOUNS:
+        j += 1  # "the paint lid": the lid
+    return j
+
+
+def _as_the_reference_has(degrees: list[Degree], covariations: Sequence[Covariation]) -> list[Degree]:
+    """An answer's degrees on the scales the reference's pairs use: a force on a thing the
+    reference names no force on is the reference's plain force ("less force on the handle"),
+    and a plain force is the one force the reference names with what it acts on, where it
+    names no plain one ("less force" for "a smaller force on the snow")."""
+    scales = {s for c in covariations for s in c.scales}
+    acted = {}
+    for s in scales:
+        if _ON in s:
+            acted.setdefault(base_scale(s), []).append(s)
+    out = []
+    for d in degrees:
+        scale = d.scale
+        if scale not in scales:
+            base = base_scale(scale)
+            if base != scale and base in scales:
+                scale = base
+            elif base == scale and len(acted.get(base, ())) == 1:
+                scale = acted[base][0]
+        out.append(d if scale == d.scale else replace(d, scale=scale))
+    return out
 
 
 def _state(signs: dict[str, set[int]], c: Covariation, compared: bool) -> str | None:
@@ -176,6 +239,12 @@ def measured_degrees(words: Words, answer: bool = False) -> list[Degree]:
             if scale in SCALE_NOUNS:  # "the smaller the distance" is nearer
                 scale, way = degree_of(scale, compared=True)
                 sign *= way
+            elif scale != "more":  # "a large force on the lid": another force than yours
+                noun = at[-1] if at[-1] >= end else at[0]
+                thing = _acted_on(lowers, keys, noun, stop)
+                if thing is not None:
+                    scale = f"{scale}{_ON}{keys[thing]}"
+                    at = sorted({*at, *range(noun + 1, thing + 1)})
         sentence = bisect_left(ends, i)
         out.append(Degree(sentence, scale, sign, " ".join(lowers[j] for j in at), tuple(keys[j] for j in at),
                           bisect_left(part_ends, i), two_things))

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .clauses import Words, clause_bounds, subject
-from .covariations import measured_degrees
+from .covariations import base_scale, measured_degrees
 from .degrees import MORE_LESS, QUANTITY_NOUNS
 from .lexicon import feature_suffix, is_content
 from .reading import Analysis
@@ -57,7 +57,7 @@ def invariant_states(words: Words, invariants: Sequence[Invariant]) -> list[str]
     if not invariants:
         return []
     same = {scale for scale, _ in _said(words, "same")}
-    changed = {d.scale for d in measured_degrees(words)} | {scale for scale, _ in _said(words, "different")}
+    changed = {base_scale(d.scale) for d in measured_degrees(words)} | {scale for scale, _ in _said(words, "different")}
     return ["present" if i.scale in same and i.scale not in changed
             else "negated" if i.scale in changed and i.scale not in same else "absent" for i in invariants]
 

@@ -252,3 +252,26 @@ def test_harder_after_a_verb_says_with_more_force(answer, state):
     fx = _extractor("The wheel is pushed harder, so it turns faster.")
     assert [(c.scales, c.sign) for c in fx.contrasts_.covariations] == [(("strong", "fast"), 1)]
     assert fx.transform([answer]).iloc[0]["ref:strong_with_fast"] == state
+
+
+def test_a_force_on_a_thing_is_another_force_than_a_plain_one():
+    # the sentence says "force" both ways (yours smaller, the one on the nut bigger), so it gave
+    # no pair with force at all
+    fx = _extractor("A longer spanner needs a smaller force and gives a bigger force on the nut.")
+    assert sorted((c.scales, c.sign) for c in fx.contrasts_.covariations) == [
+        (("long", "force"), -1), (("long", "force_on_nut"), 1)]
+    X = fx.transform(["a longer spanner means less force", "a longer spanner gives a bigger force on the nut",
+                      "a longer spanner needs a bigger force", "with a longer spanner the force on the nut is smaller"])
+    assert list(X["ref:long_with_force"]) == ["present", "absent", "negated", "absent"]
+    assert list(X["ref:long_with_force_on_nut"]) == ["absent", "present", "absent", "negated"]
+    assert fx.descriptions_["ref:long_with_force_on_nut"] == \
+        'says "longer" goes with "bigger force on the nut" (from the reference answer)'
+
+
+def test_a_quantity_the_reference_names_one_way_keeps_its_plain_name():
+    # the thing it acts on tells nothing apart where the reference names the quantity one way
+    fx = _extractor("A wider ski gives a smaller pressure on the snow.")
+    assert [c.name for c in fx.contrasts_.covariations] == ["wide_with_pressure"]
+    X = fx.transform(["a wider ski gives less pressure", "a wider ski gives more pressure on the snow",
+                      "a wider ski gives less pressure on the ice"])
+    assert list(X["ref:wide_with_pressure"]) == ["present", "negated", "present"]
