@@ -77,6 +77,8 @@ def reference_claims(analyses: Sequence[Analysis]) -> list[Claim]:
             written = [lowers[i] for i in span]
             if _SUPPOSED.intersection(written):
                 continue  # "unlike poles would face each other": what would be, not what is
+            if _does_the_same(keys, span):
+                continue  # "air molecules do the same": what another clause said, not "same"
             if any(keys[i] in _DEGREE_KEYS or degree_at(lowers, keys, i) for i in span):
                 continue  # a word of degree: read by comparisons and covariations
             # "copper is not magnetic" says "copper is nonmagnetic": the denial taken by an opposite
@@ -103,6 +105,12 @@ def reference_claims(analyses: Sequence[Analysis]) -> list[Claim]:
 #: The denials a claim may hold, between its thing and what it says ("light does not need a
 #: medium", "the bulb is not in a closed path"); "no" and "without" deny a thing, not a claim.
 _DENIALS = frozenset({"not", "n't", "never", "cannot"})
+
+
+def _does_the_same(keys: list[str], span: Sequence[int]) -> bool:
+    """Does the clause say its thing "does the same" (as something said before it)?"""
+    said = [keys[i] for i in span if keys[i] not in ("the", "a")]
+    return any(k == "do" and said[n + 1:n + 2] == ["same"] for n, k in enumerate(said))
 
 
 def _kind_noun(keys: list[str], clause, aside: frozenset[int]) -> str | None:

@@ -149,6 +149,14 @@ _NEAR_WHAT = frozenset({"the", "a", "an", "it", "its", "them", "their", "each", 
                         "these", "those", "another", "his", "her", "our", "your", "my", "0", "zero"})
 
 
+#: The ways of saying "back and forth" (its two words on either side of "and").
+_BACKWARDS = ("back", "backward", "backwards")
+_FORWARDS = ("forth", "forward", "forwards")
+_BACK_AND_FORTH = frozenset({("to", "fro")} | {(b, f) for b in _BACKWARDS for f in _FORWARDS}
+                            | {(f, b) for b in _BACKWARDS for f in _FORWARDS})
+#: Pairs of words of direction joined by "and" that say one movement ("back and forth", "up
+#: and down", "in and out"): the "and" joins no two statements.
+PAIRED_DIRECTIONS = frozenset({("back", "forth"), ("up", "down"), ("down", "up"), ("in", "out"), ("out", "in")})
 #: "a long way from": far; "a short way from": near.
 _WAY_FROM = {"long": "far", "short": "near"}
 #: "goes up" / "goes down": more / less (`spelling.SYNONYM_KEYS`).
@@ -198,6 +206,7 @@ def reword_in_context(doc: Doc, keys: list[str]) -> None:
     - "a long way from the pivot" and "a long distance away" say "far", "a short way from" "near";
     - "harder" after what a thing does says with more force ("push harder", "it hits the air
       harder": "strong"), not "difficult" ("it is harder to turn", "makes it harder");
+    - "to and fro", "backwards and forwards" and "forwards and back" say "back and forth";
     - "goes up" and "went down" say "more" and "less", as "increases" and "decreases" do: "the
       pitch goes up" says a teacher's "higher pitch";
     - "like" and "unlike" before a plural noun that starts a sentence's subject ("like poles
@@ -228,6 +237,10 @@ def reword_in_context(doc: Doc, keys: list[str]) -> None:
         for i in range(1, len(keys)):
             if keys[i] == "hard" and _hard_is_force(doc, i):
                 keys[i] = "strong"
+    if "and" in keys:
+        for i in range(len(keys) - 2):
+            if keys[i + 1] == "and" and (doc[i].lower_, doc[i + 2].lower_) in _BACK_AND_FORTH:
+                keys[i], keys[i + 2] = "back", "forth"
     if "go" in keys:
         for i in range(len(keys) - 1):
             if keys[i] == "go" and doc[i + 1].lower_ in _GO_WHERE and not (

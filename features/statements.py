@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from .antonyms import ANTONYMS
 from .clauses import ENDS, JOINS, Words, asides, content, subject
 from .degrees import degree_at
-from .lexicon import feature_suffix
+from .lexicon import PAIRED_DIRECTIONS, feature_suffix
 from .reading import Analysis
 
 
@@ -243,6 +243,11 @@ def _only(one: tuple[int, ...], other: tuple[int, ...], keys: list[str]) -> tupl
     return a - b, b - a
 
 
+def _one_movement(keys: list[str], j: int) -> bool:
+    """Is the "and" at j that of "back and forth", "up and down" or "in and out"?"""
+    return 0 < j < len(keys) - 1 and (keys[j - 1], keys[j + 1]) in PAIRED_DIRECTIONS
+
+
 def clauses_of(lowers: list[str], keys: list[str]) -> list[_Clause]:
     """The statements of a text: (the thing named first, the content words after it), an
     aside in brackets left out ("brass (copper and zinc) is not magnetic" says of brass)."""
@@ -259,7 +264,8 @@ def _clauses_of(lowers: list[str], keys: list[str]) -> list[_Clause]:
     out: list[_Clause] = []
     lent: tuple[int, ...] = ()  # things named by a piece that said nothing of them
     start, joined = 0, False
-    for end in [*(j for j, w in enumerate(lowers) if w in ENDS or w in JOINS), len(lowers)]:
+    for end in [*(j for j, w in enumerate(lowers) if w in ENDS or (w in JOINS and not _one_movement(keys, j))),
+                len(lowers)]:
         if end > start:
             thing = subject(lowers, keys, start, end)
             said = content(keys, range(thing[-1] + 1, end)) if thing else ()

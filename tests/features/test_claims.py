@@ -178,3 +178,12 @@ def test_a_noun_that_is_what_is_said_stays_in_the_claim():
     # "conductor" has an opposite: "copper is good" says nothing of conducting
     fx = _extractor("Copper is a good conductor.")
     assert [c.kind for c in fx.contrasts_.claims] == [None]
+
+
+def test_back_and_forth_is_one_movement_and_doing_the_same_is_no_claim():
+    # the "and" of "back and forth" split the clause, so "forth in the same way" became a claim
+    # about "forth"; "air particles do the same" became one about sameness
+    fx = _extractor("The coils move back and forth in the same way as the wave travels, and air particles do the same.")
+    assert [c.text for c in fx.contrasts_.claims] == []
+    fx = _extractor("The needle swings back and forth and the poles are the same.")
+    assert [c.text for c in fx.contrasts_.claims] == ["poles are the same"]

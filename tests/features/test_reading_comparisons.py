@@ -122,3 +122,12 @@ def test_a_noun_in_or_finds_its_verb():
     X = rows(q, answers)
     assert list(X["ref:insulator"]) == ["present", "negated", "negated", "present", "present", "negated"]
     assert list(X["ref:conduct"]) == ["absent", "absent", "present", "negated", "absent", "present"]
+
+
+def test_to_and_fro_and_backwards_and_forwards_say_back_and_forth():
+    # a teacher's "back and forth" was not found in "to and fro" nor "backwards and forwards"
+    q = Question(id="fork", text="How do the prongs of a struck tuning fork move?",
+                 reference_answers=("They vibrate.",), concepts=(Concept("to_and_fro", ("back and forth",)),))
+    X = rows(q, ["they move to and fro", "backwards and forwards", "forwards and back", "it went to and from the box",
+                 "back and forth"])
+    assert list(X["concept:to_and_fro"]) == ["present", "present", "present", "absent", "present"]
