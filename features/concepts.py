@@ -30,7 +30,7 @@ from knowledge.schema import Question
 from .antonyms import DEGREES, antonym_phrases
 from .degrees import MORE_LESS
 from .lexicon import CARRIED, token_keys
-from .loose import EXACT, MODALS, LooseMatcher, content_of, denied_before, has_cue, token_pattern
+from .loose import EXACT, MODALS, LooseMatcher, content_of, denied_before, has_cue, places_a_thing, token_pattern
 from .negation import CUES
 from .phrase_measures import said_less
 from .reading import as_less
@@ -245,6 +245,8 @@ class FeatureMatcher:
                 continue
             if end - start > 1 and keys[end - 1] in MORE_LESS and _degree_of_next(doc, keys, end):
                 continue  # "vibrates more slowly" says no "vibrates more"
+            if end - start > 1 and keys[end - 2] == "be" and places_a_thing(keys, end - 1):
+                continue  # "it is on the same path" says no "it is on"
             is_negated = column in self.comparatives and said_less(keys, range(start, end),
                                                                    self.comparatives[column])
             if in_scope and any(negated[start:end]):

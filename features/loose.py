@@ -275,6 +275,8 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
             continue  # "your hands are further from the pivot" says no "the hands are the pivot"
         if where and chosen[where[1]] < chosen[where[0]] and "be" not in keys[ordered[0] + 1:ordered[-1]]:
             continue  # "the lamp is on the same side as the switch" says no "the switch is on"
+        if where and where[1] == len(words) - 1 and places_a_thing(keys, chosen[where[1]]):
+            continue  # "the switch is on the same path as the lamp" says no "the switch is on"
         if particles and not particle_with_its_word(keys, chosen, particles):
             continue  # "pushing up from the magnet ... gravity pulling down" says no "pulled up"
         if degrees and not all(measures(keys, chosen[d], chosen[w], lower) for d, w in degrees):
@@ -338,6 +340,20 @@ def _says_what_is(keys: tuple[str, ...], words: tuple[str, ...]) -> bool:
 #: Words that say where a thing is, or its state, and start a phrase of their own when said
 #: before another thing ("the switch is on" / "the lamp is on the same side as the switch").
 _PLACING = PREPOSITIONS | PLACE_PREPOSITIONS | {"off", "out", "up", "down", "of"}
+
+
+#: Words that say a thing's state after "is" ("the switch is on"), and are prepositions
+#: with a thing of their own where one follows ("the switch is on the same path").
+STATE_WORDS = frozenset({"on", "off", "in", "out"})
+#: Words that start the thing a preposition is said of ("on the same path", "on a closed path").
+_OBJECT_STARTS = frozenset({"the", "a", "an", "its", "their", "his", "her", "my", "your", "our", "one", "same",
+                            "both", "this", "that", "these", "those", "each", "every", "another"})
+
+
+def places_a_thing(keys: Sequence[str], i: int) -> bool:
+    """Is the word of state at token i ("on") a preposition with a thing after it ("on the
+    same path"), so that it says where something is, not its state ("the switch is on")?"""
+    return keys[i] in STATE_WORDS and i + 1 < len(keys) and keys[i + 1] in _OBJECT_STARTS
 
 
 def _placed(keys: tuple[str, ...], words: tuple[str, ...]) -> tuple[int, int] | None:

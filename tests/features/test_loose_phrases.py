@@ -277,6 +277,19 @@ def test_a_preposition_said_before_a_thing_is_not_said_of_it(phrase, answer, sta
     assert _misconception(*KETTLE, phrase, answer) == state
 
 
+@pytest.mark.parametrize("phrase, answer, state", [
+    # "when it is on" (the switch's state) was found in "when it is on the same side as the
+    # lamp", where "on" says where it is
+    ("when it is on", "when it is on the same side as the lamp", "absent"),
+    ("when it is on", "when it is on", "present"),
+    ("switch is on", "the switch is on a wire by itself", "absent"),
+    ("switch is on", "the switch is on so the kettle heats", "present"),
+    ("switch is off", "the switch is off the kettle", "absent"),
+])
+def test_a_state_word_with_a_thing_after_it_says_where_not_the_state(phrase, answer, state):
+    assert _misconception(*KETTLE, phrase, answer) == state
+
+
 @pytest.mark.parametrize("answer, state", [
     ("the wood is magnetic", "present"),
     ("magnetism works through wood", "absent"),
