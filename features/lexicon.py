@@ -157,8 +157,8 @@ _BACK_AND_FORTH = frozenset({("to", "fro")} | {(b, f) for b in _BACKWARDS for f 
 #: Pairs of words of direction joined by "and" that say one movement ("back and forth", "up
 #: and down", "in and out"): the "and" joins no two statements.
 PAIRED_DIRECTIONS = frozenset({("back", "forth"), ("up", "down"), ("down", "up"), ("in", "out"), ("out", "in")})
-#: "a long way from": far; "a short way from": near.
-_WAY_FROM = {"long": "far", "short": "near"}
+#: "a long way from": far; "a short way from": near (their -er forms: further, nearer).
+_WAY_FROM = {"long": "far", "short": "near", "longer": "far", "shorter": "near"}
 #: "goes up" / "goes down": more / less (`spelling.SYNONYM_KEYS`).
 _GO_WHERE = {"up": "more", "down": "less"}
 #: After "goes down", words that say where to: it moves ("your weight goes down into the
@@ -203,7 +203,8 @@ def reword_in_context(doc: Doc, keys: list[str]) -> None:
       length; the negation is the "no" before it);
     - "close to the pivot", "close together" and "close by" say "near" (whose opposite is
       "far"), not the verb "close" (whose opposite is "open");
-    - "a long way from the pivot" and "a long distance away" say "far", "a short way from" "near";
+    - "a long way from the pivot" and "a long distance away" say "far", "a short way from" "near"
+      ("a longer way from" further, "a shorter way" nearer);
     - "harder" after what a thing does says with more force ("push harder", "it hits the air
       harder": "strong"), not "difficult" ("it is harder to turn", "makes it harder");
     - "to and fro", "backwards and forwards" and "forwards and back" say "back and forth";

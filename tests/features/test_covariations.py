@@ -237,8 +237,9 @@ def test_a_long_way_from_a_thing_is_far_from_it():
                     "bigger force than your hand.")
     assert "ref:long_with_near" not in fx.transform(["x"]).columns
     X = _extractor("Your hand is a long way from the hinge, so you need a smaller force.").transform(
-        ["your hand is far from the hinge so the force is smaller", "your hand is close to the hinge so the force is smaller"])
-    assert list(X["ref:force_with_near"]) == ["present", "negated"]
+        ["your hand is far from the hinge so the force is smaller", "your hand is close to the hinge so the force is smaller",
+         "your hand is a longer way from the hinge than the blades so the force is smaller"])
+    assert list(X["ref:force_with_near"]) == ["present", "negated", "present"]
 
 
 @pytest.mark.parametrize("answer, state", [
