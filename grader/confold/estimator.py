@@ -41,7 +41,9 @@ Domain knowledge (the same `grader.confold.rules` objects the `knowledge/` packa
   bench, docs/beetle.md). ``initial_last`` (a function of a rule): the initial rules it holds
   for are refined in their place but applied after the learned rules (a grading model's
   teacher's rules that rest only on what an answer lacks, a catch-all for what nothing else
-  explains).
+  explains). ``initial_support`` (a function of a rule): the support an initial rule needs
+  where it gives one, instead of its label's (a grading model's teacher's rules for a wrong
+  idea, for no credit, need one answer).
 * ``evidence`` and ``label_order``: for ordered labels (marks), a learned rule for any label
   but the lowest (the first of ``label_order``, which may be a tuple of labels that are all
   lowest, or an empty tuple when no label is: labels in no known order; the first of
@@ -112,7 +114,8 @@ class ConFold:
                  evidence: Mapping[str, Any] | None = None, label_order: Sequence | None = None,
                  min_initial_support: int = 1, label_evidence: Mapping[Any, Mapping[str, Any]] | None = None,
                  label_min_initial_support: Mapping[Any, int] | None = None, keep_unseen: Sequence[str] = (),
-                 learn_from_all: bool = False, initial_last: Callable[[Rule], bool] | None = None):
+                 learn_from_all: bool = False, initial_last: Callable[[Rule], bool] | None = None,
+                 initial_support: Callable[[Rule], int | None] | None = None):
         self.ratio = ratio
         self.z = z
         self.improvement_threshold = improvement_threshold
@@ -130,6 +133,7 @@ class ConFold:
         self.keep_unseen = keep_unseen
         self.learn_from_all = learn_from_all
         self.initial_last = initial_last
+        self.initial_support = initial_support
 
     def get_params(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in ("ratio", "z", "improvement_threshold",
@@ -138,7 +142,7 @@ class ConFold:
                                               "default_rule", "evidence", "label_order",
                                               "min_initial_support", "label_evidence",
                                               "label_min_initial_support", "keep_unseen",
-                                              "learn_from_all", "initial_last")}
+                                              "learn_from_all", "initial_last", "initial_support")}
 
     def set_params(self, **params: Any) -> "ConFold":
         unknown = sorted(set(params) - set(self.get_params()))
@@ -210,7 +214,7 @@ class ConFold:
                                  self.improvement_threshold, self.z, self.fold_rm_update,
                                  self.min_initial_precision, needs_evidence, self.min_initial_support,
                                  by_class, _class_values(self.label_min_initial_support, classes),
-                                 frozenset(self.keep_unseen or ()))
+                                 frozenset(self.keep_unseen or ()), self.initial_support)
         remaining = np.arange(n_rows)
         rules: list[Rule] = []
         for rule in label_rules:
@@ -281,6 +285,8 @@ class ConFold:
                 raise ValueError(f"label_min_initial_support for {label!r} must be a whole number >= 1, got {k!r}")
         if self.initial_last is not None and not callable(self.initial_last):
             raise ValueError(f"initial_last must be None or a function of a rule, got {self.initial_last!r}")
+        if self.initial_support is not None and not callable(self.initial_support):
+            raise ValueError(f"initial_support must be None or a function of a rule, got {self.initial_support!r}")
         for name in ("fold_rm_update", "default_rule", "learn_from_all"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")

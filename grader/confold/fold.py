@@ -265,6 +265,15 @@ class ProgramLearner:
     support_by_class: dict[int, int] | None = None
     #: names of initial rules kept as written, unsure, where no example meets them (`kept_unseen`)
     keep_unseen: frozenset[str] = frozenset()
+    #: a teacher's rule -> the support it needs, where not its label's (`ConFold(initial_support=...)`)
+    support_of: Callable[[Rule], int | None] | None = None
+
+    def initial_support_of(self, rule: Rule) -> int:
+        """The examples of its label a teacher's rule must mark rightly to be kept."""
+        own = None if self.support_of is None else self.support_of(rule)
+        if own is not None:
+            return own
+        return (self.support_by_class or {}).get(_class_index(self.classes, rule.head), self.min_initial_support)
 
     @property
     def table(self) -> EncodedTable:
@@ -338,7 +347,7 @@ class ProgramLearner:
         the examples left rightly as one rule must (`refine_initial`)? "distances backwards" is
         said by 2 marked answers one way and 1 each two other ways: 4 answers, one rule."""
         head = ways[0].head
-        support = (self.support_by_class or {}).get(_class_index(self.classes, head), self.min_initial_support)
+        support = self.initial_support_of(ways[0])
         pos, _ = self._split(remaining, head)
         return int(any_rule_mask(ways, self.table, pos).sum()) >= max(support, 1)
 
@@ -363,8 +372,7 @@ class ProgramLearner:
         of its `any:`), whose answers may all be that way's: it needs no support of its own and
         is dropped only when wrong too often on the examples it reaches (kept as written, with
         the confidence of all the examples it covers, where it reaches none)."""
-        support = 1 if rule.origin == "learned" else (self.support_by_class or {}).get(
-            _class_index(self.classes, rule.head), self.min_initial_support)  # learned: kept from a model
+        support = 1 if rule.origin == "learned" else self.initial_support_of(rule)  # learned: kept from a model
         if other_way:
             support = 0
         teachers = rule.origin != "learned"  # not a learned rule kept from an earlier model

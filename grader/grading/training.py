@@ -224,7 +224,10 @@ def learn(question: Question, answers: Sequence[str], marks: Sequence[str], *, r
                                # learned from every marked answer, not the few theirs leave
                                learn_from_all=bool(question.initial_rules),
                                # a teacher's rule on what an answer lacks, for no credit, is a catch-all
-                               initial_last=_catch_all(question, lowest_marks, marks_unordered))
+                               initial_last=_catch_all(question, lowest_marks, marks_unordered),
+                               # a teacher's rule for a wrong idea needs one answer, for the lowest mark too
+                               initial_support=_wrong_idea_support(question, lowest_marks, marks_unordered,
+                                                                   min_initial_support))
     rule_learner.fit(X, pd.Series(marks, name="mark"))
     for rule in rule_learner.rules_:  # kept and built-in rules are learned ones (not the teacher's)
         if rule.name in (KEPT_RULE, BUILT_IN):
@@ -290,6 +293,24 @@ def _says_wrong_idea(literal: Any) -> bool:
     feature = str(literal.feature)
     return literal.op == "==" and literal.value == "present" and (
         feature.startswith("misconception:") or feature == "ref:turned_round")
+
+
+def _wrong_idea_support(question: Question, lowest_marks: Sequence[str] | None, marks_unordered: bool,
+                        min_initial_support: int) -> Callable[[Rule], int | None] | None:
+    """`ConFold(initial_support=...)`: a teacher's rule for the lowest mark that asks for a wrong
+    idea ("incorrect if it says the paper is magnetised", or a rubric's contradictory rule where
+    contradictory and incorrect are one mark) is used once one marked answer shows it, as a
+    no-credit mark's are (`no_credit_support`): each wrong idea is shown by one or two of 30
+    marked answers. The lowest mark's other rules keep the support a rule needs. None without
+    an order of marks."""
+    if marks_unordered or not question.marks or min_initial_support <= 1:
+        return None
+    lowest = frozenset(map(str, (question.marks[0], *(lowest_marks or ()))))
+    return partial(_support_of_wrong_idea, lowest=lowest)
+
+
+def _support_of_wrong_idea(rule: Rule, lowest: frozenset[str]) -> int | None:
+    return 1 if str(rule.head) in lowest and any(_says_wrong_idea(lit) for lit in rule.body) else None
 
 
 def no_credit_support(no_credit: Sequence[str], min_initial_support: int) -> dict[str, int] | None:

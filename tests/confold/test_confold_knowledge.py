@@ -165,6 +165,22 @@ def test_a_label_may_ask_its_own_support_of_a_teachers_rule():
             ConFold(label_min_initial_support=bad).fit(X, y)
 
 
+def test_a_rule_may_ask_its_own_support():
+    # two teacher's rules for one label: the one the function gives a support of its own (1) is
+    # kept on the one answer that shows it, the other still needs the 3 asked of its label
+    X = pd.DataFrame({"c": ["odd", "rare"] + ["x", "y"] * 8})
+    y = ["no", "no"] + ["ok", "no"] * 8
+    odd = Rule("no", (L("c", "==", "odd"),), origin="initial", name="odd is wrong")
+    rare = Rule("no", (L("c", "==", "rare"),), origin="initial", name="rare is wrong")
+    names = lambda m: [r.name for r in m.rules_ if r.origin == "initial"]
+    assert names(ConFold(initial_rules=[odd, rare], min_initial_support=3).fit(X, y)) == []
+    own = lambda rule: 1 if rule.name == "odd is wrong" else None
+    assert names(ConFold(initial_rules=[odd, rare], min_initial_support=3, initial_support=own).fit(X, y)) == [
+        "odd is wrong"]
+    with pytest.raises(ValueError, match="initial_support must be None or a function"):
+        ConFold(initial_support=1).fit(X, y)
+
+
 def test_a_teachers_rule_for_a_wrong_idea_no_answer_shows_is_kept_unsure():
     # "wrong if c == odd" meets no marked answer: nothing shows it wrong, and a wrong idea is
     # rare, so it is kept as written at the confidence of nothing seen; "ok if c == rare", a

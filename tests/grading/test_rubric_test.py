@@ -220,6 +220,21 @@ def test_a_rule_for_a_wrong_idea_is_used_once_one_marked_answer_shows_it(tmp_pat
                                                "applies to; a teacher's rule is used once it is right on 3")
 
 
+def test_a_rule_for_a_wrong_idea_for_the_lowest_mark_is_used_once_one_marked_answer_shows_it(tmp_path, capsys):
+    # where wrong ideas get the lowest mark (right / wrong marks), a teacher's rule for one
+    # still needed 3 marked answers, as a rule for what an answer lacks does
+    question = tmp_path / "q.yaml"
+    two_marks = WORDS_YAML.replace("marks: [incorrect, contradictory, correct]", "marks: [incorrect, correct]")
+    rules = WRONG_IDEA_RULES.replace("mark: contradictory", "mark: incorrect")
+    question.write_text(two_marks + rules, encoding="utf-8")
+    shown = [(a, "incorrect" if m == "contradictory" else m) for a, m in SHOWN_ONCE]
+    marked = write_marked_csv(tmp_path / "marked.csv", [a for a, _ in shown], [m for _, m in shown])
+    assert main(["test-rubric", "--question", str(question), "--answers", str(marked), "--json"]) == 0
+    notes = {r["name"]: r["note"] for r in json.loads(capsys.readouterr().out)["rules"] if r["origin"] == "initial"}
+    assert notes["blames_the_battery"] == "kept as written"
+    assert notes["says_current"].startswith("not used yet")
+
+
 def test_the_reference_turned_round_is_a_wrong_idea_in_a_file_without_marks(tmp_path):
     from grader.grading.training import wrong_idea_marks
     from knowledge import load_question
