@@ -23,8 +23,10 @@ _STARTS = frozenset({"better", "worse", "more", "less", "as"})
 _COMPARED_PAIRS = [("long", "short"), ("heavy", "light"), ("wide", "narrow"), ("tight", "loose"),
                    ("deep", "shallow"), ("old", "young")]
 #: The ends of those scales said without comparing ("a long handle", "a short string"): a
-#: word of degree beside a comparison in a sentence, as "far" is.
-_PLAIN_COMPARED = frozenset(w for pair in _COMPARED_PAIRS for w in pair) - {"light", "old", "young"}
+#: word of degree beside a comparison in a sentence, as "far" is. Not "light", which has a
+#: second sense, nor so "heavy" alone ("even a heavy load has a small moment" said both ends
+#: of the load's weight beside "lighter"), nor old and young.
+_PLAIN_COMPARED = frozenset(w for pair in _COMPARED_PAIRS for w in pair) - {"heavy", "light", "old", "young"}
 #: Nouns of general English that name a scale, and the word of its high end: a degree said
 #: of one is a comparison on that scale ("a higher speed" is "faster", "the weight is
 #: bigger" "heavier", "a smaller distance" "nearer"; `degree_at`).

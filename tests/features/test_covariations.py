@@ -276,3 +276,12 @@ def test_a_quantity_the_reference_names_one_way_keeps_its_plain_name():
     X = fx.transform(["a wider ski gives less pressure", "a wider ski gives more pressure on the snow",
                       "a wider ski gives less pressure on the ice"])
     assert list(X["ref:wide_with_pressure"]) == ["present", "negated", "present"]
+
+
+def test_heavy_said_plainly_is_no_degree():
+    # "even a heavy box has a small moment" says a contrast, not that heavier goes with a smaller
+    # moment; "heavy" (whose other end, "light", has a second sense) paired with the distance
+    fx = _extractor("Near the hinge the distance is small, so even a heavy box has a small moment; "
+                    "at the far end the box must be lighter.")
+    assert sorted(c.name for c in fx.contrasts_.covariations) == ["heavy_with_near", "near_with_moment"]
+    assert [c.sign for c in fx.contrasts_.covariations if c.name == "heavy_with_near"] == [1]
