@@ -24,8 +24,8 @@ _COMPARED_PAIRS = [("long", "short"), ("heavy", "light"), ("wide", "narrow"), ("
                    ("deep", "shallow"), ("old", "young")]
 #: The ends of those scales said without comparing ("a long handle", "a short string"): a
 #: word of degree beside a comparison in a sentence, as "far" is. Not "light", which has a
-#: second sense, nor so "heavy" alone ("even a heavy load has a small moment" said both ends
-#: of the load's weight beside "lighter"), nor old and young.
+#: second sense, nor "heavy" without it ("even a heavy load has a small moment; further out
+#: it must be lighter" paired a heavy load with a small moment), nor old and young.
 _PLAIN_COMPARED = frozenset(w for pair in _COMPARED_PAIRS for w in pair) - {"heavy", "light", "old", "young"}
 #: Nouns of general English that name a scale, and the word of its high end: a degree said
 #: of one is a comparison on that scale ("a higher speed" is "faster", "the weight is
@@ -148,8 +148,8 @@ def _scale_named_before(keys: list[str], i: int) -> int | None:
 
 def plain_degrees(lowers: list[str], keys: list[str], found: list[tuple[int, int, str, int]]) -> list[int]:
     """Where the text has a word of degree that compares nothing ("far", "smooth", "close to";
-    `antonyms.DEGREES`; "long", "narrow": `_PLAIN_COMPARED`), not a word of a comparison already read (`found`, from `degrees`) nor
-    an -er form ("rougher")."""
+    `antonyms.DEGREES`; "long", "narrow": `_PLAIN_COMPARED`), not a word of a comparison
+    already read (`found`, from `degrees`) nor an -er form ("rougher")."""
     taken = {j for i, end, _, _ in found for j in range(i, end)}
     return [i for i, key in enumerate(keys)
             if (key in DEGREES or key in _PLAIN_COMPARED) and key not in MORE_LESS and i not in taken

@@ -255,7 +255,10 @@ def clauses_of(lowers: list[str], keys: list[str]) -> list[_Clause]:
     if not aside:
         return _clauses_of(lowers, keys)
     kept = [j for j in range(len(lowers)) if j not in aside]
-    back = (lambda places: tuple(kept[j] for j in places))
+
+    def back(places: tuple[int, ...]) -> tuple[int, ...]:  # places in the text with its asides
+        return tuple(kept[j] for j in places)
+
     return [_Clause(back(c.thing), back(c.said), c.joined)
             for c in _clauses_of([lowers[j] for j in kept], [keys[j] for j in kept])]
 
