@@ -34,6 +34,8 @@ def asides(lowers: list[str]) -> frozenset[int]:
     """The places of the words in brackets, the brackets with them: an aside within a clause
     ("brass (copper and zinc) is not magnetic") that neither ends the clause nor belongs to it.
     A bracket left open or never opened is no aside."""
+    if "(" not in lowers:  # most texts: no word-by-word look
+        return frozenset()
     out: set[int] = set()
     opened: int | None = None
     for j, w in enumerate(lowers):

@@ -193,12 +193,11 @@ def _comparisons(words: Words, answer: bool = False) -> list[_Said]:
                 first = ()  # "so they pass the vibrations on faster than air": no thing named
             if than + 1 < stop and lowers[than + 1] in _PREPOSITIONS:
                 shared = [j for j in range(end, than) if lowers[j] == lowers[than + 1]]
-                before = [j for j in range(first[-1] + 1 if first else start, i) if lowers[j] == lowers[than + 1]]
                 if shared:
                     first = content(keys, range(shared[-1] + 1, than))
-                elif before and subject(lowers, keys, before[-1] + 1, i):
-                    # "the particles in water are closer than in air": water against air
-                    first = subject(lowers, keys, before[-1] + 1, i)
+                else:  # "the particles in water are closer than in air": water against air
+                    before = [j for j in range(first[-1] + 1 if first else start, i) if lowers[j] == lowers[than + 1]]
+                    first = (before and subject(lowers, keys, before[-1] + 1, i)) or first
         measured = measured_noun(lowers, keys, start, i, end)[0] if degree == "more" else None
         if measured in SCALE_NOUNS:  # "the distance to your hand is bigger": further
             degree, way = degree_of(measured, compared=True)

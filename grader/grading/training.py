@@ -305,8 +305,12 @@ def _wrong_idea_support(question: Question, lowest_marks: Sequence[str] | None, 
     an order of marks."""
     if marks_unordered or not question.marks or min_initial_support <= 1:
         return None
-    lowest = frozenset(map(str, (question.marks[0], *(lowest_marks or ()))))
-    return partial(_support_of_wrong_idea, lowest=lowest)
+    return partial(_support_of_wrong_idea, lowest=_lowest(question, lowest_marks))
+
+
+def _lowest(question: Question, lowest_marks: Sequence[str] | None) -> frozenset[str]:
+    """The marks that are all lowest: the file's first and `lowest_marks`."""
+    return frozenset(map(str, (question.marks[0], *(lowest_marks or ()))))
 
 
 def _support_of_wrong_idea(rule: Rule, lowest: frozenset[str]) -> int | None:
@@ -368,8 +372,7 @@ def _catch_all(question: Question, lowest_marks: Sequence[str] | None, marks_uno
     (a rule "1 if it is not a non-answer" stays where the teacher put it)."""
     if not question.initial_rules or marks_unordered or not question.marks:
         return None
-    no_credit = frozenset(map(str, (question.marks[0], *(lowest_marks or ()), *question.no_credit)))
-    return partial(rests_on_lack, marks=no_credit)
+    return partial(rests_on_lack, marks=_lowest(question, lowest_marks) | set(map(str, question.no_credit)))
 
 
 def _built_in(question: Question, X: pd.DataFrame, marks: Sequence[str], listed: Sequence[str],
