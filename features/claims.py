@@ -32,7 +32,7 @@ from .lexicon import feature_suffix
 from .negation import CUES
 from .opposite_words import opposite_word
 from .reading import Analysis
-from .statements import NAME_NOTHING, answer_clauses, clauses_of, compares, formula
+from .statements import NAME_NOTHING, answer_clauses, clauses_of, compares, formula, said_in
 
 #: Words of what would be, were things otherwise ("if it were turned over, unlike poles
 #: would face each other").
@@ -200,11 +200,10 @@ def claim_states(words: Words, claims: Sequence[Claim]) -> list[str]:
     for j, claim in enumerate(claims):
         for c in clauses:
             turns = _turns(claim.thing, [(keys[i], False) for i in c.thing])
-            denied = c in borrowed  # said by leaving it out after a negation: denied
             says = claim.says
             if claim.kind is not None and all(keys[i] != claim.kind for i in c.said):
                 says = tuple(k for k in says if k != claim.kind)  # "iron is magnetic"
-            said = _turns(says, [(keys[i], negated[i] != denied) for i in c.said])
+            said = _turns(says, said_in(words, c, borrowed, negated))
             if turns is None or said is None:
                 continue
             if (turns + said + claim.denied) % 2 == 0:

@@ -161,6 +161,8 @@ class Words:
     #: denied once opposites took their negations ("not a closed path" is "an open path",
     #: nothing denied; `Analysis.text_negated`)
     left_denied: list[bool] = field(default_factory=list)
+    #: keys as written, before opposites took their negations ("not magnetic": "magnetic")
+    written_keys: list[str] = field(default_factory=list)
 
     @classmethod
     def of(cls, a: Analysis) -> Words:
@@ -170,7 +172,7 @@ class Words:
             # "faster then light" is read "faster than light" (`lexicon`), and a misspelt word
             # that starts a clause ("becuase", "cos") starts one
             lowers = [key if key == "than" or key in CLAUSE_BREAKS else w for w, key in zip(lowers, a.keys)]
-        return cls(lowers, a.text_keys, denied(a), a.text_negated)
+        return cls(lowers, a.text_keys, denied(a), a.text_negated, a.keys)
 
     @cached_property
     def degrees(self) -> list[tuple[int, int, str, int]]:

@@ -155,20 +155,20 @@ def statement_states(words: Words, statements: Sequence[Statement]) -> list[str]
     if not statements:
         return states
     keys, negated = words.keys, words.negated
-    clauses, turned = answer_clauses(words)
+    clauses, borrowed = answer_clauses(words)
     for j, s in enumerate(statements):
         for c in clauses:
             named = {keys[i] for i in c.thing}
             if not named & s.thing or named & s.other_thing:
                 continue
-            flip = c in turned  # said by leaving it out after a negation: denied
+            said = said_in(words, c, borrowed, negated)
             if s.elided:  # "copper is not magnetic" says "copper is not", "copper is magnetic" crosses it
-                said = [_polar(keys[i], negated[i] != flip, s.says) for i in c.said]
+                said = [_polar(k, d, s.says) for k, d in said]
                 own = sum(k in s.says and denied == s.denied for k, denied in said)
                 other = sum(k in s.says and denied != s.denied for k, denied in said)
             else:
-                own = sum(keys[i] in (s.other_says if negated[i] != flip else s.says) for i in c.said)
-                other = sum(keys[i] in (s.says if negated[i] != flip else s.other_says) for i in c.said)
+                own = sum(k in (s.other_says if d else s.says) for k, d in said)
+                other = sum(k in (s.says if d else s.other_says) for k, d in said)
             if own > other:
                 states[j] = "present"
                 break
@@ -179,38 +179,70 @@ def statement_states(words: Words, statements: Sequence[Statement]) -> list[str]
 
 #: Words between a thing and the "not" that ends a statement leaving out what it denies.
 _AUXILIARIES = frozenset({"be", "do", "have", "can", "will", "would", "could", "should", "must", "may"})
+#: Words that end a statement saying again what the one before says ("steel is too").
+_AGAIN = frozenset({"too", "also"})
+
+
+def _auxiliary_after(lowers: list[str], keys: list[str], thing: tuple[int, ...]) -> int | None:
+    """Where the auxiliary right after a clause's thing is ("is" in "copper is not", "isnt"
+    read as "is" + "nt"), or None."""
+    j = thing[-1] + 1
+    fused = j < len(keys) and keys[j] == "not" and lowers[j] not in ("not", "never")  # "arent", "isnt"
+    return j if j < len(keys) and (keys[j] in _AUXILIARIES or fused) else None
+
+
+def _left_out(lowers: list[str], keys: list[str], clause: _Clause) -> bool | None:
+    """Does the clause leave out what it says of its thing, so that it says of it what the
+    clause before says: its thing, an auxiliary, and the clause's end? True where a "not" comes
+    before the end ("copper is not.", "B and C do not,"): it denies it; False where it says it
+    again ("steel is too", "iron is, but brass isnt"); None where the clause is no such one."""
+    j = _auxiliary_after(lowers, keys, clause.thing) if clause.thing else None
+    if j is None:
+        return None
+    while j < len(keys) and keys[j] in _AUXILIARIES:
+        j += 1
+    denied = j < len(keys) and keys[j] == "not"
+    if j < len(keys) and (denied or keys[j] in _AGAIN):
+        j += 1
+    if j < len(keys) and lowers[j] not in ENDS and lowers[j] not in _SIDE_BY_SIDE:
+        return None
+    return denied
 
 
 def _leaves_out(lowers: list[str], keys: list[str], clause: _Clause) -> bool:
-    """Does the clause deny its thing what the one before says by leaving it out: its thing,
-    an auxiliary, "not", and the clause's end ("copper is not.", "B and C do not,")?"""
-    if not clause.thing:
-        return False
-    j = clause.thing[-1] + 1
-    fused = j < len(keys) and keys[j] == "not" and lowers[j] not in ("not", "never")  # "arent", "isnt"
-    if j >= len(keys) or not (keys[j] in _AUXILIARIES or fused):
-        return False
-    while j < len(keys) and keys[j] in _AUXILIARIES:
-        j += 1
-    if j >= len(keys) or keys[j] != "not":
-        return False
-    return j + 1 >= len(keys) or lowers[j + 1] in ENDS or lowers[j + 1] in _SIDE_BY_SIDE
+    """Does the clause deny its thing what the one before says by leaving it out ("copper is
+    not")?"""
+    return _left_out(lowers, keys, clause) is True
 
 
-def answer_clauses(words: Words) -> tuple[list[_Clause], set[_Clause]]:
+def said_in(words: Words, clause: _Clause, borrowed: dict[_Clause, bool], denials: list[bool]
+            ) -> list[tuple[str, bool]]:
+    """The keys a clause of `answer_clauses` says and whether each is denied (`denials`, one
+    per word of the answer); a clause that leaves them out says the words of the clause before
+    as they were written, denied or not by itself ("copper is not magnetic but iron is" says
+    "magnetic" of iron, where the first clause read "nonmagnetic")."""
+    if clause in borrowed:
+        return [(words.written_keys[i], borrowed[clause]) for i in clause.said]
+    return [(words.keys[i], denials[i]) for i in clause.said]
+
+
+def answer_clauses(words: Words) -> tuple[list[_Clause], dict[_Clause, bool]]:
     """The clauses of an answer that name a thing and say something of it, and those of them
-    that say it by leaving it out after a negation ("steel is magnetic and copper is not":
-    the second says "magnetic" of copper, denied; `turned`)."""
+    that say it by leaving it out, each with whether it denies what it says: "steel is magnetic
+    and copper is not" says "magnetic" of copper, denied; "copper is not magnetic but iron is"
+    says it of iron, not denied, whatever the clause before says of its own thing."""
     out: list[_Clause] = []
-    turned: set[_Clause] = set()
+    borrowed: dict[_Clause, bool] = {}
     for c in clauses_of(words.lowers, words.keys):
         if c.thing and c.said:
             out.append(c)
-        elif c.thing and c.joined and out and _leaves_out(words.lowers, words.keys, c):
-            borrowed = _Clause(c.thing, out[-1].said, True)
-            out.append(borrowed)
-            turned.add(borrowed)
-    return out, turned
+            continue
+        denied = _left_out(words.lowers, words.keys, c) if c.thing and c.joined and out else None
+        if denied is not None:
+            clause = _Clause(c.thing, out[-1].said, True)
+            out.append(clause)
+            borrowed[clause] = denied
+    return out, borrowed
 
 
 def _polar(key: str, denied: bool, says: frozenset[str]) -> tuple[str, bool]:
@@ -272,7 +304,8 @@ def _clauses_of(lowers: list[str], keys: list[str]) -> list[_Clause]:
         if end > start:
             thing = subject(lowers, keys, start, end)
             said = content(keys, range(thing[-1] + 1, end)) if thing else ()
-            if thing and not said and end < len(lowers) and lowers[end] in JOINS:
+            if (thing and not said and end < len(lowers) and lowers[end] in JOINS
+                    and _auxiliary_after(lowers, keys, thing) is None):  # "iron is but ..." lends nothing
                 lent += thing
             else:
                 out.append(_Clause(lent + thing, said, joined))

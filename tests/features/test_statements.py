@@ -90,6 +90,32 @@ def test_an_answer_that_leaves_out_a_denial_says_the_statement_it_borrows():
     assert list(X["ref:wood_is_insulator"]) == ["present", "negated"]
 
 
+@pytest.mark.parametrize("answer, iron, copper", [
+    # the clause that leaves it out says it again: "iron is" borrowed the first clause's
+    # "not magnetic" (read "nonmagnetic") and denied it, and "iron is too" said nothing
+    ("copper is not magnetic but iron is", "present", "present"),
+    ("steel is magnetic and iron is too", "present", "absent"),
+    ("not all metals are magnetic, iron is but copper isnt", "present", "present"),
+    # a "not" in both clauses: copper is denied it too, not turned back
+    ("steel is not magnetic and copper is not", "absent", "present"),
+    ("iron is not magnetic but copper is", "negated", "negated"),
+])
+def test_an_answer_that_leaves_out_what_it_says_again_says_it(answer, iron, copper):
+    q = Question(id="q", text="Which coin does the magnet pull?",
+                 reference_answers=("Iron is magnetic but copper is not.",))
+    row = FeatureExtractor(q, model=FALLBACK).fit(["x"]).transform([answer]).iloc[0]
+    assert (row["ref:iron_is_magnetic"], row["ref:copper_is_not_magnetic"]) == (iron, copper)
+
+
+def test_a_thing_with_its_verb_lends_nothing_to_the_next_clause():
+    # "iron is but brass isnt": "iron" was lent to the next clause, so that "brass isnt" denied
+    # "magnetic" of iron as well as of brass
+    fx = _extractor("Iron is a magnetic material, so the magnet attracts it.")
+    X = fx.transform(["not all metals are magnetic, iron is but brass isnt",
+                      "not all metals are magnetic, iron and brass arent"])
+    assert list(X["ref:iron_is_magnetic_material"]) == ["present", "negated"]
+
+
 def test_statements_read_with_their_own_verbs_and_a_reference_with_an_empty_clause():
     # "Only iron, nickel and cobalt (and steel) are attracted." gave a clause that names
     # nothing: looking for what it leaves out raised an IndexError and stopped training
