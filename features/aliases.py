@@ -7,8 +7,8 @@ in reference answers and answers alike.
 Only the text keys change (reference words, learned terms, coverage and the contrasts read
 them); a teacher's phrases are found as written. A bracket is no other name when it holds a
 formula or a number ("(moment = force x distance)"), a negation ("(not faster)"), more than two
-content words ("(north facing north, or south facing south)") or only words of degree, when it
-follows a word of degree ("vibrates more slowly (a lower frequency)") or a formula's term
+content words ("(north facing north, or south facing south)") or a word of degree ("fewer times
+per second (lower frequency)" compares; it names nothing), when it follows a word of degree ("vibrates more slowly (a lower frequency)") or a formula's term
 ("force x small distance (nut)"), or when one word is given for two different things.
 """
 
@@ -45,9 +45,9 @@ def reference_aliases(reference: Sequence[Analysis]) -> dict[tuple[str, ...], st
             if any(lowers[j] in _FORMULA or any(c.isdigit() for c in lowers[j]) or keys[j] in CUES
                    for j in inside):
                 continue
-            named = [j for j in content(keys, inside) if not _is_degree(keys[j])]
+            named = list(content(keys, inside))
             head = keys[i - 1]
-            if not named or len(named) > _MAX_WORDS or named != list(range(named[0], named[-1] + 1)) \
+            if not named or any(_is_degree(keys[j]) for j in inside) or len(named) > _MAX_WORDS or named != list(range(named[0], named[-1] + 1)) \
                     or not is_content(head) or _is_degree(head) \
                     or any(w in _FORMULA for w in lowers[clause_start(lowers, i):i]):
                 continue

@@ -44,7 +44,7 @@ class Contrasts:
         self._compared = frozenset(w for c in self.comparisons for w in c.first | c.second)
         self._stated = frozenset(w for s in self.statements for w in s.thing | s.other_thing)
         self._scales = [tuple(scale_words(s) for s in c.scales) for c in self.covariations]
-        self._kept = frozenset(i.scale for i in self.invariants)
+        self._kept = frozenset(w for i in self.invariants for w in scale_words(i.scale))
         self._formulated = frozenset(f.result for f in self.formulas)
         self._claimed = [tuple(frozenset(words) | {ANTONYMS[k] for k in words if k in ANTONYMS}
                                for words in (c.thing, c.says)) for c in self.claims]

@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from .clauses import Words, clause_bounds, noun_before
-from .degrees import MORE_LESS, SCALE_NOUNS, degree_of
+from .degrees import MORE_LESS, SCALE_NOUNS, as_frequency, degree_of
 from .lexicon import feature_suffix, is_content
 from .opposite_words import opposite_text
 from .reading import Analysis
@@ -236,6 +236,7 @@ def measured_degrees(words: Words, answer: bool = False) -> list[Degree]:
         at: Sequence[int] = range(i, end)
         if scale == "more":
             scale, at = measured_noun(lowers, keys, start, i, end)
+            scale = as_frequency(keys, i, at[-1] + 1, scale)  # "fewer times per second"
             if scale in SCALE_NOUNS:  # "the smaller the distance" is nearer
                 scale, way = degree_of(scale, compared=True)
                 sign *= way
@@ -309,6 +310,7 @@ def _plain_degrees(words: Words, ends: list[int], part_ends: list[int], sentence
         if "than" in lowers[start:i]:
             continue
         scale, way = degree_of(key, compared=True)
+        scale = as_frequency(keys, i, i + 1, scale)  # "the big drum vibrates slowly"
         out.append(Degree(sentence, scale, -way if negated[i] else way, lowers[i], (key,),
                           bisect_left(part_ends, i)))
     return out

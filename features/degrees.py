@@ -42,10 +42,38 @@ QUANTITY_NOUNS = frozenset(SCALE_NOUNS) | {
     "mass", "volume", "area", "current", "voltage", "resistance", "acceleration", "momentum"}
 
 
+#: Keys of a repeated movement: how fast one goes is how often, a frequency ("vibrates faster",
+#: "quicker vibrations", "the pendulum swings more slowly"). Physics in general, no topic's.
+_REPEATED = frozenset({"vibrate", "vibration", "oscillate", "oscillation", "swing", "wobble"})
+#: Words between such a movement and its degree ("vibrates much faster", "vibrate a lot quicker").
+_RATE_BETWEEN = frozenset({"be", "get", "a", "lot", "very", "much", "so", "more", "back", "and",
+                           "forth", "to", "fro"}) | INTENSIFIERS
+
+
+def as_frequency(keys: list[str], i: int, end: int, scale: str) -> str:
+    """The scale of the degree at tokens i to end: "frequency" where it says how fast a
+    repeated movement goes ("vibrates faster", "faster vibrations", "vibrations are
+    quicker") or how many there are each second ("fewer times per second", "more vibrations
+    a second"), else `scale`."""
+    if keys[end:end + 2] in (["per", "second"], ["a", "second"], ["each", "second"], ["every", "second"]):
+        return "frequency"
+    if scale != "fast":
+        return scale
+    if end < len(keys) and keys[end] in _REPEATED:
+        return "frequency"
+    j = i - 1
+    while j >= 0 and keys[j] in _RATE_BETWEEN:
+        j -= 1
+    return "frequency" if j >= 0 and keys[j] in _REPEATED and i - j <= 4 else scale
+
+
 def scale_words(scale: str) -> frozenset[str]:
     """The keys that say a scale, either way, and the nouns that name it: {"fast", "slow",
-    "speed", "velocity"} for "fast", {"long", "short", "length"} for "long", the scale alone
-    for any other ("pitch")."""
+    "speed", "velocity"} for "fast", {"long", "short", "length"} for "long", a frequency's
+    with the keys of a repeated movement ("vibrates faster"), the scale alone for any other
+    ("pitch")."""
+    if scale == "frequency":  # "vibrates faster" (`as_frequency`)
+        return _REPEATED | {scale}
     for pair in DEGREE_PAIRS + _COMPARED_PAIRS + [("better", "worse")]:
         if scale in pair:
             return frozenset(pair) | {noun for noun, end in SCALE_NOUNS.items() if end in pair}
@@ -79,7 +107,7 @@ def degrees(lowers: list[str], keys: list[str], negated: list[bool]) -> list[tup
         if found is None:
             continue
         end, scale, sign = found
-        out.append((i, end, scale, -sign if any(negated[i:end]) else sign))
+        out.append((i, end, as_frequency(keys, i, end, scale), -sign if any(negated[i:end]) else sign))
     return out
 
 

@@ -34,6 +34,8 @@ def test_a_bracketed_name_is_read_as_the_thing_it_names():
     "The wave has a bigger amplitude (not faster).",  # a negation
     "The ends are alike (north facing north or south facing south).",  # more than two words
     "It vibrates more slowly (a lower pitch).",  # a word of degree before the bracket
+    # a word of degree in the bracket: "frequency" was read as "second" in every answer
+    "It vibrates fewer times per second (lower frequency).",
 ])
 def test_a_bracket_that_gives_no_other_name_changes_nothing(reference):
     assert _extractor(reference)._aliases == {}

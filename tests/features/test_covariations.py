@@ -34,13 +34,14 @@ def test_two_quantities_are_read_together_from_either_end(answer, state):
 
 def test_a_degree_after_than_belongs_to_the_other_thing():
     fx = _extractor("A longer string vibrates more slowly than a shorter string.")
-    assert [(c.scales, c.sign) for c in fx.contrasts_.covariations] == [(("long", "fast"), -1)]  # not "shorter"
+    assert [(c.scales, c.sign) for c in fx.contrasts_.covariations] == [(("long", "frequency"), -1)]  # not "shorter"
     X = fx.transform(["a shorter string vibrates faster", "a shorter string vibrates more slowly than a longer one"])
-    assert list(X["ref:long_with_fast"]) == ["present", "negated"]
+    assert list(X["ref:long_with_frequency"]) == ["present", "negated"]
     X = _extractor("The string vibrates faster, so the pitch is higher.").transform(
         ["it vibrates slower so the pitch is lower", "it vibrates faster and the pitch is lower",
          "the frequency increases so the pitch is higher"])
-    assert list(X["ref:fast_with_pitch"]) == ["present", "negated", "absent"]
+    # vibrating faster is a higher frequency, however it is said
+    assert list(X["ref:frequency_with_pitch"]) == ["present", "negated", "present"]
 
 
 def test_a_covariation_is_described_in_the_reference_s_words():
@@ -55,7 +56,7 @@ def test_a_covariation_is_described_in_the_reference_s_words():
 
 @pytest.mark.parametrize("reference, scales", [
     ("The time for one swing increases, because a longer pendulum swings more slowly.",
-     {("time", "long"), ("time", "fast"), ("long", "fast")}),
+     {("time", "long"), ("time", "frequency"), ("long", "frequency")}),
     ("A larger area means the pressure on the snow is less.", {("area", "pressure")}),
     ("The air resistance is much greater, so the speed is lower.", {("resistance", "fast")}),
     ("The shadow gets bigger because the ball blocks more of the light.", {("shadow", "light")}),
@@ -70,7 +71,7 @@ def test_a_covariation_said_the_other_way_keeps_more_or_less():
     # the other way of "longer" with "more slowly" read '"longer" with "less slowly"'
     fx = _extractor("A longer pendulum swings more slowly.", "The string is tighter, so it vibrates more easily.")
     turned = {c.name: c.reversed_text for c in fx.contrasts_.covariations}
-    assert turned["long_with_fast"] == '"longer" with "more rapidly"'
+    assert turned["long_with_frequency"] == '"longer" with "more rapidly"'
     assert turned["tight_with_easily"] == '"tighter" with "less easily"'  # no "more hard"
 
 
@@ -195,7 +196,7 @@ def test_a_degree_with_a_quantity_changes_as_that_quantity_grows(answer, state):
      ["sitting closer makes the boy's moment bigger", "sitting closer makes his moment smaller",
       "the boy is closer so the boy is smaller"], ["negated", "present", "absent"]),
     # "the drum's skin" measures the drum, as students say it
-    ("The drum's skin is bigger, so it vibrates more slowly.", "ref:drum_with_fast",
+    ("The drum's skin is bigger, so it vibrates more slowly.", "ref:drum_with_frequency",
      ["the drum is bigger so it vibrates faster", "the drum is bigger so it vibrates slower"], ["negated", "present"]),
 ])
 def test_a_possessed_quantity_is_measured_and_a_possessed_part_measures_its_owner(reference, column, answers, states):

@@ -18,9 +18,10 @@ def _degrees(text: str) -> list[tuple[str, str, int]]:
 
 
 @pytest.mark.parametrize("text, found", [
-    ("it vibrates faster", [("faster", "fast", 1)]),
-    ("it vibrates more slowly", [("more slowly", "fast", -1)]),
-    ("it does not vibrate faster", [("faster", "fast", -1)]),  # denied: the other way
+    ("it vibrates faster", [("faster", "frequency", 1)]),  # how often: a frequency
+    ("it vibrates more slowly", [("more slowly", "frequency", -1)]),
+    ("sound travels faster in water", [("faster", "fast", 1)]),  # how fast it goes: a speed
+    ("it does not vibrate faster", [("faster", "frequency", -1)]),  # denied: the other way
     ("ice is not as dense as water", [("as dense", "dense", -1)]),
     ("a shorter, lighter string", [("shorter", "long", -1), ("lighter", "heavy", -1)]),  # only as comparisons
     ("a short string", []), ("the light is on", []),

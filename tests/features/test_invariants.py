@@ -36,6 +36,10 @@ def test_the_reference_says_what_stays_the_same(fx):
     ("no change in pitch", "absent", "present"),
     ("the frequency does not change but the amplitude is bigger", "present", "absent"),
     ("it is louder", "absent", "absent"),
+    # how fast a thing vibrates is how often: "vibrates faster" was a speed, and kept the frequency
+    ("it vibrates faster and harder", "negated", "absent"),
+    ("the vibrations are quicker", "negated", "absent"),
+    ("the sound travels faster", "absent", "absent"),
 ])
 def test_an_answer_keeps_or_changes_the_quantity(fx, answer, frequency, pitch):
     row = fx.transform([answer]).iloc[0]
