@@ -30,7 +30,8 @@ from knowledge.schema import Question
 from .antonyms import DEGREES, antonym_phrases
 from .degrees import MORE_LESS
 from .lexicon import CARRIED, token_keys
-from .loose import EXACT, MODALS, LooseMatcher, content_of, denied_before, has_cue, places_a_thing, token_pattern
+from .loose import EXACT, MODALS, LooseMatcher, content_of, denied_before, has_cue, token_pattern
+from .phrase_measures import places_a_thing
 from .negation import CUES
 from .phrase_measures import said_less
 from .reading import as_less

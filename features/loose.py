@@ -29,9 +29,10 @@ from itertools import islice, product
 
 from .clauses import ENDS, JOINS, states_something
 from .lexicon import is_label_key
-from .negation import CLAUSE_BREAKS, CUES, FUNCTION_LEMMAS, PLACE_PREPOSITIONS, PREPOSITIONS
-from .phrase_measures import (SAMENESS, degree_places, measures, names_another, other_end_between,
-                              particle_places, particle_with_its_word, said_less)
+from .negation import CLAUSE_BREAKS, CUES, FUNCTION_LEMMAS
+from .phrase_measures import (SAMENESS, acting_places, acts_on_another, degree_places, measures, names_another,
+                              other_end_between, particle_places, particle_with_its_word, placed_places,
+                              places_a_thing, said_less)
 
 MAX_GAP = 8  # tokens between two words of a phrase
 MAX_PERMUTED = 3  # phrases of more content words are matched in their own order only
@@ -162,6 +163,8 @@ class LooseMatcher:
         self._particles: list[tuple[tuple[int, int], ...]] = []
         #: by phrase, (place of a thing, place of the preposition said of it): "switch is on"
         self._placed: list[tuple[int, int] | None] = []
+        #: by phrase, (place of a verb, place of the thing it acts on): "attracts the paper"
+        self._acting: list[tuple[int, int] | None] = []
         comparatives = comparatives or {}
         for column, keyed in phrases.items():
             for keys in keyed:
@@ -180,7 +183,8 @@ class LooseMatcher:
                     self._compared.append(comparatives.get(column, frozenset()).intersection(words))
                     self._what_is.append(_says_what_is(keys, words))
                     self._particles.append(particle_places(words))
-                    self._placed.append(_placed(keys, words))
+                    self._placed.append(placed_places(keys, words))
+                    self._acting.append(acting_places(keys, words))
         self.words = frozenset(k for _, _, plain, _, _ in self._phrases for k in plain)
         # Each phrase under one of its words, so that an answer looks only at the phrases
         # whose words it may hold.
@@ -229,7 +233,7 @@ class LooseMatcher:
                                   clauses if self._across_than[n] else sided,
                                   cue, any_order, prefixed, self._denied[n], self._degrees[n],
                                   self._sameness[n], self._compared[n], self._what_is[n], self._particles[n],
-                                  self._placed[n])
+                                  self._placed[n], self._acting[n])
             if state is not None and found.get(column) != PRESENT:
                 found[column] = state
         return found
@@ -241,8 +245,8 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
                   denied_places: frozenset[int] = frozenset(),
                   degrees: tuple[tuple[int, int], ...] = (), sameness: tuple[int, ...] = (),
                   compared: frozenset[str] = frozenset(), what_is: bool = False,
-                  particles: tuple[tuple[int, int], ...] = (), where: tuple[int, int] | None = None
-                  ) -> str | None:
+                  particles: tuple[tuple[int, int], ...] = (), where: tuple[int, int] | None = None,
+                  acting: tuple[int, int] | None = None) -> str | None:
     """present/negated if the phrase is found, None if not: present wins over negated; a
     phrase with a cue is found (present) only where its words are denied by a cue just
     before them ("there isn't any gap", not "it never stops accelerating") or by their own
@@ -253,8 +257,10 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
     of its words of comparison, said the other way after "less" (`said_less`); `what_is`: the
     phrase says what a thing is, not found where a word of place or agent stands between its
     words (`_says_what_is`); `particles`: its words and the particles that finish them, found
-    together (`particle_with_its_word`); `where`: a thing and the preposition said of it (`_placed`),
-    not found with the preposition first."""
+    together (`particle_with_its_word`); `where`: a thing and the preposition said of it (`placed_places`),
+    not found with the preposition first; `acting`: a verb and the thing it acts on (`acting_places`),
+    not found where the thing comes first and the verb acts on another ("it goes through the
+    paper and attracts the steel" says no "attracts the paper"; "the paper is attracted" does)."""
     places = []
     for word in words:
         if word.startswith(EXACT):
@@ -277,6 +283,8 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
             continue  # "the lamp is on the same side as the switch" says no "the switch is on"
         if where and where[1] == len(words) - 1 and places_a_thing(keys, chosen[where[1]]):
             continue  # "the switch is on the same path as the lamp" says no "the switch is on"
+        if acting and chosen[acting[1]] < chosen[acting[0]] and acts_on_another(keys, chosen[acting[0]], words):
+            continue  # "through the paper and attracts the steel" says no "attracts the paper"
         if particles and not particle_with_its_word(keys, chosen, particles):
             continue  # "pushing up from the magnet ... gravity pulling down" says no "pulled up"
         if degrees and not all(measures(keys, chosen[d], chosen[w], lower) for d, w in degrees):
@@ -335,40 +343,6 @@ def _says_what_is(keys: tuple[str, ...], words: tuple[str, ...]) -> bool:
         return False
     between = keys[places[0] + 1:places[-1]]
     return "be" in between and _RELATING.isdisjoint(between)
-
-
-#: Words that say where a thing is, or its state, and start a phrase of their own when said
-#: before another thing ("the switch is on" / "the lamp is on the same side as the switch").
-_PLACING = PREPOSITIONS | PLACE_PREPOSITIONS | {"off", "out", "up", "down", "of"}
-
-
-#: Words that say a thing's state after "is" ("the switch is on"), and are prepositions
-#: with a thing of their own where one follows ("the switch is on the same path").
-STATE_WORDS = frozenset({"on", "off", "in", "out"})
-#: Words that start the thing a preposition is said of ("on the same path", "on a closed path").
-_OBJECT_STARTS = frozenset({"the", "a", "an", "its", "their", "his", "her", "my", "your", "our", "one", "same",
-                            "both", "this", "that", "these", "those", "each", "every", "another"})
-
-
-def places_a_thing(keys: Sequence[str], i: int) -> bool:
-    """Is the word of state at token i ("on") a preposition with a thing after it ("on the
-    same path"), so that it says where something is, not its state ("the switch is on")?"""
-    return keys[i] in STATE_WORDS and i + 1 < len(keys) and keys[i + 1] in _OBJECT_STARTS
-
-
-def _placed(keys: tuple[str, ...], words: tuple[str, ...]) -> tuple[int, int] | None:
-    """For a phrase "X is P ..." whose P is a preposition or particle ("the switch is on", "the
-    switch is in the path"), the places in its content words of X's last word and of P: P said
-    before X, in an answer, starts a phrase about something else, where an adjective ("an open
-    lid" for "the lid is open") would still be said of X."""
-    if "be" not in keys:
-        return None
-    be = keys.index("be")
-    before = [k for k in keys[:be] if k in words]
-    after = [k for k in keys[be + 1:] if k in words]
-    if not before or not after or after[0] not in _PLACING:
-        return None
-    return words.index(before[-1]), words.index(after[0])
 
 
 def _denied_places(keys: tuple[str, ...], words: tuple[str, ...]) -> frozenset[int]:

@@ -1,8 +1,9 @@
 """What a word of degree or sameness in a teacher's phrase measures in an answer: "more coils"
 is not found in "fewer coils and a bigger battery", "same pressure" not in "the pressure is
 bigger with the same force", "small area" in "the area of the blade on the bread is small".
-"pulled up" not in "pushing up ... pulling down". The checks `loose.LooseMatcher` makes on
-each placing of a phrase's words."""
+"pulled up" not in "pushing up ... pulling down", "the switch is on" not in "the switch is on the
+same path", "attracts the paper" not in "goes through the paper and attracts the steel". The
+checks `loose.LooseMatcher` makes on each placing of a phrase's words."""
 
 from __future__ import annotations
 
@@ -127,3 +128,57 @@ def particle_with_its_word(keys: list[str], chosen: Sequence[int], particles: tu
         if particle < word or (word + 1 < len(keys) and keys[word + 1] in PARTICLES and word + 1 != particle):
             return False
     return True
+
+
+#: Words that say where a thing is, or its state, and start a phrase of their own when said
+#: before another thing ("the switch is on" / "the lamp is on the same side as the switch").
+_PLACING = PREPOSITIONS | PLACE_PREPOSITIONS | {"off", "out", "up", "down", "of"}
+
+
+#: Words that say a thing's state after "is" ("the switch is on"), and are prepositions
+#: with a thing of their own where one follows ("the switch is on the same path").
+STATE_WORDS = frozenset({"on", "off", "in", "out"})
+#: Words that start the thing a preposition is said of ("on the same path", "on a closed path").
+_OBJECT_STARTS = frozenset({"the", "a", "an", "its", "their", "his", "her", "my", "your", "our", "one", "same",
+                            "both", "this", "that", "these", "those", "each", "every", "another"})
+
+
+def places_a_thing(keys: Sequence[str], i: int) -> bool:
+    """Is the word of state at token i ("on") a preposition with a thing after it ("on the
+    same path"), so that it says where something is, not its state ("the switch is on")?"""
+    return keys[i] in STATE_WORDS and i + 1 < len(keys) and keys[i + 1] in _OBJECT_STARTS
+
+
+def placed_places(keys: tuple[str, ...], words: tuple[str, ...]) -> tuple[int, int] | None:
+    """For a phrase "X is P ..." whose P is a preposition or particle ("the switch is on", "the
+    switch is in the path"), the places in its content words of X's last word and of P: P said
+    before X, in an answer, starts a phrase about something else, where an adjective ("an open
+    lid" for "the lid is open") would still be said of X."""
+    if "be" not in keys:
+        return None
+    be = keys.index("be")
+    before = [k for k in keys[:be] if k in words]
+    after = [k for k in keys[be + 1:] if k in words]
+    if not before or not after or after[0] not in _PLACING:
+        return None
+    return words.index(before[-1]), words.index(after[0])
+
+
+_ARTICLES = frozenset({"the", "a", "an"})
+
+
+def acting_places(keys: tuple[str, ...], words: tuple[str, ...]) -> tuple[int, int] | None:
+    """(place of a verb, place of the thing it acts on) among a phrase's content words, where
+    the phrase writes a word, an article and a word ("attracts the paper", "pulls a nail"),
+    else None."""
+    for i in range(len(keys) - 2):
+        if keys[i + 1] in _ARTICLES and keys[i] in words and keys[i + 2] in words:
+            return words.index(keys[i]), words.index(keys[i + 2])
+    return None
+
+
+def acts_on_another(keys: list[str], verb: int, words: tuple[str, ...]) -> bool:
+    """Is the answer's verb at `verb` followed by an article and a word the phrase does not have
+    (a thing of its own it acts on: "attracts the steel")?"""
+    return (verb + 2 < len(keys) and keys[verb + 1] in _ARTICLES and keys[verb + 2] not in words
+            and keys[verb + 2].isalnum())

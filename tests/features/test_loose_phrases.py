@@ -344,3 +344,17 @@ def test_a_particle_in_a_phrase_is_its_own_words():
     assert _misconception(*ask, "pulled up", "gravity is pulling down and the magnet is pushing up") == "absent"
     assert _misconception(*ask, "pulled up", "the bottom magnet pulls the top magnet up") == "present"
     assert _misconception(*ask, "pulled up", "it is pulled up by the magnet below") == "present"
+
+
+@pytest.mark.parametrize("answer, state", [
+    # the paper before the verb, which acts on a thing of its own: "attracts the paper" was found
+    ("the field goes through the card and attracts the iron door", "absent"),
+    ("the force goes past the card and attracts a nail", "absent"),
+    # the thing before its verb, and nothing else acted on: the same idea in the passive
+    ("the card is attracted to the magnet", "present"),
+    ("the card gets attracted", "present"),
+    ("the magnet attracts the card", "present"),
+])
+def test_a_verb_that_acts_on_a_thing_of_its_own_says_nothing_of_the_thing_before_it(answer, state):
+    ask = ("Why does the magnet hold the card to the door?", "The magnetic field passes through the card.")
+    assert _misconception(*ask, "attracts the card", answer) == state
