@@ -28,7 +28,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from itertools import islice, product
 
 from .clauses import ENDS, JOINS, states_something
-from .lexicon import is_label_key
+from .lexicon import is_content, is_label_key
 from .negation import CLAUSE_BREAKS, CUES, FUNCTION_LEMMAS
 from .phrase_measures import (SAMENESS, acting_places, acts_on_another, degree_places, measures, names_another,
                               other_end_between, particle_places, particle_with_its_word, placed_places,
@@ -157,8 +157,9 @@ class LooseMatcher:
         self._sameness: list[tuple[int, ...]] = []
         #: by phrase, the keys of its words of comparison ("denser": "dense")
         self._compared: list[frozenset[str]] = []
-        #: by phrase, whether it says what a thing is (`_says_what_is`)
-        self._what_is: list[bool] = []
+        #: by phrase, where it says what a thing is, the places of the thing and of what it is
+        #: said to be (`_says_what_is`)
+        self._what_is: list[tuple[int, int] | None] = []
         #: by phrase, (place of a word, place of the particle that finishes it): "pulled up"
         self._particles: list[tuple[tuple[int, int], ...]] = []
         #: by phrase, (place of a thing, place of the preposition said of it): "switch is on"
@@ -244,7 +245,7 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
                   any_order: bool, prefixed: frozenset[int] = frozenset(),
                   denied_places: frozenset[int] = frozenset(),
                   degrees: tuple[tuple[int, int], ...] = (), sameness: tuple[int, ...] = (),
-                  compared: frozenset[str] = frozenset(), what_is: bool = False,
+                  compared: frozenset[str] = frozenset(), what_is: tuple[int, int] | None = None,
                   particles: tuple[tuple[int, int], ...] = (), where: tuple[int, int] | None = None,
                   acting: tuple[int, int] | None = None) -> str | None:
     """present/negated if the phrase is found, None if not: present wins over negated; a
@@ -254,13 +255,16 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
     the answer is; `clauses`: which part of the answer each token is in (clause, and side of a
     "than"); `degrees`: the phrase's words of degree and the words they measure
     (`degree_places`); `sameness`: the places of its words of sameness; `compared`: the keys
-    of its words of comparison, said the other way after "less" (`said_less`); `what_is`: the
-    phrase says what a thing is, not found where a word of place or agent stands between its
-    words (`_says_what_is`); `particles`: its words and the particles that finish them, found
-    together (`particle_with_its_word`); `where`: a thing and the preposition said of it (`placed_places`),
+    of its words of comparison, said the other way after "less" (`said_less`); `what_is`: where
+    the phrase says what a thing is, the places of the thing and of what it is said to be: not
+    found where a word of place or agent stands between its words, nor where what it is said
+    to be comes before the thing, unless right before it ("magnetic cards"; `_says_what_is`);
+    `particles`: its words and the particles that finish them, found together
+    (`particle_with_its_word`); `where`: a thing and the preposition said of it (`placed_places`),
     not found with the preposition first; `acting`: a verb and the thing it acts on (`acting_places`),
-    not found where the thing comes first and the verb acts on another ("it goes through the
-    paper and attracts the steel" says no "attracts the paper"; "the paper is attracted" does)."""
+    not found where the verb acts on another thing ("it goes through the paper and attracts the
+    steel", "attracts the door through the paper" say no "attracts the paper"; "the paper is
+    attracted" does)."""
     places = []
     for word in words:
         if word.startswith(EXACT):
@@ -279,11 +283,13 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
             continue
         if what_is and not _RELATING.isdisjoint(keys[ordered[0] + 1:ordered[-1]]):
             continue  # "your hands are further from the pivot" says no "the hands are the pivot"
+        if what_is and _said_first(keys, chosen, what_is, words):
+            continue  # "the magnetic force ... more cards" says no "the cards are magnetic"
         if where and chosen[where[1]] < chosen[where[0]] and "be" not in keys[ordered[0] + 1:ordered[-1]]:
             continue  # "the lamp is on the same side as the switch" says no "the switch is on"
         if where and where[1] == len(words) - 1 and places_a_thing(keys, chosen[where[1]]):
             continue  # "the switch is on the same path as the lamp" says no "the switch is on"
-        if acting and chosen[acting[1]] < chosen[acting[0]] and acts_on_another(keys, chosen[acting[0]], words):
+        if acting and chosen[acting[1]] != chosen[acting[0]] + 3 and acts_on_another(keys, chosen[acting[0]], words):
             continue  # "through the paper and attracts the steel" says no "attracts the paper"
         if particles and not particle_with_its_word(keys, chosen, particles):
             continue  # "pushing up from the magnet ... gravity pulling down" says no "pulled up"
@@ -333,16 +339,33 @@ _RELATING = frozenset({"from", "to", "by", "towards", "toward", "near", "between
                        "through", "across", "past"})
 
 
-def _says_what_is(keys: tuple[str, ...], words: tuple[str, ...]) -> bool:
-    """Does a phrase say what a thing is, a form of "be" and no word of `_RELATING` between
-    its words ("the hands are the pivot", "aluminium is magnetic")? Where the answer has such a
-    word between them, one thing is related to the other: "your hands are further from the
-    pivot" does not say they are the pivot."""
+def _says_what_is(keys: tuple[str, ...], words: tuple[str, ...]) -> tuple[int, int] | None:
+    """Where a phrase says what a thing is, a form of "be" and no word of `_RELATING` between
+    its words ("the hands are the pivot", "aluminium is magnetic"), the places in its content
+    words of the thing's last word and of the first word said of it; else None. Where the
+    answer has such a word between them, one thing is related to the other: "your hands are
+    further from the pivot" does not say they are the pivot."""
     places = [i for i, k in enumerate(keys) if k in words]
     if not places:
-        return False
+        return None
     between = keys[places[0] + 1:places[-1]]
-    return "be" in between and _RELATING.isdisjoint(between)
+    if "be" not in between or not _RELATING.isdisjoint(between):
+        return None
+    be = places[0] + 1 + between.index("be")
+    thing = [k for k in keys[:be] if k in words]
+    said = [k for k in keys[be + 1:] if k in words]
+    return (words.index(thing[-1]), words.index(said[0])) if thing and said else None
+
+
+def _said_first(keys: list[str], chosen: Sequence[int], what_is: tuple[int, int], words: tuple[str, ...]) -> bool:
+    """Is what a phrase says a thing is found before the thing and said of another word: right
+    before a word the phrase does not have, which is not right before the thing ("the magnetic
+    force gets weaker ... more cards" for "the cards are magnetic"; "magnetic cards", "the open
+    metal lid" and "the pivot is your hands" say theirs)?"""
+    thing, said = chosen[what_is[0]], chosen[what_is[1]]
+    after = said + 1
+    return (said < thing and after < len(keys) and is_content(keys[after]) and keys[after] not in words
+            and thing != after + 1)
 
 
 def _denied_places(keys: tuple[str, ...], words: tuple[str, ...]) -> frozenset[int]:

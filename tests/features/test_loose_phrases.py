@@ -351,10 +351,26 @@ def test_a_particle_in_a_phrase_is_its_own_words():
     ("the field goes through the card and attracts the iron door", "absent"),
     ("the force goes past the card and attracts a nail", "absent"),
     # the thing before its verb, and nothing else acted on: the same idea in the passive
+    # the verb acts on a thing of its own, and the paper comes after it: "through the card"
+    ("the magnet attracts the door through the card", "absent"),
+    ("the magnet attracts the thin card", "present"),  # a word said of the thing between
     ("the card is attracted to the magnet", "present"),
     ("the card gets attracted", "present"),
     ("the magnet attracts the card", "present"),
 ])
-def test_a_verb_that_acts_on_a_thing_of_its_own_says_nothing_of_the_thing_before_it(answer, state):
+def test_a_verb_that_acts_on_a_thing_of_its_own_says_nothing_of_another_thing(answer, state):
     ask = ("Why does the magnet hold the card to the door?", "The magnetic field passes through the card.")
     assert _misconception(*ask, "attracts the card", answer) == state
+
+
+@pytest.mark.parametrize("answer, state", [
+    # "magnetic" is said of the force: "the cards are magnetic" was found, the words in any order
+    ("the magnetic force gets weaker and more cards means more distance", "absent"),
+    ("the magnetic field is weaker further from the cards", "absent"),
+    ("magnetic cards push the clip away", "present"),  # said of the cards, right before them
+    ("the cards are magnetic", "present"),
+])
+def test_what_a_thing_is_said_to_be_is_not_found_said_of_another_word_before_it(answer, state):
+    ask = ("Why does the magnet hold fewer clips through more cards?", "The cards add distance, and the field "
+                                                                       "gets weaker with distance.")
+    assert _misconception(*ask, "cards are magnetic", answer) == state
