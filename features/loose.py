@@ -30,9 +30,9 @@ from itertools import islice, product
 from .clauses import ENDS, JOINS, states_something
 from .lexicon import is_content, is_label_key
 from .negation import CLAUSE_BREAKS, CUES, FUNCTION_LEMMAS
-from .phrase_measures import (SAMENESS, acting_places, acts_on_another, degree_places, measures, names_another,
-                              other_end_between, particle_places, particle_with_its_word, placed_places,
-                              places_a_thing, said_less)
+from .phrase_measures import (SAMENESS, acting_places, acts_on_another, degree_places, manner_places, measures,
+                              names_another, other_end_between, particle_places, particle_with_its_word,
+                              placed_places, places_a_thing, said_less, said_of_its_word)
 
 MAX_GAP = 8  # tokens between two words of a phrase
 MAX_PERMUTED = 3  # phrases of more content words are matched in their own order only
@@ -166,6 +166,8 @@ class LooseMatcher:
         self._placed: list[tuple[int, int] | None] = []
         #: by phrase, (place of a verb, place of the thing it acts on): "attracts the paper"
         self._acting: list[tuple[int, int] | None] = []
+        #: by phrase, (place of a word, place of the word of degree after it): "vibrate faster"
+        self._manner: list[tuple[tuple[int, int], ...]] = []
         comparatives = comparatives or {}
         for column, keyed in phrases.items():
             for keys in keyed:
@@ -186,6 +188,7 @@ class LooseMatcher:
                     self._particles.append(particle_places(words))
                     self._placed.append(placed_places(keys, words))
                     self._acting.append(acting_places(keys, words))
+                    self._manner.append(manner_places(words))
         self.words = frozenset(k for _, _, plain, _, _ in self._phrases for k in plain)
         # Each phrase under one of its words, so that an answer looks only at the phrases
         # whose words it may hold.
@@ -234,7 +237,7 @@ class LooseMatcher:
                                   clauses if self._across_than[n] else sided,
                                   cue, any_order, prefixed, self._denied[n], self._degrees[n],
                                   self._sameness[n], self._compared[n], self._what_is[n], self._particles[n],
-                                  self._placed[n], self._acting[n])
+                                  self._placed[n], self._acting[n], self._manner[n])
             if state is not None and found.get(column) != PRESENT:
                 found[column] = state
         return found
@@ -247,7 +250,8 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
                   degrees: tuple[tuple[int, int], ...] = (), sameness: tuple[int, ...] = (),
                   compared: frozenset[str] = frozenset(), what_is: tuple[int, int] | None = None,
                   particles: tuple[tuple[int, int], ...] = (), where: tuple[int, int] | None = None,
-                  acting: tuple[int, int] | None = None) -> str | None:
+                  acting: tuple[int, int] | None = None, manner: tuple[tuple[int, int], ...] = ()
+                  ) -> str | None:
     """present/negated if the phrase is found, None if not: present wins over negated; a
     phrase with a cue is found (present) only where its words are denied by a cue just
     before them ("there isn't any gap", not "it never stops accelerating") or by their own
@@ -264,7 +268,8 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
     not found with the preposition first; `acting`: a verb and the thing it acts on (`acting_places`),
     not found where the verb acts on another thing ("it goes through the paper and attracts the
     steel", "attracts the door through the paper" say no "attracts the paper"; "the paper is
-    attracted" does)."""
+    attracted" does); `manner`: a word and the word of degree that says how it is done, not
+    found where the degree says how another is (`said_of_its_word`)."""
     places = []
     for word in words:
         if word.startswith(EXACT):
@@ -291,6 +296,8 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
             continue  # "the switch is on the same path as the lamp" says no "the switch is on"
         if acting and chosen[acting[1]] != chosen[acting[0]] + 3 and acts_on_another(keys, chosen[acting[0]], words):
             continue  # "through the paper and attracts the steel" says no "attracts the paper"
+        if manner and not all(said_of_its_word(keys, chosen[w], chosen[d]) for w, d in manner):
+            continue  # "the vibrations are passed on faster" says no "vibrate faster"
         if particles and not particle_with_its_word(keys, chosen, particles):
             continue  # "pushing up from the magnet ... gravity pulling down" says no "pulled up"
         if degrees and not all(measures(keys, chosen[d], chosen[w], lower) for d, w in degrees):

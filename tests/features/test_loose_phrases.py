@@ -374,3 +374,16 @@ def test_what_a_thing_is_said_to_be_is_not_found_said_of_another_word_before_it(
     ask = ("Why does the magnet hold fewer clips through more cards?", "The cards add distance, and the field "
                                                                        "gets weaker with distance.")
     assert _misconception(*ask, "cards are magnetic", answer) == state
+
+
+@pytest.mark.parametrize("answer, state", [
+    # "faster" says how the passing on is done: "vibrate faster" was found
+    ("the vibrations are passed on faster", "absent"),
+    ("the particles vibrate and move faster", "absent"),
+    ("the particles vibrate a lot faster", "present"),
+    ("they vibrate more quickly", "present"),
+    ("the particles vibrate in the water faster", "present"),  # a place between
+])
+def test_a_word_of_degree_says_how_the_word_right_before_it_is_done(answer, state):
+    ask = ("Why does sound travel faster in water?", "The particles are closer, so their vibrations are passed on.")
+    assert _misconception(*ask, "vibrate faster", answer) == state
