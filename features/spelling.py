@@ -124,6 +124,19 @@ def english_lemma_index(*parts_of_speech: str) -> frozenset[str]:
 FUNCTION_WORDS = tuple(sorted(w for w in STOP_WORDS if len(w) >= 4 and w.isalpha()))
 
 
+#: Endings spelt as they sound, and as they are written: "vibrashun", "fricshon", "posishun".
+_SOUNDED_ENDINGS = (("shuns", "tions"), ("shons", "tions"), ("shun", "tion"), ("shon", "tion"))
+
+
+def sounded_out(word: str) -> str:
+    """A word whose ending is spelt as it sounds, written as English writes it ("vibrashuns" ->
+    "vibrations"): too many letters differ for a slip of one or two."""
+    for sound, written in _SOUNDED_ENDINGS:
+        if word.endswith(sound) and len(word) > len(sound) + 2:
+            return word[:-len(sound)] + written
+    return word
+
+
 def cutoff(length: int) -> float:
     """Similarity (0..1) a correction needs: one edit in four letters, two in ten."""
     return 0.75 if length <= 5 else 0.8
@@ -180,6 +193,9 @@ class Speller:
             if len(lower) < 6 or lemma in self._lemmas:
                 return lemma
             return self._closest(lower, KNOWN_WORD_CUTOFF, same_start=True) or lemma
+        sounded = sounded_out(lower)
+        if sounded != lower and sounded in self._known:  # "vibrashuns" -> vibrations
+            return self.norm(sounded, english_lemmas().get(sounded, sounded))
         return (self._closest(lower, cutoff(len(lower))) or self._inflected(lower)
                 or _function_word(lower, cutoff(len(lower))) or lemma)
 

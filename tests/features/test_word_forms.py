@@ -155,3 +155,12 @@ def test_a_real_word_is_mended_only_to_a_word_with_its_first_letter():
     speller = Speller({"lower": "low", "battery": "battery"})
     assert speller.norm("slower", "slow") == "slow"
     assert speller.norm("batter", "batter") == "battery"
+
+
+@pytest.mark.parametrize("written, read", [("vibrashuns", "vibration"), ("fricshun", "friction"),
+                                           ("posishon", "position"), ("cushion", "cushion")])
+def test_an_ending_spelt_as_it_sounds_is_read_as_the_word(written, read):
+    # "vibrashuns" is three letters from "vibrations": no slip of one or two, so it stayed a
+    # word of its own and said nothing of the vibrations
+    speller = Speller({"sound": "sound"})
+    assert speller.norm(written, written) == read
