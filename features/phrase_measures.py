@@ -172,6 +172,8 @@ def acting_places(keys: tuple[str, ...], words: tuple[str, ...]) -> tuple[int, i
     the phrase writes a word, an article and a word ("attracts the paper", "pulls a nail"),
     else None."""
     for i in range(len(keys) - 2):
+        if keys[i] in PREPOSITIONS or keys[i] in PLACE_PREPOSITIONS:
+            continue  # "with a switch": no verb
         if keys[i + 1] in _ARTICLES and keys[i] in words and keys[i + 2] in words:
             return words.index(keys[i]), words.index(keys[i + 2])
     return None

@@ -387,3 +387,10 @@ def test_what_a_thing_is_said_to_be_is_not_found_said_of_another_word_before_it(
 def test_a_word_of_degree_says_how_the_word_right_before_it_is_done(answer, state):
     ask = ("Why does sound travel faster in water?", "The particles are closer, so their vibrations are passed on.")
     assert _misconception(*ask, "vibrate faster", answer) == state
+
+
+def test_a_preposition_before_an_article_is_no_verb_acting_on_a_thing():
+    # "with a bulb" was read as a verb and the thing it acts on, so "with the lamp and a bulb"
+    # acted on the lamp and said no "switch with a bulb"
+    ask = ("What is in the circuit?", "A switch with a bulb and a cell.")
+    assert _misconception(*ask, "switch with a bulb", "the switch is with the lamp and a bulb") == "present"
