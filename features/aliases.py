@@ -8,8 +8,9 @@ Only the text keys change (reference words, learned terms, coverage and the cont
 them); a teacher's phrases are found as written. A bracket is no other name when it holds a
 formula or a number ("(moment = force x distance)"), a negation ("(not faster)"), more than two
 content words ("(north facing north, or south facing south)") or a word of degree ("fewer times
-per second (lower frequency)" compares; it names nothing), when it follows a word of degree ("vibrates more slowly (a lower frequency)") or a formula's term
-("force x small distance (nut)"), or when one word is given for two different things.
+per second (lower frequency)" compares, it names nothing), when it follows a word of degree
+("vibrates more slowly (a lower frequency)") or a formula's term ("force x small distance
+(nut)"), or when one word is given for two different things.
 """
 
 from __future__ import annotations
@@ -47,8 +48,8 @@ def reference_aliases(reference: Sequence[Analysis]) -> dict[tuple[str, ...], st
                 continue
             named = list(content(keys, inside))
             head = keys[i - 1]
-            if not named or any(_is_degree(keys[j]) for j in inside) or len(named) > _MAX_WORDS or named != list(range(named[0], named[-1] + 1)) \
-                    or not is_content(head) or _is_degree(head) \
+            if not named or any(_is_degree(keys[j]) for j in inside) or len(named) > _MAX_WORDS \
+                    or named != list(range(named[0], named[-1] + 1)) or not is_content(head) or _is_degree(head) \
                     or any(w in _FORMULA for w in lowers[clause_start(lowers, i):i]):
                 continue
             alias = tuple(keys[j] for j in named)

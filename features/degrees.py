@@ -45,9 +45,11 @@ QUANTITY_NOUNS = frozenset(SCALE_NOUNS) | {
 #: Keys of a repeated movement: how fast one goes is how often, a frequency ("vibrates faster",
 #: "quicker vibrations", "the pendulum swings more slowly"). Physics in general, no topic's.
 _REPEATED = frozenset({"vibrate", "vibration", "oscillate", "oscillation", "swing", "wobble"})
-#: Words between such a movement and its degree ("vibrates much faster", "vibrate a lot quicker").
+#: Words between such a movement and its degree ("vibrates much faster", "vibrate a lot quicker"),
+#: at most `_MOST_RATE_BETWEEN` of them.
 _RATE_BETWEEN = frozenset({"be", "get", "a", "lot", "very", "much", "so", "more", "back", "and",
                            "forth", "to", "fro"}) | INTENSIFIERS
+_MOST_RATE_BETWEEN = 3
 
 
 def as_frequency(keys: list[str], i: int, end: int, scale: str) -> str:
@@ -64,7 +66,7 @@ def as_frequency(keys: list[str], i: int, end: int, scale: str) -> str:
     j = i - 1
     while j >= 0 and keys[j] in _RATE_BETWEEN:
         j -= 1
-    return "frequency" if j >= 0 and keys[j] in _REPEATED and i - j <= 4 else scale
+    return "frequency" if j >= 0 and keys[j] in _REPEATED and i - j - 1 <= _MOST_RATE_BETWEEN else scale
 
 
 def scale_words(scale: str) -> frozenset[str]:

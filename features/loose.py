@@ -294,7 +294,7 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
             continue  # "the lamp is on the same side as the switch" says no "the switch is on"
         if where and where[1] == len(words) - 1 and places_a_thing(keys, chosen[where[1]]):
             continue  # "the switch is on the same path as the lamp" says no "the switch is on"
-        if acting and chosen[acting[1]] != chosen[acting[0]] + 3 and acts_on_another(keys, chosen[acting[0]], words):
+        if acting and acts_on_another(keys, chosen[acting[0]], chosen[acting[1]], words):
             continue  # "through the paper and attracts the steel" says no "attracts the paper"
         if manner and not all(said_of_its_word(keys, chosen[w], chosen[d]) for w, d in manner):
             continue  # "the vibrations are passed on faster" says no "vibrate faster"

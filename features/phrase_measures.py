@@ -179,11 +179,12 @@ def acting_places(keys: tuple[str, ...], words: tuple[str, ...]) -> tuple[int, i
     return None
 
 
-def acts_on_another(keys: list[str], verb: int, words: tuple[str, ...]) -> bool:
+def acts_on_another(keys: list[str], verb: int, thing: int, words: tuple[str, ...]) -> bool:
     """Is the answer's verb at `verb` followed by an article and a word the phrase does not have
-    (a thing of its own it acts on: "attracts the steel")?"""
+    (a thing of its own it acts on: "attracts the steel"), other than one word said of the
+    phrase's thing at `thing` ("attracts the thin paper")?"""
     return (verb + 2 < len(keys) and keys[verb + 1] in _ARTICLES and keys[verb + 2] not in words
-            and keys[verb + 2].isalnum())
+            and keys[verb + 2].isalnum() and thing != verb + 3)
 
 
 def manner_places(words: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
