@@ -31,9 +31,8 @@ from .antonyms import DEGREES, antonym_phrases
 from .degrees import MORE_LESS
 from .lexicon import CARRIED, token_keys
 from .loose import EXACT, MODALS, LooseMatcher, content_of, denied_before, has_cue, token_pattern
-from .phrase_measures import places_a_thing
 from .negation import CUES
-from .phrase_measures import said_less
+from .phrase_measures import places_a_thing, said_less
 from .reading import as_less
 from .spelling import Speller
 from .text import normalize, normalize_characters

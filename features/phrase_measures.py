@@ -17,6 +17,10 @@ from .degrees import INTENSIFIERS, MORE_LESS
 from .lexicon import is_content
 from .negation import PLACE_PREPOSITIONS, PREPOSITIONS
 
+_ARTICLES = frozenset({"the", "a", "an"})
+#: Every preposition, of place or not ("through", "at", "in").
+_ALL_PREPOSITIONS = PREPOSITIONS | PLACE_PREPOSITIONS
+
 
 def said_less(keys: list[str], at: Iterable[int], compared: frozenset[str]) -> bool:
     """Does a "less" stand right before one of the words at `at` that is a word of comparison
@@ -51,7 +55,7 @@ def degree_places(words: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
 #: What never stands between a word of degree and the word it measures, nor (but "of")
 #: between one said of a thing and a noun after it ("the pressure is bigger | with the same
 #: force" says no "more force"; "a bigger amount of force" does).
-_NOT_BETWEEN = frozenset({"and", "or", "but", ",", ";", "nor"}) | MORE_LESS | PREPOSITIONS | PLACE_PREPOSITIONS
+_NOT_BETWEEN = frozenset({"and", "or", "but", ",", ";", "nor"}) | MORE_LESS | _ALL_PREPOSITIONS
 #: Verbs that say a thing stays or becomes as it is said to be ("the pressure stays the same").
 _STAYING = frozenset({"stay", "remain", "keep", "become", "seem", "look", "sound", "feel", "get", "go"})
 #: Words of sameness ("the same force", "opposite poles"): one before a noun measures it.
@@ -79,7 +83,7 @@ def measures(keys: list[str], degree: int, word: int, lowers: list[str] | None =
         # nor after a word that names what another is of: "the frequency of the vibration
         # increases" says no "bigger vibrations", "the number of turns is increased" more turns
         before = word - 1
-        while before > 0 and keys[before] in ("the", "a", "an"):
+        while before > 0 and keys[before] in _ARTICLES:
             before -= 1
         return not (before > 0 and keys[before] == "of" and keys[before - 1] not in _MEASURE_NOUNS)
     # before its word, at most one word of its own between ("a bigger iron nail", "a bigger
@@ -95,7 +99,7 @@ def names_another(keys: list[str], at: int, chosen: Sequence[int], lowers: list[
     (`clauses.noun_before`): "the turning effect on both sides of the tower is the same" says
     no "same side"."""
     j = at + 1
-    while j < len(keys) and keys[j] in ("the", "a", "an"):
+    while j < len(keys) and keys[j] in _ARTICLES:
         j += 1
     if j < len(keys) and is_content(keys[j]) and keys[j] not in STOP_WORDS and keys[j] not in MORE_LESS:
         return j not in chosen
@@ -132,7 +136,7 @@ def particle_with_its_word(keys: list[str], chosen: Sequence[int], particles: tu
 
 #: Words that say where a thing is, or its state, and start a phrase of their own when said
 #: before another thing ("the switch is on" / "the lamp is on the same side as the switch").
-_PLACING = PREPOSITIONS | PLACE_PREPOSITIONS | {"off", "out", "up", "down", "of"}
+_PLACING = _ALL_PREPOSITIONS | {"off", "out", "up", "down", "of"}
 
 
 #: Words that say a thing's state after "is" ("the switch is on"), and are prepositions
@@ -164,15 +168,12 @@ def placed_places(keys: tuple[str, ...], words: tuple[str, ...]) -> tuple[int, i
     return words.index(before[-1]), words.index(after[0])
 
 
-_ARTICLES = frozenset({"the", "a", "an"})
-
-
 def acting_places(keys: tuple[str, ...], words: tuple[str, ...]) -> tuple[int, int] | None:
     """(place of a verb, place of the thing it acts on) among a phrase's content words, where
     the phrase writes a word, an article and a word ("attracts the paper", "pulls a nail"),
     else None."""
     for i in range(len(keys) - 2):
-        if keys[i] in PREPOSITIONS or keys[i] in PLACE_PREPOSITIONS:
+        if keys[i] in _ALL_PREPOSITIONS:
             continue  # "with a switch": no verb
         if keys[i + 1] in _ARTICLES and keys[i] in words and keys[i + 2] in words:
             return words.index(keys[i]), words.index(keys[i + 2])
@@ -198,13 +199,13 @@ def said_of_its_word(keys: list[str], word: int, degree: int) -> bool:
     """Is the word of degree at `degree` said of the word at `word` (a phrase's "vibrate
     faster")? Before it ("faster vibrations") or after it with nothing between but small
     words, intensifiers, "more" and "less", words ending in -ly and a place ("vibrates a lot
-    more quickly", "travels through water slower"),
-    not after another word it says how is done ("the vibrations are passed on faster")."""
+    more quickly", "travels through water slower"), not after another word it says how is done
+    ("the vibrations are passed on faster")."""
     if degree < word:
         return True
     placed = False
     for k in keys[word + 1:degree]:
-        placed = placed or k in PREPOSITIONS or k in PLACE_PREPOSITIONS
+        placed = placed or k in _ALL_PREPOSITIONS
         if not placed and is_content(k) and k not in INTENSIFIERS and k not in MORE_LESS and not k.endswith("ly"):
             return False
     return True
