@@ -16,7 +16,8 @@ three, at least one of them a word with an opposite that is no degree (`antonyms
 "attract", "open", "conductor"; degrees are read as comparisons and covariations), or
 denied with "not" ("light does not need a medium": its denial is one turn; "tin is not
 magnetic" is "tin is nonmagnetic"; a particle that ends the verb's phrase is denied with it:
-"a slack rope does not pass the pulses on"). Read by
+"a slack rope does not pass the pulses on"; so is what follows a denied verb: "sound cannot
+travel through a vacuum"). Read by
 word order, on the fallback pipeline and a parsed one alike. Nothing here knows a topic.
 """
 
@@ -130,9 +131,10 @@ def _kind_noun(keys: list[str], clause, aside: frozenset[int]) -> str | None:
 
 
 def _denial(a: Analysis, lowers: list[str], clause) -> bool | None:
-    """Does the clause deny all it says of its thing with one "not" (True), deny nothing
-    (False), or deny otherwise (None: its thing, part of what it says, or with "no")? A
-    denial an opposite took is none ("not magnetic" reads "nonmagnetic")."""
+    """Does the clause deny what it says of its thing with one "not" before its verb (True;
+    the words after the verb are outside the denial's scope but denied with it), deny nothing
+    (False), or deny otherwise (None: its thing, or with "no")? A denial an opposite took is
+    none ("not magnetic" reads "nonmagnetic")."""
     denied = a.text_negated
     # a particle that ends the verb's phrase is outside a denial's scope ("does not pass the
     # vibrations | on") but is denied with it
@@ -140,7 +142,7 @@ def _denial(a: Analysis, lowers: list[str], clause) -> bool | None:
     if not any(said) and not any(denied[i] for i in clause.thing):
         return False
     between = lowers[clause.thing[-1] + 1:clause.said[0]]
-    if not all(said) or any(denied[i] for i in clause.thing) or not _DENIALS.intersection(between):
+    if not said[0] or any(denied[i] for i in clause.thing) or not _DENIALS.intersection(between):
         return None
     return True
 

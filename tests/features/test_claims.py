@@ -155,6 +155,19 @@ def test_a_denied_claim_may_end_with_its_verbs_particle():
     assert list(X["ref:loose_rope_is_not_on_pass_pulse"]) == ["negated", "present", "absent"]
 
 
+@pytest.mark.parametrize("answer, state", [
+    # "cannot" denies the verb; the words after it ("through a vacuum") are outside the
+    # denial's scope but are what is denied: the clause was no claim at all before
+    ("light can pass through a wall", "negated"),
+    ("light cant pass through a wall", "present"),
+    ("light can not pass through walls so it is dark", "present"),
+    ("light can pass through glass", "absent"),
+])
+def test_a_denied_verb_denies_what_follows_it(answer, state):
+    states, turned = _states("Light cannot pass through a wall.", "ref:light_is_not_pass_through_wall", [answer])
+    assert (states, turned) == ([state], ["present" if state == "negated" else "absent"])
+
+
 def test_an_aside_in_brackets_leaves_the_claim_whole():
     # the aside split the clause: "tin" said nothing, and "magnetic material" was read as a thing
     fx = _extractor("Tin (a soft metal) is not a magnetic material.")
