@@ -43,6 +43,11 @@ MEANINGFUL = frozenset({
 #: (`FeatureExtractor.question_restatements`). Words such as "still", "other" and "both" say
 #: something ("the other bulbs are still lit").
 SAY_NOTHING_ALONE = frozenset({"than", "per", "whether", "either"}) | {
+    # prepositions that say where only with the thing after them ("the force on the lid"):
+    # "correct if mentions 'on'" is no reason; "up", "off", "through" and "between" say
+    # something alone ("the bulb is off", "it goes through")
+    "on", "into", "onto", "across", "along", "within", "around", "towards", "toward", "against", "over",
+    "under", "behind",
     # words of talk, not of physics, that spaCy's stop words leave out: "correct if mentions
     # 'like'" ("sound needs air just like light does") gives a teacher no reason either
     "like", "basically", "actually", "literally", "probably", "maybe", "thing", "stuff", "lot", "kind",

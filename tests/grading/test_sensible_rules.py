@@ -130,3 +130,20 @@ def test_a_word_of_talk_is_no_reason():
     assert unsensible_rules(model, ["incorrect"]) == []
     assert not any(lit.feature == "term:like" and rule.head == "correct" and lit.op == "==" and lit.value != "absent"
                    for rule in model.learner.rules_ for lit in rule.body)
+
+
+OAR = Question("oar", "Why does a rower hold the oar near its end?",
+               ("Far from the pivot the push gives a bigger moment on the oar.",), marks=("incorrect", "correct"))
+PUSH_ON = ["a bigger turning effect on it", "more moment on the oar", "the push on the end turns it more",
+           "her force on it is far out", "a big lever effect on the water", "it puts more turning on the blade"]
+NO_ON = ["the oar is long", "it is comfy", "i do not know", "the water is cold", "she is strong", "it floats"]
+
+
+def test_a_preposition_alone_is_no_reason():
+    # every answer marked correct says "on": the learner gave "correct if mentions 'on'"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = GradingModel.train(OAR, (PUSH_ON + NO_ON) * 2, (["correct"] * 6 + ["incorrect"] * 6) * 2,
+                                   n_resamples=0)
+    assert "ref:on" in model.extractor.question_restatements()
+    assert unsensible_rules(model, ["incorrect"]) == []
