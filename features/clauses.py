@@ -12,7 +12,7 @@ from spacy.attrs import LOWER
 from spacy.lang.en.stop_words import STOP_WORDS
 
 from .degrees import INTENSIFIERS, MORE_LESS, QUANTITY_NOUNS, degrees, plain_degrees
-from .lexicon import MEANINGFUL, is_content
+from .lexicon import MEANINGFUL, is_content, is_label_key
 from .negation import CLAUSE_BREAKS
 from .reading import Analysis
 
@@ -240,3 +240,57 @@ def _named_on_from(lowers: list[str], keys: list[str], start: int, noun: int) ->
         if is_content(keys[j]) and keys[j] not in _COUNTING and not keys[j].isdigit():  # "of the two strings"
             return None
     return None
+
+
+def than_sides(keys: list[str]) -> list[int]:
+    """For each token, how many "than" come before it: the two things a comparison
+    compares are on its two sides."""
+    out, side = [], 0
+    for key in keys:
+        side += key == "than"
+        out.append(side)
+    return out
+
+
+#: Words that start a relative clause: before "is" or "are" it says something of the thing
+#: before it ("the drag which is smaller than her weight": the drag is smaller).
+_RELATIVE = frozenset({"which", "who"})
+
+
+def clause_ids(keys: list[str], lowers: list[str] | None = None) -> list[int]:
+    """The clause each token is in: a new one after punctuation (not "=", which students write
+    for "is": "needle = magnet") or a clause break, but not
+    after the commas of a list of labels ("magnets A, B and C", "A, B, and C": "magnet C" is
+    said) nor at a "which is" ("the drag which is smaller than her weight"); with the
+    tokens' lower-case forms (`lowers`), also after an "and" between two statements
+    (`statement_joins`)."""
+    joins = statement_joins(lowers, keys) if lowers is not None else frozenset()
+    out, clause = [], 0
+    for i, key in enumerate(keys):
+        if key in CLAUSE_BREAKS or (not any(c.isalnum() for c in key) and key != "=") or i in joins:
+            if not (key == "," and 0 < i and is_label_key(keys[i - 1]) and _label_follows(keys, i + 1)) \
+                    and not (key in _RELATIVE and i + 1 < len(keys) and keys[i + 1] == "be"):
+                clause += 1
+        out.append(clause)
+    return out
+
+
+def statement_joins(lowers: list[str], keys: list[str]) -> frozenset[int]:
+    """The "and", "or", "but", "whereas" and "while" that join two statements: the words
+    on each side, up to the next join or clause end, name a thing and say something of it
+    (`clauses.states_something`): "like poles repel | and unlike poles attract", not
+    "terminal 1 and the positive terminal are separated", "A is connected to B and C" nor
+    "in a closed path with a battery and a switch"."""
+    if JOINS.isdisjoint(lowers):
+        return frozenset()
+    bounds = [-1, *(j for j, w in enumerate(lowers) if w in ENDS or w in JOINS), len(lowers)]
+    said = [states_something(lowers, keys, start + 1, end) for start, end in zip(bounds, bounds[1:])]
+    return frozenset(bounds[k + 1] for k in range(len(said) - 1)
+                     if lowers[bounds[k + 1]] in JOINS and said[k] and said[k + 1])
+
+
+def _label_follows(keys: list[str], i: int) -> bool:
+    """A label at i, or "and"/"or" and a label ("A, B, and C")."""
+    if i < len(keys) and keys[i] in ("and", "or"):
+        i += 1
+    return i < len(keys) and is_label_key(keys[i])

@@ -33,6 +33,7 @@ from .lexicon import CARRIED, token_keys
 from .loose import EXACT, MODALS, LooseMatcher, content_of, denied_before, has_cue, token_pattern
 from .negation import CUES
 from .phrase_measures import places_a_thing, said_less
+from .question_names import named_places, splits_a_name
 from .reading import as_less
 from .spelling import Speller
 from .text import normalize, normalize_characters
@@ -45,13 +46,15 @@ _QUOTED = re.compile(r'"([^"\s]+)"')
 
 
 def phrase_keys(nlp: Language, phrases: Sequence[str], speller: Speller | None = None,
-                compared: set[str] | None = None) -> list[tuple[str, ...]]:
+                compared: set[str] | None = None, said_of: set[str] | None = None) -> list[tuple[str, ...]]:
     """The keys (lemmas, labels) of each phrase, as the matcher compares them. A word in
     double quotes inside a phrase ('"are" connected') is matched only as written (lower
     case): its key is EXACT + the word, so "is connected" is not "are connected".
     `compared`: where given, the keys of the phrases' words of comparison are added to it
     ("denser" -> "dense", "heavier" -> "heavy"; not "bigger", which is "more"): said with
-    "less" in an answer ("less dense") they are said the other way (`FeatureMatcher`)."""
+    "less" in an answer ("less dense") they are said the other way (`FeatureMatcher`).
+    `said_of`: where given, the keys of the words the phrases say of a thing are added to it:
+    comparatives ("softer", "bigger") and words after "is" ("it is soft"; `question_names`)."""
     speller = speller or Speller({})
     out = []
     texts, quoted = [], []
@@ -72,6 +75,10 @@ def phrase_keys(nlp: Language, phrases: Sequence[str], speller: Speller | None =
             compared.update(key for tok, key in zip(doc, keys)
                             if tok.lower_.endswith("er") and tok.lemma_.lower() != tok.lower_
                             and key not in MORE_LESS and key.isalpha())
+        if said_of is not None:
+            said_of.update(key for tok, key in zip(doc, keys)
+                           if (tok.lower_.endswith("er") and tok.lemma_.lower() != tok.lower_)
+                           or (tok.i and keys[tok.i - 1] == "be"))
         for tok in doc:
             if any(a <= tok.idx < b for a, b in spans):
                 keys[tok.i] = EXACT + tok.lower_
@@ -184,20 +191,27 @@ class FeatureMatcher:
 
     def __init__(self, nlp: Language, phrases: dict[str, Iterable[tuple[str, ...]]],
                  opposites: dict[str, Iterable[tuple[str, ...]]] | None = None,
-                 loose: Iterable[str] = (), comparatives: dict[str, frozenset[str]] | None = None):
+                 loose: Iterable[str] = (), comparatives: dict[str, frozenset[str]] | None = None,
+                 names: frozenset[tuple[str, str]] = frozenset(),
+                 said_of: dict[str, frozenset[str]] | None = None):
         """`phrases`: column -> the phrases that say it; `opposites`: column -> phrases
         that say its negation ("different" for "same"): found, they count as a negated
         occurrence, and negated ("not different"), as a plain one; `loose`: the columns
         whose phrases are also found in any word order with words between (`features.loose`);
         `comparatives`: column -> the keys of its phrases' words of comparison
-        (`phrase_keys`), which an answer's "less" before them says the other way."""
+        (`phrase_keys`), which an answer's "less" before them says the other way; `names`: the
+        question's names with a word of degree (`question_names`), whose first word a phrase
+        found without the second does not take where the phrase says that word of a thing
+        (`said_of`: column -> those words, `phrase_keys`): "soft iron" says no "softer"."""
         self.nlp = nlp
+        self.names = names
+        self.said_of = {c: k for c, k in (said_of or {}).items() if k}
         self.comparatives = {c: k for c, k in (comparatives or {}).items() if k}
         self.matcher = PhraseMatcher(nlp.vocab, attr="NORM")
         self.token_matcher: Matcher | None = None  # phrases with words quoted as written
         self.columns = list(phrases)
         self._ids: dict[int, tuple[str, bool]] = {}
-        self.loose = LooseMatcher({c: phrases[c] for c in loose if c in phrases}, self.comparatives)
+        self.loose = LooseMatcher({c: phrases[c] for c in loose if c in phrases}, self.comparatives, said_of)
         opposites = opposites or {}
         # A phrase's denied form ("is not closed" for "is closed") says its opposite, and back.
         said = _with_denials(phrases, opposites)
@@ -238,6 +252,7 @@ class FeatureMatcher:
             matches += self.token_matcher(doc)
         if keys is None:
             keys = [t.norm_ for t in doc]
+        named = named_places(keys, self.names)
         denied_ends: dict[str, list[int]] = {}  # column -> where its negated matches end
         for match_id, start, end in sorted(matches, key=lambda m: m[1]):
             column, flipped = ids[match_id]
@@ -247,6 +262,9 @@ class FeatureMatcher:
                 continue  # "vibrates more slowly" says no "vibrates more"
             if end - start > 1 and keys[end - 2] == "be" and places_a_thing(keys, end - 1):
                 continue  # "it is on the same path" says no "it is on"
+            if named and column in self.said_of and splits_a_name(range(start, end), named, keys,
+                                                                  self.said_of[column]):
+                continue  # "soft iron" says no "softer"
             is_negated = column in self.comparatives and said_less(keys, range(start, end),
                                                                    self.comparatives[column])
             if in_scope and any(negated[start:end]):
@@ -263,7 +281,7 @@ class FeatureMatcher:
                 denied_ends.setdefault(column, []).append(end)
         if self.loose.words:  # phrases in another order, with words between
             for column, state in self.loose.states(keys, negated, lambda: [t.lower_ for t in doc],
-                                                   found, prefixed).items():
+                                                   found, prefixed, named).items():
                 if state == PRESENT or column not in found:
                     found[column] = state
         return found

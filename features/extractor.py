@@ -36,8 +36,9 @@ from .nonanswer import is_chatter, is_non_answer
 from .reading import Analysis, analyse_batch
 from .real_words import RealWordMender
 from .relations import RelationReader, link_keys_of
+from .question_names import question_names
 from .reference import (CoverageSets, RefPhrase, ReferenceModel, build_reference, content_polarity,
-                        question_keys)
+                        question_text_keys)
 from .reference_quantities import reference_quantities
 from .similarity import Exemplars, polarity_keys
 from .spelling import Speller, question_texts, question_vocabulary
@@ -180,11 +181,14 @@ class FeatureExtractor:
         phrases: dict[str, list[tuple[str, ...]]] = {}
         # A teacher's "denser": "less dense" and "a lower density" say it the other way
         comparatives: dict[str, frozenset[str]] = {}
+        said_of: dict[str, frozenset[str]] = {}  # "softer", "it is soft": not found in "soft iron"
         for name, listed in [*((feature_name("concept", c.name), c.phrases) for c in q.concepts),
                              *((feature_name("misconception", m.name), m.phrases) for m in q.misconceptions)]:
-            compared: set[str] = set()
-            phrases[name] = with_other_forms(phrase_keys(self.nlp_, listed, self.speller_, compared), self.speller_)
+            compared, said = set(), set()
+            phrases[name] = with_other_forms(phrase_keys(self.nlp_, listed, self.speller_, compared, said),
+                                             self.speller_)
             comparatives[name] = with_other_keys(frozenset(compared), self.speller_)
+            said_of[name] = frozenset(said)
         for p in self.reference_.phrases:
             phrases[feature_name("ref", p.name)] = [tuple(k) for k in p.keys]
         for p in self.terms_:
@@ -202,7 +206,10 @@ class FeatureExtractor:
                                                                      self.speller_)
                                            for k in keys if is_content(k))
         self._question_words = frozenset(self.speller_.vocabulary.values())
-        self._asked = question_keys(self.nlp_, q, self.speller_)
+        asked, written = question_text_keys(self.nlp_, q, self.speller_)
+        self._asked = frozenset(k for k in asked if is_content(k))
+        # "soft iron", "a big drum": in an answer, the word of degree names the thing (`question_names`)
+        names = question_names(asked, written)
         self._chatter_columns = frozenset(
             column for column, keyed in phrases.items()
             if keyed and all(is_chatter(tuple(k for k in keys if is_content(k)),
@@ -210,14 +217,15 @@ class FeatureExtractor:
         # Rubric phrases match the words as written ("not a closed path": closed_path is
         # negated); reference words and terms match them with negated antonyms resolved
         # ("not the same path" says "different path"), see antonyms.resolve_negations.
-        self.rubric_matcher_ = FeatureMatcher(self.nlp_, rubric, loose=rubric, comparatives=comparatives)
+        self.rubric_matcher_ = FeatureMatcher(self.nlp_, rubric, loose=rubric, comparatives=comparatives,
+                                              names=names, said_of=said_of)
         text = {k: v for k, v in phrases.items() if k not in rubric}
         opposites = opposite_phrases(text)
         self.text_matcher_ = FeatureMatcher(self.nlp_, text, opposites)
         # Both in one: for the answers without a negated antonym (most), whose words as
         # written are the words with negations resolved, one pass of a matcher instead of two.
         self.matcher_ = FeatureMatcher(self.nlp_, {**rubric, **text}, opposites,
-                                       loose=rubric, comparatives=comparatives)
+                                       loose=rubric, comparatives=comparatives, names=names, said_of=said_of)
         self._coverage = CoverageSets.of(self.reference_)  # coverage, precision as set sizes
         # The feature names _row looks up, in column order (worked out once, not per answer).
         self._concept_columns = [feature_name("concept", c.name) for c in q.concepts]

@@ -27,12 +27,13 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from itertools import islice, product
 
-from .clauses import ENDS, JOINS, states_something
-from .lexicon import is_content, is_label_key
-from .negation import CLAUSE_BREAKS, CUES, FUNCTION_LEMMAS
+from .clauses import JOINS, clause_ids, than_sides
+from .lexicon import is_content
+from .negation import CUES, FUNCTION_LEMMAS
 from .phrase_measures import (SAMENESS, acting_places, acts_on_another, degree_places, manner_places, measures,
                               names_another, other_end_between, particle_places, particle_with_its_word,
                               placed_places, places_a_thing, said_less, said_of_its_word)
+from .question_names import splits_a_name
 
 MAX_GAP = 8  # tokens between two words of a phrase
 MAX_PERMUTED = 3  # phrases of more content words are matched in their own order only
@@ -84,67 +85,15 @@ def token_pattern(key: str) -> dict:
     return {"LOWER": key[len(EXACT):]} if key.startswith(EXACT) else {"NORM": key}
 
 
-def than_sides(keys: list[str]) -> list[int]:
-    """For each token, how many "than" come before it: the two things a comparison
-    compares are on its two sides."""
-    out, side = [], 0
-    for key in keys:
-        side += key == "than"
-        out.append(side)
-    return out
-
-
-#: Words that start a relative clause: before "is" or "are" it says something of the thing
-#: before it ("the drag which is smaller than her weight": the drag is smaller).
-_RELATIVE = frozenset({"which", "who"})
-
-
-def clause_ids(keys: list[str], lowers: list[str] | None = None) -> list[int]:
-    """The clause each token is in: a new one after punctuation (not "=", which students write
-    for "is": "needle = magnet") or a clause break, but not
-    after the commas of a list of labels ("magnets A, B and C", "A, B, and C": "magnet C" is
-    said) nor at a "which is" ("the drag which is smaller than her weight"); with the
-    tokens' lower-case forms (`lowers`), also after an "and" between two statements
-    (`statement_joins`)."""
-    joins = statement_joins(lowers, keys) if lowers is not None else frozenset()
-    out, clause = [], 0
-    for i, key in enumerate(keys):
-        if key in CLAUSE_BREAKS or (not any(c.isalnum() for c in key) and key != "=") or i in joins:
-            if not (key == "," and 0 < i and is_label_key(keys[i - 1]) and _label_follows(keys, i + 1)) \
-                    and not (key in _RELATIVE and i + 1 < len(keys) and keys[i + 1] == "be"):
-                clause += 1
-        out.append(clause)
-    return out
-
-
-def statement_joins(lowers: list[str], keys: list[str]) -> frozenset[int]:
-    """The "and", "or", "but", "whereas" and "while" that join two statements: the words
-    on each side, up to the next join or clause end, name a thing and say something of it
-    (`clauses.states_something`): "like poles repel | and unlike poles attract", not
-    "terminal 1 and the positive terminal are separated", "A is connected to B and C" nor
-    "in a closed path with a battery and a switch"."""
-    if JOINS.isdisjoint(lowers):
-        return frozenset()
-    bounds = [-1, *(j for j, w in enumerate(lowers) if w in ENDS or w in JOINS), len(lowers)]
-    said = [states_something(lowers, keys, start + 1, end) for start, end in zip(bounds, bounds[1:])]
-    return frozenset(bounds[k + 1] for k in range(len(said) - 1)
-                     if lowers[bounds[k + 1]] in JOINS and said[k] and said[k + 1])
-
-
-def _label_follows(keys: list[str], i: int) -> bool:
-    """A label at i, or "and"/"or" and a label ("A, B, and C")."""
-    if i < len(keys) and keys[i] in ("and", "or"):
-        i += 1
-    return i < len(keys) and is_label_key(keys[i])
-
-
 class LooseMatcher:
     """The loose phrases of some columns (see the module docstring)."""
 
     def __init__(self, phrases: dict[str, Iterable[tuple[str, ...]]],
-                 comparatives: dict[str, frozenset[str]] | None = None):
+                 comparatives: dict[str, frozenset[str]] | None = None,
+                 said_of: dict[str, frozenset[str]] | None = None):
         """`comparatives`: column -> the keys of its phrases' words of comparison, which an
-        answer's "less" before them says the other way ("less dense" for "denser")."""
+        answer's "less" before them says the other way ("less dense" for "denser"); `said_of`:
+        column -> the words its phrases say of a thing (`question_names`)."""
         # (column, content words, whether the phrase holds a cue, in any order?)
         self._phrases: list[tuple[str, tuple[str, ...], frozenset[str], bool, bool]] = []
         #: by phrase, whether it may take words from both sides of a "than" (it has one)
@@ -168,7 +117,9 @@ class LooseMatcher:
         self._acting: list[tuple[int, int] | None] = []
         #: by phrase, (place of a word, place of the word of degree after it): "vibrate faster"
         self._manner: list[tuple[tuple[int, int], ...]] = []
-        comparatives = comparatives or {}
+        #: by phrase, the words it says of a thing, not found in a question's name (`question_names`)
+        self._said_of: list[frozenset[str]] = []
+        comparatives, said_of = comparatives or {}, said_of or {}
         for column, keyed in phrases.items():
             for keys in keyed:
                 words = content_of(keys)
@@ -189,6 +140,7 @@ class LooseMatcher:
                     self._placed.append(placed_places(keys, words))
                     self._acting.append(acting_places(keys, words))
                     self._manner.append(manner_places(words))
+                    self._said_of.append(said_of.get(column, frozenset()).intersection(words))
         self.words = frozenset(k for _, _, plain, _, _ in self._phrases for k in plain)
         # Each phrase under one of its words, so that an answer looks only at the phrases
         # whose words it may hold.
@@ -197,8 +149,8 @@ class LooseMatcher:
             self._by_word.setdefault(min(plain), []).append(n)
 
     def states(self, keys: list[str], negated: list[bool], lowers: Callable[[], list[str]],
-               known: dict[str, str] | None = None, prefixed: frozenset[int] = frozenset()
-               ) -> dict[str, str]:
+               known: dict[str, str] | None = None, prefixed: frozenset[int] = frozenset(),
+               named: frozenset[int] = frozenset()) -> dict[str, str]:
         """Column -> present/negated for the loose phrases found; `lowers` gives the
         tokens' lower-case forms, for words quoted as written (asked for only then);
         `known`: the states found already (columns present there are not looked for);
@@ -237,7 +189,8 @@ class LooseMatcher:
                                   clauses if self._across_than[n] else sided,
                                   cue, any_order, prefixed, self._denied[n], self._degrees[n],
                                   self._sameness[n], self._compared[n], self._what_is[n], self._particles[n],
-                                  self._placed[n], self._acting[n], self._manner[n])
+                                  self._placed[n], self._acting[n], self._manner[n],
+                                  named if self._said_of[n] else frozenset(), self._said_of[n])
             if state is not None and found.get(column) != PRESENT:
                 found[column] = state
         return found
@@ -250,8 +203,8 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
                   degrees: tuple[tuple[int, int], ...] = (), sameness: tuple[int, ...] = (),
                   compared: frozenset[str] = frozenset(), what_is: tuple[int, int] | None = None,
                   particles: tuple[tuple[int, int], ...] = (), where: tuple[int, int] | None = None,
-                  acting: tuple[int, int] | None = None, manner: tuple[tuple[int, int], ...] = ()
-                  ) -> str | None:
+                  acting: tuple[int, int] | None = None, manner: tuple[tuple[int, int], ...] = (),
+                  named: frozenset[int] = frozenset(), said_of: frozenset[str] = frozenset()) -> str | None:
     """present/negated if the phrase is found, None if not: present wins over negated; a
     phrase with a cue is found (present) only where its words are denied by a cue just
     before them ("there isn't any gap", not "it never stops accelerating") or by their own
@@ -298,6 +251,8 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
             continue  # "through the paper and attracts the steel" says no "attracts the paper"
         if manner and not all(said_of_its_word(keys, chosen[w], chosen[d]) for w, d in manner):
             continue  # "the vibrations are passed on faster" says no "vibrate faster"
+        if named and splits_a_name(chosen, named, keys, said_of):
+            continue  # "the big drum vibrates" says no "bigger vibrations" (`question_names`)
         if particles and not particle_with_its_word(keys, chosen, particles):
             continue  # "pushing up from the magnet ... gravity pulling down" says no "pulled up"
         if degrees and not all(measures(keys, chosen[d], chosen[w], lower) for d, w in degrees):

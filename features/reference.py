@@ -162,11 +162,16 @@ def build_reference(nlp: Language, question: Question, speller: Speller) -> Refe
 def question_keys(nlp: Language, question: Question, speller: Speller) -> frozenset[str]:
     """The content keys of the question's own text, read as an answer is: a phrase made only of
     them restates the question ("mentions 'switch'" for a question about a switch)."""
+    return frozenset(k for k in question_text_keys(nlp, question, speller)[0] if is_content(k))
+
+
+def question_text_keys(nlp: Language, question: Question, speller: Speller) -> tuple[list[str], list[str]]:
+    """The keys of the question's own text, in order, read as an answer is, and its words
+    as written (lower case), one per key."""
     if not question.text.strip():
-        return frozenset()
+        return [], []
     doc = nlp(normalize(question.text))
-    a = analyse(doc, speller, doc.has_annotation("DEP"))
-    return frozenset(k for k in a.text_keys if is_content(k))
+    return analyse(doc, speller, doc.has_annotation("DEP")).text_keys, [t.lower_ for t in doc]
 
 
 def _concept_synonyms(nlp: Language, question: Question, speller: Speller
