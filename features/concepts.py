@@ -32,7 +32,7 @@ from .degrees import MORE_LESS
 from .lexicon import CARRIED, token_keys
 from .loose import EXACT, MODALS, LooseMatcher, content_of, denied_before, has_cue, token_pattern
 from .negation import CUES
-from .phrase_measures import places_a_thing, said_less
+from .phrase_measures import leaves_its_state, places_a_thing, said_less
 from .question_names import named_places, splits_a_name
 from .reading import as_less
 from .spelling import Speller
@@ -253,6 +253,7 @@ class FeatureMatcher:
         if keys is None:
             keys = [t.norm_ for t in doc]
         named = named_places(keys, self.names)
+        has_out = "out" in keys
         denied_ends: dict[str, list[int]] = {}  # column -> where its negated matches end
         for match_id, start, end in sorted(matches, key=lambda m: m[1]):
             column, flipped = ids[match_id]
@@ -265,6 +266,8 @@ class FeatureMatcher:
             if named and column in self.said_of and splits_a_name(range(start, end), named, keys,
                                                                   self.said_of[column]):
                 continue  # "soft iron" says no "softer"
+            if has_out and column in self.loose.columns and leaves_its_state(keys, range(start, end)):
+                continue  # "knocked out of line" says no "knocked out"
             is_negated = column in self.comparatives and said_less(keys, range(start, end),
                                                                    self.comparatives[column])
             if in_scope and any(negated[start:end]):

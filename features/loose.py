@@ -30,7 +30,8 @@ from itertools import islice, product
 from .clauses import JOINS, clause_ids, than_sides
 from .lexicon import is_content
 from .negation import CUES, FUNCTION_LEMMAS
-from .phrase_measures import (SAMENESS, acting_places, acts_on_another, degree_places, manner_places, measures,
+from .phrase_measures import (SAMENESS, acting_places, acts_on_another, degree_places, leaves_its_state,
+                              manner_places, measures,
                               names_another, other_end_between, particle_places, particle_with_its_word,
                               placed_places, places_a_thing, said_less, said_of_its_word)
 from .question_names import splits_a_name
@@ -117,6 +118,7 @@ class LooseMatcher:
         self._acting: list[tuple[int, int] | None] = []
         #: by phrase, (place of a word, place of the word of degree after it): "vibrate faster"
         self._manner: list[tuple[tuple[int, int], ...]] = []
+        self.columns = frozenset(phrases)
         #: by phrase, the words it says of a thing, not found in a question's name (`question_names`)
         self._said_of: list[frozenset[str]] = []
         comparatives, said_of = comparatives or {}, said_of or {}
@@ -251,6 +253,8 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
             continue  # "through the paper and attracts the steel" says no "attracts the paper"
         if manner and not all(said_of_its_word(keys, chosen[w], chosen[d]) for w, d in manner):
             continue  # "the vibrations are passed on faster" says no "vibrate faster"
+        if "out" in words and leaves_its_state(keys, chosen):
+            continue  # "knocked out of line" says no "knocked out"
         if named and splits_a_name(chosen, named, keys, said_of):
             continue  # "the big drum vibrates" says no "bigger vibrations" (`question_names`)
         if particles and not particle_with_its_word(keys, chosen, particles):

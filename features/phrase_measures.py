@@ -153,6 +153,22 @@ def places_a_thing(keys: Sequence[str], i: int) -> bool:
     return keys[i] in STATE_WORDS and i + 1 < len(keys) and keys[i + 1] in _OBJECT_STARTS
 
 
+def out_of_a_state(keys: Sequence[str], i: int) -> bool:
+    """Is "out" at token i the "out of" of a state, a noun with no article after it ("knocked out
+    of line", "shaken out of alignment", "out of order"), not the particle of a thing that comes
+    out ("knocked out of it", "falls out of the magnet") nor the "run out of" of a thing used up
+    ("it runs out of magnetism")?"""
+    return (keys[i] == "out" and i + 2 < len(keys) and keys[i + 1] == "of" and is_content(keys[i + 2])
+            and keys[i + 2] not in _OBJECT_STARTS and not (i and keys[i - 1] == "run"))
+
+
+def leaves_its_state(keys: Sequence[str], places: Iterable[int]) -> bool:
+    """Does a phrase found at `places` take the "out" of an "out of" state without the state
+    (`out_of_a_state`): "the domains are knocked out of line" says no "knocked out"?"""
+    taken = set(places)
+    return any(out_of_a_state(keys, i) and i + 2 not in taken for i in taken)
+
+
 def placed_places(keys: tuple[str, ...], words: tuple[str, ...]) -> tuple[int, int] | None:
     """For a phrase "X is P ..." whose P is a preposition or particle ("the switch is on", "the
     switch is in the path"), the places in its content words of X's last word and of P: P said

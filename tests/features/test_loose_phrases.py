@@ -394,3 +394,25 @@ def test_a_preposition_before_an_article_is_no_verb_acting_on_a_thing():
     # acted on the lamp and said no "switch with a bulb"
     ask = ("What is in the circuit?", "A switch with a bulb and a cell.")
     assert _misconception(*ask, "switch with a bulb", "the switch is with the lamp and a bulb") == "present"
+
+
+KNOCKS = Question(
+    id="knocks", text="A compass needle is hit many times with a hammer. What happens to it?",
+    reference_answers=("The knocks jumble the tiny magnets inside, so the needle is less magnetic.",),
+    misconceptions=(Misconception("leaks", ("knocked out of it", "falls out")),
+                    Misconception("used_up", ("runs out",))))
+
+
+@pytest.mark.parametrize("answer, column, state", [
+    # "out of" a state with no article says no thing comes out: the right answer got the wrong idea
+    ("the tiny magnets get knocked out of line", "misconception:leaks", "absent"),
+    ("the magnets inside fall out of alignment", "misconception:leaks", "absent"),
+    ("the magnetism gets knocked out of it", "misconception:leaks", "present"),
+    ("the magnetism falls out of the needle", "misconception:leaks", "present"),
+    ("the magnetism falls out", "misconception:leaks", "present"),
+    # "run out of" is used up, whatever follows
+    ("the needle runs out of magnetism", "misconception:used_up", "present"),
+])
+def test_out_of_a_state_is_no_thing_coming_out(answer, column, state):
+    fx = FeatureExtractor(KNOCKS, model=FALLBACK).fit(["x"])
+    assert fx.transform([answer])[column].tolist() == [state]
