@@ -416,3 +416,20 @@ KNOCKS = Question(
 def test_out_of_a_state_is_no_thing_coming_out(answer, column, state):
     fx = FeatureExtractor(KNOCKS, model=FALLBACK).fit(["x"])
     assert fx.transform([answer])[column].tolist() == [state]
+
+
+WAVES = Question(
+    id="waves", text="A rope is shaken at one end. How do its parts move?",
+    reference_answers=("Each part of the rope moves up and down as the wave passes along it.",),
+    misconceptions=(Misconception("sideways", ("up and down",)),), concepts=(Concept("higher", ("goes up",)),))
+
+
+@pytest.mark.parametrize("answer, column, state", [
+    # "go up" was read as "more" (as in "the pitch goes up"), so "go up and down" lost its "up"
+    ("the bits of rope go up and down", "misconception:sideways", "present"),
+    ("the bits of rope go up and down", "concept:higher", "absent"),
+    ("the end of the rope goes up", "concept:higher", "present"),
+])
+def test_going_up_and_down_is_one_movement(answer, column, state):
+    fx = FeatureExtractor(WAVES, model=FALLBACK).fit(["x"])
+    assert fx.transform([answer])[column].tolist() == [state]
