@@ -44,12 +44,17 @@ def other_end_between(keys: list[str], ordered: list[int]) -> bool:
     return False
 
 
+#: Words that count the thing after them ("both south poles", "two north poles"): in an
+#: answer, said of another thing ("both pieces have a south pole"), they count that one.
+COUNTING = frozenset({"both", "two", "2", "three", "3", "all", "every", "each"})
+
+
 def degree_places(words: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
-    """(place of a word of degree, place of the word it measures) in a phrase's content words:
-    the word after it ("more coils", "a bigger iron nail": "iron"), or before it at the end
-    ("the current is bigger")."""
+    """(place of a word of degree or count, place of the word it measures) in a phrase's content
+    words: the word after it ("more coils", "a bigger iron nail": "iron", "both south poles"), or
+    before it at the end ("the current is bigger")."""
     return tuple((i, i + 1 if i + 1 < len(words) else i - 1) for i, w in enumerate(words)
-                 if w in MORE_LESS and len(words) > 1)
+                 if (w in MORE_LESS or (w in COUNTING and i + 1 < len(words))) and len(words) > 1)
 
 
 #: What never stands between a word of degree and the word it measures, nor (but "of")

@@ -433,3 +433,21 @@ WAVES = Question(
 def test_going_up_and_down_is_one_movement(answer, column, state):
     fx = FeatureExtractor(WAVES, model=FALLBACK).fit(["x"])
     assert fx.transform([answer])[column].tolist() == [state]
+
+
+HALVES = Question(
+    id="halves", text="A bar magnet is cut in half. What poles does each piece have?",
+    reference_answers=("Each piece has a north pole and a south pole.",),
+    misconceptions=(Misconception("one_kind", ("both south poles", "two north poles")),))
+
+
+@pytest.mark.parametrize("answer, state", [
+    # "both" counts the pieces here, not the south poles: a right answer got the wrong idea
+    ("both pieces will have a north pole and a south pole", "absent"),
+    ("each piece has both a north and a south pole", "absent"),
+    ("you end up with two north poles", "present"),
+    ("both halves are south poles", "present"),
+])
+def test_a_counting_word_counts_the_thing_after_it(answer, state):
+    fx = FeatureExtractor(HALVES, model=FALLBACK).fit(["x"])
+    assert fx.transform([answer])["misconception:one_kind"].tolist() == [state]
