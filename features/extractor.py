@@ -33,10 +33,10 @@ from .frames import frame_of_arrays
 from .lexicon import SAY_NOTHING_ALONE, feature_suffix, is_content, label_words, phrase_text, set_keys
 from .nlp import has_parser, load_nlp, pipeline_name_problem
 from .nonanswer import is_chatter, is_non_answer
+from .question_names import question_names
 from .reading import Analysis, analyse_batch
 from .real_words import RealWordMender
 from .relations import RelationReader, link_keys_of
-from .question_names import question_names
 from .reference import (CoverageSets, RefPhrase, ReferenceModel, build_reference, content_polarity,
                         question_text_keys)
 from .reference_quantities import reference_quantities

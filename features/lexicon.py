@@ -166,12 +166,6 @@ PAIRED_DIRECTIONS = frozenset({("back", "forth"), ("up", "down"), ("down", "up")
 _WAY_FROM = {"long": "far", "short": "near", "longer": "far", "shorter": "near"}
 #: "goes up" / "goes down": more / less (`spelling.SYNONYM_KEYS`).
 _GO_WHERE = {"up": "more", "down": "less"}
-
-
-def _to_and_fro(doc: Doc, i: int) -> bool:
-    """Is the word of direction at i the first of a pair that says one movement ("goes up and
-    down": it moves, nothing increases)?"""
-    return i + 2 < len(doc) and doc[i + 1].lower_ == "and" and (doc[i].lower_, doc[i + 2].lower_) in PAIRED_DIRECTIONS
 #: After "goes down", words that say where to: it moves ("your weight goes down into the
 #: snow", "the ball goes up into the air"), nothing decreases.
 _INTO_A_PLACE = frozenset({"into", "onto", "through", "towards", "toward", "inside", "under", "below",
@@ -205,6 +199,13 @@ def _before_plural_subject(doc: Doc, i: int) -> bool:
     if i + 2 < len(doc) and doc[i + 2].lower_ in (",", ";", ":"):
         return False
     return i == 0 or doc[i - 1].is_punct or doc[i - 1].lower_ in _LIKE_AFTER
+
+
+def _to_and_fro(doc: Doc, i: int) -> bool:
+    """Is the word of direction at i the first of a pair that says one movement ("goes up and
+    down": it moves, nothing increases)?"""
+    return (i + 2 < len(doc) and doc[i + 1].lower_ == "and"
+            and (doc[i].lower_, doc[i + 2].lower_) in PAIRED_DIRECTIONS)
 
 
 def reword_in_context(doc: Doc, keys: list[str]) -> None:
@@ -256,7 +257,8 @@ def reword_in_context(doc: Doc, keys: list[str]) -> None:
     if "go" in keys:
         for i in range(len(keys) - 1):
             if keys[i] == "go" and doc[i + 1].lower_ in _GO_WHERE and not (
-                    i + 2 < len(keys) and doc[i + 2].lower_ in _INTO_A_PLACE) and not _to_and_fro(doc, i + 1):
+                    i + 2 < len(keys) and doc[i + 2].lower_ in _INTO_A_PLACE) \
+                    and not _to_and_fro(doc, i + 1):  # "goes up and down" moves
                 keys[i], keys[i + 1] = _GO_WHERE[doc[i + 1].lower_], CARRIED
     if "speed" in keys:
         for i in range(len(keys) - 1):

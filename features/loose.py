@@ -31,9 +31,8 @@ from .clauses import JOINS, clause_ids, than_sides
 from .lexicon import is_content
 from .negation import CUES, FUNCTION_LEMMAS
 from .phrase_measures import (SAMENESS, acting_places, acts_on_another, degree_places, leaves_its_state,
-                              manner_places, measures,
-                              names_another, other_end_between, particle_places, particle_with_its_word,
-                              placed_places, places_a_thing, said_less, said_of_its_word)
+                              manner_places, measures, names_another, other_end_between, particle_places,
+                              particle_with_its_word, placed_places, places_a_thing, said_less, said_of_its_word)
 from .question_names import splits_a_name
 
 MAX_GAP = 8  # tokens between two words of a phrase
@@ -224,7 +223,10 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
     not found where the verb acts on another thing ("it goes through the paper and attracts the
     steel", "attracts the door through the paper" say no "attracts the paper"; "the paper is
     attracted" does); `manner`: a word and the word of degree that says how it is done, not
-    found where the degree says how another is (`said_of_its_word`)."""
+    found where the degree says how another is (`said_of_its_word`); `named`: where the answer
+    holds a name of the question (`question_names`), whose first word the phrase does not take
+    without the second where it says that word of a thing (`said_of`). A phrase's "out" is not
+    found in an "out of" a state (`leaves_its_state`)."""
     places = []
     for word in words:
         if word.startswith(EXACT):
