@@ -122,20 +122,21 @@ def show_retrain_report(qid: str, exam_id: str, settings: AppSettings) -> None:
 
 
 @st.cache_data(max_entries=20, show_spinner="Trying the rules on the marked answers…")
-def _record(text: str, path: str, training_path: str, stamp: tuple) -> tuple[pd.DataFrame, pd.DataFrame, str]:
-    from grader.app.rubric_check import record_table, rubric_record, wrong_table
+def _record(text: str, path: str, training_path: str, stamp: tuple
+            ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, str]:
+    from grader.app.rubric_check import record_table, rubric_record, wrong_idea_table, wrong_table
 
     report = rubric_record(text, Path(path), Path(training_path))
     summary = (f"On the {report.answers} marked answers: {report.marked} marked by a rule, {report.right} "
                f"as the human did, {report.unmarked_count} by no rule.")
-    return record_table(report), wrong_table(report), summary
+    return record_table(report), wrong_table(report), wrong_idea_table(report), summary
 
 
 def _show_record(text: str, path: Path, training_path: Path) -> None:
     """What each rule of the text in the editor does on the marked answers (`grader test-rubric`)."""
     try:
         stamp = (training_path.stat().st_mtime_ns, training_path.stat().st_size)
-        rules, wrong, summary = _record(text, str(path), str(training_path), stamp)
+        rules, wrong, wrong_ideas, summary = _record(text, str(path), str(training_path), stamp)
     except Exception as exc:  # the record is a help; the editor works without it
         st.caption(md_escape(f"Could not try the rules on the marked answers: {exc}"))
         return
@@ -145,6 +146,11 @@ def _show_record(text: str, path: Path, training_path: Path) -> None:
     if len(wrong):
         with st.expander(f"{len(wrong)} answer(s) marked otherwise than the human did, or by no rule"):
             st.dataframe(wrong, hide_index=True, width="stretch")
+    if len(wrong_ideas):
+        mark = wrong_ideas["human's mark"].iloc[0]
+        with st.expander(md_escape(f"Wrong ideas found in {len(wrong_ideas)} answer(s) marked {mark}: check that "
+                                   "their phrases say only the wrong idea")):
+            st.dataframe(wrong_ideas, hide_index=True, width="stretch")
 
 
 @st.cache_data(max_entries=20, show_spinner="Reading the marked answers for phrases to propose…")

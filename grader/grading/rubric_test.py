@@ -18,6 +18,7 @@ import numpy as np
 
 from grader.confold.rule_eval import any_rule_mask, rule_mask
 from grader.grading.built_in_rules import UNSEEN_CONFIDENCE
+from knowledge.schema import feature_name
 
 
 @dataclass
@@ -52,6 +53,19 @@ class RuleReport:
 
 
 @dataclass
+class WrongIdeaReport:
+    """A wrong idea of the rubric found in answers the human gave the highest mark: its phrases
+    may find more than the teacher meant ("bigger" in "the distance is bigger")."""
+
+    name: str
+    description: str
+    phrases: list[str]
+    mark: str  # the highest mark
+    found_count: int  # answers with that mark the wrong idea is found in
+    found: list[AnswerCase] = field(default_factory=list)  # the first few of them
+
+
+@dataclass
 class RubricReport:
     """Every rule's report, the answers no rule marks, and the totals."""
 
@@ -60,6 +74,7 @@ class RubricReport:
     unmarked: list[AnswerCase]  # the first few answers no rule marks
     answers: int
     right: int
+    wrong_ideas: list[WrongIdeaReport] = field(default_factory=list)
 
     @property
     def marked(self) -> int:
@@ -108,7 +123,28 @@ def test_rubric(model, answer_ids: Sequence[str], answers: Sequence[str], human_
     reports += _dropped_rules(model, X, human, len(learner.rules_), words)
     unmarked = [AnswerCase(str(answer_ids[k]), str(answers[k]), str(human[k]))
                 for k in np.flatnonzero(decided < 0)]
-    return RubricReport(reports, len(unmarked), unmarked[:examples], len(answers), right_total)
+    return RubricReport(reports, len(unmarked), unmarked[:examples], len(answers), right_total,
+                        _wrong_ideas(model, X, human, answer_ids, answers, examples))
+
+
+def _wrong_ideas(model, X, human: np.ndarray, answer_ids: Sequence[str], answers: Sequence[str],
+                 examples: int) -> list[WrongIdeaReport]:
+    """The rubric's wrong ideas found in answers the human gave the highest mark, most first;
+    none when no order of the marks is known (words not listed under `marks:`)."""
+    question = model.question
+    if not question.marks or model.params.get("marks_unordered"):
+        return []
+    best = str(question.marks[-1])
+    out = []
+    for m in question.misconceptions:
+        column = feature_name("misconception", m.name)
+        if column not in X.columns:
+            continue
+        found = np.flatnonzero((X[column].to_numpy() == "present") & (human == best))
+        if found.size:
+            cases = [AnswerCase(str(answer_ids[k]), str(answers[k]), best) for k in found[:examples]]
+            out.append(WrongIdeaReport(m.name, m.description, list(m.phrases), best, int(found.size), cases))
+    return sorted(out, key=lambda w: -w.found_count)
 
 
 test_rubric.__test__ = False  # not a pytest test, whatever its name
@@ -269,6 +305,12 @@ def format_report(report: RubricReport, width: int = 70) -> str:
                 if report.unmarked_count > len(report.unmarked) else "")
         lines += ["", f"answers no rule marks{more}:"]
         lines += [f"  {c.answer_id}: human {c.human_mark}: {_cut(c.answer, width)!r}" for c in report.unmarked]
+    for w in report.wrong_ideas:
+        more = f" (first {len(w.found)})" if w.found_count > len(w.found) else ""
+        lines += ["", f"the wrong idea [{w.name}] ({_cut(', '.join(w.phrases), width)}) is found in "
+                      f"{w.found_count} answer(s) the human marked {w.mark}{more}: check that its phrases say only the "
+                      "wrong idea"]
+        lines += [f"  {c.answer_id}: {_cut(c.answer, width)!r}" for c in w.found]
     return "\n".join(lines) + "\n"
 
 

@@ -363,6 +363,23 @@ def test_the_rubric_editor_shows_each_rules_record_and_it_follows_the_edit(app_e
     assert path.read_text(encoding="utf-8") == original  # nothing saved
 
 
+def test_the_rubric_editor_shows_wrong_ideas_found_in_answers_given_full_marks(app_env):
+    # a wrong idea whose phrase finds right answers ("downwards") is listed with those answers,
+    # for the text being edited, before anything is saved
+    workdir, _ = app_env
+    at, path, original = _open_rubric(workdir)
+    edited = original.replace("misconceptions:\n", "misconceptions:\n  says_down:\n    phrases: [downwards]\n"
+                              "    description: says down\n", 1)
+    at.text_area(key="rubric|vertical_throw").set_value(edited).run()
+    assert not at.exception, at.exception
+    tables = [df.value for df in at.dataframe if "wrong idea" in df.value.columns]
+    assert len(tables) == 1
+    found = tables[0][tables[0]["wrong idea"] == "says_down"]
+    assert len(found) > 0 and (found["human's mark"] == "1").all()
+    assert found["answer"].str.contains("downwards").all()
+    assert path.read_text(encoding="utf-8") == original
+
+
 def test_the_marks_view_shows_calibration(app_env):
     at = _start()
     at.sidebar.selectbox(key="question").set_value("vertical_throw").run()

@@ -333,3 +333,36 @@ def test_a_teachers_rule_with_its_own_confidence_that_meets_no_answer_here_is_no
     report = rubric_report(model, ["b1", "b2"], ["the wires are thin", "no idea"], ["0", "0"])
     (note,) = [r.note for r in report.rules if r.origin == "initial"]
     assert "unsure" not in note and "0.5" not in note
+
+
+def test_a_wrong_idea_found_in_answers_given_the_highest_mark_is_shown(tmp_path, capsys):
+    # a teacher's phrase that finds more than they meant shows up as a wrong idea in answers
+    # they gave full marks: the report says which, with the answers
+    question = tmp_path / "q.yaml"
+    question.write_text(QUESTION_YAML + RULES, encoding="utf-8")
+    answers = ANSWERS + [("a10", "there is a gap, the battery is flat is not why", "1"),
+                         ("a11", "a gap, so the battery is dead is wrong", "1")]
+    ids, texts, marks = zip(*answers)
+    marked = write_marked_csv(tmp_path / "marked.csv", list(texts), list(marks))
+    assert main(["test-rubric", "--question", str(question), "--answers", str(marked), "--json"]) == 0
+    (idea,) = json.loads(capsys.readouterr().out)["wrong_ideas"]
+    assert (idea["name"], idea["mark"], idea["found_count"]) == ("battery_flat", "1", 2)
+    assert [c["answer"] for c in idea["found"]] == [texts[-2], texts[-1]]
+    assert main(["test-rubric", "--question", str(question), "--answers", str(marked), "--examples", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "the wrong idea [battery_flat] (battery is flat, battery is dead, no battery) is found in 2 answer(s) " \
+           "the human marked 1 (first 1)" in out
+    from grader.app.rubric_check import rubric_record, wrong_idea_table
+    table = wrong_idea_table(rubric_record(question.read_text(encoding="utf-8"), question, marked))
+    assert table["answer"].tolist() == [texts[-2], texts[-1]] and set(table["wrong idea"]) == {"battery_flat"}
+
+
+def test_no_wrong_idea_is_shown_without_an_order_of_the_marks(tmp_path, capsys):
+    # marks that are words, not listed in order: no mark is known to be the highest
+    question = tmp_path / "q.yaml"
+    question.write_text(QUESTION_YAML.replace('marks: ["0", "1"]\n', ""), encoding="utf-8")
+    answers = [("there is a gap", "good"), ("a break in it", "good"), ("the battery is flat", "bad"),
+               ("no idea", "bad"), ("there is a gap, the battery is flat is not why", "good")] * 2
+    marked = write_marked_csv(tmp_path / "marked.csv", [a for a, _ in answers], [m for _, m in answers])
+    assert main(["test-rubric", "--question", str(question), "--answers", str(marked), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["wrong_ideas"] == []
