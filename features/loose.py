@@ -190,8 +190,7 @@ class LooseMatcher:
                                   clauses if self._across_than[n] else sided,
                                   cue, any_order, prefixed, self._denied[n], self._degrees[n],
                                   self._sameness[n], self._compared[n], self._what_is[n], self._particles[n],
-                                  self._placed[n], self._acting[n], self._manner[n],
-                                  named if self._said_of[n] else frozenset(), self._said_of[n])
+                                  self._placed[n], self._acting[n], self._manner[n], named, self._said_of[n])
             if state is not None and found.get(column) != PRESENT:
                 found[column] = state
         return found

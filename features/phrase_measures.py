@@ -148,8 +148,8 @@ _PLACING = _ALL_PREPOSITIONS | {"off", "out", "up", "down", "of"}
 #: with a thing of their own where one follows ("the switch is on the same path").
 STATE_WORDS = frozenset({"on", "off", "in", "out"})
 #: Words that start the thing a preposition is said of ("on the same path", "on a closed path").
-_OBJECT_STARTS = frozenset({"the", "a", "an", "its", "their", "his", "her", "my", "your", "our", "one", "same",
-                            "both", "this", "that", "these", "those", "each", "every", "another"})
+_OBJECT_STARTS = _ARTICLES | {"its", "their", "his", "her", "my", "your", "our", "one", "same", "both", "this",
+                               "that", "these", "those", "each", "every", "another"}
 
 
 def places_a_thing(keys: Sequence[str], i: int) -> bool:

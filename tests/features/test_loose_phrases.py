@@ -396,6 +396,11 @@ def test_a_preposition_before_an_article_is_no_verb_acting_on_a_thing():
     assert _misconception(*ask, "switch with a bulb", "the switch is with the lamp and a bulb") == "present"
 
 
+def _read(question: Question, answer: str, column: str) -> str:
+    """What one column says of one answer, read with the question's own extractor."""
+    return FeatureExtractor(question, model=FALLBACK).fit(["x"]).transform([answer])[column].iloc[0]
+
+
 KNOCKS = Question(
     id="knocks", text="A compass needle is hit many times with a hammer. What happens to it?",
     reference_answers=("The knocks jumble the tiny magnets inside, so the needle is less magnetic.",),
@@ -414,8 +419,7 @@ KNOCKS = Question(
     ("the needle runs out of magnetism", "misconception:used_up", "present"),
 ])
 def test_out_of_a_state_is_no_thing_coming_out(answer, column, state):
-    fx = FeatureExtractor(KNOCKS, model=FALLBACK).fit(["x"])
-    assert fx.transform([answer])[column].tolist() == [state]
+    assert _read(KNOCKS, answer, column) == state
 
 
 WAVES = Question(
@@ -431,8 +435,7 @@ WAVES = Question(
     ("the end of the rope goes up", "concept:higher", "present"),
 ])
 def test_going_up_and_down_is_one_movement(answer, column, state):
-    fx = FeatureExtractor(WAVES, model=FALLBACK).fit(["x"])
-    assert fx.transform([answer])[column].tolist() == [state]
+    assert _read(WAVES, answer, column) == state
 
 
 HALVES = Question(
@@ -449,5 +452,4 @@ HALVES = Question(
     ("both halves are south poles", "present"),
 ])
 def test_a_counting_word_counts_the_thing_after_it(answer, state):
-    fx = FeatureExtractor(HALVES, model=FALLBACK).fit(["x"])
-    assert fx.transform([answer])["misconception:one_kind"].tolist() == [state]
+    assert _read(HALVES, answer, "misconception:one_kind") == state

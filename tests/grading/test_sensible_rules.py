@@ -52,11 +52,16 @@ WRONG = ["gravity is weaker", "air resistance", "i do not know", "it is heavier"
          "the mass is bigger"]
 
 
-def _pendulum_model() -> GradingModel:
+def _trained(question: Question, right: list[str], wrong: list[str]) -> GradingModel:
+    """A model trained on the answers given twice, `right` marked correct and `wrong` incorrect."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return GradingModel.train(PENDULUM, (RIGHT + WRONG) * 2, (["correct"] * 6 + ["incorrect"] * 6) * 2,
-                                  n_resamples=0)
+        return GradingModel.train(question, (right + wrong) * 2,
+                                  (["correct"] * len(right) + ["incorrect"] * len(wrong)) * 2, n_resamples=0)
+
+
+def _pendulum_model() -> GradingModel:
+    return _trained(PENDULUM, RIGHT, WRONG)
 
 
 def test_the_extractor_knows_which_phrases_restate_the_question():
@@ -86,10 +91,7 @@ SHINY = ["metal is shiny", "wood is brown", "i do not know", "the wooden one", "
 
 def test_a_word_that_says_nothing_alone_is_no_reason():
     # every answer marked correct says "than": the learner gave "correct if mentions 'than'"
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        model = GradingModel.train(SPOONS, (CONDUCTS + SHINY) * 2, (["correct"] * 6 + ["incorrect"] * 6) * 2,
-                                   n_resamples=0)
+    model = _trained(SPOONS, CONDUCTS, SHINY)
     restating = model.extractor.question_restatements()
     assert "ref:than" in restating and "ref:conduct" not in restating
     assert unsensible_rules(model, ["incorrect"]) == []
@@ -99,10 +101,7 @@ def test_marks_in_no_known_order_rest_on_no_restating_either():
     # a question file without `marks:`: no mark is known to be the lowest, so the learner
     # restricted nothing and gave "correct if mentions 'pendulum'" (said or denied)
     question = dataclasses.replace(PENDULUM, marks=())
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        model = GradingModel.train(question, (RIGHT + WRONG) * 2, (["correct"] * 6 + ["incorrect"] * 6) * 2,
-                                   n_resamples=0)
+    model = _trained(question, RIGHT, WRONG)
     assert model.params.get("marks_unordered")
     restating = model.extractor.question_restatements()
     assert "ref:pendulum" in restating
@@ -122,10 +121,7 @@ NO_LIKE = ["it can see in the dark", "bats have good eyes", "i do not know", "it
 
 def test_a_word_of_talk_is_no_reason():
     # every answer marked correct says "like": the learner gave "correct if mentions 'like'"
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        model = GradingModel.train(ECHO, (LIKE + NO_LIKE) * 2, (["correct"] * 6 + ["incorrect"] * 6) * 2,
-                                   n_resamples=0)
+    model = _trained(ECHO, LIKE, NO_LIKE)
     assert "term:like" in model.extractor.question_restatements()
     assert unsensible_rules(model, ["incorrect"]) == []
     assert not any(lit.feature == "term:like" and rule.head == "correct" and lit.op == "==" and lit.value != "absent"
@@ -141,9 +137,6 @@ NO_ON = ["the oar is long", "it is comfy", "i do not know", "the water is cold",
 
 def test_a_preposition_alone_is_no_reason():
     # every answer marked correct says "on": the learner gave "correct if mentions 'on'"
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        model = GradingModel.train(OAR, (PUSH_ON + NO_ON) * 2, (["correct"] * 6 + ["incorrect"] * 6) * 2,
-                                   n_resamples=0)
+    model = _trained(OAR, PUSH_ON, NO_ON)
     assert "ref:on" in model.extractor.question_restatements()
     assert unsensible_rules(model, ["incorrect"]) == []
