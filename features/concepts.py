@@ -172,6 +172,20 @@ def _with_denials(table: dict[str, Iterable[tuple[str, ...]]],
     return out
 
 
+def with_carried(keyed: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """The phrases and, after them, each phrase whose "more" or "less" comes before a word
+    with the placeholder of a word already read between: "as much" read "less" keeps its
+    "much" (`reading._not_as_as`), so "less force" finds "you don't need as much force"."""
+    out = list(keyed)
+    for keys in keyed:
+        at = [i for i in range(len(keys) - 1) if keys[i] in MORE_LESS and keys[i + 1] != CARRIED]
+        for i in at:
+            variant = keys[:i + 1] + (CARRIED,) + keys[i + 1:]
+            if variant not in out:
+                out.append(variant)
+    return out
+
+
 def _punctuation(key: str) -> bool:
     """Sentence punctuation around a phrase ("closed path.", "(closed path)"), not the signs
     of physics ("+ and -", "1.5 - 0", "%")."""
@@ -218,7 +232,7 @@ class FeatureMatcher:
         denied = _with_denials(opposites, phrases)
         for flipped, table in ((False, said), (True, denied)):
             for column, keyed in table.items():
-                keyed = [keys for keys in keyed if keys]
+                keyed = with_carried([keys for keys in keyed if keys])
                 match_key = f"{column}\x00opposite" if flipped else column
                 plain = [self._pattern(keys) for keys in keyed
                          if not any(k.startswith(EXACT) for k in keys)]

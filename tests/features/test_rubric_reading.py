@@ -448,6 +448,18 @@ def test_not_as_much_is_less(answer, state):
     assert rows(q, [answer]).iloc[0]["concept:less_force"] == state
 
 
+def test_the_reference_s_less_and_a_noun_is_found_in_not_as_much():
+    # "as much" read as "less" kept its "much" as a word between: the reference's pair
+    # "less force" was not found in "you don't need as much force", nor "less effort" in
+    # "you don't have to push as hard" ("hard" after a verb says how much it is done)
+    q = Question(id="spanner", text="Why is a long spanner easier to use?",
+                 reference_answers=("A longer spanner needs less force, so you push less.",))
+    X = rows(q, ["you don't need as much force", "you need less force", "you need as much force",
+                 "you don't have to push as hard", "it is not as hard", "you push hard"])
+    assert list(X["ref:less_force"]) == ["present", "present", "absent", "absent", "absent", "absent"]
+    assert list(X["ref:push_less"]) == ["absent", "absent", "absent", "present", "absent", "absent"]
+
+
 def test_a_noun_in_ness_finds_its_adjective():
     # "the loudness increases" did not say the reference's "louder"
     q = Question(id="drum", text="A drum is hit harder. What happens to the sound?",
