@@ -17,7 +17,7 @@ three, at least one of them a word with an opposite that is no degree (`antonyms
 denied with "not" ("light does not need a medium": its denial is one turn; "tin is not
 magnetic" is "tin is nonmagnetic"; a particle that ends the verb's phrase is denied with it:
 "a slack rope does not pass the pulses on"; so is what follows a denied verb: "sound cannot
-travel through a vacuum"). Read by
+travel through a vacuum"; "not all metals are magnetic" denies "all metals are magnetic"). Read by
 word order, on the fallback pipeline and a parsed one alike. Nothing here knows a topic.
 """
 
@@ -69,12 +69,16 @@ def reference_claims(analyses: Sequence[Analysis]) -> list[Claim]:
     out: dict[str, Claim] = {}
     for a in analyses:
         words = Words.of(a)
-        lowers, keys = words.lowers, a.text_keys
+        lowers = words.lowers
         aside = asides(lowers)
-        for c in clauses_of(lowers, keys):
-            if not c.thing or not c.said or compares(lowers, keys, c) or formula(lowers, c):
+        for c in clauses_of(lowers, a.text_keys):
+            if not c.thing or not c.said or compares(lowers, a.text_keys, c) or formula(lowers, c):
                 continue
-            span = [i for i in range(c.thing[0], c.said[-1] + 1) if i not in aside]
+            every = not_all(lowers, c)  # "not all metals are magnetic": a claim of every one, denied
+            # the words as written there: the "not" is the claim's denial, taken by no opposite
+            keys = a.keys if every else a.text_keys
+            start = c.thing[0] - 1 if every else c.thing[0]
+            span = [i for i in range(start, c.said[-1] + 1) if i not in aside]
             written = [lowers[i] for i in span]
             if _SUPPOSED.intersection(written):
                 continue  # "unlike poles would face each other": what would be, not what is
@@ -86,10 +90,10 @@ def reference_claims(analyses: Sequence[Analysis]) -> list[Claim]:
             absorbed = any(a.keys[i] != keys[i] for i in span)
             if absorbed and CUES.isdisjoint(written):
                 continue  # "no longer point in the same direction": the denial before the thing
-            denial = _denial(a, lowers, c)
+            denial = True if every and _denied_once(lowers, c) else _denial(a, lowers, c)
             if denial is None:
                 continue  # a denial of the thing, or of part of what is said
-            thing = tuple(dict.fromkeys(keys[i] for i in c.thing))
+            thing = tuple(dict.fromkeys(_every_as_all(keys[i]) for i in c.thing))
             says = tuple(dict.fromkeys(keys[i] for i in c.said))
             if len(thing) > _MOST_WORDS or len(says) > _MOST_WORDS or set(thing) & set(says):
                 continue
@@ -147,6 +151,28 @@ def _denial(a: Analysis, lowers: list[str], clause) -> bool | None:
     return True
 
 
+#: Words that say a claim holds of every one of a kind: "not" before them denies the claim.
+_EVERY = frozenset({"all", "every", "each"})
+
+
+def _denied_once(lowers: list[str], clause) -> bool:
+    """Is the "not" of "not all" the clause's only denial ("not all liquids mix with water",
+    not "not all liquids do not mix")?"""
+    return _DENIALS.isdisjoint(lowers[clause.thing[-1] + 1:clause.said[-1] + 1])
+
+
+def _every_as_all(key: str) -> str:
+    """"every metal" names what "all metals" does."""
+    return "all" if key in _EVERY else key
+
+
+def not_all(lowers: list[str], clause) -> bool:
+    """Does the clause's thing start with "not all" or "not every" ("not all metals are
+    magnetic")? It denies what the clause says of every one, not the thing itself."""
+    first = clause.thing[0]
+    return first > 0 and lowers[first] in _EVERY and lowers[first - 1] == "not"
+
+
 #: Words that end a verb's phrase as a particle ("pass the vibrations on", "give the heat out").
 _PARTICLES = frozenset({"on", "off", "out", "up", "down", "away", "back", "over", "along"})
 
@@ -201,11 +227,15 @@ def claim_states(words: Words, claims: Sequence[Claim]) -> list[str]:
     clauses, borrowed = answer_clauses(words)
     for j, claim in enumerate(claims):
         for c in clauses:
-            turns = _turns(claim.thing, [(keys[i], False) for i in c.thing])
+            turns = _turns(claim.thing, [(_every_as_all(keys[i]), False) for i in c.thing])
             says = claim.says
             if claim.kind is not None and all(keys[i] != claim.kind for i in c.said):
                 says = tuple(k for k in says if k != claim.kind)  # "iron is magnetic"
-            said = _turns(says, said_in(words, c, borrowed, negated))
+            found = said_in(words, c, borrowed, negated)
+            if not_all(words.lowers, c):  # "not all metals are magnetic": the claim of every one
+                found = [(k, False) for k, _ in found]  # denied once, not each word it reaches
+                turns = None if turns is None else turns + 1
+            said = _turns(says, found)
             if turns is None or said is None:
                 continue
             if (turns + said + claim.denied) % 2 == 0:

@@ -200,3 +200,21 @@ def test_back_and_forth_is_one_movement_and_doing_the_same_is_no_claim():
     assert [c.text for c in fx.contrasts_.claims] == []
     fx = _extractor("The needle swings back and forth and the poles are the same.")
     assert [c.text for c in fx.contrasts_.claims] == ["poles are the same"]
+
+
+@pytest.mark.parametrize("answer, state", [
+    # "not all" denies what is said of every one of a kind, not the kind: the clause was no
+    # claim, and "all liquids mix with water" said nothing the other way round
+    ("all liquids mix with water", "negated"),
+    ("every liquid mixes with water", "negated"),
+    ("not all liquids mix with water, oil does not", "present"),
+    ("not every liquid mixes with water", "present"),
+    ("oil is a liquid", "absent"),
+])
+def test_not_all_denies_what_is_said_of_every_one(answer, state):
+    fx = _extractor("Not all liquids mix with water, so the oil floats on top.")
+    assert [(c.text, c.turned_text) for c in fx.contrasts_.claims if "all" in c.thing] == [
+        ("not all liquids mix with water", "all liquids mix with water")]
+    X = fx.transform([answer])
+    assert (X["ref:all_liquid_is_not_mix_water"].iloc[0], X["ref:turned_round"].iloc[0]) == (
+        state, "present" if state == "negated" else "absent")
