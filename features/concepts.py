@@ -97,6 +97,17 @@ def phrase_keys(nlp: Language, phrases: Sequence[str], speller: Speller | None =
     return out
 
 
+def rubric_phrase_keys(nlp: Language, phrases: Sequence[str], speller: Speller
+                       ) -> tuple[list[tuple[str, ...]], frozenset[str], frozenset[str]]:
+    """A concept's or wrong idea's phrases as the matcher finds them (`phrase_keys`, with
+    their other forms), the keys of their words of comparison and the words they say of a
+    thing (`FeatureMatcher`'s `comparatives` and `said_of`)."""
+    compared: set[str] = set()
+    said: set[str] = set()
+    keyed = with_other_forms(phrase_keys(nlp, phrases, speller, compared, said), speller)
+    return keyed, with_other_keys(frozenset(compared), speller), frozenset(said)
+
+
 def with_other_keys(keys: frozenset[str], speller: Speller) -> frozenset[str]:
     """The keys and their other forms where the question uses them (`Speller.other_form`:
     "density" for "dense")."""

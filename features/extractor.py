@@ -25,8 +25,8 @@ from knowledge.schema import FeatureSpec, Quantity, Question, feature_name
 from .aliases import read_aliases, reference_aliases
 from .answer_quantities import answer_quantities
 from .compounds import CompoundSplitter
-from .concepts import ABSENT, PRESENT, FeatureMatcher, opposite_phrases, phrase_keys, \
-    question_symbols, with_other_forms, with_other_keys
+from .concepts import ABSENT, PRESENT, FeatureMatcher, opposite_phrases, phrase_keys, question_symbols, \
+    rubric_phrase_keys
 from .contrasts import Contrasts
 from .descriptions import BASE_COLUMNS, feature_specs, opposite_texts
 from .frames import frame_of_arrays
@@ -184,11 +184,7 @@ class FeatureExtractor:
         said_of: dict[str, frozenset[str]] = {}  # "softer", "it is soft": not found in "soft iron"
         for name, listed in [*((feature_name("concept", c.name), c.phrases) for c in q.concepts),
                              *((feature_name("misconception", m.name), m.phrases) for m in q.misconceptions)]:
-            compared, said = set(), set()
-            phrases[name] = with_other_forms(phrase_keys(self.nlp_, listed, self.speller_, compared, said),
-                                             self.speller_)
-            comparatives[name] = with_other_keys(frozenset(compared), self.speller_)
-            said_of[name] = frozenset(said)
+            phrases[name], comparatives[name], said_of[name] = rubric_phrase_keys(self.nlp_, listed, self.speller_)
         for p in self.reference_.phrases:
             phrases[feature_name("ref", p.name)] = [tuple(k) for k in p.keys]
         for p in self.terms_:
@@ -209,7 +205,7 @@ class FeatureExtractor:
         asked, written = question_text_keys(self.nlp_, q, self.speller_)
         self._asked = frozenset(k for k in asked if is_content(k))
         # "soft iron", "a big drum": in an answer, the word of degree names the thing (`question_names`)
-        names = question_names(asked, written)
+        names = self.question_names_ = question_names(asked, written)
         self._chatter_columns = frozenset(
             column for column, keyed in phrases.items()
             if keyed and all(is_chatter(tuple(k for k in keys if is_content(k)),

@@ -58,9 +58,9 @@ def record_table(report: RubricReport) -> pd.DataFrame:
 def wrong_idea_table(report: RubricReport) -> pd.DataFrame:
     """The rubric's wrong ideas found in answers the human gave the highest mark, one row per
     answer: a phrase of them may find more than the teacher meant."""
-    rows = [(w.name, ", ".join(w.phrases), c.answer_id, c.answer, w.mark)
-            for w in report.wrong_ideas for c in w.found]
-    return pd.DataFrame(rows, columns=["wrong idea", "its phrases", "id", "answer", "human's mark"])
+    rows = [(w.name, ", ".join(w.phrases), ", ".join(by), c.answer_id, c.answer, w.mark)
+            for w in report.wrong_ideas for c, by in zip(w.found, w.found_by)]
+    return pd.DataFrame(rows, columns=["wrong idea", "its phrases", "found by", "id", "answer", "human's mark"])
 
 
 def wrong_table(report: RubricReport) -> pd.DataFrame:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from features.phrases_found import phrases_found
 from grader.confold.rule_eval import any_rule_mask, rule_mask
 from grader.grading.built_in_rules import UNSEEN_CONFIDENCE
 from knowledge.schema import feature_name
@@ -63,6 +64,7 @@ class WrongIdeaReport:
     mark: str  # the highest mark
     found_count: int  # answers with that mark the wrong idea is found in
     found: list[AnswerCase] = field(default_factory=list)  # the first few of them
+    found_by: list[list[str]] = field(default_factory=list)  # per answer of `found`: the phrases that find it
 
 
 @dataclass
@@ -143,7 +145,8 @@ def _wrong_ideas(model, X, human: np.ndarray, answer_ids: Sequence[str], answers
         found = np.flatnonzero((X[column].to_numpy() == "present") & (human == best))
         if found.size:
             cases = [AnswerCase(str(answer_ids[k]), str(answers[k]), best) for k in found[:examples]]
-            out.append(WrongIdeaReport(m.name, m.description, list(m.phrases), best, int(found.size), cases))
+            by = phrases_found(model.extractor, m.phrases, [c.answer for c in cases])
+            out.append(WrongIdeaReport(m.name, m.description, list(m.phrases), best, int(found.size), cases, by))
     return sorted(out, key=lambda w: -w.found_count)
 
 
@@ -310,8 +313,14 @@ def format_report(report: RubricReport, width: int = 70) -> str:
         lines += ["", f"the wrong idea [{w.name}] ({_cut(', '.join(w.phrases), width)}) is found in "
                       f"{w.found_count} answer(s) the human marked {w.mark}{more}: check that its phrases say only the "
                       "wrong idea"]
-        lines += [f"  {c.answer_id}: {_cut(c.answer, width)!r}" for c in w.found]
+        lines += [f"  {c.answer_id}: {_cut(c.answer, width)!r}" + _found_by(by) for c, by in zip(w.found, w.found_by)]
     return "\n".join(lines) + "\n"
+
+
+def _found_by(phrases: list[str]) -> str:
+    """Which phrases find an answer, as the report says it; nothing where no phrase does on
+    its own (the phrases found it together)."""
+    return f"  (found by {', '.join(repr(p) for p in phrases)})" if phrases else ""
 
 
 def _cut(text: str, width: int) -> str:

@@ -348,13 +348,17 @@ def test_a_wrong_idea_found_in_answers_given_the_highest_mark_is_shown(tmp_path,
     (idea,) = json.loads(capsys.readouterr().out)["wrong_ideas"]
     assert (idea["name"], idea["mark"], idea["found_count"]) == ("battery_flat", "1", 2)
     assert [c["answer"] for c in idea["found"]] == [texts[-2], texts[-1]]
+    # and which of its phrases found each answer: the one the teacher may want to change
+    assert idea["found_by"] == [["battery is flat"], ["battery is dead"]]
     assert main(["test-rubric", "--question", str(question), "--answers", str(marked), "--examples", "1"]) == 0
     out = capsys.readouterr().out
     assert "the wrong idea [battery_flat] (battery is flat, battery is dead, no battery) is found in 2 answer(s) " \
            "the human marked 1 (first 1)" in out
+    assert "'there is a gap, the battery is flat is not why'  (found by 'battery is flat')" in out
     from grader.app.rubric_check import rubric_record, wrong_idea_table
     table = wrong_idea_table(rubric_record(question.read_text(encoding="utf-8"), question, marked))
     assert table["answer"].tolist() == [texts[-2], texts[-1]] and set(table["wrong idea"]) == {"battery_flat"}
+    assert table["found by"].tolist() == ["battery is flat", "battery is dead"]
 
 
 def test_no_wrong_idea_is_shown_without_an_order_of_the_marks(tmp_path, capsys):
