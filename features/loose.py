@@ -244,8 +244,8 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
             continue
         if what_is and not _RELATING.isdisjoint(keys[ordered[0] + 1:ordered[-1]]):
             continue  # "your hands are further from the pivot" says no "the hands are the pivot"
-        if what_is and _said_first(keys, chosen, what_is, words):
-            continue  # "the magnetic force ... more cards" says no "the cards are magnetic"
+        if what_is and _said_of_another(keys, chosen, what_is, words):
+            continue  # "more cards ... a weaker magnetic force" says no "the cards are magnetic"
         if where and chosen[where[1]] < chosen[where[0]] and "be" not in keys[ordered[0] + 1:ordered[-1]]:
             continue  # "the lamp is on the same side as the switch" says no "the switch is on"
         if where and where[1] == len(words) - 1 and places_a_thing(keys, chosen[where[1]]):
@@ -324,15 +324,23 @@ def _says_what_is(keys: tuple[str, ...], words: tuple[str, ...]) -> tuple[int, i
     return (words.index(thing[-1]), words.index(said[0])) if thing and said else None
 
 
-def _said_first(keys: list[str], chosen: Sequence[int], what_is: tuple[int, int], words: tuple[str, ...]) -> bool:
-    """Is what a phrase says a thing is found before the thing and said of another word: right
-    before a word the phrase does not have, which is not right before the thing ("the magnetic
-    force gets weaker ... more cards" for "the cards are magnetic"; "magnetic cards", "the open
-    metal lid" and "the pivot is your hands" say theirs)?"""
+#: Verbs that say what a thing is ("the cards are magnetic", "the nail becomes magnetic", "the
+#: middle has no magnetic field": it is not magnetic).
+_BEING = frozenset({"be", "become", "get", "stay", "remain", "turn", "have"})
+
+
+def _said_of_another(keys: list[str], chosen: Sequence[int], what_is: tuple[int, int],
+                     words: tuple[str, ...]) -> bool:
+    """Is what a phrase says a thing is found said of another word: right before a word the
+    phrase does not have, which is not right before the thing, and either before the thing or
+    after it with no "is" between ("the magnetic force gets weaker ... more cards" and "more
+    cards and a weaker magnetic force" for "the cards are magnetic"; "magnetic cards", "the
+    cards are magnetic things", "the open metal lid" and "the pivot is your hands" say theirs)?"""
     thing, said = chosen[what_is[0]], chosen[what_is[1]]
     after = said + 1
-    return (said < thing and after < len(keys) and is_content(keys[after]) and keys[after] not in words
-            and thing != after + 1)
+    if not (after < len(keys) and is_content(keys[after]) and keys[after] not in words and thing != after + 1):
+        return False
+    return said < thing or _BEING.isdisjoint(keys[thing + 1:said])
 
 
 def _denied_places(keys: tuple[str, ...], words: tuple[str, ...]) -> frozenset[int]:

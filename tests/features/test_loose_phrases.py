@@ -377,6 +377,21 @@ def test_what_a_thing_is_said_to_be_is_not_found_said_of_another_word_before_it(
 
 
 @pytest.mark.parametrize("answer, state", [
+    # "magnetic" is said of the force after the cards, with no "are" between: "the cards are
+    # magnetic" was found in "more cards and a weaker magnetic force"
+    ("more cards means more distance and a weaker magnetic force", "absent"),
+    ("the cards block the magnetic field", "absent"),
+    ("the cards are magnetic things", "present"),  # said of them with "are", before a noun
+    ("the cards have a magnetic field of their own", "present"),
+    ("the cards are made of magnetic stuff", "present"),
+])
+def test_what_a_thing_is_said_to_be_is_not_found_said_of_another_word_after_it(answer, state):
+    ask = ("Why does the magnet hold fewer clips through more cards?", "The cards add distance, and the field "
+                                                                       "gets weaker with distance.")
+    assert _misconception(*ask, "cards are magnetic", answer) == state
+
+
+@pytest.mark.parametrize("answer, state", [
     # "faster" says how the passing on is done: "vibrate faster" was found
     ("the vibrations are passed on faster", "absent"),
     ("the particles vibrate and move faster", "absent"),
