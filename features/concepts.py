@@ -32,7 +32,7 @@ from .degrees import MORE_LESS
 from .lexicon import CARRIED, token_keys
 from .loose import EXACT, MODALS, LooseMatcher, content_of, denied_before, has_cue, token_pattern
 from .negation import CUES
-from .phrase_measures import leaves_its_state, places_a_thing, said_less
+from .phrase_measures import leaves_its_state, places_a_thing, said_less, said_of_its_word
 from .question_names import named_places, splits_a_name
 from .reading import as_less
 from .spelling import Speller
@@ -293,6 +293,9 @@ class FeatureMatcher:
                 continue  # "soft iron" says no "softer"
             if has_out and column in self.loose.columns and leaves_its_state(keys, range(start, end)):
                 continue  # "knocked out of line" says no "knocked out"
+            if end - start == 2 and keys[end - 1] in DEGREES and column in self.loose.columns \
+                    and not said_of_its_word(keys, start, end - 1):
+                continue  # "it passes the vibrations quicker" says no "vibrates quicker"
             is_negated = column in self.comparatives and said_less(keys, range(start, end),
                                                                    self.comparatives[column])
             if in_scope and any(negated[start:end]):

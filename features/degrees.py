@@ -44,7 +44,7 @@ QUANTITY_NOUNS = frozenset(SCALE_NOUNS) | {
 
 #: Keys of a repeated movement: how fast one goes is how often, a frequency ("vibrates faster",
 #: "quicker vibrations", "the pendulum swings more slowly"). Physics in general, no topic's.
-_REPEATED = frozenset({"vibrate", "vibration", "oscillate", "oscillation", "swing", "wobble"})
+REPEATED = frozenset({"vibrate", "vibration", "oscillate", "oscillation", "swing", "wobble"})
 #: Words between such a movement and its degree ("vibrates much faster", "vibrate a lot quicker"),
 #: at most `_MOST_RATE_BETWEEN` of them.
 _RATE_BETWEEN = frozenset({"be", "get", "a", "lot", "very", "much", "so", "more", "back", "and",
@@ -61,12 +61,12 @@ def as_frequency(keys: list[str], i: int, end: int, scale: str) -> str:
         return "frequency"
     if scale != "fast":
         return scale
-    if end < len(keys) and keys[end] in _REPEATED:
+    if end < len(keys) and keys[end] in REPEATED:
         return "frequency"
     j = i - 1
     while j >= 0 and keys[j] in _RATE_BETWEEN:
         j -= 1
-    return "frequency" if j >= 0 and keys[j] in _REPEATED and i - j - 1 <= _MOST_RATE_BETWEEN else scale
+    return "frequency" if j >= 0 and keys[j] in REPEATED and i - j - 1 <= _MOST_RATE_BETWEEN else scale
 
 
 def scale_words(scale: str) -> frozenset[str]:
@@ -75,7 +75,7 @@ def scale_words(scale: str) -> frozenset[str]:
     with the keys of a repeated movement ("vibrates faster"), the scale alone for any other
     ("pitch")."""
     if scale == "frequency":  # "vibrates faster" (`as_frequency`)
-        return _REPEATED | {scale}
+        return REPEATED | {scale}
     for pair in DEGREE_PAIRS + _COMPARED_PAIRS + [("better", "worse")]:
         if scale in pair:
             return frozenset(pair) | {noun for noun, end in SCALE_NOUNS.items() if end in pair}

@@ -13,7 +13,7 @@ from spacy.lang.en.stop_words import STOP_WORDS
 
 from .antonyms import ANTONYMS, DEGREES
 from .clauses import clause_start, noun_before
-from .degrees import INTENSIFIERS, MORE_LESS
+from .degrees import INTENSIFIERS, MORE_LESS, REPEATED
 from .lexicon import is_content
 from .negation import PLACE_PREPOSITIONS, PREPOSITIONS
 
@@ -221,12 +221,20 @@ def said_of_its_word(keys: list[str], word: int, degree: int) -> bool:
     faster")? Before it ("faster vibrations") or after it with nothing between but small
     words, intensifiers, "more" and "less", words ending in -ly and a place ("vibrates a lot
     more quickly", "travels through water slower"), not after another word it says how is done
-    ("the vibrations are passed on faster")."""
+    ("the vibrations are passed on faster", "the vibration goes to the next one faster", "it
+    passes the vibrations quicker")."""
     if degree < word:
         return True
+    if word >= 2 and keys[word - 1] in _OBJECT_STARTS and is_content(keys[word - 2]) and keys[word - 2] != "be":
+        return False  # "it passes the vibrations quicker": how the passing is done
     placed = False
     for k in keys[word + 1:degree]:
         placed = placed or k in _ALL_PREPOSITIONS
-        if not placed and is_content(k) and k not in INTENSIFIERS and k not in MORE_LESS and not k.endswith("ly"):
-            return False
+        if not placed and ((k == "go" and keys[word] in REPEATED)
+                           or (is_content(k) and k not in INTENSIFIERS and k not in MORE_LESS and not k.endswith("ly"))):
+            return False  # "the vibration goes to the next one faster": how it goes, not how often
     return True
+
+
+#: Words that start the thing a verb acts on ("passes the vibrations", "moves its arm").
+_OBJECT_STARTS = frozenset({"the", "a", "an", "its", "their", "his", "her", "your", "my"})

@@ -398,6 +398,11 @@ def test_what_a_thing_is_said_to_be_is_not_found_said_of_another_word_after_it(a
     ("the particles vibrate a lot faster", "present"),
     ("they vibrate more quickly", "present"),
     ("the particles vibrate in the water faster", "present"),  # a place between
+    # how a vibration goes, and how it is passed, is no rate of vibrating: both were found
+    ("the vibration goes from one particle to the next faster", "absent"),
+    ("the particles pass the vibrations quicker", "absent"),
+    ("it makes the vibrations quicker", "present"),
+    ("the vibrations are quicker", "present"),
 ])
 def test_a_word_of_degree_says_how_the_word_right_before_it_is_done(answer, state):
     ask = ("Why does sound travel faster in water?", "The particles are closer, so their vibrations are passed on.")
