@@ -30,9 +30,10 @@ from itertools import islice, product
 from .clauses import JOINS, clause_ids, than_sides
 from .lexicon import is_content
 from .negation import CUES, FUNCTION_LEMMAS
-from .phrase_measures import (SAMENESS, acting_places, acts_on_another, degree_places, leaves_its_state,
-                              manner_places, measures, names_another, other_end_between, particle_places,
-                              particle_with_its_word, placed_places, places_a_thing, said_less, said_of_its_word)
+from .phrase_measures import (SAMENESS, acting_places, acts_on_another, degree_place, degree_places,
+                              leaves_its_state, manner_places, measures, names_another, other_end_between,
+                              particle_places, particle_with_its_word, placed_elsewhere, placed_places,
+                              places_a_thing, said_less, said_of_its_word)
 from .question_names import splits_a_name
 
 MAX_GAP = 8  # tokens between two words of a phrase
@@ -117,6 +118,8 @@ class LooseMatcher:
         self._acting: list[tuple[int, int] | None] = []
         #: by phrase, (place of a word, place of the word of degree after it): "vibrate faster"
         self._manner: list[tuple[tuple[int, int], ...]] = []
+        #: by phrase, (place of a word of degree, place of the thing it is said in): "slower in metal"
+        self._degree_place: list[tuple[int, int] | None] = []
         self.columns = frozenset(phrases)
         #: by phrase, the words it says of a thing, not found in a question's name (`question_names`)
         self._said_of: list[frozenset[str]] = []
@@ -141,6 +144,7 @@ class LooseMatcher:
                     self._placed.append(placed_places(keys, words))
                     self._acting.append(acting_places(keys, words))
                     self._manner.append(manner_places(words))
+                    self._degree_place.append(degree_place(keys, words))
                     self._said_of.append(said_of.get(column, frozenset()).intersection(words))
         self.words = frozenset(k for _, _, plain, _, _ in self._phrases for k in plain)
         # Each phrase under one of its words, so that an answer looks only at the phrases
@@ -190,7 +194,8 @@ class LooseMatcher:
                                   clauses if self._across_than[n] else sided,
                                   cue, any_order, prefixed, self._denied[n], self._degrees[n],
                                   self._sameness[n], self._compared[n], self._what_is[n], self._particles[n],
-                                  self._placed[n], self._acting[n], self._manner[n], named, self._said_of[n])
+                                  self._placed[n], self._acting[n], self._manner[n], named, self._said_of[n],
+                                  self._degree_place[n])
             if state is not None and found.get(column) != PRESENT:
                 found[column] = state
         return found
@@ -204,7 +209,8 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
                   compared: frozenset[str] = frozenset(), what_is: tuple[int, int] | None = None,
                   particles: tuple[tuple[int, int], ...] = (), where: tuple[int, int] | None = None,
                   acting: tuple[int, int] | None = None, manner: tuple[tuple[int, int], ...] = (),
-                  named: frozenset[int] = frozenset(), said_of: frozenset[str] = frozenset()) -> str | None:
+                  named: frozenset[int] = frozenset(), said_of: frozenset[str] = frozenset(),
+                  degree_in: tuple[int, int] | None = None) -> str | None:
     """present/negated if the phrase is found, None if not: present wins over negated; a
     phrase with a cue is found (present) only where its words are denied by a cue just
     before them ("there isn't any gap", not "it never stops accelerating") or by their own
@@ -224,8 +230,10 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
     attracted" does); `manner`: a word and the word of degree that says how it is done, not
     found where the degree says how another is (`said_of_its_word`); `named`: where the answer
     holds a name of the question (`question_names`), whose first word the phrase does not take
-    without the second where it says that word of a thing (`said_of`). A phrase's "out" is not
-    found in an "out of" a state (`leaves_its_state`)."""
+    without the second where it says that word of a thing (`said_of`); `degree_in`: a word of
+    degree and the thing it is said in ("slower in metal"), not found where the answer's
+    degree has a place of its own (`placed_elsewhere`). A phrase's "out" is not found in an
+    "out of" a state (`leaves_its_state`)."""
     places = []
     for word in words:
         if word.startswith(EXACT):
@@ -252,6 +260,8 @@ def _phrase_state(words: tuple[str, ...], at: dict[str, list[int]], lower: list[
             continue  # "the switch is on the same path as the lamp" says no "the switch is on"
         if acting and acts_on_another(keys, chosen[acting[0]], chosen[acting[1]], words):
             continue  # "through the paper and attracts the steel" says no "attracts the paper"
+        if degree_in and placed_elsewhere(keys, chosen[degree_in[0]], chosen[degree_in[1]]):
+            continue  # "fast in the metal and slow in the air" says no "slower in metal"
         if manner and not all(said_of_its_word(keys, chosen[w], chosen[d]) for w, d in manner):
             continue  # "the vibrations are passed on faster" says no "vibrate faster"
         if "out" in words and leaves_its_state(keys, chosen):

@@ -189,6 +189,32 @@ def placed_places(keys: tuple[str, ...], words: tuple[str, ...]) -> tuple[int, i
     return words.index(before[-1]), words.index(after[0])
 
 
+#: Prepositions that give a degree its place ("slower in metal", "stronger at the poles").
+_DEGREE_PLACES = PLACE_PREPOSITIONS | {"at", "through"}
+
+
+def degree_place(keys: tuple[str, ...], words: tuple[str, ...]) -> tuple[int, int] | None:
+    """(place of a word of degree, place of the thing it is said in) among a phrase's content
+    words, where the phrase gives the degree a place ("slower in metal", "stronger at the
+    poles"), else None."""
+    for i in range(len(keys) - 2):
+        if (keys[i] in DEGREES or keys[i] in MORE_LESS) and keys[i] in words and keys[i + 1] in _DEGREE_PLACES:
+            j = i + 3 if keys[i + 2] in _ARTICLES else i + 2
+            if j < len(keys) and keys[j] in words:
+                return words.index(keys[i]), words.index(keys[j])
+    return None
+
+
+def placed_elsewhere(keys: list[str], degree: int, thing: int) -> bool:
+    """Does the answer's word of degree at `degree` have a place of its own, another than the
+    thing at `thing` ("fast in the metal and slow in the air" says no "slower in metal")?"""
+    after = degree + 1
+    if after >= len(keys) or keys[after] not in _DEGREE_PLACES:
+        return False
+    j = after + 2 if after + 1 < len(keys) and keys[after + 1] in _ARTICLES else after + 1
+    return j < len(keys) and j != thing and is_content(keys[j])
+
+
 def acting_places(keys: tuple[str, ...], words: tuple[str, ...]) -> tuple[int, int] | None:
     """(place of a verb, place of the thing it acts on) among a phrase's content words, where
     the phrase writes a word, an article and a word ("attracts the paper", "pulls a nail"),

@@ -409,6 +409,20 @@ def test_a_word_of_degree_says_how_the_word_right_before_it_is_done(answer, stat
     assert _misconception(*ask, "vibrate faster", answer) == state
 
 
+@pytest.mark.parametrize("answer, state", [
+    # the answer's "slow" has a place of its own: "slower in glass" was found in "fast in the
+    # glass and slow in the air", the words in the same clause
+    ("light goes fast in the glass and slow in the air", "absent"),
+    ("light is slower in glass", "present"),
+    ("in glass the light is slower", "present"),
+    ("it goes slow in the glass block", "present"),
+    ("light is slower in glass than in air", "present"),
+])
+def test_a_word_of_degree_with_a_place_of_its_own_is_not_said_in_another(answer, state):
+    ask = ("Why does light bend into the glass block?", "Light travels more slowly in glass than in air.")
+    assert _misconception(*ask, "slower in glass", answer) == state
+
+
 def test_a_preposition_before_an_article_is_no_verb_acting_on_a_thing():
     # "with a bulb" was read as a verb and the thing it acts on, so "with the lamp and a bulb"
     # acted on the lamp and said no "switch with a bulb"
