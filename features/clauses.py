@@ -257,17 +257,19 @@ def than_sides(keys: list[str]) -> list[int]:
 _RELATIVE = frozenset({"which", "who"})
 
 
-def clause_ids(keys: list[str], lowers: list[str] | None = None) -> list[int]:
+def clause_ids(keys: list[str], lowers: list[str] | None = None, kept: frozenset[str] = frozenset()) -> list[int]:
     """The clause each token is in: a new one after punctuation (not "=", which students write
     for "is": "needle = magnet") or a clause break, but not
     after the commas of a list of labels ("magnets A, B and C", "A, B, and C": "magnet C" is
     said) nor at a "which is" ("the drag which is smaller than her weight"); with the
     tokens' lower-case forms (`lowers`), also after an "and" between two statements
-    (`statement_joins`)."""
+    (`statement_joins`). `kept`: clause breaks that start no new clause (a phrase's own
+    "when" in "stays magnetic when off")."""
     joins = statement_joins(lowers, keys) if lowers is not None else frozenset()
     out, clause = [], 0
     for i, key in enumerate(keys):
-        if key in CLAUSE_BREAKS or (not any(c.isalnum() for c in key) and key != "=") or i in joins:
+        if (key in CLAUSE_BREAKS and key not in kept) or (not any(c.isalnum() for c in key) and key != "=") \
+                or i in joins:
             if not (key == "," and 0 < i and is_label_key(keys[i - 1]) and _label_follows(keys, i + 1)) \
                     and not (key in _RELATIVE and i + 1 < len(keys) and keys[i + 1] == "be"):
                 clause += 1

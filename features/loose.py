@@ -29,7 +29,7 @@ from itertools import islice, product
 
 from .clauses import JOINS, clause_ids, than_sides
 from .lexicon import is_content
-from .negation import CUES, FUNCTION_LEMMAS
+from .negation import CLAUSE_BREAKS, CUES, FUNCTION_LEMMAS
 from .phrase_measures import (SAMENESS, acting_places, acts_on_another, degree_place, degree_places,
                               leaves_its_state, manner_places, measures, names_another, other_end_between,
                               particle_places, particle_with_its_word, placed_elsewhere, placed_places,
@@ -120,6 +120,8 @@ class LooseMatcher:
         self._manner: list[tuple[tuple[int, int], ...]] = []
         #: by phrase, (place of a word of degree, place of the thing it is said in): "slower in metal"
         self._degree_place: list[tuple[int, int] | None] = []
+        #: by phrase, its own clause breaks, which its words are found across ("stays magnetic when off")
+        self._breaks: list[frozenset[str]] = []
         self.columns = frozenset(phrases)
         #: by phrase, the words it says of a thing, not found in a question's name (`question_names`)
         self._said_of: list[frozenset[str]] = []
@@ -145,6 +147,7 @@ class LooseMatcher:
                     self._acting.append(acting_places(keys, words))
                     self._manner.append(manner_places(words))
                     self._degree_place.append(degree_place(keys, words))
+                    self._breaks.append(CLAUSE_BREAKS.intersection(keys))
                     self._said_of.append(said_of.get(column, frozenset()).intersection(words))
         self.words = frozenset(k for _, _, plain, _, _ in self._phrases for k in plain)
         # Each phrase under one of its words, so that an answer looks only at the phrases
@@ -190,8 +193,12 @@ class LooseMatcher:
                         at.setdefault("to", []).append(i)  # and for one saying "to"
             if lower is None and (len(plain) < len(words) or self._degrees[n] or self._sameness[n]):
                 lower = lowers()  # words quoted as written; the things words of degree are said of
-            state = _phrase_state(words, at, lower, keys, negated,
-                                  clauses if self._across_than[n] else sided,
+            parts = clauses if self._across_than[n] else sided
+            if self._breaks[n]:  # its own "when" joins the answer's clauses too
+                parts = clause_ids(keys, lower, self._breaks[n])
+                if not self._across_than[n] and "than" in keys:
+                    parts = list(zip(parts, than_sides(keys)))
+            state = _phrase_state(words, at, lower, keys, negated, parts,
                                   cue, any_order, prefixed, self._denied[n], self._degrees[n],
                                   self._sameness[n], self._compared[n], self._what_is[n], self._particles[n],
                                   self._placed[n], self._acting[n], self._manner[n], named, self._said_of[n],

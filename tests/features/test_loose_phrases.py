@@ -423,6 +423,18 @@ def test_a_word_of_degree_with_a_place_of_its_own_is_not_said_in_another(answer,
     assert _misconception(*ask, "slower in glass", answer) == state
 
 
+@pytest.mark.parametrize("answer, state", [
+    # the phrase's own "when" joins two clauses: its words were looked for in one clause of
+    # the answer, split at the answer's "when"
+    ("electromagnets stay magnetic even when you turn them off", "present"),
+    ("it stays magnetic when it is switched off", "present"),
+    ("it is magnetic, and when you switch it off it drops the car", "absent"),
+])
+def test_a_phrase_with_its_own_clause_break_is_found_across_the_answer_s(answer, state):
+    ask = ("Why does a scrapyard use an electromagnet?", "It can be switched off to drop the car.")
+    assert _misconception(*ask, "stays magnetic when off", answer) == state
+
+
 def test_a_preposition_before_an_article_is_no_verb_acting_on_a_thing():
     # "with a bulb" was read as a verb and the thing it acts on, so "with the lamp and a bulb"
     # acted on the lamp and said no "switch with a bulb"
