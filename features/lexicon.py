@@ -219,7 +219,8 @@ def reword_in_context(doc: Doc, keys: list[str]) -> None:
       ("a longer way from" further, "a shorter way" nearer);
     - "harder" after what a thing does says with more force ("push harder", "it hits the air
       harder": "strong"), not "difficult" ("it is harder to turn", "makes it harder");
-    - "to and fro", "backwards and forwards" and "forwards and back" say "back and forth";
+    - "to and fro", "backwards and forwards" and "forwards and back" say "back and forth", and
+      "goes" before a pair of directions ("goes in and out", "goes up and down") "moves";
     - "goes up" and "went down" say "more" and "less", as "increases" and "decreases" do: "the
       pitch goes up" says a teacher's "higher pitch";
     - "like" and "unlike" before a plural noun that starts a sentence's subject ("like poles
@@ -256,7 +257,9 @@ def reword_in_context(doc: Doc, keys: list[str]) -> None:
                 keys[i], keys[i + 2] = "back", "forth"
     if "go" in keys:
         for i in range(len(keys) - 1):
-            if keys[i] == "go" and doc[i + 1].lower_ in _GO_WHERE and not (
+            if keys[i] == "go" and (_to_and_fro(doc, i + 1) or keys[i + 1:i + 4:2] == ["back", "forth"]):
+                keys[i] = "move"  # "it goes in and out", "goes backwards and forwards": it moves
+            elif keys[i] == "go" and doc[i + 1].lower_ in _GO_WHERE and not (
                     i + 2 < len(keys) and doc[i + 2].lower_ in _INTO_A_PLACE) \
                     and not _to_and_fro(doc, i + 1):  # "goes up and down" moves
                 keys[i], keys[i + 1] = _GO_WHERE[doc[i + 1].lower_], CARRIED

@@ -484,6 +484,16 @@ def test_going_up_and_down_is_one_movement(answer, column, state):
     assert _read(WAVES, answer, column) == state
 
 
+@pytest.mark.parametrize("answer, state", [
+    # "goes in and out" is a movement: the reference's "moves up and down" was not found in it
+    ("the bits of rope go up and down", "present"),
+    ("each bit goes backwards and forwards", "present"),
+    ("the rope goes along", "absent"),
+])
+def test_going_to_and_fro_is_moving(answer, state):
+    assert _read(WAVES, answer, "ref:move") == state
+
+
 HALVES = Question(
     id="halves", text="A bar magnet is cut in half. What poles does each piece have?",
     reference_answers=("Each piece has a north pole and a south pole.",),
