@@ -83,6 +83,9 @@ def phrase_keys(nlp: Language, phrases: Sequence[str], speller: Speller | None =
             if any(a <= tok.idx < b for a, b in spans):
                 keys[tok.i] = EXACT + tok.lower_
         keys = _not_as_read_as_less(keys)
+        # "non metal" denies "metal" as the answers' "non" does (`reading`): a phrase with a cue
+        keys = ["not" if k == "non" and i + 1 < len(keys) and keys[i + 1].isalnum() else k
+                for i, k in enumerate(keys)]
         # "goes up" is "more" (`lexicon.reword_in_context`); its "up" is no word to look for
         keys = [k for i, k in enumerate(keys)
                 if k.strip() and not (k == CARRIED and i and keys[i - 1] in ("more", "less"))]

@@ -500,6 +500,22 @@ def test_a_reference_pair_across_an_article_is_a_pair():
     assert fx.descriptions_["ref:more_current"] == 'mentions "increase the current" (from the reference answer)'
 
 
+@pytest.mark.parametrize("answer, state", [
+    # the phrase's "non" denied nothing: "non metal" was found in "a non magnetic metal" (its
+    # words in any order) and read as denied in "a non metal"
+    ("glass is a non metal", "present"),
+    ("glass is a non-metal", "present"),
+    ("glass is not a metal", "present"),
+    ("copper is a non magnetic metal", "absent"),
+    ("copper is a metal", "absent"),
+])
+def test_a_teacher_s_non_denies_the_word_after_it(answer, state):
+    q = Question(id="glass", text="Why does the magnet not pick up the glass?",
+                 reference_answers=("Glass is not a magnetic material.",),
+                 misconceptions=(Misconception("not_metal", ("non metal",)),))
+    assert rows(q, [answer]).iloc[0]["misconception:not_metal"] == state
+
+
 def test_a_teacher_s_not_as_phrase_is_read_as_the_answers_are():
     # the answers' "not as dense as water" and "don't need as much force" were read as "less
     # dense" and "less force", a teacher's phrases "not as dense" and "not as much force" as
