@@ -242,6 +242,10 @@ def manner_places(words: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
                  if words[i + 1] in DEGREES and words[i + 1] not in MORE_LESS and words[i] not in DEGREES)
 
 
+#: Words that start the thing a verb acts on ("passes the vibrations", "moves its arm").
+_ACTED_ON_STARTS = _ARTICLES | {"its", "their", "his", "her", "your", "my"}
+
+
 def said_of_its_word(keys: list[str], word: int, degree: int) -> bool:
     """Is the word of degree at `degree` said of the word at `word` (a phrase's "vibrate
     faster")? Before it ("faster vibrations") or after it with nothing between but small
@@ -251,7 +255,7 @@ def said_of_its_word(keys: list[str], word: int, degree: int) -> bool:
     passes the vibrations quicker")."""
     if degree < word:
         return True
-    if word >= 2 and keys[word - 1] in _OBJECT_STARTS and is_content(keys[word - 2]) and keys[word - 2] != "be":
+    if word >= 2 and keys[word - 1] in _ACTED_ON_STARTS and is_content(keys[word - 2]) and keys[word - 2] != "be":
         return False  # "it passes the vibrations quicker": how the passing is done
     placed = False
     for k in keys[word + 1:degree]:
@@ -261,6 +265,3 @@ def said_of_its_word(keys: list[str], word: int, degree: int) -> bool:
             return False  # "the vibration goes to the next one faster": how it goes, not how often
     return True
 
-
-#: Words that start the thing a verb acts on ("passes the vibrations", "moves its arm").
-_OBJECT_STARTS = frozenset({"the", "a", "an", "its", "their", "his", "her", "your", "my"})

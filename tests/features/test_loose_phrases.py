@@ -285,6 +285,11 @@ def test_a_preposition_said_before_a_thing_is_not_said_of_it(phrase, answer, sta
     ("switch is on", "the switch is on a wire by itself", "absent"),
     ("switch is on", "the switch is on so the kettle heats", "present"),
     ("switch is off", "the switch is off the kettle", "absent"),
+    # a thing may start with "one", "this" or "both" too: a set of a later check named like
+    # this one's had taken its place, and these said the state
+    ("switch is on", "the switch is on one wire with the heater", "absent"),
+    ("switch is on", "the switch is on this wire", "absent"),
+    ("switch is in", "the switch is in both circuits", "absent"),
 ])
 def test_a_state_word_with_a_thing_after_it_says_where_not_the_state(phrase, answer, state):
     assert _misconception(*KETTLE, phrase, answer) == state
