@@ -260,8 +260,7 @@ def reword_in_context(doc: Doc, keys: list[str]) -> None:
             if keys[i] == "go" and (_to_and_fro(doc, i + 1) or keys[i + 1:i + 4:2] == ["back", "forth"]):
                 keys[i] = "move"  # "it goes in and out", "goes backwards and forwards": it moves
             elif keys[i] == "go" and doc[i + 1].lower_ in _GO_WHERE and not (
-                    i + 2 < len(keys) and doc[i + 2].lower_ in _INTO_A_PLACE) \
-                    and not _to_and_fro(doc, i + 1):  # "goes up and down" moves
+                    i + 2 < len(keys) and doc[i + 2].lower_ in _INTO_A_PLACE):
                 keys[i], keys[i + 1] = _GO_WHERE[doc[i + 1].lower_], CARRIED
     if "speed" in keys:
         for i in range(len(keys) - 1):

@@ -108,16 +108,17 @@ def _not_as_as(keys: list[str], scopes: list[list[int]]) -> list[list[int]]:
 
 
 #: Words that say how much a verb is done ("you don't have to push as hard": push less).
-_HOW_HARD = frozenset({"strong"})  # the key of "hard" and "strongly"
+_HOW_HARD = frozenset({"strong"})  # the key of "hard" after a verb (`lexicon`)
 #: Keys after "as X" that end the comparison ("not as dense as water", "not as dense.").
 _COMPARISON_ENDS = frozenset({"as", ".", ",", ";", ":", "!", "?", "and", "but", "so", "because"})
 
 
 def as_less(keys: list[str], at: int) -> str | None:
     """What a negated "as" at `at` says: "much" for "as much" / "as many" (less of what
-    follows) and for "as hard" after a verb ("push as hard"), "less" for "as X" with X a word without an opposite, at the comparison's end
-    ("as dense as water", "as dense"), else None ("not as a result of", "not as fast": the
-    opposite reads it). The answers' reading and the rubric's phrases share it."""
+    follows) and for "as hard" after a verb ("push as hard"), "less" for "as X" with X a word
+    without an opposite, at the comparison's end ("as dense as water", "as dense"), else None
+    ("not as a result of", "not as fast": the opposite reads it). The answers' reading and the
+    rubric's phrases share it."""
     if at + 1 >= len(keys):
         return None
     word = keys[at + 1]
